@@ -1,0 +1,195 @@
+"""Three algebras in which every measure is written once.
+
+A measure definition is a plain function ``definition(A, params) -> value``
+that reads the run only through its algebra ``A``:
+
+``A.depth``                    the run length it sees (after any ``@k`` cut-off)
+``A.const(q)``                 a rational constant
+``A.lookup(i, table)``         ``table[r_i]`` for 0-based position ``i``
+``A.gain(i)``, ``A.rel(i)``    ``g(r_i)`` and ``[r_i >= 1]``
+``A.log_ratio(b, m)``          ``ln(b) / ln(m)`` (exact; not expressible in z3)
+``A.on_run(run)``              the same algebra over a fixed run (e.g. the ideal run)
+``A.sum(terms)``               a sum starting from the algebra's zero
+
+The same definition then gives:
+
+* :class:`NumericAlgebra`: exact values of a whole block of runs at once
+  (:class:`~workbench.exact.ValueBlock`), parameters fixed to rationals;
+* :class:`SympyAlgebra`: a sympy expression for one run, parameters free
+  symbols (or fixed rationals);
+* :class:`Z3Algebra`: a z3 term, the run's grades z3 integer variables (or
+  fixed), parameters z3 reals; a logarithm raises
+  :class:`~workbench.errors.NotExpressibleError`.
+
+Examples
+--------
+>>> import numpy as np
+>>> from workbench.runs import Gains
+>>> def rbp(A, p):
+...     return (A.const(1) - p) * A.sum(p ** i * A.gain(i) for i in range(A.depth)) / A.const(A.gains.gmax)
+>>> runs = np.array([[1, 0, 1], [0, 1, 1]], dtype=np.uint8)
+>>> [str(v) for v in rbp(NumericAlgebra(runs, Gains.default()), Fraction(1, 2)).values()]
+['5/8', '3/8']
+>>> A = SympyAlgebra((1, 0, 1), Gains.default())
+>>> rbp(A, A.param("p")).expand()
+-p**3 + p**2 - p + 1
+
+References
+----------
+DESIGN.md, "One definition, three algebras"; cwl-eval (a family from one primitive).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+import numpy as np
+import sympy
+
+from .errors import NotExpressibleError
+from .exact import ValueBlock, log_ratio
+from .runs import Gains
+
+
+class _Base:
+    gains: Gains
+    depth: int
+
+    def gain(self, i: int):
+        """``g(r_i)``."""
+        return self.lookup(i, self.gains.values)
+
+    def rel(self, i: int, threshold: int = 1):
+        """``[r_i >= threshold]`` (lenient binary mapping by default)."""
+        return self.lookup(i, [Fraction(int(g >= threshold)) for g in range(self.gains.grades + 1)])
+
+    def sum(self, terms: Iterable):
+        total = self.const(0)
+        for t in terms:
+            total = total + t
+        return total
+
+
+class NumericAlgebra(_Base):
+    """Exact evaluation over a block of runs (rows of a ``uint8`` array).
+
+    Parameters are rationals; values are :class:`ValueBlock` rows, or plain
+    Fractions for constants.
+    """
+
+    def __init__(self, runs: np.ndarray, gains: Gains):
+        runs = np.asarray(runs)
+        if runs.ndim == 1:
+            runs = runs.reshape(1, -1)
+        self.runs = runs
+        self.gains = gains
+        self.depth = runs.shape[1]
+
+    def const(self, q) -> Fraction:
+        return Fraction(q)
+
+    def lookup(self, i: int, table: Sequence) -> ValueBlock:
+        return ValueBlock.lookup(self.runs[:, i], table)
+
+    def log_ratio(self, base: int, m: int):
+        q, elem = log_ratio(base, m)
+        return q if elem[0] == "one" else ValueBlock.constant(q, elem)
+
+    def on_run(self, run: Sequence[int]) -> "NumericAlgebra":
+        return NumericAlgebra(np.asarray([run], dtype=np.uint8), self.gains)
+
+    def truncated(self, k: int) -> "NumericAlgebra":
+        return NumericAlgebra(self.runs[:, :k], self.gains)
+
+    def param(self, name: str, value=None) -> Fraction:
+        if value is None:
+            raise NotExpressibleError(f"parameter {name} needs a value for exact evaluation")
+        return Fraction(value)
+
+
+class SympyAlgebra(_Base):
+    """A sympy expression for one concrete run; parameters may be free symbols."""
+
+    def __init__(self, run: Sequence[int], gains: Gains):
+        self.run = tuple(int(g) for g in run)
+        self.gains = gains
+        self.depth = len(self.run)
+
+    def const(self, q):
+        q = Fraction(q)
+        return sympy.Rational(q.numerator, q.denominator)
+
+    def lookup(self, i: int, table: Sequence):
+        return self.const(table[self.run[i]])
+
+    def log_ratio(self, base: int, m: int):
+        q, elem = log_ratio(base, m)
+        c = self.const(q)
+        return c if elem[0] == "one" else c * sympy.log(elem[1]) / sympy.log(elem[2])
+
+    def on_run(self, run: Sequence[int]) -> "SympyAlgebra":
+        return SympyAlgebra(run, self.gains)
+
+    def truncated(self, k: int) -> "SympyAlgebra":
+        return SympyAlgebra(self.run[:k], self.gains)
+
+    def param(self, name: str, value=None):
+        if value is None:
+            return sympy.Symbol(name, positive=True)
+        return self.const(value)
+
+
+class Z3Algebra(_Base):
+    """A z3 term; the run's grades may be z3 ``Int`` variables.
+
+    Parameters
+    ----------
+    run : sequence of int or z3 ``ArithRef``
+        One entry per position.
+    gains : Gains
+    params : dict, optional
+        z3 terms for free parameters by name (``z3.Real('p')``).
+    """
+
+    def __init__(self, run: Sequence, gains: Gains, params: dict | None = None):
+        import z3
+
+        self._z3 = z3
+        self.run = list(run)
+        self.gains = gains
+        self.depth = len(self.run)
+        self.params = dict(params or {})
+
+    def const(self, q):
+        q = Fraction(q)
+        return self._z3.RealVal(f"{q.numerator}/{q.denominator}")
+
+    def lookup(self, i: int, table: Sequence):
+        r = self.run[i]
+        if isinstance(r, (int, np.integer)):
+            return self.const(table[int(r)])
+        term = self.const(table[-1])
+        for grade in range(len(table) - 2, -1, -1):
+            term = self._z3.If(r == grade, self.const(table[grade]), term)
+        return term
+
+    def log_ratio(self, base: int, m: int):
+        q, elem = log_ratio(base, m)
+        if elem[0] == "one":
+            return self.const(q)
+        raise NotExpressibleError(
+            f"ln({elem[1]})/ln({elem[2]}) is transcendental: a logarithmic discount cannot be written in z3"
+        )
+
+    def on_run(self, run: Sequence) -> "Z3Algebra":
+        return Z3Algebra(run, self.gains, self.params)
+
+    def truncated(self, k: int) -> "Z3Algebra":
+        return Z3Algebra(self.run[:k], self.gains, self.params)
+
+    def param(self, name: str, value=None):
+        if value is not None:
+            return self.const(value)
+        if name not in self.params:
+            self.params[name] = self._z3.Real(name)
+        return self.params[name]

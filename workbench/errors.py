@@ -1,0 +1,54 @@
+"""Typed errors of the workbench.
+
+Every error raised for bad input is a :class:`WorkbenchError`; its message is
+one line that names the bad value, so the command line can print it as is and
+exit with status 2.
+"""
+
+
+class WorkbenchError(ValueError):
+    """Base class of all bad-input errors; the message names the bad value."""
+
+
+class BadRunError(WorkbenchError):
+    """A judged run is malformed or uses a grade outside ``0..c``."""
+
+
+class BadGainsError(WorkbenchError):
+    """A gain mapping is not ``g(0) = 0`` and strictly increasing."""
+
+
+class BadTopicError(WorkbenchError):
+    """A topic (counts of relevant documents per grade) is malformed."""
+
+
+class BadDepthError(WorkbenchError):
+    """A depth is not a positive integer."""
+
+
+class UnknownMeasureError(WorkbenchError):
+    """A measure name is not in the registry."""
+
+
+class BadParameterError(WorkbenchError):
+    """A measure parameter is unknown, unparsable or outside its domain."""
+
+
+class NeedsTopicError(WorkbenchError):
+    """A measure needs a topic (recall base or ideal run) and none was given."""
+
+
+class UnknownOrderError(WorkbenchError):
+    """An order name is not one of the orders of SPEC section 2."""
+
+
+class SpaceTooLargeError(WorkbenchError):
+    """A space is too large for the requested exhaustive computation."""
+
+
+class NotExpressibleError(WorkbenchError):
+    """A measure cannot be written in the requested algebra (e.g. a logarithm in z3)."""
+
+
+class UndecidedComparisonError(WorkbenchError):
+    """Two exact values could not be compared rigorously (certified precision ran out)."""

@@ -1,0 +1,380 @@
+"""Exact values of a measure over a block of runs, and rigorous comparisons.
+
+A :class:`ValueBlock` holds one exact value per run as integer coordinates
+over a small basis of real constants, divided by one common denominator and
+multiplied by one common positive factor::
+
+    value[i] = scale * (sum_k coords[i, k] * basis[k]) / den
+
+``basis[0]`` is ``1``; the other elements are the constants that logarithmic
+discounts bring in, ``ln(b) / ln(m)`` for integers ``m`` that are not perfect
+powers (so ``1/log2(8) = 1/3`` stays rational).  Rational measures have a
+basis of one element and compare as integers.  Irrational values compare by
+their exact coordinates first (equal coordinates: an exact tie); otherwise
+the sign is certified with floating point plus a rigorous error bound and,
+when that is not enough, with arbitrary-precision ball arithmetic
+(python-flint ``arb``).  A comparison that cannot be certified raises
+:class:`~workbench.errors.UndecidedComparisonError`; floating point alone
+never decides an order, a tie or an equal gap.
+
+Coordinates are ``int64`` while a bound on their size allows it and Python
+integers (``dtype=object``) beyond, so values stay exact at any depth.
+
+References
+----------
+DESIGN.md, "Arithmetic"; seed 000 sec. 4.1 (DCG discounts).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+import sympy
+
+from .errors import UndecidedComparisonError
+
+INT64_SAFE = 1 << 62
+ONE = ("one",)
+
+
+def perfect_power_root(m: int) -> tuple[int, int]:
+    """Write ``m >= 2`` as ``root ** k`` with ``root`` not a perfect power.
+
+    >>> perfect_power_root(8), perfect_power_root(36), perfect_power_root(6)
+    ((2, 3), (6, 2), (6, 1))
+    """
+    best = (m, 1)
+    for k in range(2, m.bit_length() + 1):
+        root = round(m ** (1.0 / k))
+        for cand in (root - 1, root, root + 1):
+            if cand >= 2 and cand**k == m:
+                best = (cand, k)
+    if best[1] > 1:
+        inner, j = perfect_power_root(best[0])
+        return inner, best[1] * j
+    return best
+
+
+def log_ratio(base: int, m: int) -> tuple[Fraction, tuple]:
+    """``ln(base) / ln(m)`` as ``coefficient * basis element``.
+
+    Returns ``(q, ONE)`` when the ratio is rational, else ``(q, ("logratio", b0, m0))``
+    meaning ``q * ln(b0) / ln(m0)`` with ``b0``, ``m0`` not perfect powers.
+
+    >>> log_ratio(2, 8)
+    (Fraction(1, 3), ('one',))
+    >>> log_ratio(4, 6)
+    (Fraction(2, 1), ('logratio', 2, 6))
+    """
+    b0, kb = perfect_power_root(base)
+    m0, km = perfect_power_root(m)
+    if b0 == m0:
+        return Fraction(kb, km), ONE
+    return Fraction(kb, km), ("logratio", b0, m0)
+
+
+def basis_sympy(elem: tuple) -> sympy.Expr:
+    """The basis element as an exact sympy expression."""
+    if elem == ONE:
+        return sympy.Integer(1)
+    _, b, m = elem
+    return sympy.log(b) / sympy.log(m)
+
+
+def basis_float(elem: tuple) -> float:
+    if elem == ONE:
+        return 1.0
+    _, b, m = elem
+    return math.log(b) / math.log(m)
+
+
+def _basis_arb(elem: tuple, prec: int):
+    import flint
+
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        if elem == ONE:
+            return flint.arb(1)
+        _, b, m = elem
+        return flint.arb(b).log() / flint.arb(m).log()
+    finally:
+        flint.ctx.prec = old
+
+
+def certified_sign(coords: Sequence[int], basis: Sequence[tuple]) -> int:
+    """The sign of ``sum coords[k] * basis[k]``, decided rigorously.
+
+    Zero coordinates give 0 exactly.  Otherwise the sign comes from ball
+    arithmetic at increasing precision; if no precision up to 8192 bits
+    excludes zero, :class:`UndecidedComparisonError` is raised.
+
+    >>> certified_sign([1, -1], [ONE, ("logratio", 2, 3)])   # 1 - ln2/ln3 > 0
+    1
+    >>> certified_sign([0, 0], [ONE, ("logratio", 2, 3)])
+    0
+    """
+    import flint
+
+    coords = [int(c) for c in coords]
+    if not any(coords):
+        return 0
+    if len(basis) == 1:
+        return (coords[0] > 0) - (coords[0] < 0)
+    prec = 128
+    while prec <= 8192:
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            total = flint.arb(0)
+            for c, e in zip(coords, basis):
+                if c:
+                    total += flint.arb(c) * _basis_arb(e, prec)
+            if total > 0:
+                return 1
+            if total < 0:
+                return -1
+        finally:
+            flint.ctx.prec = old
+        prec *= 4
+    raise UndecidedComparisonError(
+        f"cannot decide the sign of {coords} over {list(basis)} at 8192 bits"
+    )
+
+
+def _fits(bound: int) -> bool:
+    return bound < INT64_SAFE
+
+
+def _as_object(a: np.ndarray) -> np.ndarray:
+    return a if a.dtype == object else a.astype(object)
+
+
+@dataclass(frozen=True)
+class ValueBlock:
+    """Exact values of ``n`` runs: ``scale * (coords @ basis) / den``.
+
+    Arithmetic (``+``, ``-``, ``*`` by a rational or by a rational block,
+    ``/`` by a rational) keeps every value exact.  A block with one row
+    broadcasts against a block of ``n`` rows.
+
+    Examples
+    --------
+    >>> a = ValueBlock.rational([1, 2, 3], 4)          # 1/4, 2/4, 3/4
+    >>> b = a * Fraction(2, 3) + 1
+    >>> [str(v) for v in b.values()]
+    ['7/6', '4/3', '3/2']
+    >>> b.signs(np.array([0, 2]), np.array([1, 1])).tolist()
+    [1, -1]
+    """
+
+    coords: np.ndarray
+    den: int
+    basis: tuple = (ONE,)
+    bound: int = 0
+    scale: sympy.Expr = sympy.Integer(1)
+
+    # construction -----------------------------------------------------
+    @classmethod
+    def rational(cls, numerators, den: int = 1) -> "ValueBlock":
+        """A rational block from integer numerators over one denominator."""
+        num = np.asarray(numerators)
+        if num.dtype != object:
+            num = num.astype(np.int64)
+        bound = int(max((abs(int(x)) for x in (num.max(initial=0), num.min(initial=0)))))
+        return cls(num.reshape(-1, 1), int(den), (ONE,), bound)
+
+    @classmethod
+    def constant(cls, q: Fraction | int, elem: tuple = ONE) -> "ValueBlock":
+        """One row holding ``q * elem``."""
+        q = Fraction(q)
+        coords = np.array([[q.numerator]], dtype=object if not _fits(abs(q.numerator)) else np.int64)
+        return cls(coords, q.denominator, (elem,), abs(q.numerator))
+
+    @classmethod
+    def lookup(cls, grades: np.ndarray, table: Sequence[Fraction]) -> "ValueBlock":
+        """``table[g]`` for each grade ``g`` in ``grades`` (a rational block)."""
+        table = [Fraction(t) for t in table]
+        den = math.lcm(*(t.denominator for t in table))
+        nums = [t.numerator * (den // t.denominator) for t in table]
+        bound = max(abs(x) for x in nums)
+        arr = np.array(nums, dtype=np.int64 if _fits(bound) else object)
+        return cls(arr[np.asarray(grades)].reshape(-1, 1), den, (ONE,), bound)
+
+    # shape ------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.coords.shape[0]
+
+    def __len__(self) -> int:
+        return self.n
+
+    @property
+    def is_rational(self) -> bool:
+        return self.basis == (ONE,)
+
+    def _on_basis(self, basis: tuple) -> np.ndarray:
+        """Coordinates re-expressed over a larger basis containing ours."""
+        if basis == self.basis:
+            return self.coords
+        out = np.zeros((self.n, len(basis)), dtype=self.coords.dtype)
+        for k, e in enumerate(self.basis):
+            out[:, basis.index(e)] = self.coords[:, k]
+        return out
+
+    def _same_scale(self, other: "ValueBlock") -> None:
+        if self.scale != other.scale:
+            raise ValueError("cannot add values with different scales")
+
+    # arithmetic -------------------------------------------------------
+    def _add(self, other: "ValueBlock", sign: int) -> "ValueBlock":
+        self._same_scale(other)
+        basis = self.basis + tuple(e for e in other.basis if e not in self.basis)
+        den = math.lcm(self.den, other.den)
+        fa, fb = den // self.den, den // other.den
+        bound = self.bound * fa + other.bound * fb
+        a, b = self._on_basis(basis), other._on_basis(basis)
+        if not _fits(bound) or a.dtype == object or b.dtype == object:
+            a, b = _as_object(a), _as_object(b)
+        coords = a * fa + b * fb if sign > 0 else a * fa - b * fb
+        return ValueBlock(coords, den, basis, bound, self.scale)
+
+    @staticmethod
+    def _coerce(other):
+        if isinstance(other, ValueBlock):
+            return other
+        if isinstance(other, (int, Fraction)):
+            return ValueBlock.constant(other)
+        return NotImplemented
+
+    def _rescaled(self, scale) -> "ValueBlock":
+        return ValueBlock(self.coords, self.den, self.basis, self.bound, scale)
+
+    def __add__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return self._add(o, +1)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return self._add(o, -1)
+
+    def __rsub__(self, other):
+        return (-self) + other
+
+    def __neg__(self) -> "ValueBlock":
+        return ValueBlock(-self.coords, self.den, self.basis, self.bound, self.scale)
+
+    def __mul__(self, other):
+        if isinstance(other, (int, Fraction)):
+            q = Fraction(other)
+            bound = self.bound * abs(q.numerator)
+            coords = self.coords
+            if not _fits(bound):
+                coords = _as_object(coords)
+            return ValueBlock(coords * q.numerator, self.den * q.denominator, self.basis, bound, self.scale)
+        if isinstance(other, ValueBlock):
+            if not (self.is_rational or other.is_rational):
+                raise ValueError("product of two irrational blocks is outside the basis")
+            rat, irr = (self, other) if self.is_rational else (other, self)
+            bound = rat.bound * irr.bound
+            a, b = rat.coords, irr.coords
+            if not _fits(bound) or a.dtype == object or b.dtype == object:
+                a, b = _as_object(a), _as_object(b)
+            return ValueBlock(a * b, rat.den * irr.den, irr.basis, bound, rat.scale * irr.scale)
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if isinstance(other, (int, Fraction)):
+            if other == 0:
+                raise ZeroDivisionError("division of a value block by zero")
+            return self * (1 / Fraction(other))
+        if isinstance(other, ValueBlock) and other.n == 1:
+            if other.is_rational and other.scale == 1:
+                return self * Fraction(int(other.coords[0, 0]), other.den) ** -1
+            # Dividing by a positive constant keeps every order, tie and gap
+            # ratio; it is carried as a common scale, not folded into coords.
+            if certified_sign(other.coords[0].tolist(), other.basis) <= 0:
+                raise ValueError("division by a constant that is not positive")
+            return self._rescaled(self.scale / other.value(0))
+        return NotImplemented
+
+    # exact read-out ---------------------------------------------------
+    def value(self, i: int):
+        """The exact value of row ``i``: a Fraction, or a sympy expression."""
+        row = self.coords[i if self.n > 1 else 0]
+        if self.is_rational and self.scale == 1:
+            return Fraction(int(row[0]), self.den)
+        expr = sum((sympy.Integer(int(c)) * basis_sympy(e) for c, e in zip(row, self.basis)), sympy.Integer(0))
+        return self.scale * expr / self.den
+
+    def values(self) -> list:
+        """All exact values (small blocks only: one Python object per row)."""
+        return [self.value(i) for i in range(self.n)]
+
+    def approx(self) -> np.ndarray:
+        """Float approximations (for plots and printed approximations only)."""
+        b = np.array([basis_float(e) for e in self.basis])
+        c = self.coords.astype(float) if self.coords.dtype != object else np.array(self.coords.tolist(), dtype=float)
+        return (c @ b) / self.den * float(self.scale)
+
+    # comparisons ------------------------------------------------------
+    def differences(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+        """Exact coordinate rows of ``value[upper] - value[lower]`` (common denominator ``den``)."""
+        return self.coords[upper] - self.coords[lower]
+
+    def signs(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+        """``sign(value[upper] - value[lower])`` for each pair, decided exactly.
+
+        The scale is positive, so it never changes a sign.
+        """
+        diff = self.differences(lower, upper)
+        return signs_of_rows(diff, self.basis)
+
+
+def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
+    """Sign of each row of exact coordinates over ``basis``, certified."""
+    if len(basis) == 1:
+        col = diff[:, 0]
+        if col.dtype == object:
+            return np.array([(x > 0) - (x < 0) for x in col], dtype=np.int8)
+        return np.sign(col).astype(np.int8)
+    out = np.zeros(diff.shape[0], dtype=np.int8)
+    nonzero = np.any(diff != 0, axis=1)
+    if not nonzero.any():
+        return out
+    b = np.array([basis_float(e) for e in basis])
+    rows = diff[nonzero]
+    fl = rows.astype(float) if rows.dtype != object else np.array(rows.tolist(), dtype=float)
+    approx = fl @ b
+    # |float(x) - x| <= 2^-52 |x| per term, and the dot product adds at most
+    # len(basis) roundings: 1e-12 relative to the absolute sum is generous.
+    err = (np.abs(fl) @ np.abs(b)) * 1e-12 + 1e-300
+    sure = np.abs(approx) > err
+    res = np.where(approx > 0, 1, -1).astype(np.int8)
+    for k in np.flatnonzero(~sure):
+        res[k] = certified_sign(rows[k].tolist(), basis)
+    out[nonzero] = res
+    return out
+
+
+def exact_str(v) -> str:
+    """The canonical exact string of a value (``"1/2"``, ``"log(2)/log(3) + 1"``)."""
+    if isinstance(v, Fraction):
+        return str(v)
+    return sympy.sstr(sympy.nsimplify(v) if isinstance(v, sympy.Rational) else v)
+
+
+def to_float(v) -> float:
+    return float(v) if isinstance(v, Fraction) else float(sympy.N(v, 20))
+
