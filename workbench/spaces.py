@@ -1,0 +1,811 @@
+"""Spaces of judged runs, enumerated exactly in canonical order (SPEC section 1).
+
+A :class:`Space` is either the rank-based space ``R(N) = {0..c}^N`` or the
+set-based space of multisets of ``N`` grades (stored as runs sorted
+non-increasing), optionally restricted by a :class:`~workbench.runs.Topic`
+(at most ``n_j`` documents of grade ``j >= 1``; grade 0 unlimited).
+
+Runs are handed out in chunks as ``uint8`` numpy arrays of shape
+``(n, depth)``; a large space is never materialised as Python objects.
+Sizes, ranks and unranking are exact Python integers, so spaces far beyond
+``2**63`` runs can be counted, indexed and sampled.
+
+Canonical orders
+----------------
+* ``rank``: ascending lexicographic order, position 1 most significant, so
+  without a topic ``index(r) = sum_i r_i (c+1)^(N-i)`` (RBTO, seed 003
+  eq. 5-6).  With a topic: the constrained runs in the same relative order.
+* ``set``: rows in canonical form (sorted non-increasing), ascending in the
+  ``set`` order of SPEC section 2 (compare the counts ``(n_c, ..., n_1)``
+  lexicographically).  On sorted runs this is exactly lexicographic order of
+  the rows, so the same machinery serves both kinds.
+
+Implementation: a small deterministic automaton over "what may still come"
+(largest grade still allowed for set runs, remaining quota of every grade the
+topic limits), with a table of completion counts per (remaining length,
+state).  Ranking and unranking walk the automaton for a whole block of rows
+at once.
+
+References
+----------
+SPEC section 1 (spaces) and section 2 (orders); Ferrante, Ferro, Pontarollo,
+"A formal theory to determine scale properties of evaluation measures",
+SEBD 2019 (seed 003), eq. 1-6.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .errors import BadParameterError, BadRunError, SpaceTooLargeError
+from .runs import Run, Topic, check_depth, format_run, parse_run
+
+__all__ = ["Space", "rank_space", "set_space", "BadIndexError"]
+
+_INT64_MAX = (1 << 63) - 1
+_KINDS = ("rank", "set")
+
+
+class BadIndexError(BadRunError, IndexError):
+    """An index is not in ``0 .. size-1`` of a space.
+
+    It is a :class:`~workbench.errors.BadRunError` (so the command line
+    treats it as bad input) and an :class:`IndexError`.
+    """
+
+
+class _Automaton:
+    """Deterministic automaton accepting exactly the runs of a space.
+
+    A state is the remaining quota of every grade the topic limits below the
+    depth (rank spaces), or ``(largest grade still allowed, its remaining
+    quota)`` (set spaces, whose rows are sorted non-increasing).
+    State ``S`` (the number of live states) is a dead sink.  ``W[p][s, v]`` is
+    the number of completions of a run in state ``s`` at position ``p`` that
+    choose grade ``v`` there; ``C[p]`` its cumulative sum over ``v`` and
+    ``P[p] = C[p] - W[p]`` the number of completions choosing a smaller grade.
+    """
+
+    def __init__(self, kind: str, depth: int, grades: int, topic: Topic | None) -> None:
+        n, c = depth, grades
+        b = c + 1
+        quota: dict[int, int] = {}
+        if topic is not None:
+            for j, nj in enumerate(topic.counts, start=1):
+                if nj < n:  # a quota >= depth never binds
+                    quota[j] = nj
+        self.limited = tuple(sorted(quota))
+        if kind == "set":
+            # Rows are sorted non-increasing: once a grade below m is placed, the
+            # grades above it are finished, so the state is (largest grade still
+            # allowed m, remaining quota of m or -1 when m is unlimited).
+            def step(s, v):
+                m, q = s
+                if v > m:
+                    return None
+                if v == m:
+                    if q == 0:
+                        return None
+                    return (m, q - 1 if q > 0 else q)
+                qv = quota.get(v, -1)
+                if qv == 0:
+                    return None
+                return (v, qv - 1 if qv > 0 else qv)
+
+            init = (c, quota.get(c, -1))
+        else:
+            qpos = {j: i for i, j in enumerate(self.limited)}
+
+            def step(s, v):
+                if v not in qpos:
+                    return s
+                k = qpos[v]
+                if s[k] == 0:
+                    return None
+                return s[:k] + (s[k] - 1,) + s[k + 1:]
+
+            init = tuple(quota[j] for j in self.limited)
+        states = [init]
+        sid = {init: 0}
+        nxt: list[list[int]] = []
+        i = 0
+        while i < len(states):
+            s = states[i]
+            row = []
+            for v in range(b):
+                t = step(s, v)
+                if t is None:
+                    row.append(-1)
+                    continue
+                if t not in sid:
+                    sid[t] = len(states)
+                    states.append(t)
+                row.append(sid[t])
+            nxt.append(row)
+            i += 1
+        S = len(states)
+        self.S = S
+        # next-state table with the dead sink S (row S maps to S).
+        nx_ = np.full((S + 1, b), S, dtype=np.intp)
+        for s, row in enumerate(nxt):
+            for v, t in enumerate(row):
+                if t >= 0:
+                    nx_[s, v] = t
+        self.nxt = nx_
+        # completion counts cnt[m][s] for m remaining positions (exact ints).
+        cnt = [np.array([1] * S + [0], dtype=object)]
+        for _ in range(n):
+            cnt.append(cnt[-1][nx_].sum(axis=1))
+            cnt[-1][S] = 0
+        self.cnt_py = [[int(x) for x in row] for row in cnt]
+        self.size = self.cnt_py[n][0]
+        dt = np.int64 if self.size <= _INT64_MAX else object
+        self.dtype = dt
+        self.W = []
+        self.C = []
+        self.P = []
+        for p in range(n):
+            w = cnt[n - p - 1][nx_]
+            w = w.astype(np.int64) if dt is np.int64 else w
+            cum = np.cumsum(w, axis=1)
+            self.W.append(w)
+            self.C.append(cum)
+            self.P.append(cum - w)
+        self.Pflat = [np.ascontiguousarray(x).ravel() for x in self.P]
+        self.nxt_py = nx_.tolist()
+
+    # vectorised -----------------------------------------------------------
+    def unrank(self, idx: np.ndarray, depth: int) -> np.ndarray:
+        n = idx.shape[0]
+        b = self.nxt.shape[1]
+        out = np.empty((n, depth), dtype=np.uint8)
+        st = np.zeros(n, dtype=np.intp)
+        rem = idx.copy()
+        nxt_flat = self.nxt.ravel()
+        for p in range(depth):
+            cum = self.C[p]
+            # chosen grade = number of cumulative counts <= rem (last one never is)
+            v = np.zeros(n, dtype=np.intp)
+            for u in range(b - 1):
+                v += rem >= cum[:, u][st]
+            out[:, p] = v
+            flat = st * b + v
+            rem = rem - self.Pflat[p][flat]
+            st = nxt_flat[flat]
+        return out
+
+    def rank(self, rows: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return (index, ok) for integer rows already clipped to 0..c."""
+        n = rows.shape[0]
+        b = self.nxt.shape[1]
+        st = np.zeros(n, dtype=np.intp)
+        acc = np.zeros(n, dtype=self.dtype)
+        if self.dtype is object:
+            acc[:] = 0
+        nxt_flat = self.nxt.ravel()
+        for p in range(depth):
+            flat = st * b + rows[:, p]
+            acc = acc + self.Pflat[p][flat]
+            st = nxt_flat[flat]
+        return acc, st != self.S
+
+    # scalar ---------------------------------------------------------------
+    def unrank_one(self, index: int, depth: int) -> Run:
+        s = 0
+        out = []
+        cnt = self.cnt_py
+        for p in range(depth):
+            row = cnt[depth - p - 1]
+            for v, t in enumerate(self.nxt_py[s]):
+                w = row[t] if t != self.S else 0
+                if index < w:
+                    out.append(v)
+                    s = t
+                    break
+                index -= w
+        return tuple(out)
+
+    def rank_one(self, run: Sequence[int], depth: int) -> int | None:
+        s = 0
+        acc = 0
+        cnt = self.cnt_py
+        for p, g in enumerate(run):
+            row = cnt[depth - p - 1]
+            nx = self.nxt_py[s]
+            for v in range(g):
+                t = nx[v]
+                if t != self.S:
+                    acc += row[t]
+            s = nx[g]
+            if s == self.S:
+                return None
+        return acc
+
+
+def _check_int(value, what: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool):
+        raise BadParameterError(f"{what} {value!r}: must be an integer")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise BadParameterError(f"{what} {value!r}: must be an integer") from None
+    if v < low or (high is not None and v > high):
+        rng = f">= {low}" if high is None else f"in {low}..{high}"
+        raise BadParameterError(f"{what} {value!r}: must be an integer {rng}")
+    return v
+
+
+def _randbelow(rng: np.random.Generator, n: int) -> int:
+    """A uniform Python int in ``0..n-1`` for any ``n >= 1`` (rejection sampling)."""
+    nbits = n.bit_length()
+    nbytes = (nbits + 7) // 8
+    while True:
+        x = int.from_bytes(rng.bytes(nbytes), "little") >> (8 * nbytes - nbits)
+        if x < n:
+            return x
+
+
+@dataclass(frozen=True)
+class Space:
+    """A space of judged runs, enumerated exactly in canonical order.
+
+    Parameters
+    ----------
+    kind : {"rank", "set"}
+        ``"rank"``: vectors in ``{0..c}^N``; ``"set"``: multisets of ``N``
+        grades, each stored sorted non-increasing.
+    depth : int
+        ``N >= 1``.
+    grades : int, default 1
+        Number of relevant grades ``c`` (``1 <= c <= 255``).
+    topic : Topic or None
+        If given, only runs with at most ``n_j`` documents of grade ``j >= 1``.
+
+    Notes
+    -----
+    Rank space order: lexicographic, position 1 most significant (without a
+    topic ``index = RBTO``).  Set space order: the ``set`` order of SPEC
+    section 2, which on canonical (sorted non-increasing) rows is lexicographic
+    order; ``index = SBTO`` of seed 003 eq. 2-3 without a topic.
+
+    Examples
+    --------
+    >>> sp = Space("rank", 2)
+    >>> sp.size
+    4
+    >>> sp.array().tolist()
+    [[0, 0], [0, 1], [1, 0], [1, 1]]
+    >>> Space("set", 2, grades=2).array().tolist()
+    [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
+
+    References
+    ----------
+    SPEC sec. 1; seed 003 eq. 2-6 (SBTO, RBTO).
+    """
+
+    kind: str
+    depth: int
+    grades: int = 1
+    topic: Topic | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise BadParameterError(f"space kind {self.kind!r}: must be 'rank' or 'set'")
+        check_depth(self.depth)
+        if isinstance(self.grades, bool) or not isinstance(self.grades, int) or not 1 <= self.grades <= 255:
+            raise BadParameterError(f"grades {self.grades!r}: must be an integer in 1..255")
+        if self.topic is not None:
+            if not isinstance(self.topic, Topic):
+                raise BadParameterError(f"topic {self.topic!r}: must be a Topic (e.g. Topic.parse('2,1'))")
+            self.topic.check_grades(self.grades)
+
+    # structure --------------------------------------------------------------
+    @cached_property
+    def _auto(self) -> _Automaton:
+        return _Automaton(self.kind, self.depth, self.grades, self.topic)
+
+    @cached_property
+    def _free_rank(self) -> bool:
+        """True when the space is all of ``{0..c}^N`` (index = RBTO)."""
+        if self.kind != "rank":
+            return False
+        return self.topic is None or all(n >= self.depth for n in self.topic.counts)
+
+    @property
+    def size(self) -> int:
+        """Number of runs, exact, computed without enumerating.
+
+        ``(c+1)^N`` (rank) or ``C(N+c, c)`` (set) without a topic; a dynamic
+        programme over remaining quotas with one.
+
+        Examples
+        --------
+        >>> rank_space(30).size
+        1073741824
+        >>> set_space(1000, grades=2).size
+        501501
+        >>> rank_space(3, topic=Topic((1,))).size
+        4
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        if self._free_rank:
+            return (self.grades + 1) ** self.depth
+        if self.kind == "set" and self.topic is None:
+            return math.comb(self.depth + self.grades, self.grades)
+        return self._auto.size
+
+    def __len__(self) -> int:
+        s = self.size
+        if s > _INT64_MAX:
+            raise SpaceTooLargeError(f"space of {s} runs is too large for len(); use .size")
+        return s
+
+    def __iter__(self) -> Iterator[Run]:
+        for _, block in self.blocks():
+            for row in block.tolist():
+                yield tuple(row)
+
+    def __contains__(self, run) -> bool:
+        try:
+            self.index(run)
+        except BadRunError:
+            return False
+        return True
+
+    def __str__(self) -> str:
+        t = f", topic {self.topic}" if self.topic is not None else ""
+        return f"{self.kind} space, depth {self.depth}, {self.grades} grade(s){t}"
+
+    # enumeration --------------------------------------------------------------
+    def _int_index_array(self, start: int, n: int) -> np.ndarray:
+        if start + n - 1 <= _INT64_MAX:
+            return np.arange(start, start + n, dtype=np.int64)
+        arr = np.empty(n, dtype=object)
+        arr[:] = [start + i for i in range(n)]
+        return arr
+
+    def _rank_digits(self, start: int, n: int) -> np.ndarray:
+        """Rows ``start .. start+n-1`` of the full rank space (base-(c+1) digits)."""
+        N, B = self.depth, self.grades + 1
+        out = np.zeros((n, N), dtype=np.uint8)
+        # low digits: as many as fit in int64 arithmetic
+        L = 0
+        M = 1
+        while L < N and M * B <= (1 << 62):
+            M *= B
+            L += 1
+        pos = 0
+        while pos < n:
+            a = start + pos
+            high, low0 = divmod(a, M)
+            take = min(n - pos, M - low0)
+            if L < N:
+                hd = []
+                h = high
+                for _ in range(N - L):
+                    h, d = divmod(h, B)
+                    hd.append(d)
+                out[pos:pos + take, : N - L] = np.array(hd[::-1], dtype=np.uint8)
+            x = np.arange(low0, low0 + take, dtype=np.int64)
+            top = low0 + take - 1
+            # only as many low digits as the largest value needs
+            need = 0
+            t = top
+            while t > 0:
+                t //= B
+                need += 1
+            if B & (B - 1) == 0:
+                sh = B.bit_length() - 1
+                for k in range(need):
+                    out[pos:pos + take, N - 1 - k] = (x >> (sh * k)) & (B - 1)
+            else:
+                for k in range(need):
+                    x, d = np.divmod(x, B)
+                    out[pos:pos + take, N - 1 - k] = d
+            pos += take
+        return out
+
+    def _rows(self, start: int, n: int) -> np.ndarray:
+        if self._free_rank:
+            return self._rank_digits(start, n)
+        return self._auto.unrank(self._int_index_array(start, n), self.depth)
+
+    def blocks(self, block_size: int = 1 << 16, start: int = 0, stop: int | None = None) -> Iterator[tuple[int, np.ndarray]]:
+        """Yield the runs with index in ``[start, stop)`` in canonical order, in blocks.
+
+        Parameters
+        ----------
+        block_size : int, default 65536
+            Maximum number of rows per block (``>= 1``).
+        start, stop : int
+            Index range; ``stop=None`` means ``size``.
+
+        Yields
+        ------
+        (int, numpy.ndarray)
+            Index of the first row, and the rows, shape ``(n, depth)``, ``uint8``.
+
+        Examples
+        --------
+        >>> [(i, b.tolist()) for i, b in rank_space(2).blocks(block_size=3)]
+        [(0, [[0, 0], [0, 1], [1, 0]]), (3, [[1, 1]])]
+        >>> [(i, b.tolist()) for i, b in rank_space(3).blocks(start=2, stop=4)]
+        [(2, [[0, 1, 0], [0, 1, 1]])]
+
+        References
+        ----------
+        SPEC sec. 1; seed 003 eq. 5-6 (rank order).
+        """
+        size = self.size
+        bs = _check_int(block_size, "block_size", 1)
+        a = _check_int(start, "start", 0, size)
+        b = size if stop is None else _check_int(stop, "stop", a, size)
+        return self._blocks(bs, a, b)
+
+    def _blocks(self, bs: int, a: int, b: int) -> Iterator[tuple[int, np.ndarray]]:
+        while a < b:
+            n = min(bs, b - a)
+            yield a, self._rows(a, n)
+            a += n
+
+    def array(self, limit: int = 1 << 24) -> np.ndarray:
+        """The whole space as one array, shape ``(size, depth)``, ``uint8``.
+
+        Raises
+        ------
+        SpaceTooLargeError
+            If ``size > limit``.
+
+        Examples
+        --------
+        >>> set_space(3, topic=Topic((1,))).array().tolist()
+        [[0, 0, 0], [1, 0, 0]]
+        >>> rank_space(40).array()
+        Traceback (most recent call last):
+        ...
+        workbench.errors.SpaceTooLargeError: rank space at depth 40 with 1 relevant grade(s) has 1099511627776 runs, more than the limit 16777216: use a smaller --depth or sampling
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        size = self.size
+        if size > limit:
+            t = f" and topic {self.topic}" if self.topic is not None else ""
+            raise SpaceTooLargeError(
+                f"{self.kind} space at depth {self.depth} with {self.grades} relevant grade(s){t} has {size} runs, "
+                f"more than the limit {limit}: use a smaller --depth or sampling"
+            )
+        N = self.depth
+        if self._free_rank:
+            B = self.grades + 1
+            out = np.empty((size, N), dtype=np.uint8)
+            grades = np.arange(B, dtype=np.uint8)
+            for i in range(N):
+                col = np.repeat(grades, B ** (N - 1 - i))
+                out[:, i] = np.tile(col, B ** i)
+            return out
+        out = np.empty((size, N), dtype=np.uint8)
+        for a, blk in self._blocks(1 << 16, 0, size):
+            out[a:a + blk.shape[0]] = blk
+        return out
+
+    # ranking ----------------------------------------------------------------
+    def _check_index(self, index) -> int:
+        size = self.size
+        if isinstance(index, bool):
+            raise BadIndexError(f"index {index!r}: not an integer")
+        try:
+            i = operator.index(index)
+        except TypeError:
+            raise BadIndexError(f"index {index!r}: not an integer") from None
+        if not 0 <= i < size:
+            raise BadIndexError(f"index {index!r}: outside 0..{size - 1} of the {self.kind} space")
+        return i
+
+    def run(self, index: int) -> Run:
+        """The run at ``index`` in canonical order (unranking).
+
+        Raises
+        ------
+        BadIndexError
+            (a ``BadRunError`` and ``IndexError``) if ``index`` is not in ``0..size-1``.
+
+        Examples
+        --------
+        >>> rank_space(4, grades=2).run(5)
+        (0, 0, 1, 2)
+        >>> set_space(3, grades=2).run(4)
+        (2, 0, 0)
+        >>> rank_space(100).run(2**100 - 1) == (1,) * 100
+        True
+
+        References
+        ----------
+        SPEC sec. 1; seed 003 eq. 2-3 and 5-6.
+        """
+        i = self._check_index(index)
+        if self._free_rank:
+            B = self.grades + 1
+            digits = []
+            for _ in range(self.depth):
+                i, d = divmod(i, B)
+                digits.append(d)
+            return tuple(digits[::-1])
+        return self._auto.unrank_one(i, self.depth)
+
+    def _check_run(self, run) -> Run:
+        if isinstance(run, str):
+            r = parse_run(run, self.grades)
+        else:
+            try:
+                r = tuple(operator.index(g) for g in run)
+            except TypeError:
+                raise BadRunError(f"run {run!r}: grades must be integers") from None
+        shown = format_run(r) if r and min(r) >= 0 else repr(run)
+        if len(r) != self.depth:
+            raise BadRunError(f"run {shown}: has {len(r)} grade(s) but the depth is {self.depth}")
+        for g in r:
+            if not 0 <= g <= self.grades:
+                raise BadRunError(f"run {shown}: grade {g} outside 0..{self.grades}")
+        if self.kind == "set" and any(r[k] < r[k + 1] for k in range(len(r) - 1)):
+            canon = format_run(sorted(r, reverse=True))
+            raise BadRunError(f"run {shown}: a set-based run must be sorted non-increasing (write {canon})")
+        if self.topic is not None:
+            for j, nj in enumerate(self.topic.counts, start=1):
+                k = r.count(j)
+                if k > nj:
+                    raise BadRunError(
+                        f"run {shown}: retrieves {k} document(s) of grade {j} but topic {self.topic} has only {nj}"
+                    )
+        return r
+
+    def index(self, run) -> int:
+        """Position of ``run`` in the canonical order (ranking).
+
+        Parameters
+        ----------
+        run : sequence of int or str
+            Grades, or a run written as ``"0112"`` / ``"0,1,1,2"``.  Set-based
+            runs must be in canonical form (sorted non-increasing).
+
+        Raises
+        ------
+        BadRunError
+            Naming the run, if it is not in the space (wrong length, grade
+            outside ``0..c``, set run not sorted non-increasing, more documents
+            of a grade than the topic has).
+
+        Examples
+        --------
+        >>> rank_space(4, grades=2).index((0, 0, 1, 2))   # RBTO
+        5
+        >>> set_space(3, grades=2).index("200")            # SBTO
+        4
+        >>> set_space(3).index("011")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.BadRunError: run 011: a set-based run must be sorted non-increasing (write 110)
+
+        References
+        ----------
+        SPEC sec. 1-2; seed 003 eq. 2-3 (SBTO) and 5-6 (RBTO).
+        """
+        r = self._check_run(run)
+        if self._free_rank:
+            B = self.grades + 1
+            acc = 0
+            for g in r:
+                acc = acc * B + g
+            return acc
+        i = self._auto.rank_one(r, self.depth)
+        if i is None:  # pragma: no cover - _check_run already rejects these
+            raise BadRunError(f"run {format_run(r)}: not in the {self.kind} space")
+        return i
+
+    def _rows_array(self, runs) -> np.ndarray:
+        arr = np.asarray(runs)
+        if arr.ndim == 1 and arr.shape[0] == self.depth:
+            arr = arr[None, :]
+        if arr.ndim != 2 or arr.shape[1] != self.depth:
+            raise BadRunError(f"runs array of shape {arr.shape}: need shape (n, {self.depth})")
+        if arr.dtype.kind not in "iub":
+            raise BadRunError(f"runs array of dtype {arr.dtype}: grades must be integers")
+        return arr
+
+    def _rank_rows(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(index, in-space mask) of integer rows; index is meaningless where the mask is False."""
+        c = self.grades
+        if rows.size == 0:
+            inrange = np.ones(rows.shape[0], dtype=bool)
+        elif rows.dtype.kind == "u" or rows.dtype.kind == "b":
+            inrange = rows.max(axis=1) <= c
+        else:
+            inrange = (rows.max(axis=1) <= c) & (rows.min(axis=1) >= 0)
+        if inrange.all():
+            clipped = rows.astype(np.intp, copy=False) if rows.dtype.kind == "b" else rows
+        else:
+            clipped = np.where((rows >= 0) & (rows <= c), rows, 0)
+        if self._free_rank:
+            B = c + 1
+            if self.size <= _INT64_MAX:
+                idx = np.zeros(rows.shape[0], dtype=np.int64)
+                for k in range(self.depth):
+                    idx *= B
+                    idx += clipped[:, k]
+            else:
+                idx = np.zeros(rows.shape[0], dtype=object)
+                for k in range(self.depth):
+                    idx = idx * B + clipped[:, k].astype(object)
+            return idx, inrange
+        idx, ok = self._auto.rank(clipped.astype(np.intp, copy=False), self.depth)
+        return idx, ok & inrange
+
+    def indices(self, runs: np.ndarray, check: bool = False) -> np.ndarray:
+        """Vectorised :meth:`index` of every row of ``runs``.
+
+        Rows are assumed to be in the space (canonical form for set spaces);
+        the result for a row outside it is meaningless unless ``check=True``,
+        which raises :class:`BadRunError` naming the first such row.
+
+        Parameters
+        ----------
+        runs : array_like of int, shape (n, depth)
+        check : bool, default False
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int64`` indices; ``object`` (Python ints) if the space has more
+            than ``2**63 - 1`` runs.
+
+        Examples
+        --------
+        >>> sp = rank_space(3)
+        >>> sp.indices(sp.array()).tolist()
+        [0, 1, 2, 3, 4, 5, 6, 7]
+        >>> set_space(2, grades=2).indices([[2, 1], [0, 0]]).tolist()
+        [4, 0]
+
+        References
+        ----------
+        SPEC sec. 1; seed 003 eq. 2-3 and 5-6.
+        """
+        rows = self._rows_array(runs)
+        idx, ok = self._rank_rows(rows)
+        if check and not ok.all():
+            bad = rows[int(np.argmin(ok))].tolist()
+            self._check_run(bad)  # raises with the precise reason
+            raise BadRunError(f"run {bad}: not in the {self.kind} space")  # pragma: no cover
+        return idx
+
+    def contains(self, runs: np.ndarray) -> np.ndarray:
+        """Boolean mask: which rows of ``runs`` are runs of this space.
+
+        For a set space a row is contained only in canonical form (sorted
+        non-increasing).
+
+        Examples
+        --------
+        >>> sp = rank_space(3, topic=Topic((1,)))
+        >>> sp.contains([[1, 0, 0], [1, 1, 0], [0, 0, 2]]).tolist()
+        [True, False, False]
+        >>> set_space(2).contains([[1, 0], [0, 1]]).tolist()
+        [True, False]
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        rows = self._rows_array(runs)
+        return self._rank_rows(rows)[1]
+
+    # sampling ---------------------------------------------------------------
+    def sample_indices(self, k: int, seed: int) -> np.ndarray:
+        """``k`` indices drawn uniformly with replacement, reproducible with ``seed``.
+
+        Returns ``int64`` indices, or ``object`` (Python ints) for spaces
+        with more than ``2**63 - 1`` runs.
+
+        Examples
+        --------
+        >>> sp = rank_space(10)
+        >>> sp.sample_indices(5, seed=1).tolist() == sp.sample_indices(5, seed=1).tolist()
+        True
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        k = _check_int(k, "sample size", 0)
+        rng = np.random.default_rng(seed)
+        size = self.size
+        if size <= _INT64_MAX:
+            return rng.integers(0, size, size=k, dtype=np.int64)
+        out = np.empty(k, dtype=object)
+        out[:] = [_randbelow(rng, size) for _ in range(k)]
+        return out
+
+    def sample(self, k: int, seed: int) -> np.ndarray:
+        """``k`` runs drawn uniformly at random over the space, with replacement.
+
+        Indices are drawn exactly (Python ints when the space has more than
+        ``2**63 - 1`` runs) with ``numpy.random.default_rng(seed)`` and then
+        unranked, so the result is reproducible and exactly uniform.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(k, depth)``, ``uint8``.
+
+        Examples
+        --------
+        >>> sp = set_space(50, grades=3, topic=Topic((5, 5, 5)))
+        >>> s = sp.sample(4, seed=7)
+        >>> s.shape, bool(sp.contains(s).all())
+        ((4, 50), True)
+        >>> bool((rank_space(200).sample(3, seed=0) == rank_space(200).sample(3, seed=0)).all())
+        True
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        idx = self.sample_indices(k, seed)
+        if k == 0:
+            return np.zeros((0, self.depth), dtype=np.uint8)
+        if self._free_rank and idx.dtype == np.int64:
+            # digits of arbitrary indices
+            B = self.grades + 1
+            out = np.empty((k, self.depth), dtype=np.uint8)
+            x = idx.copy()
+            for p in range(self.depth - 1, -1, -1):
+                x, d = np.divmod(x, B)
+                out[:, p] = d
+            return out
+        return self._auto.unrank(idx, self.depth)
+
+
+def rank_space(depth: int, grades: int = 1, topic: Topic | None = None) -> Space:
+    """The rank-based space ``{0..c}^N`` (restricted by ``topic`` if given).
+
+    Examples
+    --------
+    >>> sp = rank_space(12, grades=2)
+    >>> sp.size, sp.run(1), sp.index((2,) * 12)
+    (531441, (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 531440)
+    >>> rank_space(3, topic=Topic((1,))).array().tolist()
+    [[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]]
+
+    References
+    ----------
+    SPEC sec. 1; seed 003 eq. 4-6 (RBTO).
+    """
+    return Space("rank", depth, grades, topic)
+
+
+def set_space(depth: int, grades: int = 1, topic: Topic | None = None) -> Space:
+    """The set-based space of multisets of ``N`` grades (restricted by ``topic`` if given).
+
+    Rows are sorted non-increasing and ordered by the ``set`` order.
+
+    Examples
+    --------
+    >>> set_space(2, grades=2, topic=Topic((1, 1))).array().tolist()
+    [[0, 0], [1, 0], [2, 0], [2, 1]]
+    >>> set_space(30, grades=3).size
+    5456
+
+    References
+    ----------
+    SPEC sec. 1-2; seed 003 eq. 1-3 (SBTO).
+    """
+    return Space("set", depth, grades, topic)
