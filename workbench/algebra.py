@@ -9,6 +9,7 @@ that reads the run only through its algebra ``A``:
 ``A.gain(i)``, ``A.rel(i)``    ``g(r_i)`` and ``[r_i >= 1]``
 ``A.log_ratio(b, m)``          ``ln(b) / ln(m)`` (exact; not expressible in z3)
 ``A.on_run(run)``              the same algebra over a fixed run (e.g. the ideal run)
+``A.sorted_desc()``            the same algebra over the run's grades sorted non-increasing
 ``A.sum(terms)``               a sum starting from the algebra's zero
 
 The same definition then gives:
@@ -91,6 +92,10 @@ class NumericAlgebra(_Base):
     def lookup(self, i: int, table: Sequence) -> ValueBlock:
         return ValueBlock.lookup(self.runs[:, i], table)
 
+    def sum(self, terms: Iterable):
+        """All terms at once (:meth:`ValueBlock.sum_of`): each term touches only its basis columns."""
+        return ValueBlock.sum_of(terms)
+
     def log_ratio(self, base: int, m: int):
         q, elem = log_ratio(base, m)
         return q if elem[0] == "one" else ValueBlock.constant(q, elem)
@@ -100,6 +105,10 @@ class NumericAlgebra(_Base):
 
     def truncated(self, k: int) -> "NumericAlgebra":
         return NumericAlgebra(self.runs[:, :k], self.gains)
+
+    def sorted_desc(self) -> "NumericAlgebra":
+        """The runs' grades sorted non-increasing (set-based canonical form)."""
+        return NumericAlgebra(np.sort(self.runs, axis=1)[:, ::-1], self.gains)
 
     def param(self, name: str, value=None) -> Fraction:
         if value is None:
@@ -132,6 +141,10 @@ class SympyAlgebra(_Base):
 
     def truncated(self, k: int) -> "SympyAlgebra":
         return SympyAlgebra(self.run[:k], self.gains)
+
+    def sorted_desc(self) -> "SympyAlgebra":
+        """The run's grades sorted non-increasing."""
+        return SympyAlgebra(sorted(self.run, reverse=True), self.gains)
 
     def param(self, name: str, value=None):
         if value is None:
@@ -186,6 +199,26 @@ class Z3Algebra(_Base):
 
     def truncated(self, k: int) -> "Z3Algebra":
         return Z3Algebra(self.run[:k], self.gains, self.params)
+
+    def sorted_desc(self) -> "Z3Algebra":
+        """The grades sorted non-increasing; symbolic grades go through a sorting network.
+
+        Odd-even transposition sort: ``N`` rounds of compare-exchange
+        ``(max(a, b), min(a, b))`` written with ``If``, so the result is again a
+        list of integer terms.
+        """
+        run = list(self.run)
+        if all(isinstance(r, (int, np.integer)) for r in run):
+            return Z3Algebra(sorted((int(r) for r in run), reverse=True), self.gains, self.params)
+        If = self._z3.If
+        for rnd in range(len(run)):
+            for i in range(rnd % 2, len(run) - 1, 2):
+                a, b = run[i], run[i + 1]
+                if isinstance(a, (int, np.integer)) and isinstance(b, (int, np.integer)):
+                    run[i], run[i + 1] = max(a, b), min(a, b)
+                else:
+                    run[i], run[i + 1] = If(a >= b, a, b), If(a >= b, b, a)
+        return Z3Algebra(run, self.gains, self.params)
 
     def param(self, name: str, value=None):
         if value is not None:

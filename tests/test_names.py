@@ -1,0 +1,220 @@
+"""Measure names: exact parsing, canonical strings, aliases, errors, user measures."""
+from __future__ import annotations
+
+import textwrap
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy
+import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.errors import BadParameterError, NeedsTopicError, NotExpressibleError, UnknownMeasureError
+from workbench.measures import FAMILIES, Measure
+from workbench.names import describe_families, parse_measure
+from workbench.runs import Gains, Topic
+
+
+@pytest.mark.parametrize(
+    "text,family,params,cutoff,canonical",
+    [
+        ("RBP(p=0.8)@10", "RBP", {"p": Fraction(4, 5)}, 10, "RBP(p=4/5)@10"),
+        ("RBP(p=4/5)", "RBP", {"p": Fraction(4, 5)}, None, "RBP(p=4/5)"),
+        ("RBP(p=1/3)", "RBP", {"p": Fraction(1, 3)}, None, "RBP(p=1/3)"),
+        ("RBP", "RBP", {"p": Fraction(4, 5)}, None, "RBP(p=4/5)"),
+        ("RBP(p=0.95)", "RBP", {"p": Fraction(19, 20)}, None, "RBP(p=19/20)"),
+        ("RBP(p=0.1)", "RBP", {"p": Fraction(1, 10)}, None, "RBP(p=1/10)"),
+        ("gRBP(p=.5)@3", "gRBP", {"p": Fraction(1, 2)}, 3, "gRBP(p=1/2)@3"),
+        ("nDCG@5", "nDCG", {"b": 2, "discount": "log2p1"}, 5, "nDCG@5"),
+        ("NDCG@5", "nDCG", {"b": 2, "discount": "log2p1"}, 5, "nDCG@5"),
+        ("DCG(discount=logb,b=2)", "DCG", {"b": 2, "discount": "logb"}, None, "DCG(discount=logb)"),
+        ("DCG(discount='logb',b=10)", "DCG", {"b": 10, "discount": "logb"}, None, "DCG(b=10,discount=logb)"),
+        ("P@10", "P", {}, 10, "P@10"),
+        ("AP", "AP", {}, None, "AP"),
+        ("MAP", "AP", {}, None, "AP"),
+        ("ERR@10", "ERR", {}, 10, "ERR@10"),
+        ("RR", "RR", {}, None, "RR"),
+        ("MRR", "RR", {}, None, "RR"),
+        ("Succ@5", "Succ", {}, 5, "Succ@5"),
+        ("Success@5", "Succ", {}, 5, "Succ@5"),
+        (" SBTO ", "SBTO", {}, None, "SBTO"),
+    ],
+)
+def test_parse_examples(text, family, params, cutoff, canonical):
+    m = parse_measure(text)
+    assert m.family == family
+    assert dict(m.params) == params
+    assert m.cutoff == cutoff
+    assert str(m) == canonical
+    assert parse_measure(str(m)) == m
+
+
+def test_family_names_case_sensitive():
+    with pytest.raises(UnknownMeasureError, match="nDCG"):
+        parse_measure("nDcG@5")
+    with pytest.raises(UnknownMeasureError) as e:
+        parse_measure("RPB(p=0.5)")
+    assert "'RPB'" in str(e.value) and "RBP" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ("RBP(p=1)", "p=1"),
+        ("RBP(p=0)", "p=0"),
+        ("RBP(p=-0.5)", "p=-1/2"),
+        ("RBP(p=-1/2)", "p=-1/2"),
+        ("RBP(p=1.5)", "p=3/2"),
+        ("RBP(q=0.5)", "'q'"),
+        ("RBP(p=x)", "p=x"),
+        ("RBP(p=1/0)", "1/0"),
+        ("RBP(0.5)", "0.5"),
+        ("RBP(p=0.5,p=0.6)", "p"),
+        ("P@0", "@0"),
+        ("P@-1", "@-1"),
+        ("P@1.5", "@1.5"),
+        ("P@2.0", "@2.0"),
+        ("P@k", "@k"),
+        ("DCG(discount=log10)", "log10"),
+        ("DCG(discount=logb,b=1)", "b=1"),
+        ("DCG(discount=logb,b=5/2)", "b=5/2"),
+        ("P(rel=2)@5", "'rel'"),
+    ],
+)
+def test_bad_parameters(text, needle):
+    with pytest.raises(BadParameterError) as e:
+        parse_measure(text)
+    assert needle in str(e.value)
+
+
+@pytest.mark.parametrize("text", ["", "RBP(p=", "P@@3", "1+2", "RBP.x", "__import__('os')", "P[3]"])
+def test_malformed(text):
+    with pytest.raises((UnknownMeasureError, BadParameterError)) as e:
+        parse_measure(text)
+    assert repr(text.strip()) in str(e.value) or text in str(e.value)
+
+
+def test_never_evaluates():
+    # a call expression is only inspected, never run
+    with pytest.raises(UnknownMeasureError, match="__import__"):
+        parse_measure("__import__(name='os')")
+
+
+# ---------------------------------------------------------------------------
+# round trip property
+
+
+def rationals_in(low, high):
+    return st.fractions(min_value=low, max_value=high, max_denominator=1000).filter(lambda q: low < q < high)
+
+
+@st.composite
+def measures(draw):
+    name = draw(st.sampled_from(sorted(FAMILIES)))
+    params = {}
+    if name in ("RBP", "gRBP"):
+        if draw(st.booleans()):
+            params["p"] = draw(rationals_in(Fraction(0), Fraction(1)))
+    if name in ("DCG", "nDCG"):
+        if draw(st.booleans()):
+            params["discount"] = "logb"
+            params["b"] = draw(st.integers(2, 1000))
+    cutoff = draw(st.one_of(st.none(), st.integers(1, 10**6)))
+    return Measure(name, params, cutoff)
+
+
+@settings(max_examples=300, deadline=None)
+@given(measures())
+def test_round_trip(m):
+    s = str(m)
+    assert parse_measure(s) == m
+    assert str(parse_measure(s)) == s
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 10**6), st.integers(1, 10**6))
+def test_decimal_and_fraction_spellings(a, b):
+    if a >= b:
+        a, b = b, a + b
+    q = Fraction(a, b)
+    assert parse_measure(f"RBP(p={a}/{b})").param_dict["p"] == q
+    # a terminating decimal is read exactly from its text
+    digits = a % 10**6 or 1
+    d = f"0.{digits:06d}"
+    assert parse_measure(f"RBP(p={d})").param_dict["p"] == Fraction(digits, 10**6)
+
+
+# ---------------------------------------------------------------------------
+# user measures
+
+
+def test_user_measure(tmp_path):
+    f = tmp_path / "mine.py"
+    f.write_text(textwrap.dedent('''
+        from fractions import Fraction
+
+        def top_heavy(A):
+            """First document counts double."""
+            return A.sum(A.gain(i) * A.const(Fraction(2 if i == 0 else 1)) for i in range(A.depth))
+
+        def recall3(A, topic):
+            return A.sum(A.rel(i) for i in range(min(3, A.depth))) / A.const(topic.recall_base)
+    '''))
+    spec = f"{f}:top_heavy"
+    m = parse_measure(spec)
+    assert m.family == spec and str(m) == spec and not m.needs_topic
+    g = Gains.default(2)
+    runs = [(2, 1, 0), (0, 1, 1), (1, 0, 2)]
+    block = m.evaluate(np.array(runs), g)
+    assert block.values() == [Fraction(5), Fraction(2), Fraction(4)]
+    assert m.expression((2, 1, 0), g) == 5
+    assert z3.simplify(m.z3_term((2, 1, 0), g)).as_fraction() == 5
+    x = z3.Int("x")
+    t = m.z3_term([x, 1, 0], g)
+    assert z3.simplify(z3.substitute(t, (x, z3.IntVal(2)))).as_fraction() == 5
+    # cut-off applies to user measures too
+    assert parse_measure(spec + "@1").value((2, 1, 0), g) == 4
+    assert parse_measure(str(parse_measure(spec + "@1"))) == parse_measure(spec + "@1")
+
+    m2 = parse_measure(f"{f}:recall3")
+    assert m2.needs_topic
+    with pytest.raises(NeedsTopicError, match="recall3"):
+        m2.value((1, 1), Gains.default())
+    assert m2.value((1, 0, 1, 1), Gains.default(), Topic((4,))) == Fraction(1, 2)
+
+
+def test_user_measure_errors(tmp_path):
+    f = tmp_path / "mine.py"
+    f.write_text("def f(A):\n    return A.gain(0)\n")
+    with pytest.raises(UnknownMeasureError, match="nothere"):
+        parse_measure(f"{f}:nothere")
+    with pytest.raises(UnknownMeasureError, match="missing.py"):
+        parse_measure(f"{tmp_path}/missing.py:f")
+    bad = tmp_path / "broken.py"
+    bad.write_text("def f(A):\n  return (\n")
+    with pytest.raises(UnknownMeasureError, match="broken.py"):
+        parse_measure(f"{bad}:f")
+
+
+def test_user_measure_with_log(tmp_path):
+    f = tmp_path / "logm.py"
+    f.write_text("def f(A):\n    return A.sum(A.gain(i) * A.log_ratio(2, i + 2) for i in range(A.depth))\n")
+    m = parse_measure(f"{f}:f")
+    v = m.value((1, 1), Gains.default())
+    assert sympy.simplify(v - (1 + sympy.log(2) / sympy.log(3))) == 0
+    with pytest.raises(NotExpressibleError):
+        m.z3_term((1, 1), Gains.default())
+
+
+def test_describe_families():
+    rows = describe_families()
+    names = [r["name"] for r in rows]
+    assert set(names) == set(FAMILIES) and "Twist" not in names
+    by = {r["name"]: r for r in rows}
+    assert by["RBP"]["params"][0]["domain"] == "(0, 1)"
+    assert by["RBP"]["params"][0]["default"] == "4/5"
+    assert by["AP"]["needs_topic"] and not by["ERR"]["needs_topic"]
+    assert not by["nDCG"]["z3_ok"] and by["SBTO"]["z3_ok"]
+    assert all(r["reference"] for r in rows)
