@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .errors import WorkbenchError
+from .errors import SpaceTooLargeError, WorkbenchError
 from .runs import Gains, Topic, check_depth, format_run
 
 app = typer.Typer(
@@ -118,7 +118,11 @@ def classify(
 
 
 def print_classification(result) -> None:
-    from .exact import exact_str
+    from .exact import exact_str, to_float
+
+    def show(v) -> str:
+        text = exact_str(v)
+        return text if "/" not in text or "log" not in text else f"{text} (~{to_float(v):.6g})"
 
     stdout.print(
         f"[bold]{result.measure}[/bold] on {result.kind}-based runs, depth {result.depth}, "
@@ -129,13 +133,13 @@ def print_classification(result) -> None:
     stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic.category}")
     if result.affine:
         a, b = result.affine
-        stdout.print(f"  {result.measure} = {exact_str(a)} * rank + {exact_str(b)}")
+        stdout.print(f"  {result.measure} = {show(a)} * rank + {show(b)}")
     if result.witness:
         w = result.witness
         rel = "tied with" if result.verdict == "weak" else "scores above"
         stdout.print(
             f"  witness: {format_run(w.lower)} <= {format_run(w.upper)} in the order, but "
-            f"{format_run(w.lower)} {rel} it: {exact_str(w.lower_value)} vs {exact_str(w.upper_value)}"
+            f"{format_run(w.lower)} {rel} it: {show(w.lower_value)} vs {show(w.upper_value)}"
         )
     if result.gap_witness:
         w1, w2 = result.gap_witness
@@ -172,8 +176,13 @@ def hasse(
         G = hasse_diagram(space, o, g)
         bar.phase("properties")
         rho = rank_function(G)
-        lattice = is_lattice(G)
-        w = width(G)
+        try:
+            lattice, w = is_lattice(G), width(G)
+        except SpaceTooLargeError as exc:
+            lattice = w = None  # quadratic properties: reported as unknown beyond their limit
+            skipped = str(exc)
+        else:
+            skipped = None
         if figure is not None:
             bar.phase("drawing")
             draw_hasse(G, figure, title=f"{o.name}, depth {depth}, c = {c}")
@@ -196,6 +205,7 @@ def hasse(
                 "rank": None if rho is None else {node_label(v): rho[v] for v in nodes},
                 "lattice": lattice,
                 "width": w,
+                "skipped": skipped,
                 "figure": None if figure is None else str(figure),
             }
         )
@@ -234,11 +244,19 @@ def tour(
     if as_json:
         emit_json(report)
         return
-    table = Table("measure", "order", "runs", "topic", "verdict", "witness", "intrinsic (Giner)", title=f"Scales of the papers' measures, depth {depth}")
+    def short(exact: str, approx: float) -> str:
+        return exact if len(exact) <= 8 else f"{approx:.4g}"
+
+    table = Table("measure", "order", "c", "topic", "verdict", "witness: lower < upper, values", "Giner",
+                  title=f"Scales of the papers' measures, depth {depth} (exact values: --json)")
     for row in report["classifications"]:
         w = row["witness"]
-        wtxt = "" if w is None else f"{format_run(w['lower'])} < {format_run(w['upper'])}: {w['lower_value']} vs {w['upper_value']}"
-        table.add_row(row["measure"], row["order"], f"{row['space']}, c={row['grades']}", str(row["topic"] or "-"), row["verdict"], wtxt, row["intrinsic"])
+        wtxt = "" if w is None else (
+            f"{format_run(w['lower'])} < {format_run(w['upper'])}: "
+            f"{short(w['lower_value'], w['lower_value_float'])} vs {short(w['upper_value'], w['upper_value_float'])}"
+        )
+        topic_txt = ",".join(map(str, row["topic"])) if row["topic"] else "-"
+        table.add_row(row["measure"], row["order"], str(row["grades"]), topic_txt, row["verdict"], wtxt, row["intrinsic"])
     stdout.print(table)
     for fig in report["figures"]:
         stdout.print(f"wrote {fig}")

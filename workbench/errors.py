@@ -52,3 +52,15 @@ class NotExpressibleError(WorkbenchError):
 
 class UndecidedComparisonError(WorkbenchError):
     """Two exact values could not be compared rigorously (certified precision ran out)."""
+
+
+class BadIndexError(BadRunError, IndexError):
+    """An index is not in ``0 .. size-1`` of a space (also an :class:`IndexError`)."""
+
+
+class OrderSpaceMismatchError(WorkbenchError):
+    """An order was used on a space of the wrong kind (rank-based vs set-based)."""
+
+
+class TrecFormatError(WorkbenchError):
+    """A qrels or run file is malformed; the message names the file and line."""

@@ -30,12 +30,23 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import WorkbenchError
+from .errors import SpaceTooLargeError, WorkbenchError
 from .exact import ValueBlock, exact_str, to_float
 from .intrinsic import Intrinsic, intrinsic_category
 from .runs import Gains, Run, Topic
 
 VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
+
+#: Most runs :func:`classify` enumerates (16.8 million: binary depth 24).
+ENUMERATION_LIMIT = 1 << 24
+
+
+def max_enumerable_depth(space) -> int:
+    """The largest depth whose space (same kind, grades, topic) fits the limit."""
+    depth = 1
+    while type(space)(space.kind, depth + 1, space.grades, space.topic).size <= ENUMERATION_LIMIT:
+        depth += 1
+    return depth
 
 
 @dataclass(frozen=True)
@@ -171,7 +182,7 @@ def classify(
     ('interval', ['1/16', '0'])
     >>> c = classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(4))
     >>> c.verdict, c.witness.lower, c.witness.upper
-    ('violated', (0, 1, 1, 1), (1, 0, 0, 0))
+    ('violated', (0, 0, 1, 1), (0, 1, 0, 0))
 
     References
     ----------
@@ -186,7 +197,14 @@ def classify(
     step = progress or (lambda phase: None)
 
     step("enumerating runs")
-    runs = space.array()
+    try:
+        runs = space.array(limit=ENUMERATION_LIMIT)
+    except SpaceTooLargeError:
+        raise SpaceTooLargeError(
+            f"{space.kind} space at depth {space.depth} with {space.grades} relevant grade(s) has "
+            f"{space.size:,} runs; classify enumerates every run and stops at {ENUMERATION_LIMIT:,}: "
+            f"use --depth {max_enumerable_depth(space)} or less"
+        ) from None
     step("scoring runs")
     values = measure.evaluate(runs, gains, space.topic)
     step("generating covers")

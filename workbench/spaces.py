@@ -42,7 +42,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .errors import BadParameterError, BadRunError, SpaceTooLargeError
+from .errors import BadIndexError, BadParameterError, BadRunError, SpaceTooLargeError
 from .runs import Run, Topic, check_depth, format_run, parse_run
 
 __all__ = ["Space", "rank_space", "set_space", "BadIndexError"]
@@ -51,12 +51,6 @@ _INT64_MAX = (1 << 63) - 1
 _KINDS = ("rank", "set")
 
 
-class BadIndexError(BadRunError, IndexError):
-    """An index is not in ``0 .. size-1`` of a space.
-
-    It is a :class:`~workbench.errors.BadRunError` (so the command line
-    treats it as bad input) and an :class:`IndexError`.
-    """
 
 
 class _Automaton:

@@ -33,12 +33,8 @@ import gzip
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import WorkbenchError
+from .errors import TrecFormatError, WorkbenchError
 from .runs import Run, Topic
-
-
-class TrecFormatError(WorkbenchError):
-    """A qrels or run file is malformed; the message names the file and line."""
 
 
 def _open(path):
