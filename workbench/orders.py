@@ -15,13 +15,14 @@ order          rule (unconstrained space)                   with a topic
 =============  ===========================================  =====================
 rank, set      consecutive canonical indices ``(i, i+1)``   same (restricted
                                                             total order)
-dominance      Rule-1 cover: raise ``r_i = u`` to ``u+1``   rules + drop runs
-               when no later ``r_j`` is ``u`` or ``u+1``;   outside the space when
-               Rule-2 cover: swap ``u = r_i < v = r_j``     the space is a
-               (``i < j``) when no position strictly        down-set (binary
-               between holds a value in ``[u, v]``          topics; only the top
-                                                            grade bound); else
-                                                            generic fallback
+dominance      Rule-1 cover: raise ``r_i = u`` to ``u+1``   any topic: Rule-1
+               when no later ``r_j`` is ``u`` or ``u+1``;   raises ``u`` to ``v``,
+               Rule-2 cover: swap ``u = r_i < v = r_j``     the smallest grade
+               (``i < j``) when no position strictly        above ``u`` with room
+               between holds a value in ``[u, v]``          (fewer than ``n_v``),
+                                                            when no later value
+                                                            lies in ``[u, v]``;
+                                                            Rule-2 unchanged
 ipso           equally spaced gains (always for binary):    binary topics: rules
                raise the last position by one grade, or     + drop; else generic
                move one grade from ``i+1`` to ``i``;        fallback
@@ -42,7 +43,15 @@ keeps the pairs with nothing strictly between (a boolean matrix product).  It
 is exact for any subset of runs (it computes the covers of the induced
 sub-order) but quadratic, so it is limited to :data:`FALLBACK_LIMIT` runs.
 
-Why restricting rules to a topic is only sometimes right: the covers of an
+Dominance under any topic: every relation ``r < s`` inside a topic's space
+decomposes into single Rule-1/Rule-2 moves that stay in the space (checked
+exhaustively for 2 grades to depth 5 and 3 grades to depth 4, every topic),
+so the covers of the induced order are the minimal such moves.  Each move
+adds one rectangle (thresholds x prefix lengths) to the prefix-count matrix,
+and a move is minimal iff no other in-space move's rectangle lies inside its
+own, which gives the Rule-1 condition in the table.
+
+Why restricting rules to a topic is only sometimes right for the others: the covers of an
 induced sub-order equal the full order's covers restricted to the subset
 exactly when the subset is convex; a down-set is convex.  "At most ``n``
 relevant documents" (binary) is a down-set under dominance and ipso (the
@@ -472,21 +481,42 @@ def _rule_covers(space, gen: Callable[[np.ndarray, int], Iterator[Move]]) -> Cov
     return Covers(np.concatenate(lowers), np.concatenate(uppers))
 
 
-def _dominance_moves(arr: np.ndarray, c: int) -> Iterator[Move]:
+def _next_with_room(arr: np.ndarray, c: int, quota: Sequence[int] | None) -> np.ndarray:
+    """``nxt[row, u]``: the smallest grade ``v > u`` that row may still gain, or ``c + 1``.
+
+    Without a quota every grade has room, so ``v = u + 1``; with a topic a
+    grade ``v >= 1`` has room while the run holds fewer than ``n_v`` of it.
+    """
+    n = len(arr)
+    nxt = np.full((n, c + 2), c + 1, dtype=np.int64)
+    for v in range(c, 0, -1):
+        room = np.ones(n, dtype=bool) if quota is None else (arr == v).sum(axis=1) < quota[v - 1]
+        nxt[:, v - 1] = np.where(room, v, nxt[:, v])
+    return nxt
+
+
+def _dominance_moves(arr: np.ndarray, c: int, quota: Sequence[int] | None = None) -> Iterator[Move]:
     n, depth = arr.shape
-    # Rule-1 covers: raise r_i = u -> u+1 when no later position holds u or u+1.
+    # Rule-1 covers: raise r_i = u to v, the smallest grade above u with room
+    # (u + 1 without a topic), when no later position holds a value in [u, v].
+    # Grades strictly between u and v are full, so no smaller raise stays in
+    # the space; a later value in [u, v) could be raised to v instead, and a
+    # later value in (u, v] swapped with r_i: both lie strictly below.
+    nxt = _next_with_room(arr, c, quota)
+    rows_all = np.arange(n)
     seen = np.zeros(n, dtype=np.int64)  # bitmask of the values at later positions (c < 62)
     for i in range(depth - 1, -1, -1):
         u = arr[:, i].astype(np.int64)
+        v = nxt[rows_all, u]
         if c < 62:
-            ok = (u < c) & (((seen >> u) & 3) == 0)
+            width = np.minimum(v, c) - u + 1
+            ok = (v <= c) & (((seen >> u) & ((np.int64(1) << width) - 1)) == 0)
             seen |= np.left_shift(1, u)
         else:
             later = arr[:, i + 1:].astype(np.int64)
-            ok = (u < c) & ~((later == u[:, None]) | (later == u[:, None] + 1)).any(axis=1)
+            ok = (v <= c) & ~((later >= u[:, None]) & (later <= v[:, None])).any(axis=1)
         rows = np.nonzero(ok)[0]
-        old = u[rows]
-        yield rows, [(i, old, old + 1)]
+        yield rows, [(i, u[rows], v[rows])]
     # Rule-2 covers: swap u = r_i < v = r_j (i < j) when no position strictly
     # between holds a value in [u, v]; m = min of the between values >= u.
     for i in range(depth - 1):
@@ -658,10 +688,10 @@ def _fallback(name: str, space, gains: Gains, reason: str) -> Covers:
 
 
 def _dominance_covers(space, gains) -> Covers:
-    binding = _binding(space)
-    if not binding or binding == [space.grades]:
+    if not _binding(space):
         return _rule_covers(space, _dominance_moves)
-    return _fallback("dominance", space, gains, f"topic {space.topic} bounds a grade below the top: not convex")
+    quota = _topic_counts(space)
+    return _rule_covers(space, lambda arr, c: _dominance_moves(arr, c, quota))
 
 
 def _uniform(gains: Gains) -> bool:
