@@ -233,14 +233,17 @@ def measures(as_json: bool = JsonOpt) -> None:
 def tour(
     depth: int = typer.Option(4, "--depth", help="Run depth N (>= 1)."),
     out: Path = typer.Option(Path("out"), "--out", help="Folder for the Hasse diagram figures."),
+    report_path: Optional[Path] = typer.Option(None, "--report", help="Also write the classifications as Markdown."),
     as_json: bool = JsonOpt,
 ) -> None:
     """The main job on a small default: classify the papers' measures and draw a Hasse diagram."""
-    from .tour import run_tour
+    from .tour import TOUR_CASES, run_tour, tour_markdown
 
     check_depth(depth)
-    with progress_bar(label="tour") as bar:
-        report = run_tour(depth, out, progress=bar.phase)
+    with progress_bar(total=len(TOUR_CASES) + 1, label="tour") as bar:
+        report = run_tour(depth, out, progress=lambda text: bar.advance(1, text))
+    if report_path is not None:
+        report_path.write_text(tour_markdown(report))
     if as_json:
         emit_json(report)
         return
