@@ -6,7 +6,7 @@ multiplied by one common positive factor::
 
     value[i] = scale * (sum_k coords[i, k] * basis[k]) / den
 
-``basis[0]`` is ``1``; the other elements are the constants that logarithmic
+The basis holds ``1`` (the rational part) and the constants that logarithmic
 discounts bring in, ``ln(b) / ln(m)`` for integers ``m`` that are not perfect
 powers (so ``1/log2(8) = 1/3`` stays rational).  Rational measures have a
 basis of one element and compare as integers.  Irrational values compare by
@@ -417,9 +417,11 @@ def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
     rows = diff[nonzero]
     fl = rows.astype(float) if rows.dtype != object else np.array(rows.tolist(), dtype=float)
     approx = fl @ b
-    # |float(x) - x| <= 2^-52 |x| per term, and the dot product adds at most
-    # len(basis) roundings: 1e-12 relative to the absolute sum is generous.
-    err = (np.abs(fl) @ np.abs(b)) * 1e-12 + 1e-300
+    # Each coordinate and basis constant is within a few ulp of its true value
+    # and the dot product adds one rounding per term, so the float sum is
+    # within (len(basis) + 8) * 2^-52 of the sum of absolute terms; we allow
+    # 2^-50 per term.  Rows inside that margin go to ball arithmetic.
+    err = (np.abs(fl) @ np.abs(b)) * ((len(basis) + 8) * 2.0**-50) + 1e-300
     sure = np.abs(approx) > err
     res = np.where(approx > 0, 1, -1).astype(np.int8)
     for k in np.flatnonzero(~sure):

@@ -76,6 +76,9 @@ def sorted_distinct(values: ValueBlock) -> tuple[np.ndarray, np.ndarray]:
         for i in range(len(keys) - 1, -1, -1):
             first_idx[inverse[i]] = i
         distinct_rows = np.array([list(k) for k in uniq], dtype=object)
+    elif coords.shape[1] == 1:  # rational values: a 1-D unique is several times faster
+        distinct, first_idx, inverse = np.unique(coords[:, 0], return_index=True, return_inverse=True)
+        distinct_rows, inverse = distinct.reshape(-1, 1), inverse.reshape(-1)
     else:
         distinct_rows, first_idx, inverse = np.unique(coords, axis=0, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)

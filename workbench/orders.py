@@ -435,8 +435,14 @@ def _rule_covers(space, gen: Callable[[np.ndarray, int], Iterator[Move]]) -> Cov
     """Covers of a rule-based order on a space that is the full space or a down-set of it."""
     size = int(space.size)
     full = space.topic is None or not _binding(space)
-    arithmetic = full and space.kind == "rank" and (space.grades + 1) ** space.depth < _INT64_SAFE
+    # Rank spaces: a successor's RBTO key is the lower run's key plus the
+    # move's increment; its index is the key itself (full space) or the key's
+    # position among the space's sorted keys, which also tells membership.
+    arithmetic = space.kind == "rank" and (space.grades + 1) ** space.depth < _INT64_SAFE
     w = _weights(space) if arithmetic else None
+    keys = None
+    if arithmetic and not full:
+        keys = np.concatenate([arr.astype(np.int64) @ w for _, arr in space.blocks(BLOCK, 0, size)]) if size else np.zeros(0, np.int64)
     lowers, uppers = [], []
     for first, arr in space.blocks(BLOCK, 0, size):
         arr = np.asarray(arr)
@@ -466,6 +472,11 @@ def _rule_covers(space, gen: Callable[[np.ndarray, int], Iterator[Move]]) -> Cov
         lo = np.concatenate(blo)
         if arithmetic:
             up = np.concatenate(bup)
+            if keys is not None:
+                target = keys[lo] + (up - lo)  # successor keys (bup holds lower index + key increment)
+                pos = np.minimum(np.searchsorted(keys, target), max(size - 1, 0))
+                keep = keys[pos] == target
+                lo, up = lo[keep], pos[keep]
         else:
             succ = np.concatenate(bsucc)
             if not full:  # a down-set: drop successors outside the space
