@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run from a checkout whether or not workbench is installed
 
 SPACES = {
     "binary, depth 20": dict(depth=20, grades=1, topic=(10,)),

@@ -286,7 +286,7 @@ def test_free_parameter(name):
     depth=st.integers(1, 9),
     num=st.integers(1, 99),
 )
-def test_hypothesis_against_oracles(data, c, depth, num):
+def test_hypothesis_three_algebras_agree_with_oracles(data, c, depth, num):
     gains = Gains.default(c)
     p = Fraction(num, 100)
     runs = data.draw(st.lists(st.lists(st.integers(0, c), min_size=depth, max_size=depth), min_size=1, max_size=8))
@@ -304,7 +304,11 @@ def test_hypothesis_against_oracles(data, c, depth, num):
         block = m.evaluate(arr, gains, topic)
         k = cutoff if cutoff is not None else depth
         for i, run in enumerate(runs):
-            assert block.value(i) == oracle(tuple(run), gains, topic, k), (str(m), run)
+            value = block.value(i)
+            assert value == oracle(tuple(run), gains, topic, k), (str(m), run)
+            # the three algebras agree: exact block, sympy expression, z3 term
+            assert as_exact(m.expression(tuple(run), gains, topic)) == value, (str(m), run)
+            assert z3_value(m.z3_term(tuple(run), gains, topic)) == value, (str(m), run)
 
 
 def test_values_by_hand():
