@@ -237,7 +237,7 @@ def tour(
     as_json: bool = JsonOpt,
 ) -> None:
     """The main job on a small default: classify the papers' measures and draw a Hasse diagram."""
-    from .tour import TOUR_CASES, run_tour, tour_markdown
+    from .tour import TOUR_CASES, run_tour, tour_markdown, tour_rows
 
     check_depth(depth)
     with progress_bar(total=len(TOUR_CASES) + 1, label="tour") as bar:
@@ -252,14 +252,8 @@ def tour(
 
     table = Table("measure", "order", "c", "topic", "verdict", "witness: lower < upper, values", "Giner",
                   title=f"Scales of the papers' measures, depth {depth} (exact values: --json)")
-    for row in report["classifications"]:
-        w = row["witness"]
-        wtxt = "" if w is None else (
-            f"{format_run(w['lower'])} < {format_run(w['upper'])}: "
-            f"{short(w['lower_value'], w['lower_value_float'])} vs {short(w['upper_value'], w['upper_value_float'])}"
-        )
-        topic_txt = ",".join(map(str, row["topic"])) if row["topic"] else "-"
-        table.add_row(row["measure"], row["order"], str(row["grades"]), topic_txt, row["verdict"], wtxt, row["intrinsic"])
+    for row in tour_rows(report, value_text=short):
+        table.add_row(*row)
     stdout.print(table)
     for fig in report["figures"]:
         stdout.print(f"wrote {fig}")

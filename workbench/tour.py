@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from .runs import Gains, Topic
+from .runs import Gains, Topic, format_run
 
 #: (measure, order, relevant grades) classified by the tour.  Topics are
 #: chosen so that every run of the depth is in the space (n_j = depth).
@@ -109,12 +109,30 @@ def tour_markdown(report: dict) -> str:
         "| measure | order | grades | topic | verdict | witness (lower < upper: values) | intrinsic (Giner) |",
         "|---|---|---|---|---|---|---|",
     ]
+    code = lambda text: f"`{text}`"
+    for row in tour_rows(report, run_text=code, value_text=lambda exact, approx: code(exact)):
+        lines.append("| " + " | ".join(row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def tour_rows(report: dict, run_text=lambda text: text, value_text=lambda exact, approx: exact) -> list[tuple[str, ...]]:
+    """One row of text per classification: measure, order, grades, topic, verdict, witness, intrinsic.
+
+    ``run_text(digits)`` and ``value_text(exact, approx)`` format the witness's
+    runs and values (the CLI shortens long values, the report keeps them exact).
+
+    >>> tour_rows({"classifications": [{"measure": "P", "order": "rank", "grades": 1, "topic": None,
+    ...     "verdict": "weak", "intrinsic": "ordinal/pseudometric", "witness": {"lower": [0, 1], "upper": [1, 0],
+    ...     "lower_value": "1/2", "upper_value": "1/2", "lower_value_float": 0.5, "upper_value_float": 0.5}}]})
+    [('P', 'rank', '1', '-', 'weak', '01 < 10: 1/2 vs 1/2', 'ordinal/pseudometric')]
+    """
+    rows = []
     for row in report["classifications"]:
         w = row["witness"]
-        wtxt = "" if w is None else (
-            f"`{''.join(map(str, w['lower']))}` < `{''.join(map(str, w['upper']))}`: "
-            f"`{w['lower_value']}` vs `{w['upper_value']}`"
+        witness = "" if w is None else (
+            f"{run_text(format_run(w['lower']))} < {run_text(format_run(w['upper']))}: "
+            f"{value_text(w['lower_value'], w['lower_value_float'])} vs {value_text(w['upper_value'], w['upper_value_float'])}"
         )
         topic = ",".join(map(str, row["topic"])) if row["topic"] else "-"
-        lines.append(f"| {row['measure']} | {row['order']} | {row['grades']} | {topic} | {row['verdict']} | {wtxt} | {row['intrinsic']} |")
-    return "\n".join(lines) + "\n"
+        rows.append((row["measure"], row["order"], str(row["grades"]), topic, row["verdict"], witness, row["intrinsic"]))
+    return rows
