@@ -1,0 +1,423 @@
+"""Claims as data: load ``proofs/*.toml``, settle each claim, write the report.
+
+A claim file states one finding of a paper and how the workbench settles it::
+
+    id = "rbp-half-interval"
+    statement = "Binary RBP with p = 1/2 is an interval scale on the rank order."
+    source = "seed 003 sec. 5-6; seed 000 sec. 4.3.1"
+    expect = "proved"            # what the workbench found when the file was written
+    method = "enumeration"       # enumeration | pair | symbolic | thresholds | smt
+
+    [scope]                      # method-specific, see the runner of each method
+    measures = ["RBP(p=1/2)"]
+    order = "rank"
+    grades = 1
+    depths = "1..10"
+    verdicts = ["interval"]
+    quantifier = "all"           # all depths, or "some" depth
+
+Each claim settles to one :class:`Outcome`: ``proved`` (for every depth, or
+``bound`` saying up to which depth an enumeration reached), ``refuted`` with
+a witness, or ``unknown`` with the reason.  ``expect`` records the finding
+the repository stands by; :func:`run_claims` reports any claim whose outcome
+differs from it, so a change in the engine cannot silently change a finding,
+and a paper's wrong claim stays visible as ``refuted`` with its witness.
+
+Methods
+-------
+``enumeration``  classify every measure at every depth of the scope (exact,
+                 exhaustive over the space): a claim about the finite depths
+                 enumerated only, which the report says.
+``pair``         one pair of runs: the order relates them and every measure
+                 scores them the other way round (a counterexample).
+``symbolic``     a named obligation proved for every depth by sympy or z3
+                 (:data:`OBLIGATIONS`), each resting on a lemma it states.
+``thresholds``   the exact parameter regions (:mod:`workbench.thresholds`).
+``smt``          a z3 counterexample search (:mod:`workbench.counterexample`).
+
+References
+----------
+Seed 003 sec. 4-6 and seed 000 sec. 4.3.1 (the findings); DESIGN.md
+("three-valued answers"; "generated reports are deterministic").
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable
+
+import sympy
+
+from .errors import WorkbenchError
+from .runs import Gains, Topic, format_run, parse_run
+
+METHODS = ("enumeration", "pair", "symbolic", "thresholds", "smt")
+STATUSES = ("proved", "refuted", "unknown")
+
+
+class ClaimFileError(WorkbenchError):
+    """A claim file is malformed; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim read from a file."""
+
+    id: str
+    statement: str
+    source: str
+    expect: str
+    method: str
+    scope: dict
+    note: str = ""
+    path: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a claim settled: ``status`` in :data:`STATUSES`, with evidence."""
+
+    status: str
+    detail: str
+    witness: dict | None = None
+    bound: str | None = None  # e.g. "depths 1..10" for an enumeration
+
+
+@dataclass(frozen=True)
+class Settled:
+    claim: Claim
+    outcome: Outcome
+
+    @property
+    def as_expected(self) -> bool:
+        return self.outcome.status == self.claim.expect
+
+
+# --- loading -------------------------------------------------------------
+
+
+def parse_depths(text: str | int | list) -> list[int]:
+    """``"2..6"`` -> [2, 3, 4, 5, 6]; ``4`` -> [4]; ``[3, 5]`` -> [3, 5].
+
+    >>> parse_depths("2..4"), parse_depths(7), parse_depths([1, 3])
+    ([2, 3, 4], [7], [1, 3])
+    """
+    if isinstance(text, int):
+        return [text]
+    if isinstance(text, list):
+        return [int(x) for x in text]
+    lo, _, hi = str(text).partition("..")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def load_claim(path: Path) -> Claim:
+    """Read one claim file (TOML) and check its keys."""
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (tomllib.TOMLDecodeError, OSError) as exc:
+        raise ClaimFileError(f"{path}: {exc}") from None
+    for key in ("id", "statement", "source", "expect", "method", "scope"):
+        if key not in data:
+            raise ClaimFileError(f"{path}: missing key {key!r}")
+    if data["method"] not in METHODS:
+        raise ClaimFileError(f"{path}: method {data['method']!r} is not one of {', '.join(METHODS)}")
+    if data["expect"] not in STATUSES:
+        raise ClaimFileError(f"{path}: expect {data['expect']!r} is not one of {', '.join(STATUSES)}")
+    return Claim(data["id"], data["statement"], data["source"], data["expect"], data["method"],
+                 dict(data["scope"]), data.get("note", ""), str(path))
+
+
+def load_claims(folder: Path) -> list[Claim]:
+    """All claim files of a folder, sorted by file name."""
+    paths = sorted(Path(folder).glob("*.toml"))
+    if not paths:
+        raise ClaimFileError(f"{folder}: no claim files (*.toml)")
+    claims = [load_claim(p) for p in paths]
+    ids = [c.id for c in claims]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise ClaimFileError(f"{folder}: duplicate claim id(s) {sorted(dup)}")
+    return claims
+
+
+# --- methods -------------------------------------------------------------
+
+
+def _gains(scope: dict) -> Gains:
+    grades = int(scope.get("grades", 1))
+    return Gains.parse(scope["gains"]) if "gains" in scope else Gains.default(grades)
+
+
+def _topic(scope: dict, measure, depth: int, grades: int) -> Topic | None:
+    """The scope's topic; ``"depth"`` gives every grade ``depth`` documents."""
+    if not measure.needs_topic:
+        return None
+    spec = scope.get("topic", "depth")
+    if spec == "depth":
+        return Topic(tuple([depth] * grades))
+    return Topic(tuple(int(x) for x in (spec if isinstance(spec, list) else [spec])))
+
+
+def settle_enumeration(scope: dict) -> Outcome:
+    """Classify each measure at each depth; ``quantifier`` all or some."""
+    from .names import parse_measure
+    from .orders import get_order
+    from .scale import classify
+    from .spaces import rank_space, set_space
+
+    order = get_order(scope["order"])
+    gains = _gains(scope)
+    grades = gains.grades
+    depths = parse_depths(scope["depths"])
+    wanted = set(scope["verdicts"])
+    some = scope.get("quantifier", "all") == "some"
+    build = rank_space if order.space_kind == "rank" else set_space
+    found = []
+    for name in scope["measures"]:
+        m = parse_measure(name)
+        hit = None
+        for depth in depths:
+            c = classify(m, order, build(depth, grades, _topic(scope, m, depth, grades)), gains)
+            if (c.verdict in wanted) == some:
+                hit = (depth, c)
+                break
+        if some and hit is None:
+            return Outcome("refuted", f"{name}: no depth in {depths[0]}..{depths[-1]} gives {sorted(wanted)}",
+                           bound=f"depths {depths[0]}..{depths[-1]}")
+        if not some and hit is not None:
+            depth, c = hit
+            w = c.witness.to_json() if c.witness else None
+            return Outcome("refuted", f"{name} at depth {depth} is {c.verdict}, not {'/'.join(sorted(wanted))}",
+                           witness={"measure": name, "depth": depth, "verdict": c.verdict, "pair": w},
+                           bound=f"depths {depths[0]}..{depths[-1]}")
+        if some:
+            depth, c = hit
+            found.append({"measure": name, "depth": depth, "verdict": c.verdict,
+                          "pair": c.witness.to_json() if c.witness else None})
+    if some:
+        return Outcome("proved", "; ".join(f"{f['measure']} is {f['verdict']} at depth {f['depth']}" for f in found),
+                       witness={"found": found}, bound="by witness")
+    return Outcome("proved", f"every measure is {'/'.join(sorted(wanted))} at every depth enumerated",
+                   bound=f"depths {depths[0]}..{depths[-1]} (enumeration only)")
+
+
+def settle_pair(scope: dict) -> Outcome:
+    """``lower < upper`` in the order, yet every measure scores ``lower`` higher."""
+    from .exact import certified_sign, exact_str
+    from .names import parse_measure
+    from .orders import get_order
+
+    order = get_order(scope["order"])
+    gains = _gains(scope)
+    lower, upper = parse_run(scope["lower"], gains.grades), parse_run(scope["upper"], gains.grades)
+    rel = order.compare(lower, upper, gains)
+    if rel != "<":
+        return Outcome("refuted", f"{format_run(lower)} is not below {format_run(upper)} in {order.name} ({rel})")
+    values = {}
+    for name in scope["measures"]:
+        m = parse_measure(name)
+        topic = Topic(tuple(scope["topic"])) if m.needs_topic else None
+        a, b = m.value(lower, gains, topic), m.value(upper, gains, topic)
+        diff = sympy.nsimplify(a - b) if not isinstance(a, Fraction) else a - b
+        sign = (diff > 0) - (diff < 0) if isinstance(diff, Fraction) else _sign_sym(diff)
+        values[name] = {"lower": exact_str(a), "upper": exact_str(b)}
+        if sign <= 0:
+            return Outcome("refuted", f"{name} does not score {format_run(lower)} above {format_run(upper)}",
+                           witness=values)
+    return Outcome("proved", f"{format_run(lower)} < {format_run(upper)} in {order.name}, and every measure "
+                   "scores the lower run higher", witness=values, bound="by witness")
+
+
+def _sign_sym(expr) -> int:
+    """Sign of an exact real sympy expression, by interval refinement (raises if undecided)."""
+    from .errors import UndecidedComparisonError
+
+    for digits in (30, 100, 400):
+        v = sympy.N(expr, digits)
+        if v != 0 and abs(v) > sympy.Float(10) ** (-(digits - 5)):
+            return 1 if v > 0 else -1
+    if sympy.simplify(expr) == 0:
+        return 0
+    raise UndecidedComparisonError(f"cannot decide the sign of {expr}")
+
+
+# --- symbolic obligations (every depth) ----------------------------------
+
+
+def _z3_unsat(build: Callable) -> tuple[bool, str]:
+    import z3
+
+    s = z3.Solver()
+    s.set("timeout", 20000)
+    build(s, z3)
+    res = s.check()
+    if res == z3.unsat:
+        return True, "z3: negation unsatisfiable"
+    if res == z3.sat:
+        return False, f"z3 model of the negation: {s.model()}"
+    return False, f"z3: {s.reason_unknown()}"
+
+
+def ob_rank_cover_tail(scope: dict) -> Outcome:
+    """gRBP is strictly increasing along the rank order at every depth for p <= G/(G+1).
+
+    Lemma (structure of the rank order): consecutive runs are
+    ``(u, x, c^k) < (u, x+1, 0^k)`` (base-(c+1) increment), so
+    ``gRBP(s) - gRBP(r) = (1-p) p^|u| / g_max * (g(x+1) - g(x) - g_max T_k)``
+    with ``T_k = p + ... + p^k < p / (1-p)``.  Obligation (z3, over reals, any
+    ``k``): for ``0 < p <= hi`` and ``0 <= T`` with ``T (1 - p) < p``, every
+    normalised gap ``(g(x+1)-g(x))/g_max`` exceeds ``T``.
+    """
+    gains = _gains(scope)
+    hi = sympy.Rational(scope.get("p_max", str(gains.smallest_gap / (1 + gains.smallest_gap))))
+    gaps = [(gains.values[j] - gains.values[j - 1]) / gains.gmax for j in range(1, len(gains.values))]
+
+    def build(s, z3):
+        p, t = z3.Reals("p T")
+        s.add(p > 0, p <= z3.RealVal(str(hi)), t >= 0, t * (1 - p) < p)
+        s.add(z3.Or([t >= z3.RealVal(str(gap)) for gap in gaps]))
+
+    ok, why = _z3_unsat(build)
+    if ok:
+        return Outcome("proved", f"for every depth and every p in (0, {hi}]: all rank-order covers increase gRBP ({why})")
+    return Outcome("refuted" if "model" in why else "unknown", why)
+
+
+def ob_rank_interval_point(scope: dict) -> Outcome:
+    """Where gRBP is interval on the rank order, at every depth N >= 2.
+
+    Lemma: at every depth the chain has the covers ``0^(N-1)(x) < 0^(N-1)(x+1)``
+    (increment ``(1-p) p^(N-1) (g(x+1) - g(x)) / g_max``) and
+    ``0^(N-2)(c-1)c < 0^(N-2)c0`` (increment ``(1-p) p^(N-2) (g(c) - g(c-1) - p g(c)) / g_max``).
+    Equal increments therefore need equally spaced gains (``g = K delta``)
+    and, solving the two last gaps with sympy, ``p = 1/(c+1)``.  Conversely, at
+    ``p = 1/(c+1)`` with ``g = K delta`` each term ``(1-p) p^(i-1) r_i / c``
+    equals ``(c+1)^(-N) r_i (c+1)^(N-i)`` (sympy, symbolic ``N`` and ``i``),
+    so gRBP ``= (c+1)^(-N) RBTO``: affine in the rank function.
+    """
+    gains = _gains(scope)
+    c = gains.grades
+    g = [sympy.Rational(v.numerator, v.denominator) for v in gains.values]
+    gaps = [g[j] - g[j - 1] for j in range(1, c + 1)]
+    if len(set(gaps)) > 1:
+        j = next(j for j in range(1, c + 1) if gaps[j - 1] != gaps[0])
+        return Outcome("proved", f"gains {gains} are not equally spaced: at every depth the covers 0..0 -> 0..01 and "
+                       f"0..0{j - 1} -> 0..0{j} have increments in the ratio {gaps[0]} : {gaps[j - 1]}, "
+                       "so gRBP is interval for no p",
+                       witness={"gaps": [str(x) for x in gaps]})
+    p, N, i, r = sympy.symbols("p N i r", positive=True)
+    last = p * (g[c] - g[c - 1])
+    second = (g[c] - g[c - 1]) - p * g[c]
+    sols = [x for x in sympy.solve(sympy.Eq(last, second), p) if x.is_real and 0 < x < 1]
+    point = sympy.Rational(1, c + 1)
+    identity = sympy.simplify((1 - point) * point ** (i - 1) * r / c - (c + 1) ** (-N) * r * (c + 1) ** (N - i)) == 0
+    if sols == [point] and identity:
+        return Outcome("proved", f"gains {gains} are equally spaced; equal increments force p = {point}, and at "
+                       f"p = {point} gRBP = {c + 1}^-N * RBTO term by term: interval at every depth N >= 2 exactly there",
+                       witness={"p": str(point)})
+    return Outcome("refuted", f"equal increments at p in {sols}; term identity {identity}")
+
+
+def ob_rank_violation_limit(scope: dict) -> Outcome:
+    """For every p > G/(G+1) some depth gives a violation on the rank order.
+
+    Lemma: with ``x`` a grade of the smallest gap, the pair
+    ``(x, c^k) < (x+1, 0^k)`` violates iff ``T_k = p + ... + p^k > G``;
+    ``T_k -> p/(1-p)`` as ``k`` grows, so a violating depth exists iff
+    ``p/(1-p) > G``.  Obligation (z3): ``G/(1+G) < p < 1  =>  p > G (1 - p)``.
+    """
+    gains = _gains(scope)
+    G = gains.smallest_gap
+    lo = G / (1 + G)
+
+    def build(s, z3):
+        p = z3.Real("p")
+        s.add(p > z3.RealVal(str(lo)), p < 1, p <= z3.RealVal(str(G)) * (1 - p))
+
+    ok, why = _z3_unsat(build)
+    if ok:
+        return Outcome("proved", f"for every p in ({lo}, 1) the tail sum exceeds G = {G} at some depth ({why})")
+    return Outcome("refuted" if "model" in why else "unknown", why)
+
+
+OBLIGATIONS: dict[str, Callable[[dict], Outcome]] = {
+    "rank_cover_tail": ob_rank_cover_tail,
+    "rank_interval_point": ob_rank_interval_point,
+    "rank_violation_limit": ob_rank_violation_limit,
+}
+
+
+def settle_symbolic(scope: dict) -> Outcome:
+    name = scope.get("obligation")
+    if name not in OBLIGATIONS:
+        raise WorkbenchError(f"obligation {name!r} is not one of {', '.join(OBLIGATIONS)}")
+    return OBLIGATIONS[name](scope)
+
+
+SETTLERS: dict[str, Callable[[dict], Outcome]] = {
+    "enumeration": settle_enumeration,
+    "pair": settle_pair,
+    "symbolic": settle_symbolic,
+}
+
+
+def settle(claim: Claim) -> Outcome:
+    """Settle one claim with its method; an undecidable step is ``unknown``, never ``refuted``."""
+    from .errors import UndecidedComparisonError
+
+    try:
+        return SETTLERS[claim.method](claim.scope)
+    except UndecidedComparisonError as exc:
+        return Outcome("unknown", str(exc))
+    except KeyError as exc:
+        raise ClaimFileError(f"{claim.path}: scope is missing key {exc}") from None
+
+
+def run_claims(folder: Path, progress: Callable[[str], None] | None = None) -> list[Settled]:
+    """Settle every claim of ``folder`` in file order."""
+    out = []
+    for claim in load_claims(folder):
+        if progress:
+            progress(claim.id)
+        out.append(Settled(claim, settle(claim)))
+    return out
+
+
+# --- report --------------------------------------------------------------
+
+
+def report_markdown(settled: list[Settled]) -> str:
+    """The deterministic Markdown report of settled claims."""
+    lines = [
+        "# Claims of the papers, settled by the workbench",
+        "",
+        "Generated by `workbench prove` from `proofs/*.toml`; do not edit by hand.",
+        "`proved` for every depth only where the method is `symbolic`; an `enumeration` proves the",
+        "claim for the depths it lists and no further. `refuted` comes with a witness.",
+        "",
+        "| claim | source | method | outcome | scope of the proof |",
+        "|---|---|---|---|---|",
+    ]
+    for s in settled:
+        scope = s.outcome.bound or ("every depth" if s.claim.method == "symbolic" else "")
+        lines.append(f"| `{s.claim.id}` | {s.claim.source} | {s.claim.method} | **{s.outcome.status}** | {scope} |")
+    for s in settled:
+        lines += ["", f"## `{s.claim.id}`", "", f"*Claim* ({s.claim.source}): {s.claim.statement}", "",
+                  f"*Outcome*: **{s.outcome.status}**. {s.outcome.detail}"]
+        if s.outcome.bound:
+            lines.append(f"Scope of the proof: {s.outcome.bound}.")
+        if s.outcome.witness:
+            lines += ["", "Witness:", "", "```", _witness_text(s.outcome.witness), "```"]
+        if s.claim.note:
+            lines += ["", s.claim.note.strip()]
+        if not s.as_expected:
+            lines += ["", f"**Changed**: the repository expected `{s.claim.expect}`."]
+    return "\n".join(lines) + "\n"
+
+
+def _witness_text(w) -> str:
+    import json
+
+    return json.dumps(w, indent=1, sort_keys=True)
