@@ -106,8 +106,15 @@ def _exact_order(rows: np.ndarray, basis: tuple) -> np.ndarray:
     return np.array(sorted(range(len(rows)), key=cmp_to_key(cmp)), dtype=np.int64)
 
 
-def intrinsic_category(values: ValueBlock) -> Intrinsic:
+def intrinsic_category(values: ValueBlock, presorted: tuple[np.ndarray, np.ndarray] | None = None) -> Intrinsic:
     """Giner's category of a measure from its exact values on a space.
+
+    Parameters
+    ----------
+    values : ValueBlock
+        One exact value per run.
+    presorted : tuple of numpy.ndarray, optional
+        ``sorted_distinct(values)`` if the caller already has it.
 
     Examples
     --------
@@ -124,7 +131,7 @@ def intrinsic_category(values: ValueBlock) -> Intrinsic:
     metric with equally spaced attained values.
     """
     n = values.n
-    first, inverse = sorted_distinct(values)
+    first, inverse = presorted if presorted is not None else sorted_distinct(values)
     distinct = len(first)
     if distinct < n:
         counts = np.bincount(inverse, minlength=distinct)
@@ -140,3 +147,88 @@ def intrinsic_category(values: ValueBlock) -> Intrinsic:
             triple = (int(first[j - 1]), int(first[j]), int(first[j + 1]))
             return Intrinsic(CATEGORIES[1], distinct, n, unequal_gaps=triple)
     return Intrinsic(CATEGORIES[2], distinct, n)
+
+
+@dataclass(frozen=True)
+class IntervalTransformation:
+    """The attained values of a measure and each run's position among them.
+
+    Attributes
+    ----------
+    values : ValueBlock
+        The distinct attained values, exact, in increasing order (``k`` rows).
+    positions : numpy.ndarray
+        ``positions[i]`` in ``0..k-1``: the place of run ``i``'s value among
+        ``values``.  Equal values get equal positions, larger values larger
+        positions, and consecutive attained values are one apart: the
+        transformed measure is equally spaced (``interval/metric`` when the
+        measure is injective).
+    first : numpy.ndarray
+        ``first[j]``: the index of a run attaining the ``j``-th value.
+    """
+
+    values: ValueBlock
+    positions: np.ndarray
+    first: np.ndarray
+
+    @property
+    def count(self) -> int:
+        """Number of distinct attained values ``k``."""
+        return len(self.first)
+
+    def gaps(self, limit: int | None = None) -> list:
+        """Exact differences between consecutive attained values (at most ``limit``).
+
+        >>> interval_transformation(ValueBlock.rational([0, 3, 1])).gaps()
+        [Fraction(1, 1), Fraction(2, 1)]
+
+        References
+        ----------
+        Giner 2023 (seed 004), Proposition 3: interval iff equally spaced.
+        """
+        k = self.count - 1 if limit is None else min(limit, self.count - 1)
+        return [self.values.value(j + 1) - self.values.value(j) for j in range(max(k, 0))]
+
+
+def interval_transformation(
+    values: ValueBlock, presorted: tuple[np.ndarray, np.ndarray] | None = None
+) -> IntervalTransformation:
+    """Map each run to the position of its value among the attained values.
+
+    For a measure whose attained values are not equally spaced, replacing
+    each value by its position ``0, 1, 2, ...`` among the sorted distinct
+    values gives an order-equivalent measure whose attained values are
+    equally spaced: an interval scale in Giner's intrinsic sense (the
+    transformation of seed 004 that turns an ordinal/metric measure into an
+    interval/metric one; ties stay ties).
+
+    Parameters
+    ----------
+    values : ValueBlock
+        One exact value per run.
+    presorted : tuple of numpy.ndarray, optional
+        ``sorted_distinct(values)`` if the caller already has it.
+
+    Returns
+    -------
+    IntervalTransformation
+        ``.values`` (the distinct exact values in increasing order) and
+        ``.positions`` (one integer per run).
+
+    Examples
+    --------
+    >>> t = interval_transformation(ValueBlock.rational([0, 3, 1, 3]))
+    >>> [str(v) for v in t.values.values()], t.positions.tolist()
+    (['0', '1', '3'], [0, 2, 1, 2])
+    >>> intrinsic_category(ValueBlock.rational(t.positions)).category
+    'ordinal/pseudometric'
+
+    References
+    ----------
+    Giner, "An intrinsic framework of information retrieval evaluation
+    measures", IntelliSys 2023 (seed 004), Sect. 4 and Proposition 3.
+    """
+    first, inverse = presorted if presorted is not None else sorted_distinct(values)
+    first = np.asarray(first, dtype=np.int64)
+    distinct = ValueBlock(values.coords[first], values.den, values.basis, values.bound, values.scale)
+    return IntervalTransformation(distinct, np.asarray(inverse, dtype=np.int64), first)

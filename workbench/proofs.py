@@ -356,10 +356,55 @@ def settle_symbolic(scope: dict) -> Outcome:
     return OBLIGATIONS[name](scope)
 
 
+def _overlaps(region, low, high, low_closed: bool, high_closed: bool) -> bool:
+    """Whether a threshold region meets the range ``low..high`` (exact comparisons)."""
+    starts_before_end = region.low < high or (region.low == high and region.low_closed and high_closed)
+    ends_after_start = region.high > low or (region.high == low and region.high_closed and low_closed)
+    return bool(starts_before_end and ends_after_start)
+
+
+def settle_thresholds(scope: dict) -> Outcome:
+    """At every depth, every parameter region meeting an expected range has its verdict.
+
+    ``scope.regions`` lists ``{low, high, low_closed, high_closed, verdict}``
+    with rational endpoints; the exact regions come from
+    :func:`workbench.thresholds.thresholds`.
+    """
+    from .names import parse_measure
+    from .orders import get_order
+    from .spaces import rank_space, set_space
+    from .thresholds import thresholds
+
+    measure = parse_measure(scope["measure"])
+    order = get_order(scope["order"])
+    gains = _gains(scope)
+    param = scope.get("param", "p")
+    depths = parse_depths(scope["depths"])
+    label = f"{measure.family}({param})"
+    build = rank_space if order.space_kind == "rank" else set_space
+    for depth in depths:
+        space = build(depth, gains.grades, _topic(scope, measure, depth, gains.grades))
+        table = thresholds(measure, param, order, space, gains)
+        for want in scope["regions"]:
+            lo, hi = sympy.Rational(want["low"]), sympy.Rational(want["high"])
+            lc, hc = bool(want.get("low_closed", False)), bool(want.get("high_closed", False))
+            for region in table.regions:
+                if _overlaps(region, lo, hi, lc, hc) and region.verdict != want["verdict"]:
+                    w = region.to_json()
+                    return Outcome("refuted", f"{label} at depth {depth}: {region.label()} is {region.verdict}, "
+                                   f"not {want['verdict']}", witness={"depth": depth, "region": w},
+                                   bound=f"depths {depths[0]}..{depths[-1]}")
+    ranges = ", ".join(f"{'[' if w.get('low_closed') else '('}{w['low']}, {w['high']}{']' if w.get('high_closed') else ')'}"
+                       f" {w['verdict']}" for w in scope["regions"])
+    return Outcome("proved", f"exact parameter regions of {label} agree at every depth: {ranges}",
+                   bound=f"depths {depths[0]}..{depths[-1]} (exact regions per depth)")
+
+
 SETTLERS: dict[str, Callable[[dict], Outcome]] = {
     "enumeration": settle_enumeration,
     "pair": settle_pair,
     "symbolic": settle_symbolic,
+    "thresholds": settle_thresholds,
 }
 
 

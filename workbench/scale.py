@@ -32,10 +32,13 @@ import numpy as np
 
 from .errors import SpaceTooLargeError, WorkbenchError
 from .exact import ValueBlock, exact_str, to_float
-from .intrinsic import Intrinsic, intrinsic_category
+from .intrinsic import Intrinsic, interval_transformation, intrinsic_category, sorted_distinct
 from .runs import Gains, Run, Topic
 
 VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
+
+#: Most distinct values listed as ``ranked_values`` (the interval transformation).
+RANKED_VALUES_LIMIT = 256
 
 #: Most runs :func:`classify` enumerates (16.8 million: binary depth 24).
 ENUMERATION_LIMIT = 1 << 24
@@ -89,6 +92,9 @@ class Classification:
     runs: int
     covers: int
     notes: tuple[str, ...] = field(default=())
+    #: The attained values in increasing order (exact), when at most
+    #: :data:`RANKED_VALUES_LIMIT`; each value's position is its index (seed 004).
+    ranked_values: tuple | None = None
 
     def to_json(self) -> dict:
         """The SPEC section 6 JSON object of ``classify``."""
@@ -115,6 +121,13 @@ class Classification:
             "intrinsic_witness": self.intrinsic_witness,
             "runs": self.runs,
             "covers": self.covers,
+            "distinct_values": self.intrinsic.distinct,
+            "ranked_values": None
+            if self.ranked_values is None
+            else [
+                {"value": exact_str(v), "value_float": to_float(v), "position": k}
+                for k, v in enumerate(self.ranked_values)
+            ],
         }
         return out
 
@@ -242,7 +255,11 @@ def classify(
             affine = (alpha, bottom)
 
     step("intrinsic category")
-    intrinsic = intrinsic_category(values)
+    presorted = sorted_distinct(values)
+    intrinsic = intrinsic_category(values, presorted)
+    ranked_values = None
+    if intrinsic.distinct <= RANKED_VALUES_LIMIT:
+        ranked_values = tuple(interval_transformation(values, presorted).values.values())
     intrinsic_witness = None
     if intrinsic.collision is not None:
         i, j = intrinsic.collision
@@ -269,4 +286,5 @@ def classify(
         intrinsic_witness=intrinsic_witness,
         runs=len(runs),
         covers=len(cov.lower),
+        ranked_values=ranked_values,
     )
