@@ -134,6 +134,14 @@ def print_classification(result) -> None:
     if result.affine:
         a, b = result.affine
         stdout.print(f"  {result.measure} = {show(a)} * rank + {show(b)}")
+    if result.ranked_values is not None:
+        gaps = [exact_str(b - a) for a, b in zip(result.ranked_values, result.ranked_values[1:4])]
+        stdout.print(
+            f"  interval transformation: {len(result.ranked_values)} attained values -> positions "
+            f"0..{len(result.ranked_values) - 1}" + (f"; first gaps {', '.join(gaps)}" if gaps else "")
+        )
+    else:
+        stdout.print(f"  interval transformation: {result.intrinsic.distinct} attained values (too many to list)")
     if result.witness:
         w = result.witness
         rel = "tied with" if result.verdict == "weak" else "scores above"
@@ -257,6 +265,205 @@ def tour(
     stdout.print(table)
     for fig in report["figures"]:
         stdout.print(f"wrote {fig}")
+
+
+@app.command()
+def prove(
+    folder: Path = typer.Option(Path("proofs"), "--dir", help="Folder of claim files (*.toml)."),
+    report: Optional[Path] = typer.Option(Path("reports/proofs.md"), "--report", help="Markdown report to write."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Settle every claim in proofs/ and write the report; exit 1 if any outcome changed."""
+    from .proofs import load_claims, report_markdown, settle, Settled
+
+    claims = load_claims(folder)
+    settled = []
+    with progress_bar(total=len(claims), label="claims") as bar:
+        for claim in claims:
+            settled.append(Settled(claim, settle(claim)))
+            bar.advance(1, claim.id)
+    if report is not None:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(report_markdown(settled))
+    changed = [x for x in settled if not x.as_expected]
+    if as_json:
+        emit_json({
+            "claims": [{"id": x.claim.id, "source": x.claim.source, "method": x.claim.method,
+                        "status": x.outcome.status, "expected": x.claim.expect, "detail": x.outcome.detail,
+                        "bound": x.outcome.bound, "witness": x.outcome.witness} for x in settled],
+            "changed": [x.claim.id for x in changed],
+            "report": None if report is None else str(report),
+        })
+    else:
+        table = Table("claim", "method", "outcome", "scope", "as recorded")
+        for x in settled:
+            table.add_row(x.claim.id, x.claim.method, x.outcome.status,
+                          x.outcome.bound or ("every depth" if x.claim.method == "symbolic" else ""),
+                          "yes" if x.as_expected else f"NO (expected {x.claim.expect})")
+        stdout.print(table)
+        if report is not None:
+            stdout.print(f"wrote {report}")
+    if changed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def thresholds(
+    measure: str = typer.Argument(..., help="Measure with a continuous parameter, e.g. RBP or gRBP."),
+    param: Optional[str] = typer.Option(None, "--param", help="Parameter to vary (default: the measure's only rational one)."),
+    order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso or replacement."),
+    depth: str = typer.Option("4", "--depth", help="Run depth N, or a range A..B (one row per depth)."),
+    grades: Optional[int] = GradesOpt,
+    gains: Optional[str] = GainsOpt,
+    topic: Optional[str] = TopicOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Exact thresholds in a parameter: the verdict of every region of its domain, with witnesses."""
+    from .exact import exact_str
+    from .names import parse_measure
+    from .orders import get_order
+    from .thresholds import default_param, free_name, parse_depths, thresholds_over_depths
+
+    m = parse_measure(measure)
+    o = get_order(order)
+    depths = parse_depths(depth)
+    _, c, g, t = setting(depths[0], grades, gains, topic)
+    p = param if param is not None else default_param(m)
+    m.check_topic(t)
+    with progress_bar(total=len(depths), label=f"thresholds of {free_name(m, p)} in {p}") as bar:
+        rows = thresholds_over_depths(m, p, o, depths, c, g, t, progress=lambda d: bar.advance(1, f"depth {d} done"))
+    ranged = ".." in depth
+    if as_json:
+        if not ranged:
+            emit_json(rows[0].to_json())
+            return
+        head = rows[0].to_json()
+        emit_json({key: head[key] for key in ("measure", "param", "domain", "order", "space", "grades", "gains", "topic")}
+                  | {"depths": depths, "rows": [r.to_json() for r in rows]})
+        return
+
+    def witness_text(region) -> str:
+        w = region.witness
+        if w is None:
+            return ""
+        at = f"{p}={exact_str(region.at)}"
+        if region.gap_witness is not None:
+            w0, w1 = region.gap_witness
+            return (f"at {at}: {format_run(w0.lower)}->{format_run(w0.upper)} gains {exact_str(w0.upper_value - w0.lower_value)}, "
+                    f"{format_run(w1.lower)}->{format_run(w1.upper)} gains {exact_str(w1.upper_value - w1.lower_value)}")
+        rel = "tied with" if region.verdict == "weak" else "above"
+        return (f"at {at}: {format_run(w.lower)} <= {format_run(w.upper)} but scores {rel} it: "
+                f"{exact_str(w.lower_value)} vs {exact_str(w.upper_value)}")
+
+    head = rows[0]
+    stdout.print(
+        f"[bold]{head.measure}[/bold] in {p} {head.domain}, order [bold]{head.order}[/bold], {head.kind}-based runs, "
+        f"{head.grades} relevant grade(s), gains {head.gains}" + (f", topic {head.topic}" if head.topic else "")
+    )
+    if not ranged:
+        table = Table("region", "verdict", "checked at", "witness",
+                      title=f"depth {head.depth}: {head.runs} runs, {head.covers} covers, {head.groups} distinct differences")
+        for r in head.regions:
+            table.add_row(r.label(), r.verdict, ", ".join(exact_str(ch.point) for ch in r.certificate), witness_text(r))
+    else:
+        table = Table("depth", "regions of the domain and their verdicts", "distinct differences")
+        for row in rows:
+            table.add_row(str(row.depth), "\n".join(f"{r.label()}  {r.verdict}" for r in row.regions), str(row.groups))
+    stdout.print(table)
+
+
+@app.command()
+def axioms(
+    measure: Optional[str] = typer.Option(None, "--measure", help="Structure induced by a measure: Δab ≾ Δcd iff M(b) - M(a) <= M(d) - M(c)."),
+    rank: Optional[str] = typer.Option(None, "--rank", help="Structure induced by the rank function of a total order: rank or set."),
+    file: Optional[Path] = typer.Option(None, "--file", help="Explicit weak order on intervals (format: workbench.axioms docs)."),
+    compare: Optional[str] = typer.Option(None, "--compare", help="Is this measure a positive affine transformation of the representation?"),
+    order: str = typer.Option("rank", "--order", help="For --measure: the space of runs of this order (rank, set, ...)."),
+    depth: int = DepthOpt,
+    grades: Optional[int] = GradesOpt,
+    gains: Optional[str] = GainsOpt,
+    topic: Optional[str] = TopicOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Check axioms i-iv of a difference structure (seed 003 Def. 1); exit 1 if one fails."""
+    import numpy as np
+
+    from .axioms import affine_fit, check_measure, check_rank, check_relation, read_structure
+    from .exact import exact_str, to_float
+    from .names import parse_measure
+    from .orders import get_order
+    from .runs import parse_run
+
+    given = [x for x in (("--measure", measure), ("--rank", rank), ("--file", file)) if x[1] is not None]
+    if len(given) != 1:
+        raise WorkbenchError("axioms: give exactly one of --measure NAME, --rank ORDER, --file PATH")
+    depth, c, g, t = setting(depth, grades, gains, topic)
+    cm = parse_measure(compare) if compare is not None else None
+    info: dict = {}
+    runs = None
+    if file is not None:
+        rel = read_structure(file)
+        report = check_relation(rel)
+        info = {"source": str(file)}
+        if cm is not None:
+            rows = [parse_run(name, c) for name in rel.elements]
+            if len({len(r) for r in rows}) != 1:
+                raise WorkbenchError(f"--compare with --file {file}: elements must be runs of one depth")
+            runs = np.array(rows, dtype=np.int64)
+    else:
+        o = get_order(rank if rank is not None else order)
+        if measure is not None:
+            m = parse_measure(measure)
+            m.check_topic(t)
+        space = make_space(o, depth, c, t)
+        with progress_bar(label="axioms") as bar:
+            bar.phase("checking")
+            report = check_measure(m, space, g) if measure is not None else check_rank(o, space)
+        info = {
+            "source": str(m) if measure is not None else f"rank function of {o.name}",
+            "order": o.name, "space": space.kind, "depth": depth, "grades": c,
+            "gains": [str(x) for x in g.values], "topic": None if t is None else list(t.counts),
+        }
+        if cm is not None:
+            runs = report.elements.runs
+    affine = None
+    if cm is not None:
+        cm.check_topic(t)
+        values = cm.evaluate(runs, g, t)
+        if report.representation is not None:
+            affine = affine_fit(report.representation, values)
+    out = {**info, **report.to_json()}
+    out["compare"] = None if cm is None else str(cm)
+    out["affine"] = None if affine is None else {
+        "alpha": exact_str(affine[0]), "beta": exact_str(affine[1]),
+        "alpha_float": to_float(affine[0]), "beta_float": to_float(affine[1]),
+    }
+    out["is_affine"] = None if cm is None else affine is not None
+    if as_json:
+        emit_json(out)
+    else:
+        stdout.print(
+            f"[bold]difference structure[/bold] of {out['source']}: {out['elements']} elements"
+            + (f", {out['distinct_values']} distinct values" if out["distinct_values"] is not None else "")
+        )
+        for k, a in out["axioms"].items():
+            word = "[green]holds[/green]" if a["holds"] else "[red]violated[/red]"
+            stdout.print(f"  axiom {k:<3} {word}  {a['reason']}")
+            if a["witness"]:
+                wit = ", ".join(f"{k}={v}" for k, v in a["witness"].items() if not k.endswith("_float"))
+                stdout.print(f"            witness: {wit}")
+        if report.representation is not None:
+            rep = report.representation
+            stdout.print(f"representation (Theorem 1): values 0..{int(rep.max())} on {len(rep)} elements (verified)")
+        elif report.holds:
+            stdout.print("representation: not built (" + "; ".join(report.notes) + ")")
+        if cm is not None:
+            if affine is not None:
+                stdout.print(f"{cm} = {exact_str(affine[0])} * representation + {exact_str(affine[1])} (positive affine)")
+            else:
+                stdout.print(f"{cm} is not a positive affine transformation of the representation")
+    if not report.holds:
+        raise typer.Exit(1)
 
 
 def main(argv: Optional[list[str]] = None) -> None:
