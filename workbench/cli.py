@@ -466,6 +466,11 @@ def axioms(
         raise typer.Exit(1)
 
 
+from .ipso_cli import ipso_app  # noqa: E402  (the ipso subcommands live in their own module)
+
+app.add_typer(ipso_app, name="ipso")
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point: run the app, turning bad input into one line and exit status 2."""
     args = sys.argv[1:] if argv is None else list(argv)
