@@ -13,16 +13,16 @@ Run:  python benchmarks/classify.py [--repeat 3] [--out benchmarks/results/class
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout whether or not workbench is installed
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from harness import in_fresh_process  # noqa: E402
 
 SPACES = {
     "binary, depth 20": dict(depth=20, grades=1, topic=(10,)),
@@ -86,12 +86,7 @@ def child_pytrec(depth: int, grades: int, topic, constrained: bool) -> dict:
 
 
 def spawn(kind: str, **kw) -> dict:
-    code = (
-        "import json, sys; sys.path.insert(0, %r); sys.path.insert(0, %r); import classify as b; "
-        "print(json.dumps(b.%s(**json.loads(sys.argv[1]))))" % (str(ROOT), str(ROOT / "benchmarks"), kind)
-    )
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(kw)], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return in_fresh_process("classify", kind, **kw)
 
 
 def main() -> None:

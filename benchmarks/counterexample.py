@@ -12,16 +12,16 @@ Run:  python benchmarks/counterexample.py [--repeat 3] [--timeout 60] [--out ben
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout whether or not workbench is installed
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from harness import in_fresh_process  # noqa: E402
 
 DEPTH, GRADES = 30, 2
 CASES = [
@@ -51,12 +51,7 @@ def child(measure: str, order: str, topic, timeout: float) -> dict:
 
 
 def spawn(**kw) -> dict:
-    code = (
-        "import json, sys; sys.path.insert(0, %r); sys.path.insert(0, %r); import counterexample as b; "
-        "print(json.dumps(b.child(**json.loads(sys.argv[1]))))" % (str(ROOT), str(ROOT / "benchmarks"))
-    )
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(kw)], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return in_fresh_process("counterexample", "child", **kw)
 
 
 def main() -> None:

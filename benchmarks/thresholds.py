@@ -11,17 +11,17 @@ Run:  python benchmarks/thresholds.py [--repeat 3] [--out benchmarks/results/thr
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run from a checkout whether or not workbench is installed
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from harness import in_fresh_process  # noqa: E402
 
 CASES = [
     # (label, measure, depth, grades)
@@ -50,12 +50,7 @@ def child(measure: str, depth: int, grades: int) -> dict:
 
 
 def spawn(**kw) -> dict:
-    code = (
-        "import json, sys; sys.path.insert(0, %r); sys.path.insert(0, %r); import thresholds as b; "
-        "print(json.dumps(b.child(**json.loads(sys.argv[1]))))" % (str(ROOT), str(ROOT / "benchmarks"))
-    )
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(kw)], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return in_fresh_process("thresholds", "child", **kw)
 
 
 def main() -> None:
