@@ -20,7 +20,6 @@ import os
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from workbench.exact import to_float

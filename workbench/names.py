@@ -23,12 +23,11 @@ import ast
 import difflib
 import hashlib
 import importlib.util
-import inspect
 from fractions import Fraction
 from pathlib import Path
 
 from .errors import BadParameterError, UnknownMeasureError
-from .measures import FAMILIES, Family, Measure, get_family, is_user_spec, user_family
+from .measures import FAMILIES, Family, Measure, is_user_spec, user_family
 
 #: Other spellings accepted for a family (case-sensitive, as ir_measures writes names).
 ALIASES: dict[str, str] = {

@@ -43,8 +43,7 @@ Seed 003 sec. 4-6 and seed 000 sec. 4.3.1 (the findings); DESIGN.md
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
-from fractions import Fraction
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -204,8 +203,10 @@ def settle_enumeration(scope: dict) -> Outcome:
 
 
 def settle_pair(scope: dict) -> Outcome:
-    """``lower < upper`` in the order, yet every measure scores ``lower`` higher."""
-    from .exact import certified_sign, exact_str
+    """``lower < upper`` in the order, yet every measure scores ``lower`` higher (signs certified)."""
+    import numpy as np
+
+    from .exact import exact_str
     from .names import parse_measure
     from .orders import get_order
 
@@ -216,31 +217,17 @@ def settle_pair(scope: dict) -> Outcome:
     if rel != "<":
         return Outcome("refuted", f"{format_run(lower)} is not below {format_run(upper)} in {order.name} ({rel})")
     values = {}
+    pair = np.array([lower, upper], dtype=np.uint8)
     for name in scope["measures"]:
         m = parse_measure(name)
         topic = Topic(tuple(scope["topic"])) if m.needs_topic else None
-        a, b = m.value(lower, gains, topic), m.value(upper, gains, topic)
-        diff = sympy.nsimplify(a - b) if not isinstance(a, Fraction) else a - b
-        sign = (diff > 0) - (diff < 0) if isinstance(diff, Fraction) else _sign_sym(diff)
-        values[name] = {"lower": exact_str(a), "upper": exact_str(b)}
-        if sign <= 0:
+        block = m.evaluate(pair, gains, topic)
+        values[name] = {"lower": exact_str(block.value(0)), "upper": exact_str(block.value(1))}
+        if block.signs(np.array([1]), np.array([0]))[0] <= 0:  # sign of M(lower) - M(upper)
             return Outcome("refuted", f"{name} does not score {format_run(lower)} above {format_run(upper)}",
                            witness=values)
     return Outcome("proved", f"{format_run(lower)} < {format_run(upper)} in {order.name}, and every measure "
                    "scores the lower run higher", witness=values, bound="by witness")
-
-
-def _sign_sym(expr) -> int:
-    """Sign of an exact real sympy expression, by interval refinement (raises if undecided)."""
-    from .errors import UndecidedComparisonError
-
-    for digits in (30, 100, 400):
-        v = sympy.N(expr, digits)
-        if v != 0 and abs(v) > sympy.Float(10) ** (-(digits - 5)):
-            return 1 if v > 0 else -1
-    if sympy.simplify(expr) == 0:
-        return 0
-    raise UndecidedComparisonError(f"cannot decide the sign of {expr}")
 
 
 # --- symbolic obligations (every depth) ----------------------------------

@@ -33,7 +33,7 @@ import gzip
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import TrecFormatError, WorkbenchError
+from .errors import TrecFormatError
 from .runs import Run, Topic
 
 
