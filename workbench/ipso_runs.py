@@ -33,10 +33,10 @@ Conventions (the paper's where it states one):
   RR, P and AP are binary at ``relevance_level`` in both views.
 * Metrics, all on the top-``k`` SERP: RR, P@k, AP (AP@k, divided by all
   relevant documents of the qrels) and nDCG@k are computed by ir_measures with
-  its pytrec_eval provider (``iter_calc``).  ir_measures can compute RBP only
-  through trectools, which is not installed, so **RBP(0.5) and RBP(0.8) are
-  computed exactly by** :mod:`workbench.measures` (``RBP`` in the binary view,
-  ``gRBP`` with the gains in the graded view) and converted to float.
+  its pytrec_eval provider (``iter_calc``); RBP(0.5) and RBP(0.8) in the
+  binary view by ir_measures with its cwl_eval provider.  ir_measures' RBP is
+  binary, so in the graded view **gRBP is computed exactly by**
+  :mod:`workbench.measures` with the gains and converted to float.
 * Metric values are trec_eval's floats: a per-topic difference of magnitude
   below ``TIE = 1e-12`` is a tie (see :mod:`workbench.agreement` for the
   paired tests).  The sign test's significance is ``p < alpha``; with
@@ -223,11 +223,11 @@ class PreparedRun:
 
 
 class _Evaluator:
-    """ir_measures (pytrec_eval) for RR, P@k, AP@k, nDCG@k; workbench.measures for RBP."""
+    """ir_measures for the metrics (pytrec_eval; cwl_eval for binary RBP); workbench.measures for graded RBP."""
 
     def __init__(self, qrels: dict, depth: int, view: View):
         import ir_measures
-        from ir_measures import AP, RR, P, nDCG
+        from ir_measures import AP, RBP, RR, P, nDCG
 
         from .measures import Measure
 
@@ -246,10 +246,16 @@ class _Evaluator:
         else:
             gmap = {g: int(g >= L) for g in all_grades}
         self.ims = {"RR": RR(rel=L), "P@k": P(rel=L) @ depth, "AP": AP(rel=L) @ depth, "nDCG@k": nDCG(gains=gmap) @ depth}
+        self.rbp = {}
+        if view.graded:
+            # ir_measures' RBP (cwl_eval) is binary: graded RBP is computed exactly here.
+            self.rbp = {"RBP(0.5)": Measure("gRBP", {"p": Fraction(1, 2)}, cutoff=depth),
+                        "RBP(0.8)": Measure("gRBP", {"p": Fraction(4, 5)}, cutoff=depth)}
+        else:
+            # cwl_eval's RBP takes no cut-off; the runs passed in are already the top k.
+            self.ims["RBP(0.5)"] = RBP(p=0.5, rel=L)
+            self.ims["RBP(0.8)"] = RBP(p=0.8, rel=L)
         self.evaluator = ir_measures.evaluator(list(self.ims.values()), qrels)
-        fam = "gRBP" if view.graded else "RBP"
-        self.rbp = {"RBP(0.5)": Measure(fam, {"p": Fraction(1, 2)}, cutoff=depth),
-                    "RBP(0.8)": Measure(fam, {"p": Fraction(4, 5)}, cutoff=depth)}
         self.view = view
 
     def scores(self, top: dict[str, list[str]], topics: Sequence[str], serps: dict) -> dict[str, np.ndarray]:
@@ -463,8 +469,8 @@ class RunComparison:
         return "\n".join(lines) + "\n"
 
 
-RBP_NOTE = ("RBP(0.5) and RBP(0.8) are computed exactly by workbench.measures (ir_measures has no offline RBP "
-            "provider here); RR, P@k, AP@k and nDCG@k by ir_measures/pytrec_eval.")
+RBP_NOTE = ("RR, P@k, AP@k and nDCG@k by ir_measures (pytrec_eval); RBP(0.5), RBP(0.8) by ir_measures (cwl_eval) "
+            "in the binary view, and exactly by workbench.measures (gRBP with the gains) in the graded view.")
 
 
 def compare_runs(run_a, run_b, qrels, depth: int, gains: Gains | str | None = None, relevance_level: int = 1,
