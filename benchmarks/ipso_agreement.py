@@ -2,8 +2,8 @@
 
 Each repetition runs in a fresh subprocess; we report median wall times of
 ``workbench.ipso_runs.agreement`` (read the qrels and the 17 gzip runs once,
-judge the top-10 SERPs, evaluate RR/P@10/AP@10/nDCG@10 with ir_measures and
-RBP exactly, once per run; then 136 unordered pairs x (IPSO counts + sign
+judge the top-10 SERPs, evaluate RR/P@10/AP@10/nDCG@10 and RBP(0.5)/RBP(0.8)
+with ir_measures (pytrec_eval, cwl_eval), once per run; then 136 unordered pairs x (IPSO counts + sign
 test + 6 metrics x 3 tests)), split into the run-preparation and pair phases,
 plus drawing the figure.  For scale, the naive approach (``compare_runs`` per
 pair, which re-reads and re-evaluates both runs) is timed on 4 pairs and
@@ -99,7 +99,7 @@ def main() -> None:
         "",
         "| phase | median s |",
         "|---|---|",
-        f"| read + judge + evaluate 17 runs once (ir_measures/pytrec_eval; RBP exact) | {med['prepare']:.2f} |",
+        f"| read + judge + evaluate 17 runs once (ir_measures: pytrec_eval, cwl_eval for RBP) | {med['prepare']:.2f} |",
         f"| {r0['n_pairs']} pairs: IPSO counts, sign test, 6 metrics x 3 tests | {med['pairs']:.2f} |",
         f"| **agreement() total** | **{med['wall']:.2f}** |",
         f"| figure (PNG + PDF) | {med['figure']:.2f} |",
