@@ -83,3 +83,14 @@ def test_prove_cli_exits_1_when_an_outcome_changes(tmp_path, capsys):
         main(["prove", "--dir", str(tmp_path), "--report", str(tmp_path / "r.md"), "--json"])
     assert exc.value.code == 1
     assert "ap-not-ordinal" in capsys.readouterr().out
+
+
+def test_claim_with_an_empty_depth_range_is_rejected_not_vacuously_proved(tmp_path):
+    """An 'all depths' enumeration over '5..2' would hold vacuously; the range is bad input instead."""
+    from workbench.errors import BadDepthError
+    from workbench.proofs import load_claim, settle
+
+    text = (ROOT / "proofs" / "04-rbp-half-interval-enumerated.toml").read_text().replace('depths = "1..16"', 'depths = "5..2"')
+    (tmp_path / "c.toml").write_text(text)
+    with pytest.raises(BadDepthError, match="5..2"):
+        settle(load_claim(tmp_path / "c.toml"))

@@ -24,7 +24,8 @@ from workbench.orders import get_order
 from workbench.runs import Gains
 from workbench.scale import classify
 from workbench.spaces import rank_space
-from workbench.thresholds import parse_depths, thresholds, thresholds_over_depths
+from workbench.runs import parse_depths
+from workbench.thresholds import thresholds, thresholds_over_depths
 
 p = sympy.Symbol("p", positive=True)
 BEST = {"total": "interval", "partial": "strict"}

@@ -322,7 +322,8 @@ def thresholds(
     from .exact import exact_str
     from .names import parse_measure
     from .orders import get_order
-    from .thresholds import default_param, free_name, parse_depths, thresholds_over_depths
+    from .runs import parse_depths
+    from .thresholds import default_param, free_name, thresholds_over_depths
 
     m = parse_measure(measure)
     o = get_order(order)

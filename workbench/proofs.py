@@ -50,7 +50,8 @@ from typing import Callable
 import sympy
 
 from .errors import WorkbenchError
-from .runs import Gains, Topic, format_run, parse_run
+from .runs import Gains, Topic, check_depth, format_run, parse_run
+from .runs import parse_depths as runs_parse_depths
 
 METHODS = ("enumeration", "pair", "symbolic", "thresholds", "smt")
 STATUSES = ("proved", "refuted", "unknown")
@@ -98,17 +99,14 @@ class Settled:
 
 
 def parse_depths(text: str | int | list) -> list[int]:
-    """``"2..6"`` -> [2, 3, 4, 5, 6]; ``4`` -> [4]; ``[3, 5]`` -> [3, 5].
+    """``"2..6"`` -> [2, 3, 4, 5, 6]; ``4`` -> [4]; ``[3, 5]`` -> [3, 5]; validated (an empty range is an error).
 
     >>> parse_depths("2..4"), parse_depths(7), parse_depths([1, 3])
     ([2, 3, 4], [7], [1, 3])
     """
-    if isinstance(text, int):
-        return [text]
     if isinstance(text, list):
-        return [int(x) for x in text]
-    lo, _, hi = str(text).partition("..")
-    return list(range(int(lo), int(hi or lo) + 1))
+        return [check_depth(int(x)) for x in text]
+    return runs_parse_depths(str(text))
 
 
 def load_claim(path: Path) -> Claim:

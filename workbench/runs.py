@@ -15,23 +15,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from .errors import BadDepthError, BadGainsError, BadParameterError, BadRunError, BadTopicError
+from .errors import BadDepthError, BadGainsError, BadRunError, BadTopicError
 
 Run = tuple[int, ...]
-
-
-def parse_fraction(text: str, what: str = "value") -> Fraction:
-    """Parse ``"0.8"``, ``"4/5"`` or ``"2"`` exactly.
-
-    >>> parse_fraction("0.8")
-    Fraction(4, 5)
-    >>> parse_fraction("1/3")
-    Fraction(1, 3)
-    """
-    try:
-        return Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise BadParameterError(f"{what} {text!r} is not an exact number (write 0.8 or 4/5)") from None
 
 
 @dataclass(frozen=True)
@@ -186,6 +172,34 @@ def check_depth(depth: int) -> int:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise BadDepthError(f"depth {depth!r}: must be an integer >= 1")
     return depth
+
+
+def parse_depths(text: str) -> list[int]:
+    """Parse ``--depth``: ``"4"`` or a range ``"2..10"`` (both ends included).
+
+    >>> parse_depths("4"), parse_depths("2..5")
+    ([4], [2, 3, 4, 5])
+    >>> parse_depths("5..2")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadDepthError: depth '5..2': the range A..B needs 1 <= A <= B
+
+    References
+    ----------
+    SPEC section 6 (common options).
+    """
+    raw = str(text).strip()
+    lo, sep, hi = raw.partition("..")
+    try:
+        a = int(lo)
+        b = int(hi) if sep else a
+    except ValueError:
+        raise BadDepthError(f"depth {text!r}: write a depth N >= 1 or a range A..B such as 2..10") from None
+    if sep and not 1 <= a <= b:
+        raise BadDepthError(f"depth {text!r}: the range A..B needs 1 <= A <= B")
+    if a < 1:
+        raise BadDepthError(f"depth {text!r}: must be an integer >= 1")
+    return list(range(a, b + 1))
 
 
 def parse_run(text: str | Sequence[int], grades: int | None = None) -> Run:

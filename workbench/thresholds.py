@@ -228,36 +228,6 @@ def default_param(measure) -> str:
     return cont[0]
 
 
-def parse_depths(text: str) -> list[int]:
-    """Parse ``--depth``: ``"4"`` or a range ``"2..10"`` (both ends included).
-
-    >>> parse_depths("4"), parse_depths("2..5")
-    ([4], [2, 3, 4, 5])
-    >>> parse_depths("5..2")
-    Traceback (most recent call last):
-    ...
-    workbench.errors.BadDepthError: depth '5..2': the range A..B needs 1 <= A <= B
-
-    References
-    ----------
-    SPEC section 6 (common options).
-    """
-    from .errors import BadDepthError
-
-    raw = str(text).strip()
-    lo, sep, hi = raw.partition("..")
-    try:
-        a = int(lo)
-        b = int(hi) if sep else a
-    except ValueError:
-        raise BadDepthError(f"depth {text!r}: write a depth N >= 1 or a range A..B such as 2..10") from None
-    if sep and not 1 <= a <= b:
-        raise BadDepthError(f"depth {text!r}: the range A..B needs 1 <= A <= B")
-    if a < 1:
-        raise BadDepthError(f"depth {text!r}: must be an integer >= 1")
-    return list(range(a, b + 1))
-
-
 def _param_spec(measure, param: str):
     fam = measure.family_obj
     ps = fam.param(param)  # raises BadParameterError naming an unknown parameter
