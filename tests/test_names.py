@@ -211,7 +211,7 @@ def test_user_measure_with_log(tmp_path):
 def test_describe_families():
     rows = describe_families()
     names = [r["name"] for r in rows]
-    assert set(names) == set(FAMILIES) and "Twist" not in names
+    assert set(names) == set(FAMILIES) and {"Twist", "RecoveryRatio", "SpaceRatio"} <= set(names)
     by = {r["name"]: r for r in rows}
     assert by["RBP"]["params"][0]["domain"] == "(0, 1)"
     assert by["RBP"]["params"][0]["default"] == "4/5"

@@ -11,6 +11,12 @@ that reads the run only through its algebra ``A``:
 ``A.on_run(run)``              the same algebra over a fixed run (e.g. the ideal run)
 ``A.sorted_desc()``            the same algebra over the run's grades sorted non-increasing
 ``A.sum(terms)``               a sum starting from the algebra's zero
+``A.compare0(x, op)``          the condition ``x op 0``, ``op`` one of ``< <= > >=``
+``A.both(c, d)``, ``A.either(c, d)``  conjunction and disjunction of conditions
+``A.where(c, x, y)``           ``x`` where ``c`` holds, else ``y`` (piecewise values)
+``A.ratio(x, y, if_zero)``     ``x / y``, or the constant ``if_zero`` where ``y = 0``
+``A.check_counts(topic)``      raise :class:`~workbench.errors.BadRunError` for a run with more
+                               documents of a grade than the topic has (concrete runs only)
 
 The same definition then gives:
 
@@ -47,9 +53,9 @@ from typing import Iterable, Sequence
 import numpy as np
 import sympy
 
-from .errors import NotExpressibleError
+from .errors import BadRunError, NotExpressibleError
 from .exact import ValueBlock, log_ratio
-from .runs import Gains
+from .runs import Gains, format_run
 
 
 class _Base:
@@ -69,6 +75,33 @@ class _Base:
         for t in terms:
             total = total + t
         return total
+
+    def check_counts(self, topic) -> None:
+        """Reject a concrete run holding more documents of a grade than ``topic`` has.
+
+        Documents in a run are distinct, so such a run cannot be judged against
+        the topic (SPEC section 1).  Symbolic grades are left to the caller's
+        constraints.
+        """
+        for row in self._concrete_rows():
+            for grade, n in enumerate(topic.counts, start=1):
+                have = sum(1 for g in row if g == grade)
+                if have > n:
+                    shown = format_run(row)
+                    raise BadRunError(
+                        f"run {shown}: retrieves {have} document(s) of grade {grade} but topic {topic} has {n}"
+                    )
+
+    def _concrete_rows(self):
+        return [tuple(int(g) for g in self.run)]
+
+
+_OPS = {"<": lambda s: s < 0, "<=": lambda s: s <= 0, ">": lambda s: s > 0, ">=": lambda s: s >= 0}
+
+
+def _check_op(op: str) -> None:
+    if op not in _OPS:
+        raise ValueError(f"comparison {op!r}: use one of < <= > >=")
 
 
 class NumericAlgebra(_Base):
@@ -115,6 +148,39 @@ class NumericAlgebra(_Base):
             raise NotExpressibleError(f"parameter {name} needs a value for exact evaluation")
         return Fraction(value)
 
+    def compare0(self, x, op: str):
+        """A boolean array (or a bool for a constant): ``x op 0`` per run, decided exactly."""
+        _check_op(op)
+        if isinstance(x, ValueBlock):
+            return _OPS[op](x.sign())
+        return _OPS[op](Fraction(x))
+
+    def both(self, c, d):
+        return np.logical_and(c, d)
+
+    def either(self, c, d):
+        return np.logical_or(c, d)
+
+    def where(self, cond, x, y):
+        if isinstance(cond, (bool, np.bool_)) or np.ndim(cond) == 0:
+            return x if bool(cond) else y
+        return ValueBlock.where(cond, x, y)
+
+    def ratio(self, x, y, if_zero=0):
+        if not isinstance(x, ValueBlock) and not isinstance(y, ValueBlock):
+            return Fraction(if_zero) if y == 0 else Fraction(x) / Fraction(y)
+        return ValueBlock.ratio(x, y, if_zero)
+
+    def _concrete_rows(self):
+        return _offending_rows(self.runs) if self.runs.size else []
+
+
+def _offending_rows(runs: np.ndarray) -> list:
+    """The rows worth checking for topic counts: the row with most documents of each grade."""
+    top = int(runs.max())
+    picks = {int(np.argmax((runs == g).sum(axis=1))) for g in range(1, top + 1)}
+    return [tuple(int(v) for v in runs[i]) for i in sorted(picks)]
+
 
 class SympyAlgebra(_Base):
     """A sympy expression for one concrete run; parameters may be free symbols."""
@@ -150,6 +216,28 @@ class SympyAlgebra(_Base):
         if value is None:
             return sympy.Symbol(name, positive=True)
         return self.const(value)
+
+    def compare0(self, x, op: str):
+        _check_op(op)
+        rel = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}[op](sympy.sympify(x), 0)
+        return bool(rel) if rel in (sympy.true, sympy.false) else rel
+
+    def both(self, c, d):
+        return (c and d) if isinstance(c, bool) and isinstance(d, bool) else sympy.And(c, d)
+
+    def either(self, c, d):
+        return (c or d) if isinstance(c, bool) and isinstance(d, bool) else sympy.Or(c, d)
+
+    def where(self, cond, x, y):
+        if isinstance(cond, bool):
+            return x if cond else y
+        return sympy.Piecewise((x, cond), (y, True))
+
+    def ratio(self, x, y, if_zero=0):
+        y = sympy.sympify(y)
+        if y.is_number:
+            return self.const(if_zero) if y == 0 else sympy.sympify(x) / y
+        return sympy.Piecewise((self.const(if_zero), sympy.Eq(y, 0)), (sympy.sympify(x) / y, True))
 
 
 class Z3Algebra(_Base):
@@ -226,3 +314,25 @@ class Z3Algebra(_Base):
         if name not in self.params:
             self.params[name] = self._z3.Real(name)
         return self.params[name]
+
+    def compare0(self, x, op: str):
+        _check_op(op)
+        return _OPS[op](x + self.const(0))
+
+    def both(self, c, d):
+        return self._z3.And(c, d)
+
+    def either(self, c, d):
+        return self._z3.Or(c, d)
+
+    def where(self, cond, x, y):
+        return self._z3.If(cond, x + self.const(0), y + self.const(0))
+
+    def ratio(self, x, y, if_zero=0):
+        y = y + self.const(0)
+        return self._z3.If(y == 0, self.const(if_zero), (x + self.const(0)) / y)
+
+    def _concrete_rows(self):
+        if all(isinstance(r, (int, np.integer)) for r in self.run):
+            return [tuple(int(r) for r in self.run)]
+        return []

@@ -471,6 +471,10 @@ from .ipso_cli import ipso_app  # noqa: E402  (the ipso subcommands live in thei
 
 app.add_typer(ipso_app, name="ipso")
 
+from .twist_cli import register as _register_twist  # noqa: E402  (the Twist commands live in their own module)
+
+_register_twist(app)
+
 
 @app.command()
 def counterexample(

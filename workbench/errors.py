@@ -64,3 +64,7 @@ class OrderSpaceMismatchError(WorkbenchError):
 
 class TrecFormatError(WorkbenchError):
     """A qrels or run file is malformed; the message names the file and line."""
+
+
+class UndefinedMeasureError(WorkbenchError):
+    """A measure is not defined for this depth and topic (e.g. Twist needs ``N >= 2 RB``)."""

@@ -369,6 +369,77 @@ class ValueBlock:
             return self._rescaled(self.scale / other.value(0))
         return NotImplemented
 
+    # piecewise and per-row division (Twist, seed 002) -------------------
+    def sign(self) -> np.ndarray:
+        """The sign of every value, decided exactly (``int8``; the scale is positive).
+
+        >>> ValueBlock.rational([-3, 0, 2]).sign().tolist()
+        [-1, 0, 1]
+        """
+        return signs_of_rows(self.coords, self.basis)
+
+    @classmethod
+    def aligned(cls, items: Sequence, n: int) -> list["ValueBlock"]:
+        """Blocks (or rationals) re-expressed on one basis, denominator and row count ``n``."""
+        blocks = [x if isinstance(x, ValueBlock) else cls.constant(x) for x in items]
+        common = cls.sum_of([b * 0 for b in blocks])  # the union basis and the lcm denominator
+        out = []
+        for b in blocks:
+            f = common.den // b.den
+            coords = b._on_basis(common.basis)
+            if not _fits(b.bound * f) or coords.dtype == object or common.coords.dtype == object:
+                coords = _as_object(coords)
+            coords = coords * f if f != 1 else coords
+            if coords.shape[0] != n:
+                coords = np.repeat(coords, n, axis=0)
+            out.append(cls(coords, common.den, common.basis, b.bound * f, b.scale))
+        return out
+
+    @classmethod
+    def where(cls, cond, if_true, if_false) -> "ValueBlock":
+        """Row-wise choice: ``if_true[i]`` where ``cond[i]`` holds, else ``if_false[i]``.
+
+        >>> v = ValueBlock.where(np.array([True, False]), Fraction(1, 2), ValueBlock.rational([5, 7], 3))
+        >>> [str(x) for x in v.values()]
+        ['1/2', '7/3']
+        """
+        cond = np.asarray(cond, dtype=bool).reshape(-1)
+        sizes = [x.n for x in (if_true, if_false) if isinstance(x, ValueBlock)] + [cond.size]
+        n = max(sizes)
+        a, b = cls.aligned([if_true, if_false], n)
+        if a.scale != b.scale:
+            raise ValueError("cannot choose between values with different scales")
+        cond = np.broadcast_to(cond, (n,))
+        coords = np.where(cond[:, None], a.coords, b.coords)
+        return cls(coords, a.den, a.basis, max(a.bound, b.bound), a.scale)
+
+    @classmethod
+    def ratio(cls, num, den, if_zero=Fraction(0)) -> "ValueBlock":
+        """Row-wise exact quotient ``num[i] / den[i]`` (``if_zero`` where ``den[i] = 0``).
+
+        Both operands must be rational.  Each quotient is reduced and all are
+        put over the least common denominator, so the result is an ordinary
+        block: cost grows with the number of distinct denominators, not rows.
+
+        >>> r = ValueBlock.ratio(ValueBlock.rational([1, 2, 3]), ValueBlock.rational([2, 0, 9]), 5)
+        >>> [str(x) for x in r.values()]
+        ['1/2', '5', '1/3']
+        """
+        sizes = [x.n for x in (num, den) if isinstance(x, ValueBlock)] or [1]
+        n = max(sizes)
+        a, b = cls.aligned([num, den], n)
+        if not (a.is_rational and a.scale == 1 and b.scale == 1):
+            raise ValueError("a row-wise quotient needs rational values")
+        top = [int(x) for x in a.coords[:, 0]]
+        bottom = [int(x) for x in b.coords[:, 0]]
+        z = Fraction(if_zero)
+        quotients = [Fraction(t, d) if d else z for t, d in zip(top, bottom)]  # the common den cancels
+        den_all = math.lcm(*{q.denominator for q in quotients}) if quotients else 1
+        nums = [q.numerator * (den_all // q.denominator) for q in quotients]
+        bound = max((abs(x) for x in nums), default=0)
+        arr = np.array(nums, dtype=np.int64 if _fits(bound) else object).reshape(-1, 1)
+        return cls(arr, den_all, (ONE,), bound)
+
     # exact read-out ---------------------------------------------------
     def value(self, i: int):
         """The exact value of row ``i``: a Fraction, or a sympy expression."""

@@ -53,7 +53,8 @@ from fractions import Fraction
 from typing import Callable
 
 from .errors import BadParameterError, NotExpressibleError
-from .params import BASE, DISCOUNT, P_PERSISTENCE, ParamSpec
+from . import twist as _tw
+from .params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
 from .runs import Gains
 
 
@@ -266,6 +267,25 @@ FAMILIES: dict[str, Family] = {
                "seed 003 eq. 2-3", _def_SBTO),
         Family("RBTO", (), False, "rank-based total order rank function: sum_i delta(r_i) (c+1)^(N-i)",
                "seed 003 eq. 5-6", _def_RBTO),
+        Family("Twist", (CROSSING, TWIST_WEIGHT), True,
+               "Twist: (rho + sigma) / 2, recovery ratio and space ratio of the CRP curve (w rho + (1-w) sigma)",
+               "seed 002 Def. 6", _tw.def_twist),
+        Family("RecoveryRatio", (CROSSING,), True, "rho = RB / max(RB, first crossing of CRP), 0 without a crossing",
+               "seed 002 Def. 3", _tw.def_recovery_ratio),
+        Family("SpaceRatio", (), True, "sigma: harmonic mean of the forward and backward space ratios",
+               "seed 002 Def. 5", _tw.def_space_ratio),
+        Family("ForwardSpaceRatio", (), True, "sigma+ = 1 - s+ / s+ of the full-scale run",
+               "seed 002 Def. 5", _tw.def_forward_space_ratio),
+        Family("BackwardSpaceRatio", (), True, "sigma- = 1 - s- / s- of the full-scale run",
+               "seed 002 Def. 5", _tw.def_backward_space_ratio),
+        Family("ForwardSpace", (), True, "s+: sum of the positive relative positions",
+               "seed 002 Def. 4", _tw.def_forward_space),
+        Family("BackwardSpace", (), True, "s-: sum of the absolute negative relative positions",
+               "seed 002 Def. 4", _tw.def_backward_space),
+        Family("RP", (), True, "relative position of the document at the last rank (rp_k at @k)",
+               "seed 002 Def. 1", _tw.def_rp),
+        Family("CRP", (), True, "cumulated relative position at the last rank (crp_k at @k)",
+               "seed 002 Def. 2", _tw.def_crp),
     ]
 }
 

@@ -168,3 +168,10 @@ DISCOUNT = ParamSpec(
 )
 BASE = ParamSpec("b", Fraction(2), Fraction(2), None, True, False, integer=True, quiet=True,
                  description="logarithm base of discount=logb")
+
+TWIST_WEIGHT = ParamSpec("w", Fraction(1, 2), Fraction(0), Fraction(1), True, True, quiet=True,
+                         description="weight of the recovery ratio in w rho + (1 - w) sigma (Twist: 1/2)")
+CROSSING = ParamSpec(
+    "crossing", "literal", choices=("literal", "strict"), quiet=True,
+    description="literal: seed 002 Def. 3's formula (<= 0 then >= 0); strict: the text's reading (< 0 then >= 0)",
+)
