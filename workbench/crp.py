@@ -82,7 +82,7 @@ class Curves:
     # Def. 3 -------------------------------------------------------------
     def crossings(self, i: int) -> list[int]:
         """The set ``x`` of run ``i`` (1-based ranks), sorted."""
-        return [j + 1 for j in np.flatnonzero(_crossing_mask(self.crp[i:i + 1], self.crossing)[0])]
+        return [int(j) + 1 for j in np.flatnonzero(_crossing_mask(self.crp[i:i + 1], self.crossing)[0])]
 
     def balance_point(self, i: int) -> int | None:
         """``beta = max(RB, min x)``; ``None`` stands for ``+oo`` (no crossing)."""

@@ -259,9 +259,7 @@ class _Analysis:
         step("generating covers")
         self.cov = order.covers(space, gains)
         self._expr: dict[int, sympy.Poly] = {}
-        top = tuple([space.grades] * space.depth)
-        self.degree = self._poly_of_run(top).degree()
-        self.degree = max(self.degree, 0)
+        self.degree = max(max(self._poly_of_run(run).degree() for run in self._degree_probes()), 0)
         k = 2 * self.degree + 2
         self.xs = _sample_points(self.ps, k)
         step(f"scoring runs at {k} values of {param}; grouping cover differences")
@@ -279,6 +277,16 @@ class _Analysis:
         self.t = self._interpolated(self.tie_groups)
         self.g0 = int(self.cover_inv[0]) if len(self.cover_inv) else None
         self.e = [] if (not self.total or self.g0 is None) else [dg - self.d[self.g0] for dg in self.d]
+
+    def _degree_probes(self):
+        """Runs whose polynomials bound the degree: the top run, or with a topic the small
+        space itself (else its reversed ideal run, where the late ranks carry documents)."""
+        topic = self.space.topic
+        if topic is None:
+            return [tuple([self.space.grades] * self.space.depth)]
+        if len(self.runs) <= 512:
+            return [tuple(int(g) for g in row) for row in self.runs]
+        return [tuple(reversed(topic.ideal(self.space.depth))), tuple(int(g) for g in self.runs[-1])]
 
     # exact evaluation ---------------------------------------------------------
     def _evaluate(self, q: Fraction):
