@@ -9,3 +9,9 @@ REPORTS = Path(__file__).resolve().parents[1] / "reports"
 def test_tour_report_regenerates_identically(tmp_path):
     committed = (REPORTS / "tour-depth4.md").read_text()
     assert tour_markdown(run_tour(4, tmp_path)) == committed
+
+
+def test_twist_scale_report_regenerates_identically():
+    from workbench.twist_scale import twist_report
+
+    assert twist_report() == (REPORTS / "twist.md").read_text()
