@@ -51,8 +51,8 @@ ALIASES: dict[str, str] = {
 def unknown_family_error(name: str) -> UnknownMeasureError:
     """The error for an unknown family, listing close matches.
 
-    >>> str(unknown_family_error("RPB"))
-    "unknown measure 'RPB'; did you mean RBP, gRBP, RBTO?"
+    >>> str(unknown_family_error("gRPB"))
+    "unknown measure 'gRPB'; did you mean gRBP, gR, gP, RP?"
 
     References
     ----------

@@ -6,7 +6,7 @@ A claim file states one finding of a paper and how the workbench settles it::
     statement = "Binary RBP with p = 1/2 is an interval scale on the rank order."
     source = "seed 003 sec. 5-6; seed 000 sec. 4.3.1"
     expect = "proved"            # what the workbench found when the file was written
-    method = "enumeration"       # enumeration | pair | symbolic | thresholds | smt
+    method = "enumeration"       # enumeration | pair | symbolic | thresholds | smt | bounds
 
     [scope]                      # method-specific, see the runner of each method
     measures = ["RBP(p=1/2)"]
@@ -34,6 +34,8 @@ Methods
                  (:data:`OBLIGATIONS`), each resting on a lemma it states.
 ``thresholds``   the exact parameter regions (:mod:`workbench.thresholds`).
 ``smt``          a z3 counterexample search (:mod:`workbench.counterexample`).
+``bounds``       a property of seed 002 Prop. 1-3 on every run of every topic space
+                 of the scope (:mod:`workbench.twist_props`): exhaustive, bounded.
 
 References
 ----------
@@ -53,7 +55,7 @@ from .errors import WorkbenchError
 from .runs import Gains, Topic, check_depth, format_run, parse_run
 from .runs import parse_depths as runs_parse_depths
 
-METHODS = ("enumeration", "pair", "symbolic", "thresholds", "smt")
+METHODS = ("enumeration", "pair", "symbolic", "thresholds", "smt", "bounds")
 STATUSES = ("proved", "refuted", "unknown")
 
 
@@ -414,12 +416,62 @@ def settle_smt(scope: dict) -> Outcome:
                    bound=f"depth {depth} (SMT, {result.proof})")
 
 
+def settle_bounds(scope: dict) -> Outcome:
+    """Every run of every topic space in the scope has a named property (seed 002 Prop. 1-3).
+
+    ``property`` and ``part`` (``closed-form`` | ``all-runs``; ``fs-recovery-below-half``
+    takes ``crossing`` instead) as in :mod:`workbench.twist_props`; ``grades`` (``c`` or a
+    list); every topic with ``min_recall_base`` (default 1) ``<= RB <= max_recall_base``,
+    every split over the ``c`` grades (zero counts included); every depth of ``depths``
+    with ``N >= min_depth_factor * RB`` (default 2, and at least 2: Def. 14).  The
+    witness is the first violation in the order depth, RB, grades, topic, run.
+    """
+    from fractions import Fraction
+
+    from .twist_props import PARTS, PROPERTIES, check, topics
+
+    prop = scope["property"]
+    if prop not in PROPERTIES:
+        raise ClaimFileError(f"scope: property {prop!r} is not one of {', '.join(PROPERTIES)}")
+    part = None if prop == "fs-recovery-below-half" else scope["part"]
+    if part is not None and part not in PARTS:
+        raise ClaimFileError(f"scope: part {part!r} is not one of {', '.join(PARTS)}")
+    crossing = scope.get("crossing", "literal")
+    grades = [int(g) for g in (scope["grades"] if isinstance(scope["grades"], list) else [scope["grades"]])]
+    lo, hi = int(scope.get("min_recall_base", 1)), int(scope["max_recall_base"])
+    factor = Fraction(str(scope.get("min_depth_factor", 2)))
+    depths = parse_depths(scope["depths"])
+    if factor < 2 or not 1 <= lo <= hi or not grades or min(grades) < 1:
+        raise ClaimFileError(f"scope: need min_depth_factor >= 2, 1 <= min_recall_base <= max_recall_base "
+                             f"and grades >= 1 (got {factor}, {lo}..{hi}, {grades})")
+    late = [rb for rb in range(lo, hi + 1) if depths[-1] < factor * rb]
+    if late:
+        raise ClaimFileError(f"scope: no depth in {depths[0]}..{depths[-1]} has N >= {factor} RB for RB = {late[0]}")
+    tops = sorted((t for c in grades for t in topics(c, lo, hi)), key=lambda t: t.recall_base)  # stable
+    what = "full-scale runs" if part != "all-runs" else "runs"
+    where = (f"grades {'/'.join(map(str, grades))}, RB {lo}..{hi} ({len(tops)} topics: every split, zeros included), "
+             f"N in {depths[0]}..{depths[-1]} with N >= {factor} RB")
+    label = prop + (f" ({part})" if part else f" (crossing {crossing})")
+    checked = 0
+    for depth in depths:
+        for t in (t for t in tops if depth >= factor * t.recall_base):
+            n, witness = check(prop, t, depth, part, crossing)
+            checked += n
+            if witness is not None:
+                return Outcome("refuted", f"{label} fails for topic ({t}) at depth {depth}: {witness['compared']}",
+                               witness={"property": prop, **({"part": part} if part else {}), **witness},
+                               bound=f"{where}: {checked} {what} checked up to the first violation")
+    return Outcome("proved", f"{label} holds for every one of the {checked} {what} enumerated",
+                   bound=f"{where}: {checked} {what} checked (enumeration only)")
+
+
 SETTLERS: dict[str, Callable[[dict], Outcome]] = {
     "enumeration": settle_enumeration,
     "pair": settle_pair,
     "symbolic": settle_symbolic,
     "thresholds": settle_thresholds,
     "smt": settle_smt,
+    "bounds": settle_bounds,
 }
 
 
