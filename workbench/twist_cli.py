@@ -68,3 +68,87 @@ def eval_fraction(text: str):
 
 # Further commands (real runs) are appended to this list below, one function each.
 EXTRA_COMMANDS: list = []
+
+
+def twist_runs(
+    qrels: Path = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip."),
+    runs: list[Path] = typer.Argument(..., help="One or more TREC run files (plain or .gz)."),
+    depth: int = typer.Option(1000, "--depth", help="N: each ranking is cut to N and padded with grade 0 up to N."),
+    crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
+    per_topic: bool = typer.Option(False, "--per-topic", help="Also list every (run, topic) row."),
+    effort_gain: Optional[Path] = typer.Option(None, "--effort-gain", help="Draw the effort/gain scatter (seed 002 Fig. 7-10): FIG.png or FIG.pdf."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+) -> None:
+    """Twist of TREC runs over the topics of the qrels: mean Twist per run, Table 2 archetypes, effort/gain grids (seed 002)."""
+    from .cli import emit_json, progress_bar, stdout
+    from .twist_plots import check_figure_path, effort_gain_figure
+    from .twist_runs import twist_table
+
+    if effort_gain is not None:
+        check_figure_path(effort_gain)
+    with progress_bar(total=len(runs), label="twist runs") as bar:
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage == "runs":
+                bar.advance(1, f"read, judged, scored run {done}/{total}")
+            else:
+                bar.phase(f"Twist of topic {done}/{total}")
+
+        table = twist_table(qrels, runs, depth, crossing, progress=progress)
+        if effort_gain is not None:
+            bar.phase("drawing")
+            effort_gain_figure(table, effort_gain)
+    if as_json:
+        out = table.to_dict(per_topic)
+        out["effort_gain_figure"] = None if effort_gain is None else str(effort_gain)
+        emit_json(out)
+        return
+    stdout.print(table.markdown(per_topic), markup=False, highlight=False, soft_wrap=True, end="")
+    if effort_gain is not None:
+        stdout.print(f"figure: {effort_gain}", markup=False, highlight=False, soft_wrap=True)
+
+
+def twist_curve(
+    qrels: Path = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip."),
+    run: Path = typer.Argument(..., help="TREC run file (plain or .gz)."),
+    topic_id: str = typer.Option(..., "--topic-id", help="Topic of the qrels to draw."),
+    output: Path = typer.Option(..., "-o", "--output", help="Figure: FIG.png or FIG.pdf."),
+    depth: int = typer.Option(1000, "--depth", help="N: the ranking is cut to N and padded with grade 0 up to N."),
+    crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+) -> None:
+    """CRP and DCG curves of one run on one topic (seed 002 Fig. 11), with its Twist, archetype and crossings."""
+    from .cli import emit_json, stdout
+    from .twist_plots import check_figure_path, curve_figure
+    from .twist_runs import topic_curve
+
+    check_figure_path(output)
+    tc = topic_curve(qrels, run, topic_id, depth, crossing)
+    curve_figure(tc, output)
+    out = {**tc.to_dict(), "figure": str(output)}
+    if as_json:
+        emit_json(out)
+        return
+    say = lambda text: stdout.print(text, markup=False, highlight=False, soft_wrap=True)  # noqa: E731
+    say(f"{out['run']}, topic {out['topic_id']} (relevant per grade {','.join(map(str, out['topic']))}, "
+        f"RB {out['recall_base']}), depth {out['depth']}, crossing {out['crossing']}")
+    say(f"{'retrieved':<22} {out['retrieved']} ({out['relevant_retrieved']} relevant, {out['unjudged']} unjudged)")
+    xs = out["crossings"]
+    say(f"{'crossings':<22} {len(xs)}" + (f": {' '.join(map(str, xs[:12]))}{' ...' if len(xs) > 12 else ''}" if xs else ""))
+    beta = out["balance_point"]
+    say(f"{'balance point':<22} {'+oo (no crossing)' if beta is None else beta}")
+    for key in ("recovery_ratio", "forward_space", "backward_space", "forward_space_ratio",
+                "backward_space_ratio", "space_ratio", "twist"):
+        value = out[key]
+        shown = "undefined" if value is None else value
+        if isinstance(value, str) and "/" in value:
+            shown = f"{value}  (~{float(eval_fraction(value)):.4f})"
+        say(f"{key.replace('_', ' '):<22} {shown}")
+    say(f"{'archetype':<22} {out['archetype']}")
+    for m, v in out["gains"].items():
+        say(f"{m:<22} {v:.4f}")
+    if out["undefined"]:
+        say(f"note: {out['undefined']}")
+    say(f"figure: {output}")
+
+
+EXTRA_COMMANDS.extend([twist_runs, twist_curve])
