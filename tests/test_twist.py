@@ -304,3 +304,19 @@ def test_classify_and_counterexample_work_on_twist(capsys):
     assert res.verdict == "violated"
     lo, up = res.witness.lower, res.witness.upper
     assert oracle(list(lo), (2,))["tau"] > oracle(list(up), (2,))["tau"]
+
+
+def test_cli_twist_scale_writes_the_committed_report(tmp_path, capsys):
+    from pathlib import Path
+
+    out = tmp_path / "twist.md"
+    with pytest.raises(SystemExit) as e:
+        main(["twist-scale", "-o", str(out), "--json"])
+    assert e.value.code == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["report"] == str(out) and sum(obj["verdicts"].values()) == obj["classifications"]
+    committed = Path(__file__).resolve().parents[1] / "reports" / "twist.md"
+    assert out.read_text() == committed.read_text()
+    with pytest.raises(SystemExit) as e:
+        main(["twist-scale", "-o", str(tmp_path / "missing" / "x.md")])
+    assert e.value.code == 2 and "does not exist" in capsys.readouterr().err

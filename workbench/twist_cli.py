@@ -152,3 +152,35 @@ def twist_curve(
 
 
 EXTRA_COMMANDS.extend([twist_runs, twist_curve])
+
+
+def twist_scale(
+    output: Path = typer.Option(Path("reports/twist.md"), "-o", "--output", help="Where to write the report."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+) -> None:
+    """Settle the scale of Twist and each component on the rank and dominance orders (reports/twist.md)."""
+    from .cli import emit_json, progress_bar, stdout
+    from .errors import WorkbenchError
+    from .twist_scale import scale_rows, summary, surprises, twist_markdown, weight_rows
+
+    parent = output.parent if str(output.parent) else Path(".")
+    if not parent.is_dir():
+        raise WorkbenchError(f"output {str(output)!r}: folder {str(parent)!r} does not exist")
+    with progress_bar(label="Twist scale") as bar:
+        rows = scale_rows(progress=bar.phase)
+        bar.phase("weights")
+        weights = weight_rows()
+    text = twist_markdown(rows, weights, surprises())
+    output.write_text(text)
+    counts: dict = {}
+    for r in rows:
+        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    if as_json:
+        emit_json({"report": str(output), "classifications": len(rows), "verdicts": counts,
+                   "summary": [{"measure": m, "order": o, "verdicts": sorted(v)} for m, o, v, _ in summary(rows)]})
+        return
+    stdout.print(f"{len(rows)} classifications ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); "
+                 f"wrote {output}", markup=False, highlight=False)
+
+
+EXTRA_COMMANDS.append(twist_scale)
