@@ -46,18 +46,23 @@ def twist(
     for key in ("rp", "crp"):
         say(f"{key:<20} {' '.join(str(v) for v in out[key])}")
     say(f"{'crossings':<20} {' '.join(map(str, out['crossings'])) or 'none'}")
+    say_ratios(say, out, 20)
+    if out["undefined"]:
+        say(f"note: {out['undefined']}")
+
+
+def say_ratios(say, out: dict, width: int) -> None:
+    """Print the balance point, the ratios, Twist and the archetype of one row (exact, with an approximation)."""
     beta = out["balance_point"]
-    say(f"{'balance point':<20} {'+oo (no crossing)' if beta is None else beta}")
+    say(f"{'balance point':<{width}} {'+oo (no crossing)' if beta is None else beta}")
     for key in ("recovery_ratio", "forward_space", "backward_space", "forward_space_ratio",
                 "backward_space_ratio", "space_ratio", "twist"):
         value = out[key]
         shown = "undefined" if value is None else value
         if isinstance(value, str) and "/" in value:
             shown = f"{value}  (~{float(eval_fraction(value)):.4f})"
-        say(f"{key.replace('_', ' '):<20} {shown}")
-    say(f"{'archetype':<20} {out['archetype']}")
-    if out["undefined"]:
-        say(f"note: {out['undefined']}")
+        say(f"{key.replace('_', ' '):<{width}} {shown}")
+    say(f"{'archetype':<{width}} {out['archetype']}")
 
 
 def eval_fraction(text: str):
@@ -134,16 +139,7 @@ def twist_curve(
     say(f"{'retrieved':<22} {out['retrieved']} ({out['relevant_retrieved']} relevant, {out['unjudged']} unjudged)")
     xs = out["crossings"]
     say(f"{'crossings':<22} {len(xs)}" + (f": {' '.join(map(str, xs[:12]))}{' ...' if len(xs) > 12 else ''}" if xs else ""))
-    beta = out["balance_point"]
-    say(f"{'balance point':<22} {'+oo (no crossing)' if beta is None else beta}")
-    for key in ("recovery_ratio", "forward_space", "backward_space", "forward_space_ratio",
-                "backward_space_ratio", "space_ratio", "twist"):
-        value = out[key]
-        shown = "undefined" if value is None else value
-        if isinstance(value, str) and "/" in value:
-            shown = f"{value}  (~{float(eval_fraction(value)):.4f})"
-        say(f"{key.replace('_', ' '):<22} {shown}")
-    say(f"{'archetype':<22} {out['archetype']}")
+    say_ratios(say, out, 22)
     for m, v in out["gains"].items():
         say(f"{m:<22} {v:.4f}")
     if out["undefined"]:
