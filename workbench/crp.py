@@ -42,6 +42,7 @@ Ferro et al., JASIST 2016 (seed 002), Def. 1-6, Fig. 3-6, Table 2.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Sequence
 
@@ -94,18 +95,23 @@ class Curves:
         return Fraction(0) if beta is None else Fraction(self.topic.recall_base, beta)
 
     # Def. 4-6 -----------------------------------------------------------
-    @property
+    @cached_property
     def forward_space(self) -> np.ndarray:
         return np.where(self.rp > 0, self.rp, 0).sum(axis=1)
 
-    @property
+    @cached_property
     def backward_space(self) -> np.ndarray:
         return np.where(self.rp < 0, -self.rp, 0).sum(axis=1)
 
+    @cached_property
+    def full_scale_spaces(self) -> tuple[int, int]:
+        """``(s+_fs, s-_fs)``; raises :class:`~workbench.errors.UndefinedMeasureError` when ``N < 2 RB``."""
+        require_full_scale(self.topic, self.depth)
+        return full_scale_spaces(self.topic, self.depth)
+
     def space_ratios(self, i: int) -> tuple[Fraction, Fraction, Fraction]:
         """``(sigma+, sigma-, sigma)`` of run ``i``; needs ``N >= 2 RB``."""
-        require_full_scale(self.topic, self.depth)
-        fs_plus, fs_minus = full_scale_spaces(self.topic, self.depth)
+        fs_plus, fs_minus = self.full_scale_spaces
         plus = 1 - Fraction(int(self.forward_space[i]), fs_plus)
         minus = 1 - Fraction(int(self.backward_space[i]), fs_minus)
         total = plus + minus

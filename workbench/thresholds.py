@@ -279,8 +279,14 @@ class _Analysis:
         self.e = [] if (not self.total or self.g0 is None) else [dg - self.d[self.g0] for dg in self.d]
 
     def _degree_probes(self):
-        """Runs whose polynomials bound the degree: the top run, or with a topic the small
-        space itself (else its reversed ideal run, where the late ranks carry documents)."""
+        """Runs whose polynomials bound the cover differences' degree.
+
+        Without a topic, the all-top-grade run (every rank carries a gain).  A
+        topic space may not hold that run, so a small one is probed whole;
+        a larger one through its reversed ideal run and its last run (the
+        latest ranks carrying documents), which every cover difference is then
+        checked against (:meth:`_confirmed`).
+        """
         topic = self.space.topic
         if topic is None:
             return [tuple([self.space.grades] * self.space.depth)]
@@ -354,7 +360,7 @@ class _Analysis:
         if len(coeffs) - 1 > self.degree:
             raise NotExpressibleError(
                 f"{self.measure}: a cover difference has degree {len(coeffs) - 1} in {self.param}, above the bound "
-                f"{self.degree} from the all-top-grade run; thresholds cannot group covers safely"
+                f"{self.degree} from the probed runs; thresholds cannot group covers safely"
             )
         poly = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in coeffs], self.x, domain="QQ")
         exact = self._run_poly(up) - self._run_poly(lo)

@@ -9,6 +9,7 @@ Ferro et al., "The Twist measure for IR evaluation", JASIST 2016 (seed 002).
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Optional
 
@@ -60,15 +61,9 @@ def say_ratios(say, out: dict, width: int) -> None:
         value = out[key]
         shown = "undefined" if value is None else value
         if isinstance(value, str) and "/" in value:
-            shown = f"{value}  (~{float(eval_fraction(value)):.4f})"
+            shown = f"{value}  (~{float(Fraction(value)):.4f})"
         say(f"{key.replace('_', ' '):<{width}} {shown}")
     say(f"{'archetype':<{width}} {out['archetype']}")
-
-
-def eval_fraction(text: str):
-    from fractions import Fraction
-
-    return Fraction(text)
 
 
 # Further commands (real runs) are appended to this list below, one function each.

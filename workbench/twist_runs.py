@@ -85,7 +85,7 @@ from .errors import TrecFormatError, WorkbenchError
 from .ipso_runs import _ranking_of, _topic_key
 from .runs import Topic, check_depth
 from .trec import judge, read_qrels, topic_of
-from .twist import CROSSINGS, full_scale_spaces
+from .twist import CROSSINGS
 
 #: Gain measures of the effort/gain analysis (labels used in tables and JSON).
 GAIN_MEASURES = ("AP", "nDCG", "RBP(0.8)")
@@ -147,8 +147,8 @@ class TwistRow:
         return TABLE2[self.archetype]
 
     def twist_column(self) -> int:
-        """Column of the effort/gain grid: ``#{t in (1/4, 1/2, 3/4) : t <= twist}``."""
-        return sum(1 for t in TWIST_THRESHOLDS if self.twist >= t)
+        """Column of the effort/gain grid (:func:`twist_column`)."""
+        return twist_column(self.twist)
 
     def to_dict(self) -> dict:
         return {"run": self.run, "topic": self.topic, "recall_base": self.recall_base,
@@ -158,6 +158,15 @@ class TwistRow:
                 "first_crossing": self.first_crossing, "archetype": self.archetype, "table2": self.table2,
                 "retrieved": self.retrieved, "relevant_retrieved": self.relevant_retrieved,
                 "unjudged": self.unjudged, "gains": dict(self.gains)}
+
+
+def twist_column(twist: Fraction) -> int:
+    """Column of the effort/gain grid: ``#{t in (1/4, 1/2, 3/4) : t <= twist}``, compared exactly.
+
+    >>> twist_column(Fraction(1, 4)), twist_column(Fraction(3, 5))
+    (1, 2)
+    """
+    return sum(1 for t in TWIST_THRESHOLDS if twist >= t)
 
 
 def _mean(values: Sequence[Fraction]) -> Optional[Fraction]:
@@ -266,7 +275,7 @@ def effort_gain_grid(measure: str, gain_values: Sequence[float], twists: Sequenc
     thr, rows = gain_rows(gain_values)
     counts = [[0] * 4 for _ in range(4)]
     for r, t in zip(rows, twists):
-        counts[int(r)][sum(1 for x in TWIST_THRESHOLDS if t >= x)] += 1
+        counts[int(r)][twist_column(t)] += 1
     return EffortGainGrid(measure, thr, tuple(tuple(r) for r in counts))
 
 
@@ -440,18 +449,10 @@ def score_topic(block: np.ndarray, topic: Topic, crossing: str = "literal"):
     Seed 002 Def. 3-6.
     """
     c = curves(block, topic, crossing)
-    rb, N = topic.recall_base, c.depth
-    fs_plus, fs_minus = full_scale_spaces(topic, N)
-    fwd, bwd = c.forward_space, c.backward_space
     out = []
     for i in range(c.n):
-        m = int(c.first_crossing[i])
-        rho = Fraction(0) if m == 0 else Fraction(rb, max(rb, m))
-        plus = 1 - Fraction(int(fwd[i]), fs_plus)
-        minus = 1 - Fraction(int(bwd[i]), fs_minus)
-        total = plus + minus
-        sigma = Fraction(0) if total == 0 else 2 * plus * minus / total
-        out.append(((rho + sigma) / 2, rho, sigma, m or None, c.archetype(i)))
+        rho, sigma = c.recovery_ratio(i), c.space_ratios(i)[2]
+        out.append(((rho + sigma) / 2, rho, sigma, int(c.first_crossing[i]) or None, c.archetype(i)))
     return out
 
 
