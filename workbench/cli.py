@@ -475,6 +475,10 @@ from .twist_cli import register as _register_twist  # noqa: E402  (the Twist com
 
 _register_twist(app)
 
+from .reproduce_cli import register as _register_reproduce  # noqa: E402  (reports of the seed papers)
+
+_register_reproduce(app)
+
 
 @app.command()
 def counterexample(

@@ -220,7 +220,7 @@ def report_markdown(report: PaperReport) -> str:
 
 
 def reproduce(name: str, reports: str | Path = "reports",
-              progress: Callable[[str], None] | None = None) -> list[Path]:
+              progress: Callable[[str], None] | None = None) -> list[dict]:
     """Regenerate the report of ``name`` (a paper key, a seed number or ``all``).
 
     Each report is written to ``reports/<key>.md`` only after it is complete
@@ -228,8 +228,9 @@ def reproduce(name: str, reports: str | Path = "reports",
 
     Returns
     -------
-    list of Path
-        The Markdown files written.
+    list of dict
+        Per paper: ``paper`` (key), ``report`` (path written) and the count
+        of findings per verdict.
     """
     papers = list(PAPERS.values()) if name == "all" else [get_paper(name)]
     reports = Path(reports)
@@ -239,10 +240,11 @@ def reproduce(name: str, reports: str | Path = "reports",
     for paper in papers:
         if progress:
             progress(paper.key)
-        text = report_markdown(paper.build(figures))
+        report = paper.build(figures)
         path = reports / f"{paper.key}.md"
         tmp = path.with_suffix(".md.tmp")
-        tmp.write_text(text)
+        tmp.write_text(report_markdown(report))
         tmp.replace(path)
-        written.append(path)
+        written.append({"paper": paper.key, "report": str(path),
+                        **{v: sum(f.verdict == v for f in report.findings) for v in VERDICTS}})
     return written
