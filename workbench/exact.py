@@ -180,8 +180,24 @@ class ValueBlock:
     # construction -----------------------------------------------------
     @classmethod
     def rational(cls, numerators, den: int = 1) -> "ValueBlock":
-        """A rational block from integer numerators over one denominator."""
+        """A rational block from integer numerators over one denominator.
+
+        Non-integer numerators are rejected (a silent truncation would change
+        values): scale them to one denominator first.
+
+        >>> ValueBlock.rational([1, 2], den=3).values()
+        [Fraction(1, 3), Fraction(2, 3)]
+        >>> ValueBlock.rational([Fraction(1, 2)])
+        Traceback (most recent call last):
+        ...
+        TypeError: ValueBlock.rational takes integer numerators, got 1/2 (use den= for a common denominator)
+        """
         num = np.asarray(numerators)
+        if num.dtype.kind == "f" or (num.dtype == object and any(
+                not isinstance(x, (int, np.integer)) and Fraction(x).denominator != 1 for x in num.ravel())):
+            bad = next(x for x in num.ravel() if Fraction(x).denominator != 1) if num.size else num
+            raise TypeError(f"ValueBlock.rational takes integer numerators, got {bad} "
+                            "(use den= for a common denominator)")
         if num.dtype != object:
             num = num.astype(np.int64)
         bound = int(max((abs(int(x)) for x in (num.max(initial=0), num.min(initial=0)))))

@@ -53,6 +53,9 @@ def _save(fig, path: Path) -> Path:
     os.close(fd)
     try:
         fig.savefig(tmp, dpi=150, bbox_inches="tight", format=path.suffix[1:].lower())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; the figure gets the usual permissions
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
