@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .errors import SpaceTooLargeError, WorkbenchError
+from .errors import WorkbenchError
 from .runs import Gains, Topic, check_depth, format_run
 
 app = typer.Typer(
@@ -156,69 +156,6 @@ def print_classification(result) -> None:
             f"{exact_str(w1.upper_value - w1.lower_value)}, {format_run(w2.lower)}->{format_run(w2.upper)} gains "
             f"{exact_str(w2.upper_value - w2.lower_value)}"
         )
-
-
-@app.command()
-def hasse(
-    order: str = typer.Option("dominance", "--order", help="rank, set, dominance, ipso or replacement."),
-    depth: int = typer.Option(3, "--depth", help="Run depth N (>= 1)."),
-    grades: Optional[int] = GradesOpt,
-    gains: Optional[str] = GainsOpt,
-    topic: Optional[str] = TopicOpt,
-    fmt: str = typer.Option("json", "--format", help="json or dot (printed on stdout)."),
-    figure: Optional[Path] = typer.Option(None, "--figure", help="Also draw the diagram: .pdf, .svg, .png, .dot or .tex."),
-    as_json: bool = JsonOpt,
-) -> None:
-    """The Hasse diagram (cover relations) of an order on a space of runs."""
-    from .hasse import hasse_diagram, is_lattice, rank_function, width
-    from .orders import get_order
-    from .render import draw_hasse, node_label, to_dot
-
-    if fmt not in ("json", "dot"):
-        raise WorkbenchError(f"format {fmt!r}: use json or dot")
-    o = get_order(order)
-    depth, c, g, t = setting(depth, grades, gains, topic)
-    space = make_space(o, depth, c, t)
-    with progress_bar(label=f"Hasse diagram of {o.name}") as bar:
-        bar.phase("covers")
-        G = hasse_diagram(space, o, g)
-        bar.phase("properties")
-        rho = rank_function(G)
-        try:
-            lattice, w = is_lattice(G), width(G)
-        except SpaceTooLargeError as exc:
-            lattice = w = None  # quadratic properties: reported as unknown beyond their limit
-            skipped = str(exc)
-        else:
-            skipped = None
-        if figure is not None:
-            bar.phase("drawing")
-            draw_hasse(G, figure, title=f"{o.name}, depth {depth}, c = {c}")
-    nodes = sorted(G.nodes, key=lambda v: G.nodes[v]["index"])
-
-    def js(v):
-        return [list(r) for r in v] if v and isinstance(v[0], tuple) else list(v)
-
-    if as_json or fmt == "json":
-        emit_json(
-            {
-                "order": o.name,
-                "depth": depth,
-                "grades": c,
-                "gains": [str(x) for x in g.values],
-                "topic": None if t is None else list(t.counts),
-                "nodes": [js(v) for v in nodes],
-                "edges": [[js(u), js(v)] for u, v in sorted(G.edges, key=lambda e: (G.nodes[e[0]]["index"], G.nodes[e[1]]["index"]))],
-                "graded": rho is not None,
-                "rank": None if rho is None else {node_label(v): rho[v] for v in nodes},
-                "lattice": lattice,
-                "width": w,
-                "skipped": skipped,
-                "figure": None if figure is None else str(figure),
-            }
-        )
-        return
-    sys.stdout.write(to_dot(G) + "\n")
 
 
 @app.command()
@@ -474,6 +411,10 @@ app.add_typer(ipso_app, name="ipso")
 from .twist_cli import register as _register_twist  # noqa: E402  (the Twist commands live in their own module)
 
 _register_twist(app)
+
+from .hasse_cli import register as _register_hasse  # noqa: E402  (the hasse command lives in its own module)
+
+_register_hasse(app)
 
 from .reproduce_cli import register as _register_reproduce  # noqa: E402  (reports of the seed papers)
 
