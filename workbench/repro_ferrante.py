@@ -294,11 +294,9 @@ def _rbp_thresholds(figures: Path) -> Finding:
 
 
 def _threshold_figure(limits, path: Path) -> Path:
-    import matplotlib
+    from .twist_plots import pyplot, save_figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     xs = [n for n, _ in limits]
     ys = [float(sympy.N(v, 12)) for _, v in limits]
     fig, ax = plt.subplots(figsize=(4.5, 3))
@@ -313,12 +311,7 @@ def _threshold_figure(limits, path: Path) -> Path:
     ax.set_ylim(0.45, 1.0)
     ax.set_title("Binary RBP on the rank order", fontsize=9)
     ax.legend(fontsize=7, loc="upper right", bbox_to_anchor=(1, 0.8))
-    fig.tight_layout()
-    tmp = path.with_suffix(".tmp.png")
-    fig.savefig(tmp, dpi=150, metadata={"Software": None})
-    plt.close(fig)
-    tmp.replace(path)
-    return path
+    return save_figure(fig, path)
 
 
 def build(figures: Path) -> PaperReport:

@@ -44,7 +44,7 @@ def check_figure_path(path) -> Path:
     return p
 
 
-def _save(fig, path: Path) -> Path:
+def save_figure(fig, path: Path) -> Path:
     """Save atomically: to a temporary file beside ``path``, then rename (nothing half-written)."""
     import matplotlib.pyplot as plt
 
@@ -66,7 +66,7 @@ def _save(fig, path: Path) -> Path:
     return path
 
 
-def _pyplot():
+def pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -95,7 +95,7 @@ def effort_gain_figure(table: TwistTable, path) -> Path:
         raise WorkbenchError("effort/gain figure: the table was built without gain measures")
     if not table.rows:
         raise WorkbenchError("effort/gain figure: no (run, topic) point has a Twist (every topic was skipped)")
-    plt = _pyplot()
+    plt = pyplot()
     grids = table.effort_gain()
     x = np.array([float(r.twist) for r in table.rows])
     fig, axes = plt.subplots(1, len(grids), figsize=(4.2 * len(grids), 4.2), squeeze=False)
@@ -123,7 +123,7 @@ def effort_gain_figure(table: TwistTable, path) -> Path:
                      f"high-high {100 * g.share('high_high'):.1f}%", fontsize=8)
     fig.suptitle(f"Effort/gain: {len(table.runs)} runs x {len(table.topics)} topics, N = {table.depth}", fontsize=10)
     fig.tight_layout()
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def curve_figure(tc: TopicCurve, path) -> Path:
@@ -140,7 +140,7 @@ def curve_figure(tc: TopicCurve, path) -> Path:
     Seed 002 Fig. 11.
     """
     path = check_figure_path(path)
-    plt = _pyplot()
+    plt = pyplot()
     ranks = np.arange(1, tc.depth + 1)
     crp = np.asarray(tc.row["crp"])
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(6.5, 6), sharex=True)
@@ -163,4 +163,4 @@ def curve_figure(tc: TopicCurve, path) -> Path:
     if nd is not None:
         a2.set_title(f"nDCG@{tc.depth} = {nd:.4f}", fontsize=9)
     fig.tight_layout()
-    return _save(fig, path)
+    return save_figure(fig, path)
