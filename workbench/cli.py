@@ -420,6 +420,10 @@ from .reproduce_cli import register as _register_reproduce  # noqa: E402  (repor
 
 _register_reproduce(app)
 
+from .atlas_cli import register as _register_atlas  # noqa: E402  (the atlas of measure scales)
+
+_register_atlas(app)
+
 
 @app.command()
 def counterexample(
