@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -40,8 +41,20 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+@pytest.fixture
+def checkout_like(tmp_path, monkeypatch):
+    """A working folder like the repository root: ``examples/`` and an empty ``reports/``.
+
+    Commands that write files (``-o fig1.tex``, ``reproduce``) write there, not into the checkout.
+    """
+    shutil.copytree(README.parent / "examples", tmp_path / "examples")
+    (tmp_path / "reports").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 @pytest.mark.parametrize("command,expected", examples(), ids=[c for c, _ in examples()])
-def test_readme_example_output(command, expected, capsys):
+def test_readme_example_output(command, expected, capsys, checkout_like):
     argv = shlex.split(command)[1:]
     with pytest.raises(SystemExit) as exc:
         main(argv)
