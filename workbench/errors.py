@@ -68,3 +68,11 @@ class TrecFormatError(WorkbenchError):
 
 class UndefinedMeasureError(WorkbenchError):
     """A measure is not defined for this depth and topic (e.g. Twist needs ``N >= 2 RB``)."""
+
+
+class BadScoreMatrixError(WorkbenchError):
+    """A topics x systems score matrix cannot be analysed (shape, non-finite value, system names)."""
+
+
+class BadSamplingError(WorkbenchError):
+    """A downsampling parameter (fraction, strategy, seed, repetition) is out of its domain."""
