@@ -76,3 +76,7 @@ class BadScoreMatrixError(WorkbenchError):
 
 class BadSamplingError(WorkbenchError):
     """A downsampling parameter (fraction, strategy, seed, repetition) is out of its domain."""
+
+
+class MissingTopicError(TrecFormatError):
+    """A run answers a topic the qrels do not have."""

@@ -462,7 +462,8 @@ class ValueBlock:
         row = self.coords[i if self.n > 1 else 0]
         if self.is_rational and self.scale == 1:
             return Fraction(int(row[0]), self.den)
-        expr = sum((sympy.Integer(int(c)) * basis_sympy(e) for c, e in zip(row, self.basis)), sympy.Integer(0))
+        # one Add of all terms: summing term by term re-canonicalises the sum each time (quadratic)
+        expr = sympy.Add(*(sympy.Integer(int(c)) * basis_sympy(e) for c, e in zip(row, self.basis) if c))
         return self.scale * expr / self.den
 
     def values(self) -> list:
