@@ -337,3 +337,27 @@ def test_robust_untrimmed_ap_is_trec_eval_map(robust):
     ap, irap = score_matrices(q, some, ["AP", "ir:AP"])
     assert ap.judged.depth == 1000 and ap.depth is None
     assert np.max(np.abs(ap.means_float() - irap.means_float())) < 1e-9
+
+
+def test_unit_transformation_is_the_position_over_the_attainable_count():
+    """unit=True divides each position by (number of attainable values - 1): brute force over all runs."""
+    import itertools
+    from fractions import Fraction
+
+    qrels = {"1": {"a": 1, "b": 1, "c": 1}}
+    runs = {"best": {"1": ["a", "b", "c"]}, "none": {"1": ["n", "m", "o"]}, "mid": {"1": ["n", "a", "b"]}}
+    ap = score_matrices(qrels, runs, ["AP"], view="binary", depth=3)[0]
+
+    def ap_of(bits):  # AP with RB = 3, from its definition
+        hits, total = 0, Fraction(0)
+        for i, b in enumerate(bits, 1):
+            if b:
+                hits += 1
+                total += Fraction(hits, i)
+        return total / 3
+
+    attainable = sorted({ap_of(bits) for bits in itertools.product((0, 1), repeat=3)})
+    unit = ap.transformed(unit=True)
+    assert unit.measure == "unit-rank[AP]@3"
+    expected = [Fraction(attainable.index(ap_of(b)), len(attainable) - 1) for b in ((1, 1, 1), (0, 0, 0), (0, 1, 1))]
+    assert unit.blocks[0].values() == expected and expected[0] == 1 and expected[1] == 0

@@ -424,6 +424,10 @@ from .atlas_cli import register as _register_atlas  # noqa: E402  (the atlas of 
 
 _register_atlas(app)
 
+from .experiment_cli import experiment_app  # noqa: E402  (studies on real TREC runs, issue 7)
+
+app.add_typer(experiment_app, name="experiment")
+
 
 @app.command()
 def counterexample(

@@ -340,7 +340,9 @@ class DownsamplingResult:
 
 
 def _as_float(value) -> float:
-    return float(getattr(value, "value", value))
+    """A tau as a float; an undefined tau (every system tied: ``value`` None) is NaN."""
+    value = getattr(value, "value", value)
+    return float("nan") if value is None else float(value)
 
 
 def _default_score(qrels, runs, measures):

@@ -157,7 +157,7 @@ class _Attainable:
         return out
 
 
-def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE):
+def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE, unit: bool = False):
     """The interval-transformed matrix ``rank[<measure>]@<d>`` of an exact score matrix.
 
     Parameters
@@ -169,6 +169,12 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE):
         matrix's common depth).
     max_space : int
         Largest space enumerated (module notes).
+    unit : bool
+        Divide each topic's positions by its number of attainable values
+        minus one, so every topic's scores run from 0 to 1 (a positive affine
+        map per topic: the interval property within a topic is kept, and a
+        topic with a larger space no longer weighs more in a mean over topics).
+        The matrix is then named ``unit-rank[<measure>]@<d>``.
 
     Returns
     -------
@@ -204,7 +210,7 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE):
         raise WorkbenchError(f"{m.measure}: transformation depth {depth!r} must be an integer in 1..{J.depth}")
     e = min(d, meas.cutoff) if meas.cutoff is not None else d
     c, gains = J.gains.grades, J.gains
-    label = f"rank[{m.measure}]@{d}"
+    label = f"{'unit-' if unit else ''}rank[{m.measure}]@{d}"
     closed = closed_form(meas, gains)
     kind = closed or ("set" if meas.family in SET_BASED else "rank")
     shared = meas.family in TOPIC_AS_FACTOR or not meas.needs_topic
@@ -217,6 +223,7 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE):
         space = _space(kind, e, c, topic)
         if closed:
             pos = list(space.indices(_rows_for(kind, runs), check=True))
+            count = int(space.size)
         else:
             key = (space.topic, topic if not shared else None)
             if key not in cache:
@@ -231,9 +238,11 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE):
                 dropped.append((t, f"at depth {e}: {att}"))
                 continue
             pos = att.positions(runs)
-        blocks.append(ValueBlock.rational(np.array([int(x) for x in pos], dtype=object)))
+            count = att.values.n
+        den = max(count - 1, 1) if unit else 1
+        blocks.append(ValueBlock.rational(np.array([int(x) for x in pos], dtype=object), den=den))
         kept.append(t)
-    how = (f"positions = index in the topic's {kind} space (closed form, order of "
+    how = ("positions / (attainable values - 1), " if unit else "") + (f"positions = index in the topic's {kind} space (closed form, order of "
            f"{'RBTO' if kind != 'set' else 'SBTO'})" if closed else
            f"positions among the values attained on the topic's {kind} space at depth {e}")
     S = len(m.systems)

@@ -294,8 +294,7 @@ def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gain
         extra = sorted((t for t in r if t not in qrels), key=_topic_key)
         if extra and not skip_missing:
             more = f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""
-            raise MissingTopicError(f"run {s}: topic {extra[0]}{more} is not in the qrels "
-                                    "(pass skip_missing=True to ignore such topics)")
+            raise MissingTopicError(f"run {s}: topic {extra[0]}{more} is not in the qrels")
         if extra:
             skipped[s] = tuple(extra)
     cut = {s: {t: list(r.get(t, ()))[:depth] if depth else list(r.get(t, ())) for t in topics} for s, r in runs.items()}
@@ -450,11 +449,11 @@ class ScoreMatrix:
         rows = self._topic_rows(topics)
         return self.floats[rows].mean(axis=0) if rows else np.full(len(self.systems), np.nan)
 
-    def transformed(self, depth: int | None = None, max_space: int | None = None) -> "ScoreMatrix":
-        """The interval transformation (:func:`workbench.ranked_matrix.ranked_matrix`)."""
+    def transformed(self, depth: int | None = None, max_space: int | None = None, unit: bool = False) -> "ScoreMatrix":
+        """The interval transformation (:func:`workbench.ranked_matrix.ranked_matrix`; ``unit``: scaled to [0, 1])."""
         from .ranked_matrix import MAX_SPACE, ranked_matrix
 
-        return ranked_matrix(self, depth, MAX_SPACE if max_space is None else max_space)
+        return ranked_matrix(self, depth, MAX_SPACE if max_space is None else max_space, unit)
 
     def __repr__(self) -> str:
         return (f"ScoreMatrix({self.measure!r}, {self.source}, {self.view}, depth={self.depth}, "
