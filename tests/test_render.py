@@ -407,7 +407,9 @@ def test_write_is_atomic(tmp_path, monkeypatch):
     def boom(*args):
         raise OSError("disk full")
 
-    monkeypatch.setattr(hasse_figure.os, "replace", boom)
+    from workbench import files
+
+    monkeypatch.setattr(files.os, "replace", boom)
     with pytest.raises(OSError):
         write_figure(G, target)
     assert target.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["h.dot"]

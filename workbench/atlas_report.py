@@ -22,8 +22,6 @@ Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 4-6; SPEC sections 3 and 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import sympy
@@ -302,8 +300,9 @@ def json_text(a: Atlas) -> str:
 
 
 def write_atomic(path: Path | str, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``.
+    """Write ``text`` atomically (:func:`workbench.files.atomic_write`).
 
+    >>> import os, tempfile
     >>> d = tempfile.mkdtemp()
     >>> write_atomic(os.path.join(d, "a.md"), "x\\n"); open(os.path.join(d, "a.md")).read(), os.listdir(d)
     ('x\\n', ['a.md'])
@@ -312,14 +311,6 @@ def write_atomic(path: Path | str, text: str) -> None:
     ----------
     POSIX ``rename`` (atomic within a file system); Python :func:`os.replace`.
     """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from .files import atomic_write
+
+    atomic_write(path, text)

@@ -248,7 +248,7 @@ def _emit(fmt: str, output: Optional[Path], md, csv_text, obj: dict, figure: Opt
         else:
             sys.stdout.write(md() if fmt == "md" else csv_text())
     else:
-        from .hasse_figure import atomic_write
+        from .files import atomic_write
 
         text = {"md": md, "csv": csv_text}.get(fmt)
         atomic_write(output, text() if text else json.dumps(_clean(obj), indent=2) + "\n")

@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -147,7 +145,7 @@ def check_output(path: str | Path) -> Path:
 
 
 def atomic_write(path: str | Path, data: bytes | str) -> Path:
-    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``.
+    """:func:`workbench.files.atomic_write` after :func:`check_output` (the folder exists, the path is no folder).
 
     >>> import tempfile, pathlib
     >>> p = atomic_write(pathlib.Path(tempfile.mkdtemp()) / "a.txt", "hi")
@@ -158,21 +156,9 @@ def atomic_write(path: str | Path, data: bytes | str) -> Path:
     ----------
     POSIX rename(2): replacing a file is atomic within one file system.
     """
-    p = check_output(path)
-    raw = data.encode() if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return p
+    from .files import atomic_write as write
+
+    return write(check_output(path), data)
 
 
 def graphviz_available() -> bool:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Callable
 
 from .errors import WorkbenchError
+from .files import atomic_write
 
 VERDICTS = ("reproduced", "refuted", "differs")
 
@@ -242,9 +243,7 @@ def reproduce(name: str, reports: str | Path = "reports",
             progress(paper.key)
         report = paper.build(figures)
         path = reports / f"{paper.key}.md"
-        tmp = path.with_suffix(".md.tmp")
-        tmp.write_text(report_markdown(report))
-        tmp.replace(path)
+        atomic_write(path, report_markdown(report))
         written.append({"paper": paper.key, "report": str(path),
                         **{v: sum(f.verdict == v for f in report.findings) for v in VERDICTS}})
     return written

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable, Optional
@@ -44,6 +43,7 @@ from .correlation import correlation_table, overall_tau, topic_by_topic_tau
 from .discrimination import asl_curve_figure, paired_bootstrap
 from .downsampling import DownsamplingResult, TauCell, curve_figure, self_tau_curves
 from .errors import WorkbenchError
+from .files import atomic_write
 from .score_matrix import load_runs, score_matrices
 from .significance import anova_tukey, decision_changes, kruskal_tukey
 from .study_report import DCG10, NDCG10, P002_AP, P002_TW, T1, T2, T3, T4, measure_label, render
@@ -70,21 +70,6 @@ FIGS = {"fig1-binary": ("b:P", "b:R", "b:F", "b:SBTO", "b:RBTO"), "fig1-graded":
         "fig2-graded": ("g:RBTO", "g:gRBP(p=0.2)", "g:gRBP(p=0.8)", f"g5:{DCG10}", "g5:ERR")}
 S002 = ("b:AP", "b:ir:Bpref", "b:RBP(p=0.8)", "b:RBP(p=0.95)", f"g5:{NDCG10}", "g:Twist")
 Progress = Optional[Callable[..., None]]
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 class _Clock:
@@ -339,7 +324,7 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
     _figures(c, figs)
     clock("report")
     path = out / REPORT
-    _atomic_write(path, render(c))
+    atomic_write(path, render(c))
     clock("done")
     return path
 
