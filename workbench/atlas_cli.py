@@ -99,7 +99,8 @@ def atlas(
 ) -> None:
     """The atlas of measure scales: verdicts per order, grades and depth, smallest violations, exact thresholds."""
     from .atlas import BUILTIN_MEASURES, plan_atlas, run_atlas
-    from .atlas_report import atlas_json, atlas_markdown, json_text, write_atomic
+    from .atlas_report import atlas_json, atlas_markdown, json_text
+    from .files import atomic_write as write_atomic
     from .cli import emit_json, progress_bar, stdout
 
     own = bool(measure)

@@ -4,7 +4,7 @@
 by depth, the smallest violation of each measure with its witness, the exact
 threshold tables), :func:`json_text` the same data as one JSON object; both
 hold exact values only (no timings, no paths), so a test regenerates the
-committed files byte for byte.  :func:`write_atomic` writes a file through a
+committed files byte for byte.  :func:`workbench.files.atomic_write` writes a file through a
 temporary file and a rename.
 
 Examples
@@ -22,7 +22,6 @@ Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 4-6; SPEC sections 3 and 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import sympy
 
@@ -297,20 +296,3 @@ def json_text(a: Atlas) -> str:
         else:
             parts.append(f" {json.dumps(key)}: {json.dumps(value)}")
     return "{\n" + ",\n".join(parts) + "\n}\n"
-
-
-def write_atomic(path: Path | str, text: str) -> None:
-    """Write ``text`` atomically (:func:`workbench.files.atomic_write`).
-
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> write_atomic(os.path.join(d, "a.md"), "x\\n"); open(os.path.join(d, "a.md")).read(), os.listdir(d)
-    ('x\\n', ['a.md'])
-
-    References
-    ----------
-    POSIX ``rename`` (atomic within a file system); Python :func:`os.replace`.
-    """
-    from .files import atomic_write
-
-    atomic_write(path, text)
