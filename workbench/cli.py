@@ -6,8 +6,12 @@ value (SPEC section 6).
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import json
+import signal
 import sys
+import traceback
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Optional
@@ -17,13 +21,14 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .errors import WorkbenchError
+from .errors import TimeLimitError, WorkbenchError
+from .files import atomic_write
 from .runs import Gains, Topic, check_depth, format_run
 
 app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
-    help="Exact scale analysis of IR evaluation measures (SPEC: ../shared/SPEC.md).",
+    help="Exact scale analysis of IR evaluation measures: scales, thresholds, counterexamples, Hasse diagrams, IPSO, Twist.",
 )
 stderr = Console(stderr=True)
 stdout = Console()
@@ -188,7 +193,7 @@ def tour(
     with progress_bar(total=len(TOUR_CASES) + 1, label="tour") as bar:
         report = run_tour(depth, out, progress=lambda text: bar.advance(1, text))
     if report_path is not None:
-        report_path.write_text(tour_markdown(report))
+        atomic_write(report_path, tour_markdown(report))
     if as_json:
         emit_json(report)
         return
@@ -220,8 +225,7 @@ def prove(
             settled.append(Settled(claim, settle(claim)))
             bar.advance(1, claim.id)
     if report is not None:
-        report.parent.mkdir(parents=True, exist_ok=True)
-        report.write_text(report_markdown(settled))
+        atomic_write(report, report_markdown(settled))
     changed = [x for x in settled if not x.as_expected]
     if as_json:
         emit_json({
@@ -492,29 +496,143 @@ def counterexample(
         stdout.print(f"  {cx.reason}")
 
 
+#: Seconds a ``counterexample`` search may overrun its own ``--timeout`` budget
+#: (the budget is checked between depths) before it is stopped.
+COUNTEREXAMPLE_GRACE = 10.0
+
+_show_traceback = False
+
+
+class _Terminated(BaseException):
+    """SIGTERM, turned into an exception so that ``finally`` blocks (atomic writes) run."""
+
+
+@contextmanager
+def time_limit(seconds: Optional[float], command: str) -> Iterator[None]:
+    """Raise :class:`~workbench.errors.TimeLimitError` if the body runs past ``seconds``.
+
+    A real-time timer (SIGALRM) interrupts any Python code, a user's measure
+    that never returns included.  ``None`` means no limit.
+    """
+    if seconds is None:
+        yield
+        return
+    if not seconds > 0:
+        raise WorkbenchError(f"--timeout {seconds:g}: must be a positive number of seconds")
+
+    def expire(signum, frame):
+        raise TimeLimitError(
+            f"{command} stopped at its time limit (--timeout {seconds:g} s); "
+            "a measure file that never returns? raise --timeout or check the file"
+        )
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def with_run_options(callback, command: str):
+    """Give a subcommand the options every subcommand has: ``--timeout`` and ``--traceback``.
+
+    The options are added to the callback's signature (typer reads it), so
+    they are declared here once instead of in every command.  A command with
+    a ``--timeout`` of its own (``counterexample``: a search budget) keeps it,
+    and is stopped :data:`COUNTEREXAMPLE_GRACE` seconds after it.
+    """
+    sig = inspect.signature(callback, eval_str=True)
+    own_budget = "timeout" in sig.parameters
+    extra = [inspect.Parameter(
+        "show_traceback", inspect.Parameter.KEYWORD_ONLY, annotation=bool,
+        default=typer.Option(False, "--traceback", help="On an error, also print the Python traceback (for developers)."),
+    )]
+    if not own_budget:
+        extra.append(inspect.Parameter(
+            "time_limit", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[float],
+            default=typer.Option(None, "--timeout", help="Stop (exit 2) after this many seconds, e.g. a runaway measure file."),
+        ))
+
+    @functools.wraps(callback)
+    def run(*args, **kwargs):
+        global _show_traceback
+        _show_traceback = kwargs.pop("show_traceback", False)
+        if own_budget:
+            budget = kwargs.get("timeout")
+            limit = None if not isinstance(budget, (int, float)) or not budget > 0 else budget + COUNTEREXAMPLE_GRACE
+        else:
+            limit = kwargs.pop("time_limit", None)
+        with time_limit(limit, command):
+            return callback(*args, **kwargs)
+
+    run.__signature__ = sig.replace(parameters=[*sig.parameters.values(), *extra])
+    return run
+
+
+def add_run_options(typer_app: typer.Typer, prefix: str = "") -> None:
+    """Wrap every registered command of ``typer_app`` (and its sub-apps) with :func:`with_run_options`."""
+    for info in typer_app.registered_commands:
+        name = info.name or info.callback.__name__.replace("_", "-")
+        info.callback = with_run_options(info.callback, f"{prefix}{name}")
+    for group in typer_app.registered_groups:
+        add_run_options(group.typer_instance, f"{prefix}{group.name} ")
+
+
+add_run_options(app)
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point: run the app, turning bad input into one line and exit status 2."""
     args = sys.argv[1:] if argv is None else list(argv)
     if not args:
         args = ["--help"]
+    # Exact integers of any size are printed (census counts, ranks at large depths).
+    sys.set_int_max_str_digits(0)
+    previous_term = signal.getsignal(signal.SIGTERM)
+
+    def terminate(signum, frame):
+        raise _Terminated()
+
+    signal.signal(signal.SIGTERM, terminate)
     try:
         code = app(args=args, prog_name="workbench", standalone_mode=False)
     except WorkbenchError as exc:
-        fail(str(exc), 2)
+        fail(str(exc), 2, exc)
+    except TimeLimitError as exc:
+        fail(str(exc), 2, exc)
     except KeyboardInterrupt:
         fail("interrupted", 130)
+    except _Terminated:
+        fail("terminated", 143)
+    except MemoryError as exc:
+        fail("out of memory: the request is larger than this machine holds; try a smaller depth or fewer grades", 2, exc)
+    except RecursionError as exc:
+        fail("recursion too deep (a measure that calls itself without end?); --traceback shows where", 2, exc)
+    except OSError as exc:
+        # A path the user gave cannot be read or written (missing folder, permissions, a full disk).
+        where = f"{exc.filename}: " if exc.filename else ""
+        fail(f"{where}{exc.strerror or exc}", 2, exc)
     except Exception as exc:
         # Usage errors of typer's (vendored) click: one line, their exit code.
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
             fail(" ".join(exc.format_message().split()), exc.exit_code or 2)
         if type(exc).__name__ == "Abort":
+            # click turns both Ctrl-C and an EOFError into Abort: only the first is an interrupt.
+            if isinstance(exc.__context__, EOFError):
+                fail(f"unexpected end of input: {exc.__context__}", 2, exc.__context__)
             fail("interrupted", 130)
         raise
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-def fail(message: str, status: int) -> None:
-    """Print one line on stderr and exit with ``status``."""
+def fail(message: str, status: int, exc: Optional[BaseException] = None) -> None:
+    """Print one line on stderr (after the traceback, with ``--traceback``) and exit with ``status``."""
+    if exc is not None and _show_traceback:
+        traceback.print_exception(exc, file=sys.stderr)
     sys.stderr.write(f"workbench: error: {message}\n")
     raise SystemExit(status)
 

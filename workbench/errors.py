@@ -80,3 +80,32 @@ class BadSamplingError(WorkbenchError):
 
 class MissingTopicError(TrecFormatError):
     """A run answers a topic the qrels do not have."""
+
+
+class UserMeasureError(WorkbenchError):
+    """A user's measure file failed: it raised, returned a non-exact value, or recursed.
+
+    The message names the file, the line and the error, in one line.
+    """
+
+
+class TimeLimitError(BaseException):
+    """A command ran past its ``--timeout``.
+
+    Raised from a timer signal in the middle of any code, so it derives from
+    :class:`BaseException` (as :class:`KeyboardInterrupt` does): no handler of
+    ordinary errors on the way can swallow it.  The command line turns it into
+    one line and exit status 2.
+    """
+
+
+class OutputPathError(WorkbenchError):
+    """An output file cannot be written (its folder cannot be made, or it is not writable)."""
+
+
+class CorruptFileError(TrecFormatError):
+    """An input file cannot be decoded (truncated or corrupt gzip, not UTF-8)."""
+
+
+class TooLargeError(SpaceTooLargeError):
+    """A request would take more memory or time than the machine allows; the message gives the estimate and what fits."""
