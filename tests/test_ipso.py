@@ -197,6 +197,33 @@ def test_census_k3_matches_fig2_and_rational_gains_scale():
     assert (a.equal, a.ni, a.ns, a.nonsep) == (b.equal, b.ni, b.ns, b.nonsep)
 
 
+@pytest.mark.parametrize("depth", [*range(1, 41), 77, 128, 301])
+def test_binary_closed_form_equals_the_dp(depth):
+    # C(2k+1, k) (FLINT) against the walk-counting DP it replaces in census()
+    from workbench.census import _binary_nonnegative_paths, _nonnegative_paths
+
+    assert _binary_nonnegative_paths(depth) == _nonnegative_paths(depth, {-1: 1, 0: 2, 1: 1})
+
+
+def test_binary_gains_of_any_scale_take_the_closed_form():
+    # gains 0,7/2 scale to integers 0,1: same census as 0,1, computed through the closed form
+    a, b = census(60, gains=Gains.parse("0,7/2")), census(60)
+    assert (a.pairs, a.equal, a.ni, a.ns, a.nonsep) == (b.pairs, b.equal, b.ni, b.ns, b.nonsep)
+
+
+def test_census_beyond_the_budget_is_refused_with_a_depth_that_fits(monkeypatch):
+    from workbench.census import census_estimate, check_census
+    from workbench.errors import TooLargeError
+
+    monkeypatch.setenv("WORKBENCH_TIME_LIMIT", "5")
+    g = Gains.default(2)
+    with pytest.raises(TooLargeError, match=r"census at depth 7150 .*: depth <= (\d+) fits") as info:
+        check_census(7150, g)
+    best = int(info.value.args[0].rsplit("depth <= ", 1)[1].split()[0])
+    assert census_estimate(best, g).fits() and not census_estimate(best + 1, g).fits()
+    check_census(best, g)  # the depth named is accepted
+
+
 def test_census_depth_1000_is_exact_and_large():
     c = census(1000)
     assert c.pairs == 4**1000 and c.equal == 2**1000

@@ -11,7 +11,9 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.errors import BadParameterError, NeedsTopicError, NotExpressibleError, UnknownMeasureError
+from workbench.errors import (
+    BadParameterError, NeedsTopicError, NotExpressibleError, UnknownMeasureError, UserMeasureError,
+)
 from workbench.measures import FAMILIES, Measure
 from workbench.names import describe_families, parse_measure
 from workbench.runs import Gains, Topic
@@ -194,7 +196,7 @@ def test_user_measure_errors(tmp_path):
         parse_measure(f"{tmp_path}/missing.py:f")
     bad = tmp_path / "broken.py"
     bad.write_text("def f(A):\n  return (\n")
-    with pytest.raises(UnknownMeasureError, match="broken.py"):
+    with pytest.raises(UserMeasureError, match="broken.py:2"):
         parse_measure(f"{bad}:f")
 
 

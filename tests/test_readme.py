@@ -58,8 +58,14 @@ def test_readme_example_output(command, expected, capsys, checkout_like):
     argv = shlex.split(command)[1:]
     with pytest.raises(SystemExit) as exc:
         main(argv)
-    printed = capsys.readouterr().out
-    assert exc.value.code == 0, command
+    captured = capsys.readouterr()
+    printed = captured.out
+    if expected[0].startswith("workbench: error:"):  # an example of a refusal: exit 2, one line on stderr
+        assert exc.value.code == 2 and printed == "", command
+        printed = captured.err
+        assert len(printed.splitlines()) == 1, (command, printed)
+    else:
+        assert exc.value.code == 0, command
     flat = squash(printed)
     for line in expected:
         if line.startswith("{"):

@@ -410,7 +410,7 @@ def test_write_is_atomic(tmp_path, monkeypatch):
     from workbench import files
 
     monkeypatch.setattr(files.os, "replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(files.OutputPathError, match="disk full"):
         write_figure(G, target)
     assert target.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["h.dot"]
 

@@ -318,5 +318,5 @@ def test_cli_twist_scale_writes_the_committed_report(tmp_path, capsys):
     committed = Path(__file__).resolve().parents[1] / "reports" / "twist.md"
     assert out.read_text() == committed.read_text()
     with pytest.raises(SystemExit) as e:
-        main(["twist-scale", "-o", str(tmp_path / "missing" / "x.md")])
-    assert e.value.code == 2 and "does not exist" in capsys.readouterr().err
+        main(["twist-scale", "-o", str(out / "x.md")])          # under a file: refused before any work
+    assert e.value.code == 2 and "is a file, not a folder" in capsys.readouterr().err

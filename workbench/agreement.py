@@ -77,7 +77,9 @@ def metric_tests(values_a, values_b, alpha: float = 0.05) -> dict[str, PairedTes
     """Paired two-tailed t-test, Wilcoxon signed-rank and sign test of per-topic values (scipy.stats).
 
     Differences below ``1e-12`` in magnitude are ties (dropped by Wilcoxon and
-    the sign test); all ties give p = 1.  The direction is the sign of the mean
+    the sign test); all ties give p = 1, and so does an undefined p-value (NaN:
+    e.g. a single topic, where the t-test has no variance estimate), so such
+    a pair is never significant.  The direction is the sign of the mean
     difference (t), of ``W+ - W-`` (Wilcoxon) and of ``n+ - n-`` (sign).
 
     >>> r = metric_tests([0.5, 0.6, 0.7, 0.9, 0.8, 0.4], [0.1, 0.2, 0.3, 0.4, 0.5, 0.45])
@@ -256,7 +258,10 @@ COLOURS = {"both_yes": "#1b7837", "both_no": "#a6dba0", "metric_only": "#d9b300"
 def agreement_figure(result: AgreementResult, path) -> list[Path]:
     """Stacked bars of the agreement categories, one pane per test, one bar per metric (PNG and PDF).
 
-    Writes ``path`` with both suffixes ``.png`` and ``.pdf``; returns the two paths.
+    Writes ``path`` with both suffixes ``.png`` and ``.pdf``, each atomically
+    (:func:`workbench.files.save_figure`; a missing folder is created, a path
+    that cannot be written raises :class:`~workbench.errors.OutputPathError`);
+    returns the two paths.
 
     >>> import tempfile, os
     >>> q = {str(t): {"r": 1} for t in range(4)}
@@ -268,6 +273,12 @@ def agreement_figure(result: AgreementResult, path) -> list[Path]:
     ----------
     Seed 001 Fig. 7.
     """
+    from .files import check_output_path, save_figure
+
+    base = Path(path)
+    out = [base.with_suffix(".png"), base.with_suffix(".pdf")]
+    for p in out:
+        check_output_path(p, "figure")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -289,9 +300,9 @@ def agreement_figure(result: AgreementResult, path) -> list[Path]:
     axes[0].set_ylabel(f"fraction of {len(result.pairs)} system pairs")
     axes[-1].legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
     fig.tight_layout()
-    base = Path(path)
-    out = [base.with_suffix(".png"), base.with_suffix(".pdf")]
-    for p in out:
-        fig.savefig(p, dpi=150, bbox_inches="tight")
-    plt.close(fig)
+    try:
+        for p in out:
+            save_figure(fig, p, close=False, dpi=150, bbox_inches="tight")
+    finally:
+        plt.close(fig)
     return out

@@ -47,6 +47,7 @@ DESIGN.md, "One definition, three algebras"; cwl-eval (a family from one primiti
 """
 from __future__ import annotations
 
+import operator
 from fractions import Fraction
 from typing import Iterable, Sequence
 
@@ -336,3 +337,378 @@ class Z3Algebra(_Base):
         if all(isinstance(r, (int, np.integer)) for r in self.run):
             return [tuple(int(r) for r in self.run)]
         return []
+
+
+# ---------------------------------------------------------------------------
+# A user's measure sees the algebra through a strict view
+
+#: Numbers that are not exact: a Python float (numpy's too), a complex number, a sympy Float.
+_INEXACT = (float, complex, np.floating, np.complexfloating, sympy.Float)
+
+
+def _short(value, width: int = 40) -> str:
+    """``repr`` of a value, cut to ``width`` characters (one line)."""
+    text = " ".join(repr(float(value) if isinstance(value, (float, np.floating)) else value).split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def exact_hint(value) -> str:
+    """An exact spelling of an inexact number, for an error message.
+
+    Parameters
+    ----------
+    value : float or object
+        The inexact number; a finite float is read from its shortest decimal
+        text, so ``0.1`` suggests ``1/10``, not the binary value.
+
+    Returns
+    -------
+    str
+        ``A.const(Fraction(n, d))`` (or ``A.const(n)`` for an integer), else a
+        generic exact value.
+
+    Examples
+    --------
+    >>> exact_hint(0.5), exact_hint(0.1), exact_hint(2.0), exact_hint(float("nan"))
+    ('A.const(Fraction(1, 2))', 'A.const(Fraction(1, 10))', 'A.const(2)', 'A.gain(0)')
+
+    References
+    ----------
+    Python :class:`fractions.Fraction` (exact from decimal text).
+    """
+    try:
+        q = Fraction(repr(float(value)))
+    except (TypeError, ValueError, OverflowError):
+        return "A.gain(0)"
+    return f"A.const({q.numerator})" if q.denominator == 1 else f"A.const(Fraction({q.numerator}, {q.denominator}))"
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _kind(value) -> str:
+    if isinstance(value, sympy.Float):
+        return "sympy Float"
+    if isinstance(value, (complex, np.complexfloating)):
+        return "complex number"
+    return "float"
+
+
+class InexactNumberError(TypeError):
+    """A Python float (or another inexact number) reached an exact algebra.
+
+    Raised by :class:`StrictAlgebra` and :class:`StrictValue`, where a user's
+    measure meets the algebra, so that floating point never decides an order;
+    :func:`workbench.families.user_family` turns it into a one-line
+    :class:`~workbench.errors.UserMeasureError` naming the measure, its file
+    and line.
+
+    Parameters
+    ----------
+    value : object
+        The inexact number.
+    produced : bool, optional
+        Whether an operation on exact values gave it (``A.const(2) ** 0.5``
+        is refused as its operand, ``A.const(2) ** Fraction(1, 2)`` as its
+        result), rather than the measure passing it in.
+    text : str, optional
+        The message, when neither of those says what happened.
+
+    Examples
+    --------
+    >>> str(InexactNumberError(0.5))
+    'a float (0.5) entered the exact algebra; use A.const(Fraction(1, 2)) instead'
+
+    References
+    ----------
+    SPEC section 4 (exact values); DESIGN.md, "One definition, three algebras".
+    """
+
+    def __init__(self, value, produced: bool = False, text: str | None = None):
+        self.value = value
+        if text is None and produced:
+            text = (f"an operation gave {_article(_kind(value))} ({_short(value)}), which is not exact; "
+                    "keep to + - * / and integer powers")
+        elif text is None:
+            text = (f"{_article(_kind(value))} ({_short(value)}) entered the exact algebra; "
+                    f"use {exact_hint(value)} instead")
+        super().__init__(text)
+
+
+class BadResultError(TypeError):
+    """A user's measure returned something that is not an exact value of its algebra.
+
+    Raised by :meth:`StrictAlgebra.result`; the message says what was returned
+    and what to return instead.
+    """
+
+
+def _exact(x):
+    """The algebra's own value behind ``x``; an inexact number is refused."""
+    if type(x) is StrictValue:
+        return x.value
+    if isinstance(x, _INEXACT):
+        raise InexactNumberError(x)
+    return x
+
+
+def _wrap(v):
+    if isinstance(v, _INEXACT):
+        raise InexactNumberError(v, produced=True)
+    return StrictValue(v)
+
+
+def _arith(op):
+    def forward(self, other):
+        return _wrap(op(self.value, _exact(other)))
+
+    def reflected(self, other):
+        return _wrap(op(_exact(other), self.value))
+
+    return forward, reflected
+
+
+def _compare(op):
+    def method(self, other):
+        return op(self.value, _exact(other))
+
+    return method
+
+
+class StrictValue:
+    """A value of an algebra as a user's measure holds it: arithmetic refuses inexact numbers.
+
+    Every operator is the algebra value's own (so results are exactly those
+    of the bare value), after checking that the other operand is exact; a
+    Python float, complex or sympy Float raises :class:`InexactNumberError`
+    on the line of the user's file that used it.  Attributes are the bare
+    value's.
+
+    Parameters
+    ----------
+    value : object
+        A value of the algebra (a :class:`~workbench.exact.ValueBlock`, a
+        Fraction, a sympy expression or a z3 term).
+
+    Examples
+    --------
+    >>> x = StrictValue(Fraction(1, 2))
+    >>> (x * 3 - 1).value
+    Fraction(1, 2)
+    >>> 0.5 * x
+    Traceback (most recent call last):
+    ...
+    workbench.algebra.InexactNumberError: a float (0.5) entered the exact algebra; use A.const(Fraction(1, 2)) instead
+
+    References
+    ----------
+    DESIGN.md, "One definition, three algebras".
+    """
+
+    __slots__ = ("value",)
+    __array_ufunc__ = None  # numpy hands operators back to this class instead of looping over it
+
+    def __init__(self, value):
+        self.value = value
+
+    __add__, __radd__ = _arith(operator.add)
+    __sub__, __rsub__ = _arith(operator.sub)
+    __mul__, __rmul__ = _arith(operator.mul)
+    __truediv__, __rtruediv__ = _arith(operator.truediv)
+    __floordiv__, __rfloordiv__ = _arith(operator.floordiv)
+    __mod__, __rmod__ = _arith(operator.mod)
+    __pow__, __rpow__ = _arith(operator.pow)
+    __lt__, __le__ = _compare(operator.lt), _compare(operator.le)
+    __gt__, __ge__ = _compare(operator.gt), _compare(operator.ge)
+    __eq__, __ne__ = _compare(operator.eq), _compare(operator.ne)
+
+    def __neg__(self):
+        return _wrap(-self.value)
+
+    def __pos__(self):
+        return _wrap(+self.value)
+
+    def __abs__(self):
+        return _wrap(abs(self.value))
+
+    def __bool__(self) -> bool:
+        return bool(self.value)
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __float__(self):
+        raise InexactNumberError(
+            self.value, text="float() of an exact value; floating point never decides an order: keep it exact"
+        )
+
+    def __getattr__(self, name: str):
+        if name == "value":
+            raise AttributeError(name)
+        return getattr(self.value, name)
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    def _sympy_(self):
+        return sympy.sympify(self.value)
+
+
+class StrictAlgebra:
+    """An algebra as a user's measure sees it: every number that enters it is checked to be exact.
+
+    The same operations as the wrapped algebra (``depth``, ``gains``,
+    ``const``, ``lookup``, ``gain``, ``rel``, ``log_ratio``, ``on_run``,
+    ``truncated``, ``sorted_desc``, ``param``, ``sum``, ``compare0``,
+    ``both``, ``either``, ``where``, ``ratio``, ``check_counts``), computed
+    by it; values come back as :class:`StrictValue`, and a Python float
+    anywhere raises :class:`InexactNumberError`.  :meth:`result` checks what
+    the measure returns.  Built-in families use the algebras directly.
+
+    Parameters
+    ----------
+    algebra : NumericAlgebra, SympyAlgebra or Z3Algebra
+        The algebra that computes.
+
+    Examples
+    --------
+    >>> from workbench.runs import Gains
+    >>> A = StrictAlgebra(NumericAlgebra(np.array([[1, 0], [0, 1]]), Gains.default()))
+    >>> [str(v) for v in A.result(A.gain(0) / 2 + A.gain(1)).values()]
+    ['1/2', '1']
+    >>> A.const(0.1)
+    Traceback (most recent call last):
+    ...
+    workbench.algebra.InexactNumberError: a float (0.1) entered the exact algebra; use A.const(Fraction(1, 10)) instead
+    >>> A.result(0.5)
+    Traceback (most recent call last):
+    ...
+    workbench.algebra.BadResultError: returned a float (0.5); return an exact value built from A (e.g. A.const(Fraction(1, 2)))
+
+    References
+    ----------
+    DESIGN.md, "One definition, three algebras"; SPEC section 4 (a user's own measure).
+    """
+
+    __slots__ = ("algebra",)
+
+    def __init__(self, algebra):
+        self.algebra = algebra
+
+    @property
+    def depth(self) -> int:
+        return self.algebra.depth
+
+    @property
+    def gains(self) -> Gains:
+        return self.algebra.gains
+
+    def __getattr__(self, name: str):
+        if name == "algebra":
+            raise AttributeError(name)
+        return getattr(self.algebra, name)
+
+    def const(self, q):
+        return StrictValue(self.algebra.const(_exact(q)))
+
+    def lookup(self, i: int, table: Sequence):
+        return StrictValue(self.algebra.lookup(i, [_exact(t) for t in table]))
+
+    def gain(self, i: int):
+        return StrictValue(self.algebra.gain(i))
+
+    def rel(self, i: int, threshold: int = 1):
+        return StrictValue(self.algebra.rel(i, _exact(threshold)))
+
+    def log_ratio(self, base: int, m: int):
+        return StrictValue(self.algebra.log_ratio(_exact(base), _exact(m)))
+
+    def on_run(self, run: Sequence) -> "StrictAlgebra":
+        return StrictAlgebra(self.algebra.on_run(run))
+
+    def truncated(self, k: int) -> "StrictAlgebra":
+        return StrictAlgebra(self.algebra.truncated(k))
+
+    def sorted_desc(self) -> "StrictAlgebra":
+        return StrictAlgebra(self.algebra.sorted_desc())
+
+    def param(self, name: str, value=None):
+        return StrictValue(self.algebra.param(name, None if value is None else _exact(value)))
+
+    def sum(self, terms: Iterable):
+        return StrictValue(self.algebra.sum(_exact(t) for t in terms))
+
+    def compare0(self, x, op: str):
+        return self.algebra.compare0(_exact(x), op)
+
+    def both(self, c, d):
+        return self.algebra.both(_exact(c), _exact(d))
+
+    def either(self, c, d):
+        return self.algebra.either(_exact(c), _exact(d))
+
+    def where(self, cond, x, y):
+        return StrictValue(self.algebra.where(_exact(cond), _exact(x), _exact(y)))
+
+    def ratio(self, x, y, if_zero=0):
+        return StrictValue(self.algebra.ratio(_exact(x), _exact(y), _exact(if_zero)))
+
+    def check_counts(self, topic) -> None:
+        self.algebra.check_counts(topic)
+
+    def result(self, value):
+        """The algebra's own value behind what a user's measure returned, checked to be exact.
+
+        Parameters
+        ----------
+        value : object
+            What the measure returned.
+
+        Returns
+        -------
+        object
+            A :class:`~workbench.exact.ValueBlock`, sympy expression or z3 term
+            (whichever the algebra computes), or an int or Fraction.
+
+        Raises
+        ------
+        BadResultError
+            ``None``, a float, a string, a condition or anything else that is
+            not an exact value of the algebra; the message says what to return.
+
+        References
+        ----------
+        SPEC section 4 (a user's own measure).
+        """
+        v = value.value if type(value) is StrictValue else value
+        if self._is_value(v):
+            return int(v) if isinstance(v, np.integer) else v
+        if v is None:
+            what = "None"
+        else:
+            what = f"{_article(type(v).__name__)} ({_short(v)})"
+            if isinstance(v, sympy.Expr) and v.has(sympy.Float):
+                what = f"a value holding a float ({_short(v)})"
+        hint = exact_hint(v) if isinstance(v, _INEXACT) else "A.gain(0)"
+        raise BadResultError(f"returned {what}; return an exact value built from A (e.g. {hint})")
+
+    def _is_value(self, v) -> bool:
+        if isinstance(v, (bool, np.bool_)):
+            return False
+        if isinstance(v, (int, Fraction, np.integer)):
+            return True
+        a = self.algebra
+        if isinstance(a, NumericAlgebra):
+            return isinstance(v, ValueBlock)
+        if isinstance(a, SympyAlgebra):
+            return isinstance(v, sympy.Expr) and not v.has(sympy.Float)
+        if isinstance(a, Z3Algebra):
+            return isinstance(v, a._z3.ArithRef)
+        return not isinstance(v, (str, bytes, list, tuple, dict, set, np.ndarray, *_INEXACT))

@@ -531,3 +531,37 @@ def check_rank(order, space) -> AxiomReport:
     order.check_space(space)
     runs = space.array(limit=ENUMERATION_LIMIT)
     return check_values(ValueBlock.rational(np.arange(len(runs), dtype=np.int64)), _RunNames(runs))
+
+
+def relation_runs(relation: IntervalRelation, grades: int, source: str = "the structure") -> np.ndarray:
+    """The elements of an explicit structure read as judged runs of one depth (for ``axioms --file F --compare M``).
+
+    Raises :class:`~workbench.errors.BadRunError` naming ``source`` and the
+    element that is not a run of grades ``0..grades``, or the two depths.
+
+    >>> relation_runs(parse_structure("elements: 01 10\\n"), 1).tolist()
+    [[0, 1], [1, 0]]
+    >>> relation_runs(parse_structure("elements: x 10\\n"), 1, "s.txt")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadRunError: --compare with --file s.txt: element 'x' is not a run (write grades as digits (0112) or comma-separated (0,1,1,2))
+
+    References
+    ----------
+    Seed 003 sec. 2; SPEC section 1 (judged runs).
+    """
+    from .errors import BadRunError
+    from .runs import parse_run
+
+    rows = []
+    for name in relation.elements:
+        try:
+            rows.append(parse_run(name, grades))
+        except WorkbenchError as exc:
+            why = str(exc).split(": ", 1)[-1]
+            raise BadRunError(f"--compare with --file {source}: element {name!r} is not a run ({why})") from None
+    depths = sorted({len(r) for r in rows})
+    if len(depths) != 1:
+        raise BadRunError(f"--compare with --file {source}: elements must be runs of one depth (got depths "
+                          f"{', '.join(map(str, depths))})")
+    return np.array(rows, dtype=np.int64)

@@ -112,8 +112,24 @@ class Census:
 
 
 def _float_fraction(num: int, den: int) -> float:
-    # exact integer division to a float, safe for counts far beyond float range
-    return float(Fraction(num, den))
+    """``num / den`` as a float approximation, for counts far beyond the float range.
+
+    Small counts go through :class:`~fractions.Fraction` (correctly rounded);
+    counts of tens of thousands of digits skip its gcd (quadratic in their
+    size) and divide a 64-bit head of ``num`` by ``den`` instead.
+
+    >>> _float_fraction(1, 3), _float_fraction(2 ** 70000, 2 ** 70002), _float_fraction(0, 5)
+    (0.3333333333333333, 0.25, 0.0)
+    """
+    if num == 0 or max(num.bit_length(), den.bit_length()) < _GCD_BITS:
+        return float(Fraction(num, den))
+    shift = den.bit_length() - num.bit_length() + 64
+    head = num << shift if shift >= 0 else num >> -shift
+    return math.ldexp(head // den, -shift)
+
+
+#: Counts longer than this (in bits) are not reduced by a gcd to print their fraction.
+_GCD_BITS = 1 << 15
 
 
 def _integer_gains(gains: Gains) -> list[int]:
@@ -135,6 +151,28 @@ def _step_multiplicities(ints: list[int]) -> dict[int, int]:
         for y in ints:
             steps[x - y] = steps.get(x - y, 0) + 1
     return steps
+
+
+def _binary_nonnegative_paths(depth: int) -> int:
+    """Walks of ``depth`` steps ``-1, 0, +1`` weighted ``1, 2, 1`` from 0 that never go below 0: ``C(2k+1, k)``.
+
+    The binary census in closed form (each step is the difference of two
+    binary grades; ``0`` arises from ``(0, 0)`` and ``(1, 1)``).  Why: a
+    weighted step is a pair of half-steps ``+-1/2``, so the walks are the
+    simple walks of ``2k`` half-steps that never reach ``-1``, counted by the
+    ballot theorem as ``C(2k+1, k)``.  The DP of :func:`_nonnegative_paths`
+    is the oracle in the tests.  Computed by FLINT (``fmpz_bin_uiui``).
+
+    >>> [_binary_nonnegative_paths(k) for k in (1, 2, 10)]
+    [3, 10, 352716]
+
+    References
+    ----------
+    Feller, *An Introduction to Probability Theory*, vol. 1, ch. III (the ballot theorem).
+    """
+    import flint
+
+    return int(flint.fmpz.bin_uiui(2 * depth + 1, depth))
 
 
 def _nonnegative_paths(depth: int, steps: dict[int, int], progress: Optional[Callable[[int], None]] = None) -> int:
@@ -219,12 +257,73 @@ def census(depth: int, grades: int = 1, gains: Optional[Gains] = None,
         raise WorkbenchError(f"grades {grades!r}: need at least one relevant grade")
     g = _resolve_gains(grades, gains) if gains is not None else Gains.default(grades)
     c = g.grades
+    check_census(depth, g)
     steps = _step_multiplicities(_integer_gains(g))
-    nonneg = _nonnegative_paths(depth, steps, progress)
+    if steps == {-1: 1, 0: 2, 1: 1}:
+        nonneg = _binary_nonnegative_paths(depth)
+        if progress is not None:
+            progress(depth)
+    else:
+        nonneg = _nonnegative_paths(depth, steps, progress)
     equal = (c + 1) ** depth
     pairs = equal * equal
     ni = nonneg - equal
     return Census(depth, pairs, equal, ni, ni, pairs - equal - 2 * ni, c, str(g))
+
+
+# Cost model of the census, fitted to timings of :func:`_nonnegative_paths`
+# (gains 0,1,2 at depths 250-7150, 0,1,3 and 0,1,2,3 up to 1000): seconds per
+# (height, step) cell, and per cell and 64-bit limb of its counts.
+_SEC_PER_CELL = 1.1e-7
+_SEC_PER_CELL_LIMB = 3e-9
+#: Printing a count of D digits (CPython's quadratic int -> str), per digit squared.
+_SEC_PER_DIGIT_SQUARED = 1.2e-11
+
+
+def census_estimate(depth: int, gains: Gains):
+    """What :func:`census` will cost at ``depth`` (seconds and bytes), from the arguments alone.
+
+    Binary gains have a closed form, so only printing the counts (``D``
+    digits each, quadratic in ``D``) costs; other gains run the DP over
+    about ``g_max k`` heights, each step adding ``S`` shifted copies of counts
+    growing to ``2 k log2(c+1)`` bits.
+
+    >>> census_estimate(10, Gains.default(1)).seconds < 1, census_estimate(7150, Gains.default(2)).seconds > 60
+    (True, True)
+    """
+    from .spaces import Estimate
+
+    ints = _integer_gains(gains)
+    steps = _step_multiplicities(ints)
+    bits = 2 * depth * math.log2(gains.grades + 1)
+    digits = bits * math.log10(2)
+    seconds = 5 * _SEC_PER_DIGIT_SQUARED * digits**2
+    if steps != {-1: 1, 0: 2, 1: 1}:
+        cells = float(max(ints)) * len(steps)
+        per_limb = 2 * math.log2(gains.grades + 1) / 64
+        seconds += cells * (_SEC_PER_CELL * depth**2 / 2 + _SEC_PER_CELL_LIMB * per_limb * depth**3 / 3)
+    memory = 8 * bits / 8 * (1 if steps == {-1: 1, 0: 2, 1: 1} else float(max(ints)) * depth)
+    return Estimate(f"{digits:,.0f}-digit counts", memory, seconds)
+
+
+def check_census(depth: int, gains: Gains) -> None:
+    """Refuse (:class:`~workbench.errors.TooLargeError`) a census beyond the time or memory budget.
+
+    The message gives the estimate and the largest depth that fits.
+
+    >>> check_census(7150, Gains.default(2))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.errors.TooLargeError: census at depth 7150 with gains 0,1,2: 6,823-digit counts needing ~... of work; ...: depth <= ... fits
+    """
+    from .spaces import largest_fitting, refuse_unless_fits
+
+    est = census_estimate(depth, gains)
+    if est.fits():
+        return
+    best = largest_fitting(lambda d: census_estimate(d, gains), 1, depth - 1)
+    refuse_unless_fits(f"census at depth {depth} with gains {gains}", est,
+                       f"depth <= {best} fits" if best is not None else "no depth fits")
 
 
 def brute_census(depth: int, grades: int = 1, gains: Optional[Gains] = None) -> Census:

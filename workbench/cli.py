@@ -22,8 +22,8 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Table
 
 from .errors import TimeLimitError, WorkbenchError
-from .files import atomic_write
-from .runs import Gains, Topic, check_depth, format_run
+from .files import atomic_write, check_output_path
+from .runs import Gains, Topic, check_depth, check_grades, format_run
 
 app = typer.Typer(
     add_completion=False,
@@ -48,8 +48,7 @@ def setting(depth: int, grades: Optional[int], gains: Optional[str], topic: Opti
     c = grades
     if c is None:
         c = g.grades if g is not None else (t.grades if t is not None else 1)
-    if c < 1:
-        raise WorkbenchError(f"grades {c}: need at least one relevant grade")
+    check_grades(c)
     if g is None:
         g = Gains.default(c)
     elif g.grades != c:
@@ -190,6 +189,8 @@ def tour(
     from .tour import TOUR_CASES, run_tour, tour_markdown, tour_rows
 
     check_depth(depth)
+    if report_path is not None:
+        check_output_path(report_path, "--report")
     with progress_bar(total=len(TOUR_CASES) + 1, label="tour") as bar:
         report = run_tour(depth, out, progress=lambda text: bar.advance(1, text))
     if report_path is not None:
@@ -617,7 +618,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     except Exception as exc:
         # Usage errors of typer's (vendored) click: one line, their exit code.
         if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
-            fail(" ".join(exc.format_message().split()), exc.exit_code or 2)
+            fail(usage_message(exc), exc.exit_code or 2)
         if type(exc).__name__ == "Abort":
             # click turns both Ctrl-C and an EOFError into Abort: only the first is an interrupt.
             if isinstance(exc.__context__, EOFError):
@@ -627,6 +628,27 @@ def main(argv: Optional[list[str]] = None) -> None:
     finally:
         signal.signal(signal.SIGTERM, previous_term)
     raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def usage_message(exc: Exception) -> str:
+    """One line for a usage error of typer's click, naming the value it refused.
+
+    Recent typer releases validate option values with pydantic, whose message
+    ("Input should be a valid integer") no longer quotes the value; the value
+    is then taken from the validation error and added.
+    """
+    message = " ".join(exc.format_message().split())
+    cause = exc.__cause__ or exc.__context__
+    errors = getattr(cause, "errors", None)
+    if callable(errors):
+        try:
+            inputs = [e["input"] for e in errors() if "input" in e]
+        except Exception:  # not pydantic's errors(): keep the message as it is
+            inputs = []
+        for value in inputs:
+            if repr(value) not in message and f"{value}" not in message:
+                message = f"{message.rstrip('.')} (got {value!r})"
+    return message
 
 
 def fail(message: str, status: int, exc: Optional[BaseException] = None) -> None:

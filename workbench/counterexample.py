@@ -53,7 +53,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
-from .exact import exact_str, to_float
+from .exact import exact_str, json_float as to_float
 from .runs import Gains, Run, Topic, check_depth
 from .smt import decide_depth, rational_candidates
 
@@ -220,6 +220,10 @@ def parse_param_range(text: str) -> tuple[str, Fraction, Fraction]:
     name = name.strip()
     if not eq or not dots or not name.isidentifier():
         raise BadParameterError(f"--param-range {text!r}: write NAME=LOW..HIGH, e.g. p=0.4..0.6")
+    from .exact import check_number_text
+
+    check_number_text(lo_text, f"--param-range {text!r}")
+    check_number_text(hi_text, f"--param-range {text!r}")
     try:
         lo, hi = Fraction(lo_text.strip()), Fraction(hi_text.strip())
     except (ValueError, ZeroDivisionError):
@@ -274,7 +278,7 @@ def _check_inputs(measure, order, depth, max_depth, grades, gains, topic, method
     if (depth is None) == (max_depth is None):
         raise WorkbenchError("give exactly one of depth (that depth only) and max_depth (depths 1..max_depth)")
     top = check_depth(depth if depth is not None else max_depth)
-    depths = (top,) if depth is not None else tuple(range(1, top + 1))
+    depths = (top,) if depth is not None else range(1, top + 1)  # a range: --max-depth may be absurd
     if method not in METHODS:
         raise WorkbenchError(f"method {method!r} is unknown; use enumeration or smt")
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
@@ -381,6 +385,7 @@ def find_counterexample(
             )
     step = progress or (lambda d, s: None)
     base = dict(measure=_display_name(m, prange), order=o.name, method=method, grades=c, gains=g, topic=topic, param_range=prange)
+    _check_size(m, o, depths[-1], g, topic, method)
     if method == "enumeration":
         return _enumerate(m, o, depths, g, topic, timeout, start, step, base)
     if not m.z3_ok:
@@ -388,6 +393,29 @@ def find_counterexample(
             f"measure {m} has a logarithmic discount, which z3 cannot express: use --method enumeration"
         )
     return _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base)
+
+
+def _check_size(m, o, top: int, g, topic, method: str) -> None:
+    """Refuse (:class:`~workbench.errors.TooLargeError`) a search that would not fit, before it starts.
+
+    Enumeration classifies every depth up to ``top``: its largest space
+    decides (:func:`workbench.scale.check_classify`).  The z3 encoding nests
+    one level per position, so ``smt`` takes depths up to
+    :data:`workbench.smt.SMT_MAX_DEPTH`.
+    """
+    from .errors import TooLargeError
+    from .scale import check_classify
+    from .smt import SMT_MAX_DEPTH
+    from .spaces import Space
+
+    if method == "enumeration":
+        check_classify(m, o, Space(o.space_kind, top, g.grades, topic), g, command="counterexample",
+                       hint=", or use --method smt")
+    elif top > SMT_MAX_DEPTH:
+        raise TooLargeError(
+            f"counterexample {m} on {o.name} order at depth {top} with --method smt: the z3 formula nests "
+            f"{top:,} levels deep; smt searches depth <= {SMT_MAX_DEPTH}"
+        )
 
 
 def _recheck(m, o, lower, upper, g, topic):
@@ -411,18 +439,12 @@ def _in_space(run, c, topic, sorted_runs) -> bool:
 
 
 def _enumerate(m, o, depths, g, topic, timeout, start, step, base) -> Counterexample:
-    from .scale import ENUMERATION_LIMIT, classify, max_enumerable_depth
+    from .scale import classify
     from .spaces import rank_space, set_space
 
     build = rank_space if o.space_kind == "rank" else set_space
     c = g.grades
-    top = build(depths[-1], c, topic)
-    if top.size > ENUMERATION_LIMIT:
-        raise SpaceTooLargeError(
-            f"{top.kind} space at depth {depths[-1]} with {c} relevant grade(s) has {top.size:,} runs; "
-            f"enumeration stops at {ENUMERATION_LIMIT:,}: use depth {max_enumerable_depth(top)} or less, "
-            f"or --method smt"
-        )
+    _check_size(m, o, depths[-1], g, topic, "enumeration")
     done: list[int] = []
     for d in depths:
         if time.perf_counter() - start > timeout:

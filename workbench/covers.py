@@ -493,6 +493,35 @@ def _replacement_covers(space, gains) -> Covers:
     return _fallback("replacement", space, gains, f"topic {space.topic} bounds a grade below the top: not convex")
 
 
+def estimate_covers(name: str, space, gains: Gains, sample: np.ndarray, runs: float) -> tuple[float, float]:
+    """``(covers, fallback runs)`` an order will generate on ``space``, estimated from a sample of its runs.
+
+    Rule-based orders count the moves their rules generate from the sample's
+    rows (an upper bound where a topic drops some) and scale by ``runs``;
+    total orders have ``runs - 1``; cases that need the generic quadratic
+    fallback return its number of runs as the second item (its cost is
+    quadratic in it).  Nothing of the size of the space is allocated.
+    """
+    if name in ("rank", "set"):
+        return max(runs - 1, 0.0), 0.0
+    binding = _binding(space)
+    if name == "ipso" and (not _uniform(gains) or (binding and space.grades != 1)):
+        return runs * space.depth, runs
+    if name == "replacement" and binding and binding != [space.grades]:
+        return runs * space.depth, runs
+    arr = np.asarray(sample)
+    if len(arr) == 0:
+        return 0.0, 0.0
+    if name == "dominance":
+        moves = _dominance_moves(arr, space.grades, _topic_counts(space) if binding else None)
+    elif name == "ipso":
+        moves = _ipso_uniform_moves(arr, space.grades)
+    else:
+        moves = _replacement_moves(arr, space.grades)
+    total = sum(len(rows) for rows, _ in moves)
+    return runs * total / len(arr), 0.0
+
+
 _COVERS = {
     "rank": _consecutive,
     "set": _consecutive,

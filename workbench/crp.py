@@ -176,6 +176,13 @@ def curves(runs: Sequence[Sequence[int]] | np.ndarray, topic: Topic, crossing: s
 
     Raises :class:`~workbench.errors.BadRunError` for a grade outside
     ``0..c`` or a run with more documents of a grade than the topic has.
+    A run of depth 1 has no crossing (``x`` ranges over ``1..N-1``, empty),
+    so ``rho = 0``; its space ratios and Twist are undefined (``N < 2 RB``)
+    and :meth:`Curves.row` says so.
+
+    >>> c = curves([[1]], Topic((1,)))
+    >>> c.first_crossing.tolist(), str(c.recovery_ratio(0)), c.row(0)["twist"], c.archetype(0)
+    ([0], '0', None, 'ideal')
     """
     if crossing not in CROSSINGS:
         raise WorkbenchError(f"crossing={crossing!r}: use one of {', '.join(CROSSINGS)}")
@@ -198,5 +205,8 @@ def curves(runs: Sequence[Sequence[int]] | np.ndarray, topic: Topic, crossing: s
     rp = rp_table(topic, N)[np.arange(N)[None, :], runs]
     crp = np.cumsum(rp, axis=1)
     mask = _crossing_mask(crp, crossing)
-    first = np.where(mask.any(axis=1), mask.argmax(axis=1) + 1, 0)
+    if N == 1:  # no pair of ranks, no crossing: rho = 0 (Def. 3, x = {} )
+        first = np.zeros(runs.shape[0], dtype=np.int64)
+    else:
+        first = np.where(mask.any(axis=1), mask.argmax(axis=1) + 1, 0)
     return Curves(topic, runs, rp, crp, first, crossing)

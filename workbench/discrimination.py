@@ -67,6 +67,7 @@ from typing import Sequence
 import numpy as np
 
 from .errors import WorkbenchError
+from .files import check_memory
 from .significance import _check_alpha, check_score_matrix
 
 DEFAULT_B = 1000
@@ -151,6 +152,12 @@ def paired_bootstrap(values, systems: Sequence[str], measure: str = "", *, alpha
     -------
     Discrimination
 
+    Raises
+    ------
+    TooLargeError
+        When the ``B x T`` samples would need more than
+        :data:`workbench.files.MEMORY_LIMIT` (about ``48 B T`` bytes).
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
@@ -169,6 +176,8 @@ def paired_bootstrap(values, systems: Sequence[str], measure: str = "", *, alpha
     arr, names = check_score_matrix(values, systems)
     alpha = _check_alpha(alpha)
     t, s = arr.shape
+    if isinstance(B, (int, np.integer)) and not isinstance(B, bool) and B >= 1:
+        check_memory(f"the paired bootstrap of {t} topic(s)", "B (--bootstrap)", int(B), 48 * t)
     idx = bootstrap_indices(t, B, seed)
     B = int(B)
     ia, ib = np.triu_indices(s, k=1)

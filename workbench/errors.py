@@ -109,3 +109,10 @@ class CorruptFileError(TrecFormatError):
 
 class TooLargeError(SpaceTooLargeError):
     """A request would take more memory or time than the machine allows; the message gives the estimate and what fits."""
+
+
+class BadInputShapeError(WorkbenchError, TypeError):
+    """An argument has the wrong shape or type (a list where a dict of runs is expected, scores that are not numbers).
+
+    The message names what it got and what is accepted; also a :class:`TypeError`.
+    """

@@ -471,10 +471,19 @@ class ValueBlock:
         return [self.value(i) for i in range(self.n)]
 
     def approx(self) -> np.ndarray:
-        """Float approximations (for plots and printed approximations only)."""
+        """Float approximations (for plots and printed approximations only).
+
+        Values beyond the float range come out as ``inf``/``-inf`` (or 0 when
+        they underflow); they never raise.
+        """
         b = np.array([basis_float(e) for e in self.basis])
-        c = self.coords.astype(float) if self.coords.dtype != object else np.array(self.coords.tolist(), dtype=float)
-        return (c @ b) / self.den * float(self.scale)
+        try:
+            c = self.coords.astype(float) if self.coords.dtype != object else np.array(self.coords.tolist(), dtype=float)
+            return (c @ b) / self.den * float(self.scale)
+        except (OverflowError, TypeError):  # coordinates, denominator or scale beyond the float range
+            scale = _scale_float(self.scale)
+            with np.errstate(over="ignore", invalid="ignore"):
+                return np.array([_row_float(row, b, self.den) for row in self.coords.tolist()], dtype=float) * scale
 
     # comparisons ------------------------------------------------------
     def differences(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
@@ -503,6 +512,19 @@ def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
         return out
     b = np.array([basis_float(e) for e in basis])
     rows = diff[nonzero]
+    if rows.dtype == object:
+        # Coordinates beyond the float range (absurd gains such as 1e400) skip
+        # the float filter: ball arithmetic decides them one by one.
+        huge = np.array([max(abs(int(x)) for x in row) >= _FLOAT_SAFE for row in rows.tolist()], dtype=bool)
+        if huge.any():
+            res = np.zeros(rows.shape[0], dtype=np.int8)
+            small = np.flatnonzero(~huge)
+            if len(small):
+                res[small] = signs_of_rows(rows[small], basis)
+            for k in np.flatnonzero(huge):
+                res[k] = certified_sign(rows[k].tolist(), basis)
+            out[nonzero] = res
+            return out
     fl = rows.astype(float) if rows.dtype != object else np.array(rows.tolist(), dtype=float)
     approx = fl @ b
     # Each coordinate and basis constant is within a few ulp of its true value
@@ -526,5 +548,214 @@ def exact_str(v) -> str:
 
 
 def to_float(v) -> float:
-    return float(v) if isinstance(v, Fraction) else float(sympy.N(v, 20))
+    """A float approximation of an exact value; never raises.
+
+    Beyond the float range (``|v| > 1.8e308``) it is ``inf`` or ``-inf``, and
+    a tiny value underflows to 0.0: an approximation only, never used to
+    decide anything.  :func:`json_float` gives ``None`` for those (JSON has
+    no infinity) and :func:`approx_str` prints any value in decimal.
+
+    >>> to_float(Fraction(1, 4)), to_float(Fraction(-10**400)), to_float(Fraction(1, 10**400))
+    (0.25, -inf, 0.0)
+    """
+    if isinstance(v, (int, Fraction)):
+        try:
+            return float(v)
+        except OverflowError:
+            return math.inf if v > 0 else -math.inf
+    return float(sympy.N(v, 20))
+
+
+def json_float(v) -> float | None:
+    """The float approximation for a JSON field: ``None`` when there is none in range.
+
+    ``None`` for a value beyond the float range or a non-zero value that
+    underflows to 0 (the exact string beside it is the value).
+
+    >>> json_float(Fraction(1, 4)), json_float(Fraction(10**400)), json_float(Fraction(1, 10**400)), json_float(0)
+    (0.25, None, None, 0.0)
+    """
+    x = to_float(v)
+    if not math.isfinite(x) or (x == 0 and v != 0):
+        return None
+    return x
+
+
+def approx_str(v, digits: int = 6) -> str:
+    """A decimal approximation of an exact value of any magnitude (``"6.30930e+399"``).
+
+    Inside the float range it is ``format(to_float(v), f".{digits}g")``;
+    beyond it, a decimal string with ``digits`` significant digits.
+
+    >>> approx_str(Fraction(1, 3)), approx_str(sympy.Integer(10) ** 400 / 3)
+    ('0.333333', '3.33333e+399')
+    """
+    x = json_float(v)
+    if x is not None:
+        return format(x, f".{digits}g")
+    text = sympy.sstr(sympy.N(sympy.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else v, digits))
+    mantissa, _, exponent = text.lower().partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent):+03d}" if exponent else mantissa
+
+
+def _scale_float(scale) -> float:
+    """The common scale of a block as a float (``inf``/0 beyond the float range)."""
+    if scale == 1:
+        return 1.0
+    try:
+        return float(scale)
+    except (OverflowError, TypeError):
+        return float(sympy.N(scale, 20))
+
+
+#: Coordinates at or above this go around the float filter of :func:`signs_of_rows`.
+_FLOAT_SAFE = 1 << 1000
+
+
+def _row_float(row, basis_floats, den: int) -> float:
+    """``sum row[k] * basis[k] / den`` in floats, ``inf`` beyond the range (never raises)."""
+    total = 0.0
+    for c, b in zip(row, basis_floats):
+        c = int(c)
+        if not c:
+            continue
+        try:
+            q = c / den  # correctly rounded int/int division; raises only beyond the float range
+        except OverflowError:
+            q = math.inf if (c > 0) == (den > 0) else -math.inf
+        total += q * float(b)
+    return total
+
+
+def int_str(n: int) -> str:
+    """The decimal digits of an exact integer of any size (no 4300-digit limit).
+
+    Python refuses ``str(n)`` beyond ``sys.get_int_max_str_digits()`` digits;
+    the workbench prints exact counts of any size, so it lifts the limit for
+    the conversion.
+
+    >>> len(int_str(7 ** 6000))
+    5071
+    """
+    import sys
+
+    n = int(n)
+    limit = sys.get_int_max_str_digits()
+    if limit == 0 or n.bit_length() < 3 * limit:
+        return str(n)
+    try:
+        sys.set_int_max_str_digits(0)
+        return str(n)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+def about(n) -> str:
+    """A count in words for a message: ``"16,777,216"``, or ``"about 2.8 x 10^4515"`` when long.
+
+    Exact with thousands separators up to 18 digits; beyond, the leading
+    digits and the power of ten (computed from logarithms, so even
+    ``2^(10^20)`` is described without being computed).
+
+    >>> about(16777216), about(2 ** 15000), about(10 ** 20)
+    ('16,777,216', 'about 2.8 x 10^4515', 'about 1.0 x 10^20')
+    """
+    if isinstance(n, int) and n < 10**18:
+        return f"{n:,}"
+    log10 = log10_of(n)
+    exp = math.floor(log10)
+    mant = 10 ** (log10 - exp)
+    if round(mant, 1) >= 10:
+        mant, exp = mant / 10, exp + 1
+    return f"about {mant:.1f} x 10^{exp}" if exp < 10**6 else f"about 10^{log10:.4g}"
+
+
+def log10_of(n) -> float:
+    """``log10(n)`` of a positive int (any size) or float, without converting a huge int to float."""
+    if isinstance(n, int):
+        bits = n.bit_length()
+        if bits <= 1000:
+            return math.log10(n)
+        shift = bits - 60
+        return math.log10(n >> shift) + shift * math.log10(2)
+    return math.log10(n)
+
+
+# ---------------------------------------------------------------------------
+# exact numbers read from the user
+
+#: Most decimal digits an exact number read from the user may span (its digits
+#: plus the size of its decimal exponent).  ``1e-999999999`` would be a
+#: billion-digit denominator: parsing it alone takes minutes.
+MAX_NUMBER_DIGITS = 1000
+
+_NUMBER_RE = None
+
+
+def number_digits(text: str) -> int:
+    """How many decimal digits the exact value of a number literal spans.
+
+    The count of its digits plus the magnitude of its exponent, read from the
+    text without building the number (``"1e-999999999"`` spans a billion).
+
+    >>> number_digits("0.8"), number_digits("1/3"), number_digits("2.5e-400"), number_digits("1e999999999")
+    (2, 2, 402, 1000000000)
+    """
+    import re
+
+    global _NUMBER_RE
+    if _NUMBER_RE is None:
+        _NUMBER_RE = re.compile(r"[eE]\s*([+-]?)\s*(\d[\d_]*)")
+    total = sum(ch.isdigit() for ch in text)
+    for m in _NUMBER_RE.finditer(text):
+        digits = m.group(2).replace("_", "").lstrip("0")
+        exp_digits = len(digits)
+        total -= exp_digits  # the exponent's own digits are not digits of the value
+        total += int(digits) if exp_digits <= 12 else 10**12
+    return total
+
+
+def check_number_text(text: str, what: str, error=None) -> None:
+    """Refuse a number literal whose exact value would span more than :data:`MAX_NUMBER_DIGITS` digits.
+
+    ``what`` names the value in the message (e.g. ``"gains '0,1e999999999'"``);
+    ``error`` is the :class:`~workbench.errors.WorkbenchError` subclass raised
+    (default :class:`~workbench.errors.BadParameterError`).
+
+    >>> check_number_text("1e-999999999", "RBP(p=1e-999999999)")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: RBP(p=1e-999999999): the number 1e-999999999 spans about 1,000,000,000 digits; exact numbers are limited to 1000 digits
+    """
+    from .errors import BadParameterError
+
+    n = number_digits(text)
+    if n > MAX_NUMBER_DIGITS:
+        shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:20] + "..." + text.strip()[-12:]
+        span = f"about {n:,}" if n < 10**12 else "more than 10^12"
+        raise (error or BadParameterError)(
+            f"{what}: the number {shown} spans {span} digits; exact numbers are limited to {MAX_NUMBER_DIGITS} digits"
+        )
+
+
+def parse_exact(text: str, what: str, error=None) -> Fraction:
+    """An exact number from ``"3"``, ``"-0.5"``, ``"1/3"``, ``"2.5e-3"``, refusing absurd sizes first.
+
+    Raises ``error`` (default :class:`~workbench.errors.BadParameterError`)
+    naming ``what`` when the text is not a number or spans more than
+    :data:`MAX_NUMBER_DIGITS` digits.
+
+    >>> parse_exact("0.8", "p"), parse_exact(" 1/3 ", "p")
+    (Fraction(4, 5), Fraction(1, 3))
+    """
+    from .errors import BadParameterError
+
+    err = error or BadParameterError
+    check_number_text(text, what, err)
+    try:
+        return Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise err(f"{what}: {text.strip()!r} is not an exact number (0.8, 4/5, 1e-3)") from None
 

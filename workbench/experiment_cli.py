@@ -10,9 +10,11 @@ to ir_measures, ``ir:`` forces it), the qrels view (``--view``), the run-length
 cut (``--depth``) and ``--skip-missing`` (ignore run topics absent from the
 qrels).  Tables come out as Markdown (default), CSV or JSON (``--format``),
 printed on stdout or written atomically to ``-o FILE``; figures are PNG or PDF
-by suffix; progress bars go to stderr; random draws are fixed by ``--seed``.
-Bad input (a malformed line, an unknown measure, a bad option value) is one
-line on stderr and exit status 2.
+by suffix; a missing output folder is created; progress bars go to stderr;
+random draws are fixed by ``--seed``.  Every study compares systems, so it
+needs at least two run files.  Bad input (a malformed line, an unknown
+measure, a bad option value, one run, an output path under a file) is one
+line on stderr and exit status 2, and nothing is written.
 
 References
 ----------
@@ -50,7 +52,7 @@ DepthOpt = typer.Option(None, "--depth", help="Cut every ranking to this many do
 GainsOpt = typer.Option(None, "--gains", help="Gains of the grades, e.g. 0,1,2 (default g(j) = j).")
 SkipOpt = typer.Option(False, "--skip-missing", help="Ignore run topics absent from the qrels (default: error).")
 FormatOpt = typer.Option("md", "--format", help="Table format: md, csv or json.")
-OutputOpt = typer.Option(None, "-o", "--output", help="Write the table to FILE (atomically) instead of stdout.")
+OutputOpt = typer.Option(None, "-o", "--output", help="Write the table to FILE (atomically; a missing folder is created) instead of stdout.")
 SeedOpt = typer.Option(0, "--seed", help="Seed of the random draws (>= 0); same seed, same output.")
 
 
@@ -145,12 +147,15 @@ def _scorer(view: str, depth: Optional[int], gains: Optional[str], skip_missing:
 
 def _prepare(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output, figure=None, least=1):
     """Validate the common options and read the files: ``(names, qrels dict, runs dict, fmt, output, figure)``."""
-    from .hasse_figure import check_output
+    from .files import check_output_path
     from .score_matrix import VIEWS
     from .twist_plots import check_figure_path
 
+    if len(runs) < 2:
+        raise WorkbenchError(f"one run file ({runs[0]}): the studies compare systems, give at least two run files"
+                             if runs else "give at least two run files")
     fmt = _check_format(fmt)
-    output = None if output is None else check_output(output)
+    output = None if output is None else check_output_path(output)
     figure = None if figure is None else check_figure_path(figure)
     if view not in VIEWS:
         raise WorkbenchError(f"--view {view!r}: use {' or '.join(VIEWS)}")
@@ -565,7 +570,7 @@ def discrimination_cmd(
 @experiment_app.command("study")
 def study_cmd(
     data: Optional[Path] = typer.Option(None, "--data", help="Folder with qrels.txt and runs/ (default: <shared data>/robust03)."),
-    reports: Path = typer.Option(Path("reports"), "--reports", help="Folder to write experiments-robust03.md and its figures into."),
+    reports: Path = typer.Option(Path("reports"), "--reports", help="Folder to write experiments-robust03.md and its figures into (created if missing)."),
     repetitions: int = typer.Option(5, "--repetitions", help="Seeded repetitions of every pool sample (>= 1)."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap samples B (>= 1)."),
     seed: int = SeedOpt,
@@ -577,8 +582,9 @@ def study_cmd(
     data = data_dir() / "robust03" if data is None else data
     if not data.is_dir():
         raise WorkbenchError(f"--data {str(data)!r}: no such folder")
-    if not reports.is_dir():
-        raise WorkbenchError(f"--reports {str(reports)!r}: no such folder")
+    from .files import check_output_path
+
+    check_output_path(reports / "experiments-robust03.md", "--reports")
     _check_range("--repetitions", repetitions, 1)
     _check_range("--bootstrap", bootstrap, 1)
     _check_range("--seed", seed, 0)

@@ -46,13 +46,18 @@ Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), eq. 2-3 and 5-6.
 """
 from __future__ import annotations
 
+import ast
 import inspect
 import math
+import os
+import textwrap
+import traceback
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
-from .errors import BadParameterError, NotExpressibleError
+from .algebra import BadResultError, InexactNumberError, StrictAlgebra
+from .errors import BadParameterError, NotExpressibleError, UserMeasureError, WorkbenchError
 from . import twist as _tw
 from .params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
 from .runs import Gains
@@ -324,6 +329,35 @@ def get_family(name: str) -> Family:
 def user_family(name: str, func: Callable, path: str = "") -> Family:
     """Wrap a user's definition ``func(A)`` or ``func(A, topic)`` as a :class:`Family`.
 
+    The function sees the algebra through :class:`~workbench.algebra.StrictAlgebra`
+    (a Python float anywhere is refused) and is called in one place, where
+    whatever goes wrong becomes one :class:`~workbench.errors.UserMeasureError`
+    naming the measure, the file and line and the error, chained to the
+    original: an exception (a ``RecursionError`` too), a float, or a return
+    value that is not exact (``None``, a float, a string).  A
+    :class:`~workbench.errors.WorkbenchError` raised inside (a logarithm in
+    z3, a missing topic), ``MemoryError`` and what is not an ``Exception``
+    (``KeyboardInterrupt``, ``SystemExit``,
+    :class:`~workbench.errors.TimeLimitError`) pass through unchanged.
+
+    Parameters
+    ----------
+    name : str
+        The measure's name, ``path/to/file.py:function``.
+    func : callable
+        The definition; takes the algebra ``A`` and, if it has a parameter
+        called ``topic``, the topic.
+    path : str, optional
+        The file as the user named it (shown in messages); default: the
+        function's own file.
+
+    Returns
+    -------
+    Family
+        Without parameters; needs a topic if ``func`` takes one.
+
+    Examples
+    --------
     >>> from workbench.measures import Measure
     >>> fam = register_family(user_family("mine.py:top", lambda A: A.gain(0)))
     >>> fam.needs_topic, Measure("mine.py:top").value((1, 0), Gains.default())
@@ -337,14 +371,130 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
         takes_topic = "topic" in inspect.signature(func).parameters
     except (TypeError, ValueError):
         takes_topic = False
-    if takes_topic:
-        def definition(A, P, topic, k):
-            return func(A, topic=topic)
-    else:
-        def definition(A, P, topic, k):
-            return func(A)
+    files = _user_files(path, func)
+
+    def definition(A, P, topic, k):
+        # The one place a user's function is called: whatever goes wrong in it
+        # becomes one UserMeasureError naming the measure, the file and the line.
+        strict = StrictAlgebra(A)
+        try:
+            value = func(strict, topic=topic) if takes_topic else func(strict)
+        except (WorkbenchError, MemoryError):
+            raise
+        except Exception as exc:  # the user's code is arbitrary: report it, chained for --traceback
+            raise user_measure_error(name, exc, files, func) from exc
+        try:
+            return strict.result(value)
+        except BadResultError as exc:
+            where = _location(files, _return_line(func), func)
+            raise UserMeasureError(f"measure {name!r}: {where}{exc}") from None
+
     doc = (inspect.getdoc(func) or "user-defined measure").splitlines()[0]
     return Family(name, (), takes_topic, doc, f"user-defined ({path or name})", definition)
+
+
+def _user_files(path: str, func: Callable | None = None) -> dict[str, str]:
+    """The user's file(s) by real path, each with the name to show (``path`` as the user wrote it)."""
+    files: dict[str, str] = {}
+    code = getattr(func, "__code__", None)
+    if code is not None:
+        files[os.path.realpath(code.co_filename)] = code.co_filename
+    if path:
+        files[os.path.realpath(path)] = path
+    return files
+
+
+def _location(files: dict[str, str], line: int | None, func: Callable | None = None) -> str:
+    """``file:line: `` for a line of the user's function's file (its definition line when ``line`` is None)."""
+    code = getattr(func, "__code__", None)
+    if code is None:
+        shown = next(reversed(files.values()), "")
+        return f"{shown}: " if shown else ""
+    shown = files.get(os.path.realpath(code.co_filename), code.co_filename)
+    return f"{shown}:{line or code.co_firstlineno}: "
+
+
+def _return_line(func: Callable) -> int | None:
+    """The line of the function's only ``return`` statement, else None (then its definition line is shown)."""
+    try:
+        lines, start = inspect.getsourcelines(func)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return None
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+    top = next((n for n in ast.walk(tree) if isinstance(n, kinds)), None)
+    if top is None or isinstance(top, ast.Lambda):
+        return None if top is None else start + top.lineno - 1
+    returns, todo = [], list(top.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            returns.append(node)
+        elif not isinstance(node, (*kinds, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return start + returns[0].lineno - 1 if len(returns) == 1 else None
+
+
+def user_measure_error(
+    spec: str, exc: BaseException, files: dict[str, str], func: Callable | None = None
+) -> UserMeasureError:
+    """One line for an error in a user's measure file: the measure, the file and line, the error.
+
+    The line is the innermost frame of the traceback in the user's file
+    (where a ``SyntaxError`` points, when the file does not compile), else the
+    function's definition line.
+
+    Parameters
+    ----------
+    spec : str
+        The measure as named, ``path/to/file.py:function``.
+    exc : BaseException
+        What the user's code raised (while loading the file or calling the function).
+    files : dict
+        The user's file(s): real path -> name to show (:func:`_user_files`).
+    func : callable, optional
+        The user's function (None while loading the file).
+
+    Returns
+    -------
+    UserMeasureError
+        To be raised ``from exc``, so that ``--traceback`` shows the original.
+
+    Examples
+    --------
+    >>> def f(A):
+    ...     return 1 / 0
+    >>> try:
+    ...     f(None)
+    ... except ZeroDivisionError as exc:
+    ...     print(str(user_measure_error("m.py:f", exc, _user_files("", f), f)).replace(f.__code__.co_filename, "m.py"))
+    measure 'm.py:f': m.py:2: ZeroDivisionError: division by zero
+
+    References
+    ----------
+    Python :func:`traceback.walk_tb`; SPEC section 4 (a user's own measure).
+    """
+    where = ""
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        where = f"{files.get(os.path.realpath(exc.filename), exc.filename)}:{exc.lineno}: "
+    else:
+        seen: dict[str, str | None] = {}
+        for frame, line in traceback.walk_tb(exc.__traceback__):
+            name = frame.f_code.co_filename
+            if name not in seen:
+                seen[name] = files.get(os.path.realpath(name))
+            if seen[name] is not None:
+                where = f"{seen[name]}:{line}: "
+        if not where:
+            where = _location(files, None, func)
+    if isinstance(exc, InexactNumberError):
+        what = str(exc)
+    else:
+        text = exc.msg if isinstance(exc, SyntaxError) and exc.msg else str(exc)
+        what = type(exc).__name__ + (f": {text}" if text else "")
+        if isinstance(exc, RecursionError):
+            what += " (a function that calls itself without end?)"
+    return UserMeasureError(f"measure {spec!r}: {where}" + " ".join(what.split()))
 
 
 def register_family(family: Family) -> Family:

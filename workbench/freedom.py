@@ -98,7 +98,7 @@ class MeasureOrder:
         ----------
         SPEC section 6.
         """
-        from .exact import exact_str, to_float
+        from .exact import exact_str, json_float as to_float
 
         return {"measure": self.measure, "order": self.order, "allowed": self.allowed,
                 "value_a": exact_str(self.value_a), "value_a_approx": to_float(self.value_a),

@@ -27,6 +27,7 @@ from typing import Optional, Sequence
 from .census import Census, brute_census, census, table2_markdown, table2_rows  # noqa: F401 (re-exported)
 from .errors import BadDepthError, BadRunError
 from .freedom import Freedom, MeasureOrder, ParamSweep, freedom, split_measures  # noqa: F401 (re-exported)
+from .files import check_memory
 from .runs import Gains, format_run, parse_run
 
 __all__ = [
@@ -85,6 +86,10 @@ def _gains_for(runs: Sequence[tuple[int, ...]], gains) -> Gains:
     return g
 
 
+#: Memory of a comparison per position of the padded runs (prefix sums, the trace), measured at depth 10^5.
+BYTES_PER_POSITION = 1000
+
+
 def _fit(run: tuple[int, ...], depth: int, label: str, notes: list) -> tuple[int, ...]:
     if len(run) < depth:
         notes.append(f"run {label} ({format_run(run)}) has depth {len(run)} < {depth}: padded with zeros "
@@ -103,6 +108,8 @@ def _align(run_a, run_b, gains, depth):
         depth = max(len(a), len(b))
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
         raise BadDepthError(f"depth {depth!r}: must be an integer >= 1")
+    check_memory("comparing two runs padded to that depth, with a trace per depth", "depth", depth,
+                 BYTES_PER_POSITION)
     notes: list[str] = []
     return _fit(a, depth, "A", notes), _fit(b, depth, "B", notes), g, depth, notes
 

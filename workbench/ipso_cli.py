@@ -41,6 +41,9 @@ def grid(
     from .errors import WorkbenchError
     from .pairgrid import draw_pair_grid, pair_grid
 
+    for option, name in (("--rows", rows), ("--cols", cols)):
+        if not name.strip():
+            raise WorkbenchError(f"{option} {name!r}: name a measure, e.g. 'RBP(p=1/2)' or AP")
     depth, c, g, t = setting(depth, grades, gains, topic)
     if figure is not None and figure.suffix.lower() not in (".png", ".pdf"):
         raise WorkbenchError(f"figure {str(figure)!r}: unknown format {figure.suffix!r} (use .png or .pdf)")
@@ -106,10 +109,10 @@ def compare_cmd(
 def _ipso_gains(grades: Optional[int], gains: Optional[str]):
     """The gain mapping from --grades/--gains, or None when neither is given."""
     from .errors import WorkbenchError
-    from .runs import Gains
+    from .runs import Gains, check_grades
 
-    if grades is not None and grades < 1:
-        raise WorkbenchError(f"grades {grades}: need at least one relevant grade")
+    if grades is not None:
+        check_grades(grades)
     if gains is not None:
         g = Gains.parse(gains)
         if grades is not None and g.grades != grades:
@@ -127,7 +130,7 @@ def census_cmd(
 ) -> None:
     """Exact counts of equal/ni/ns/nonsep over all ordered pairs of runs in {0..c}^k (seed 001 Table 2)."""
     from .cli import emit_json, progress_bar, setting, stdout
-    from .census import census
+    from .census import _float_fraction, census
 
     depth, c, g, _ = setting(depth, grades, gains, None)
     with progress_bar(total=depth, label=f"census depth {depth}") as bar:
@@ -135,9 +138,11 @@ def census_cmd(
     if as_json:
         emit_json(result.to_json())
         return
-    stdout.print(f"depth {depth}, {c} relevant grade(s), gains {g}: {result.pairs} ordered pairs")
+    stdout.print(f"depth {depth}, {c} relevant grade(s), gains {g}: {result.pairs} ordered pairs",
+                 soft_wrap=True, highlight=False)
     for key in ("equal", "ni", "ns", "nonsep"):
-        stdout.print(f"  {key:7s} {getattr(result, key)}  ({float(result.fraction(key)):.6%})")
+        stdout.print(f"  {key:7s} {getattr(result, key)}  ({_float_fraction(getattr(result, key), result.pairs):.6%})",
+                     soft_wrap=True, highlight=False)
 
 
 @ipso_app.command("freedom")
@@ -155,8 +160,13 @@ def freedom_cmd(
     """Metric freedom of a pair (seed 001 Table 1): each measure's order, and exact parameter values where it ties."""
     from .cli import emit_json, stdout
     from .ipso import freedom
+    from .errors import WorkbenchError
     from .runs import Topic
 
+    if not measures.strip(" ,"):
+        raise WorkbenchError(f"--measures {measures!r}: name at least one measure, e.g. 'RR,P@3,RBP(p=0.5),AP'")
+    if param_measure is not None and not param_measure.strip(" ,"):
+        raise WorkbenchError(f"--param-measure {param_measure!r}: name a measure with a parameter, e.g. RBP")
     g = _ipso_gains(grades, gains)
     t = Topic.parse(topic) if topic is not None else None
     if g is None and t is not None:
@@ -217,7 +227,7 @@ def runs_cmd(
     gains: Optional[str] = typer.Option(None, "--gains", help="Graded view with these gains, e.g. 0,1,2 (default: binary view)."),
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
-    table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown table to this file."),
+    table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown table to this file (atomically; a missing folder is created)."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """IPSO per topic between two TREC runs: categories, counts, sign test on |ni| vs |ns|, seed 001 Fig. 5 table."""
@@ -225,13 +235,16 @@ def runs_cmd(
 
     from .cli import emit_json, stdout
     from .errors import WorkbenchError
+    from .files import atomic_write, check_output_path
     from .ipso_runs import compare_runs
 
     if not 0 < alpha < 1:
         raise WorkbenchError(f"alpha {alpha}: must be in (0, 1)")
+    if table is not None:
+        check_output_path(table, "--table")
     result = compare_runs(run_a, run_b, qrels, depth, gains, relevance_level, alpha)
     if table is not None:
-        table.write_text(result.markdown())
+        atomic_write(table, result.markdown(), "--table")
     if as_json:
         out = result.to_dict()
         out["table"] = None if table is None else str(table)
@@ -263,13 +276,14 @@ def agreement_cmd(
     gains: Optional[str] = typer.Option(None, "--gains", help="Graded view with these gains, e.g. 0,1,2 (default: binary view)."),
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
-    figure: Optional[Path] = typer.Option(None, "--figure", help="Stacked bars (seed 001 Fig. 7): writes .png and .pdf."),
-    table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown summary to this file."),
+    figure: Optional[Path] = typer.Option(None, "--figure", help="Stacked bars (seed 001 Fig. 7): writes .png and .pdf (a missing folder is created)."),
+    table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown summary to this file (atomically; a missing folder is created)."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """IPSO sign test vs paired t / Wilcoxon / sign tests of six metrics, all unordered run pairs (seed 001 Fig. 7)."""
     from .cli import emit_json, progress_bar, stdout
     from .errors import WorkbenchError
+    from .files import atomic_write, check_output_path
     from .ipso_runs import AGREEMENT, AGREEMENT_NAMES, TEST_NAMES, agreement, agreement_figure
 
     if len(runs) < 2:
@@ -278,6 +292,9 @@ def agreement_cmd(
         raise WorkbenchError(f"alpha {alpha}: must be in (0, 1)")
     if figure is not None and figure.suffix.lower() not in (".png", ".pdf"):
         raise WorkbenchError(f"figure {str(figure)!r}: unknown format {figure.suffix!r} (use .png or .pdf)")
+    for path, what in ((figure, "--figure"), (table, "--table")):
+        if path is not None:
+            check_output_path(path, what)
     n_pairs = len(runs) * (len(runs) - 1) // 2
     with progress_bar(total=n_pairs, label="system pairs") as bar:
         def progress(stage: str, done: int, total: int) -> None:
@@ -289,7 +306,7 @@ def agreement_cmd(
         result = agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=progress)
         written = agreement_figure(result, figure) if figure is not None else []
     if table is not None:
-        table.write_text(result.markdown())
+        atomic_write(table, result.markdown(), "--table")
     if as_json:
         out = result.to_dict()
         out["figure"] = [str(p) for p in written]

@@ -68,8 +68,9 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from .errors import WorkbenchError
+from .files import check_memory
 from .runs import Gains
-from .trec import judge, read_qrels, read_run
+from .trec import as_qrels, judge, ranked_run, read_run, require_common_topics
 
 METRICS = ("RR", "P@k", "RBP(0.5)", "RBP(0.8)", "AP", "nDCG@k")
 CATEGORIES = ("ni", "ns", "equal", "nonsep")
@@ -274,9 +275,10 @@ class _Evaluator:
 
 
 def _ranking_of(run, name_hint=None):
+    """``(ranking, name)`` of a run file or a run dict (:func:`workbench.trec.ranked_run`: shapes checked)."""
     if isinstance(run, (str, Path)):
         return read_run(run), Path(run).name
-    return run, name_hint or "run"
+    return ranked_run(run, name_hint or "run"), name_hint or "run"
 
 
 def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = None, relevance_level: int = 1,
@@ -286,8 +288,13 @@ def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = 
     Parameters
     ----------
     runs : sequence of path or dict
-        TREC run files (plain or gzip) or ``{topic: [docid, ...]}`` already in
-        trec_eval order.
+        TREC run files (plain or gzip), ``{topic: [docid, ...]}`` rankings or
+        ``{topic: {docid: score}}`` (ranked as trec_eval does,
+        :func:`workbench.trec.ranked_run`).  A run answering none of the
+        qrels' topics is refused (:func:`workbench.trec.require_common_topics`).
+        A depth whose SERPs would need more than
+        :data:`workbench.files.MEMORY_LIMIT` is refused first
+        (:class:`~workbench.errors.TooLargeError`).
     qrels : path or dict
         ``{topic: {docid: grade}}`` or a qrels file.
     depth : int
@@ -311,17 +318,17 @@ def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = 
 
     check_depth(depth)
     view = View.make(gains, relevance_level)
-    if isinstance(qrels, (str, Path)):
-        qrels = read_qrels(qrels)
+    qrels = as_qrels(qrels)
     topics = tuple(sorted(qrels, key=_topic_key))
-    if not topics:
-        raise WorkbenchError("qrels: no topics")
+    check_memory(f"the SERPs of {len(runs)} run(s) x {len(topics)} topic(s)", "depth", depth,
+                 48 * len(runs) * len(topics))
     ev = _Evaluator(qrels, depth, view)
     out = []
     for i, run in enumerate(runs):
         ranking, name = _ranking_of(run, names[i] if names else f"run{i + 1}")
         if names:
             name = names[i]
+        require_common_topics(ranking, qrels, name)
         serps, unj, missing, top = {}, {}, [], {}
         for t in topics:
             docs = ranking.get(t, [])[:depth]

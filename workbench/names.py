@@ -28,6 +28,8 @@ from pathlib import Path
 
 from .errors import BadParameterError, UnknownMeasureError
 from .measures import FAMILIES, Family, Measure, is_user_spec, user_family
+from .errors import WorkbenchError
+from .families import _user_files, user_measure_error
 
 #: Other spellings accepted for a family (case-sensitive, as ir_measures writes names).
 ALIASES: dict[str, str] = {
@@ -71,6 +73,10 @@ def unknown_family_error(name: str) -> UnknownMeasureError:
 def _number(node: ast.AST, text: str) -> Fraction:
     """An exact number from a literal, a signed literal or a quotient of them."""
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        from .exact import check_number_text
+
+        # refuse 1e-999999999 (a billion-digit denominator) before building it
+        check_number_text(ast.get_source_segment(text, node) or repr(node.value), text)
         if isinstance(node.value, int):
             return Fraction(node.value)
         return Fraction(ast.get_source_segment(text, node) or repr(node.value))
@@ -92,6 +98,8 @@ def _value(node: ast.AST, text: str):
         return node.value
     try:
         return _number(node, text)
+    except BadParameterError:
+        raise
     except ValueError:
         raise BadParameterError(
             f"parameter value {ast.get_source_segment(text, node)!r} is not a number (0.8, 4/5) or a word"
@@ -208,6 +216,25 @@ def load_user_family(spec: str) -> Family:
 
     is used as ``workbench classify top2.py:top2``.
 
+    Parameters
+    ----------
+    spec : str
+        ``path/to/file.py:function``.
+
+    Returns
+    -------
+    Family
+
+    Raises
+    ------
+    UnknownMeasureError
+        The file or the function is missing.
+    UserMeasureError
+        The file does not load (a syntax error, an exception at import): one
+        line with the file and line, chained to the original.  Mistakes in the
+        function itself are reported when it is evaluated (see
+        :func:`workbench.families.user_family`).
+
     Examples
     --------
     >>> import tempfile, os
@@ -234,8 +261,10 @@ def load_user_family(spec: str) -> Family:
     module = importlib.util.module_from_spec(mspec)
     try:
         mspec.loader.exec_module(module)
-    except Exception as e:  # the user's file is arbitrary code: report, do not crash
-        raise UnknownMeasureError(f"measure {spec!r}: loading {path} failed: {type(e).__name__}: {e}") from None
+    except (WorkbenchError, MemoryError):
+        raise
+    except Exception as e:  # the user's file is arbitrary code: one line with its file and line, chained
+        raise user_measure_error(spec, e, _user_files(path)) from e
     func = getattr(module, func_name, None)
     if func is None or not callable(func):
         raise UnknownMeasureError(f"measure {spec!r}: {path} has no function {func_name!r}")

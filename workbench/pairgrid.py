@@ -382,7 +382,9 @@ def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -
     Returns
     -------
     pathlib.Path
-        The path written.
+        The path written, atomically (:func:`workbench.files.save_figure`);
+        a missing folder is created, a path that cannot be written raises
+        :class:`~workbench.errors.OutputPathError`.
 
     Examples
     --------
@@ -399,6 +401,9 @@ def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -
     suffix = path.suffix.lower()
     if suffix not in (".png", ".pdf"):
         raise WorkbenchError(f"figure {str(path)!r}: unknown format {suffix!r} (use .png or .pdf)")
+    from .files import check_output_path, save_figure
+
+    check_output_path(path, "figure")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -438,6 +443,4 @@ def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -
         title = f"k = {grid.depth}, c = {grid.grades}, gains {grid.gains}{topic}; Kendall tau-b = {tau}"
     ax.set_title(title, fontsize=9)
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)

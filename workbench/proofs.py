@@ -111,25 +111,228 @@ def parse_depths(text: str | int | list) -> list[int]:
     return runs_parse_depths(str(text))
 
 
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _show(value) -> str:
+    """``repr(value)`` on one line, shortened past 60 characters."""
+    text = _one_line(repr(value))
+    return text if len(text) <= 60 else f"{text[:50]}... ({len(text)} characters)"
+
+
+def _in_file(path, exc: Exception, key: str | None = None) -> WorkbenchError:
+    """``exc`` again, of the same type where possible, its message prefixed with the file (and scope key)."""
+    msg = _one_line(str(exc))
+    where = f"{path}: " + (f"scope.{key}: " if key else "")
+    if not msg.startswith(f"{path}:"):
+        msg = where + msg
+    if isinstance(exc, WorkbenchError):
+        try:
+            return type(exc)(msg)
+        except Exception:  # pragma: no cover - an error class with another signature
+            pass
+    return ClaimFileError(msg)
+
+
 def load_claim(path: Path) -> Claim:
-    """Read one claim file (TOML) and check its keys."""
+    """Read one claim file (TOML) and check its keys, and the scope's keys and values for its method.
+
+    Every problem is a :class:`ClaimFileError` (or the typed error of the bad
+    value, e.g. :class:`~workbench.errors.BadDepthError`) whose one-line
+    message names the file and the key, before anything is computed.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp(); p = os.path.join(d, "c.toml")
+    >>> _ = open(p, "w").write('id = "x"\\nstatement = "s"\\nsource = "s"\\nexpect = "proved"\\n'
+    ...                        'method = "symbolic"\\n[scope]\\nobligation = "rank_cover_tail"\\ngrades = "two"\\n')
+    >>> load_claim(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.proofs.ClaimFileError: .../c.toml: scope.grades = 'two': need an integer >= 1
+    """
     try:
-        data = tomllib.loads(Path(path).read_text())
-    except (tomllib.TOMLDecodeError, OSError) as exc:
-        raise ClaimFileError(f"{path}: {exc}") from None
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise ClaimFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ClaimFileError(f"{path}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+                             "save the claim file as UTF-8") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ClaimFileError(f"{path}: not valid TOML: {_one_line(exc)}") from None
     for key in ("id", "statement", "source", "expect", "method", "scope"):
         if key not in data:
             raise ClaimFileError(f"{path}: missing key {key!r}")
+    for key in ("id", "statement", "source", "expect", "method", "note"):
+        if key in data and not isinstance(data[key], str):
+            raise ClaimFileError(f"{path}: {key} = {_show(data[key])}: need a string")
+    if not data["id"].strip():
+        raise ClaimFileError(f"{path}: id is empty")
     if data["method"] not in METHODS:
-        raise ClaimFileError(f"{path}: method {data['method']!r} is not one of {', '.join(METHODS)}")
+        raise ClaimFileError(f"{path}: method {_show(data['method'])} is not one of {', '.join(METHODS)}")
     if data["expect"] not in STATUSES:
-        raise ClaimFileError(f"{path}: expect {data['expect']!r} is not one of {', '.join(STATUSES)}")
+        raise ClaimFileError(f"{path}: expect {_show(data['expect'])} is not one of {', '.join(STATUSES)}")
+    if not isinstance(data["scope"], dict):
+        raise ClaimFileError(f"{path}: scope = {_show(data['scope'])}: need a table ([scope] with one key per line)")
+    scope = dict(data["scope"])
+    check_scope(data["method"], scope, str(path))
     return Claim(data["id"], data["statement"], data["source"], data["expect"], data["method"],
-                 dict(data["scope"]), data.get("note", ""), str(path))
+                 scope, data.get("note", ""), str(path))
+
+
+# --- scope keys: what each method takes, checked when the file is loaded ---------------
+
+VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number_text(x) -> bool:
+    """An exact number as TOML gives it: an integer or a string such as ``"1/2"`` or ``"0.45"``."""
+    from fractions import Fraction
+
+    if _is_int(x):
+        return True
+    if not isinstance(x, str) or len(x) > 100:
+        return False
+    try:
+        Fraction(x.strip())
+    except (ValueError, ZeroDivisionError):
+        return False
+    return True
+
+
+def _counts(x) -> bool:
+    return _is_int(x) and x >= 0 or isinstance(x, list) and bool(x) and all(_is_int(v) and v >= 0 for v in x)
+
+
+def _region(x) -> bool:
+    return (isinstance(x, dict) and {"low", "high", "verdict"} <= set(x)
+            and set(x) <= {"low", "high", "verdict", "low_closed", "high_closed"}
+            and _is_number_text(x["low"]) and _is_number_text(x["high"]) and x["verdict"] in VERDICTS
+            and all(isinstance(x.get(k, False), bool) for k in ("low_closed", "high_closed")))
+
+
+#: Each scope key: (test of its value, what it must be).
+SCOPE_KEYS: dict[str, tuple[Callable[[object], bool], str]] = {
+    "measures": (lambda x: isinstance(x, list) and bool(x) and all(isinstance(v, str) and v.strip() for v in x),
+                 'need a non-empty list of measure names, e.g. ["P", "AP"]'),
+    "measure": (lambda x: isinstance(x, str) and bool(x.strip()), 'need a measure name, e.g. "RBP"'),
+    "order": (lambda x: isinstance(x, str), 'need an order name, e.g. "rank"'),
+    "grades": (lambda x: _is_int(x) and x >= 1, "need an integer >= 1"),
+    "gains": (lambda x: isinstance(x, str), 'need a string of gains, e.g. "0,1,3"'),
+    "topic": (lambda x: x == "depth" or _counts(x), 'need "depth", a count or a list of counts per grade, e.g. [3, 1]'),
+    "depths": (lambda x: isinstance(x, str) or _is_int(x) or isinstance(x, list) and bool(x) and all(map(_is_int, x)),
+               'need a depth, a range such as "2..6" or a list of depths'),
+    "depth": (lambda x: _is_int(x) and x >= 1, "need an integer >= 1"),
+    "verdicts": (lambda x: isinstance(x, list) and bool(x) and all(v in VERDICTS for v in x),
+                 f"need a non-empty list of verdicts from {', '.join(VERDICTS)}"),
+    "quantifier": (lambda x: x in ("all", "some"), 'need "all" or "some"'),
+    "lower": (lambda x: isinstance(x, str) and bool(x.strip()), 'need a run as a string, e.g. "10201"'),
+    "upper": (lambda x: isinstance(x, str) and bool(x.strip()), 'need a run as a string, e.g. "11000"'),
+    "obligation": (lambda x: x in OBLIGATIONS, "need one of " + ", ".join(
+        ("rank_cover_tail", "rank_interval_point", "rank_violation_limit"))),
+    "p_max": (_is_number_text, 'need an exact number, e.g. "1/3"'),
+    "param": (lambda x: isinstance(x, str) and bool(x.strip()), 'need a parameter name, e.g. "p"'),
+    "regions": (lambda x: isinstance(x, list) and bool(x) and all(map(_region, x)),
+                'need a non-empty list of {low = "0", high = "1/2", verdict = "ordinal"} '
+                "(optional low_closed, high_closed: true/false)"),
+    "claim": (lambda x: x in ("violation", "no-violation"), 'need "violation" or "no-violation"'),
+    "timeout": (lambda x: (_is_int(x) or isinstance(x, float)) and x > 0, "need a positive number of seconds"),
+    "property": (lambda x: isinstance(x, str), "need a property name"),
+    "part": (lambda x: isinstance(x, str), "need a part name"),
+    "crossing": (lambda x: x in ("literal", "strict"), 'need "literal" or "strict"'),
+    "min_recall_base": (lambda x: _is_int(x) and x >= 1, "need an integer >= 1"),
+    "max_recall_base": (lambda x: _is_int(x) and x >= 1, "need an integer >= 1"),
+    "min_depth_factor": (lambda x: _is_number_text(x) or isinstance(x, float), "need a number >= 2"),
+}
+
+#: Per method: (required keys, optional keys) of the scope.
+SCOPE_OF: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "enumeration": (("measures", "order", "depths", "verdicts"), ("grades", "gains", "topic", "quantifier")),
+    "pair": (("order", "lower", "upper", "measures"), ("grades", "gains", "topic")),
+    "symbolic": (("obligation",), ("grades", "gains", "p_max")),
+    "thresholds": (("measure", "order", "depths", "regions"), ("grades", "gains", "topic", "param")),
+    "smt": (("measure", "order", "depth", "claim"), ("grades", "gains", "topic", "timeout")),
+    "bounds": (("property", "grades", "max_recall_base", "depths"),
+               ("part", "crossing", "min_recall_base", "min_depth_factor")),
+}
+
+
+def check_scope(method: str, scope: dict, path: str = "<scope>") -> None:
+    """Refuse a scope with a missing, unknown or ill-typed key, or a bad value, naming the file and the key.
+
+    Cheap checks only (names parsed, ranges read): nothing is computed.
+
+    >>> check_scope("enumeration", {"measures": "P", "order": "set", "depths": "1..2", "verdicts": ["interval"]}, "c.toml")
+    Traceback (most recent call last):
+    ...
+    workbench.proofs.ClaimFileError: c.toml: scope.measures = 'P': need a non-empty list of measure names, e.g. ["P", "AP"]
+    """
+    from .names import parse_measure
+    from .orders import get_order
+
+    required, optional = SCOPE_OF[method]
+    for key in required:
+        if key not in scope:
+            raise ClaimFileError(f"{path}: scope is missing key {key!r} (method {method} needs "
+                                 f"{', '.join(required)})")
+    for key, value in scope.items():
+        if key not in required and key not in optional:
+            raise ClaimFileError(f"{path}: scope.{key}: unknown key for method {method} (it takes "
+                                 f"{', '.join(required + optional)})")
+        test, what = SCOPE_KEYS[key]
+        if method == "bounds" and key == "grades":
+            test, what = (lambda x: _is_int(x) and x >= 1 or isinstance(x, list) and bool(x)
+                          and all(_is_int(v) and v >= 1 for v in x)), "need an integer >= 1 or a list of them"
+        if method in ("pair", "smt") and key == "topic":
+            test, what = _counts, "need a count or a list of counts per grade, e.g. [3, 1]"
+        if not test(value):
+            raise ClaimFileError(f"{path}: scope.{key} = {_show(value)}: {what}")
+    if method == "bounds" and scope["property"] != "fs-recovery-below-half" and "part" not in scope:
+        raise ClaimFileError(f"{path}: scope is missing key 'part' (property {scope['property']} needs it)")
+    key = None
+    try:
+        for key in ("order",):
+            if key in scope:
+                get_order(scope[key])
+        key = "gains"
+        gains = _gains(scope) if method != "bounds" else None
+        key = "grades"
+        if "gains" in scope and "grades" in scope and method != "bounds" and gains.grades != scope["grades"]:
+            raise ClaimFileError(f"{path}: scope.grades = {scope['grades']}: gains {scope['gains']!r} have "
+                                 f"{gains.grades} relevant grade(s)")
+        for key in ("depths", "depth"):
+            if key in scope:
+                parse_depths(scope[key])
+        for key in ("measures", "measure"):
+            names = scope.get(key, [])
+            for name in [names] if isinstance(names, str) else names:
+                parse_measure(name)
+        for key in ("lower", "upper"):
+            if key in scope:
+                parse_run(scope[key], gains.grades)
+        key = "regions"
+        for region in scope.get("regions", []):
+            from fractions import Fraction
+
+            if Fraction(str(region["low"])) > Fraction(str(region["high"])):
+                raise ClaimFileError(f"{path}: scope.regions: low {region['low']} > high {region['high']}")
+    except WorkbenchError as exc:
+        raise _in_file(path, exc, key) from None
 
 
 def load_claims(folder: Path) -> list[Claim]:
     """All claim files of a folder, sorted by file name."""
+    if not Path(folder).is_dir():
+        what = "not a folder" if Path(folder).exists() else "no such folder"
+        raise ClaimFileError(f"{folder}: {what} (give the folder of claim files, *.toml)")
     paths = sorted(Path(folder).glob("*.toml"))
     if not paths:
         raise ClaimFileError(f"{folder}: no claim files (*.toml)")
@@ -147,6 +350,11 @@ def load_claims(folder: Path) -> list[Claim]:
 def _gains(scope: dict) -> Gains:
     grades = int(scope.get("grades", 1))
     return Gains.parse(scope["gains"]) if "gains" in scope else Gains.default(grades)
+
+
+def _topic_counts(spec) -> tuple[int, ...]:
+    """A scope's ``topic = 3`` or ``topic = [3, 1]`` as a tuple of counts."""
+    return tuple(int(x) for x in (spec if isinstance(spec, list) else [spec]))
 
 
 def _topic(scope: dict, measure, depth: int, grades: int) -> Topic | None:
@@ -220,7 +428,7 @@ def settle_pair(scope: dict) -> Outcome:
     pair = np.array([lower, upper], dtype=np.uint8)
     for name in scope["measures"]:
         m = parse_measure(name)
-        topic = Topic(tuple(scope["topic"])) if m.needs_topic else None
+        topic = Topic(_topic_counts(scope["topic"])) if m.needs_topic else None
         block = m.evaluate(pair, gains, topic)
         values[name] = {"lower": exact_str(block.value(0)), "upper": exact_str(block.value(1))}
         if block.signs(np.array([1]), np.array([0]))[0] <= 0:  # sign of M(lower) - M(upper)
@@ -396,7 +604,7 @@ def settle_smt(scope: dict) -> Outcome:
     from .counterexample import find_counterexample
 
     gains = _gains(scope)
-    topic = Topic(tuple(scope["topic"])) if "topic" in scope else None
+    topic = Topic(_topic_counts(scope["topic"])) if "topic" in scope else None
     result = find_counterexample(scope["measure"], scope["order"], int(scope["depth"]), grades=gains.grades,
                                  gains=gains, topic=topic, method="smt", timeout=float(scope.get("timeout", 60)))
     depth = int(scope["depth"])
@@ -479,12 +687,20 @@ def settle(claim: Claim) -> Outcome:
     """Settle one claim with its method; an undecidable step is ``unknown``, never ``refuted``."""
     from .errors import UndecidedComparisonError
 
+    where = claim.path or f"claim {claim.id!r}"
+    if claim.method not in SETTLERS:
+        raise ClaimFileError(f"{where}: method {_show(claim.method)} is not one of {', '.join(METHODS)}")
+    if not isinstance(claim.scope, dict):
+        raise ClaimFileError(f"{where}: scope = {_show(claim.scope)}: need a table")
+    check_scope(claim.method, claim.scope, where)
     try:
         return SETTLERS[claim.method](claim.scope)
     except UndecidedComparisonError as exc:
         return Outcome("unknown", str(exc))
     except KeyError as exc:
-        raise ClaimFileError(f"{claim.path}: scope is missing key {exc}") from None
+        raise ClaimFileError(f"{where}: scope is missing key {exc}") from None
+    except WorkbenchError as exc:
+        raise _in_file(where, exc) from None
 
 
 def run_claims(folder: Path, progress: Callable[[str], None] | None = None) -> list[Settled]:

@@ -34,9 +34,9 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
-from .errors import WorkbenchError
+from .errors import OutputPathError, WorkbenchError
 from .files import atomic_write
 
 VERDICTS = ("reproduced", "refuted", "differs")
@@ -220,6 +220,40 @@ def report_markdown(report: PaperReport) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def check_outputs(papers: Sequence[Paper], reports: Path) -> Path:
+    """Refuse, before any report is built, a reports folder that cannot take the reports and figures.
+
+    Returns the figures folder (``reports/figures``, created later if
+    missing); raises :class:`~workbench.errors.OutputPathError` naming the path.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "figures").write_text("x")
+    >>> check_outputs([get_paper("004")], d)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.errors.OutputPathError: reports folder '...': '.../figures' is a file, not a folder (figures go there)
+
+    References
+    ----------
+    SPEC section 6 (bad input: one line naming the bad value, nothing written).
+    """
+    from .files import check_output_path
+
+    for folder in (reports, *reports.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise OutputPathError(f"reports folder {str(reports)!r}: {str(folder)!r} is a file, not a folder")
+            break
+    figures = reports / "figures"
+    if figures.exists() and not figures.is_dir():
+        raise OutputPathError(f"reports folder {str(reports)!r}: {str(figures)!r} is a file, not a folder "
+                              "(figures go there)")
+    for paper in papers:
+        check_output_path(reports / f"{paper.key}.md", "report")
+    return figures
+
+
 def reproduce(name: str, reports: str | Path = "reports",
               progress: Callable[[str], None] | None = None) -> list[dict]:
     """Regenerate the report of ``name`` (a paper key, a seed number or ``all``).
@@ -235,8 +269,12 @@ def reproduce(name: str, reports: str | Path = "reports",
     """
     papers = list(PAPERS.values()) if name == "all" else [get_paper(name)]
     reports = Path(reports)
-    figures = reports / "figures"
-    figures.mkdir(parents=True, exist_ok=True)
+    figures = check_outputs(papers, reports)
+    try:
+        figures.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputPathError(f"reports folder {str(reports)!r}: cannot create {str(figures)!r} "
+                              f"({exc.strerror or exc})") from None
     written = []
     for paper in papers:
         if progress:

@@ -19,6 +19,30 @@ from .errors import BadDepthError, BadGainsError, BadRunError, BadTopicError
 
 Run = tuple[int, ...]
 
+#: Most relevant grades a scale may have: grades are stored in one byte (``uint8``) per position.
+MAX_GRADES = 255
+
+
+def check_grades(grades: int, what: str = "grades") -> int:
+    """Return ``grades`` or raise :class:`BadGainsError` unless it is an integer in ``1..MAX_GRADES``.
+
+    >>> check_grades(2)
+    2
+    >>> check_grades(10 ** 20)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadGainsError: grades 100000000000000000000: at most 255 relevant grades (a grade is stored in one byte)
+
+    References
+    ----------
+    SPEC section 1 (grades ``0 < 1 < ... < c``).
+    """
+    if isinstance(grades, bool) or not isinstance(grades, int) or grades < 1:
+        raise BadGainsError(f"{what} {grades!r}: need at least one relevant grade")
+    if grades > MAX_GRADES:
+        raise BadGainsError(f"{what} {grades}: at most {MAX_GRADES} relevant grades (a grade is stored in one byte)")
+    return grades
+
 
 @dataclass(frozen=True)
 class Gains:
@@ -49,6 +73,7 @@ class Gains:
         object.__setattr__(self, "values", vals)
         if len(vals) < 2:
             raise BadGainsError(f"gains {self}: need at least two grades (g(0)=0 and g(1))")
+        check_grades(len(vals) - 1, f"gains with {len(vals)} values: grades")
         if vals[0] != 0:
             raise BadGainsError(f"gains {self}: g(0) must be 0, got {vals[0]}")
         for j in range(1, len(vals)):
@@ -60,14 +85,19 @@ class Gains:
     @classmethod
     def default(cls, grades: int = 1) -> "Gains":
         """The indicator mapping ``g(i) = i`` for ``grades`` relevant grades."""
-        if grades < 1:
-            raise BadGainsError(f"grades {grades}: need at least one relevant grade")
+        check_grades(grades)
         return cls(tuple(Fraction(i) for i in range(grades + 1)))
 
     @classmethod
     def parse(cls, text: str) -> "Gains":
         """Parse ``"0,1,3"`` or ``"0,1/2,1"``."""
+        from .exact import check_number_text
+
         parts = [p for p in text.split(",")]
+        if len(parts) > MAX_GRADES + 1:
+            raise BadGainsError(f"gains: {len(parts):,} values; at most {MAX_GRADES + 1} (grades 0..{MAX_GRADES})")
+        for p in parts:  # refuse 1e999999999 (a billion digits) before building it
+            check_number_text(p, f"gains {text!r}", BadGainsError)
         try:
             vals = tuple(Fraction(p.strip()) for p in parts)
         except (ValueError, ZeroDivisionError):
@@ -120,6 +150,8 @@ class Topic:
         object.__setattr__(self, "counts", counts)
         if not counts:
             raise BadTopicError("topic (): give the number of documents of each relevant grade")
+        if len(counts) > MAX_GRADES:
+            raise BadTopicError(f"topic: {len(counts):,} grade counts; at most {MAX_GRADES} relevant grades")
         for j, n in enumerate(counts, start=1):
             if not isinstance(n, int) or n < 0:
                 raise BadTopicError(f"topic {self}: count {n!r} of grade {j} is not a non-negative integer")
@@ -129,6 +161,10 @@ class Topic:
     @classmethod
     def parse(cls, text: str) -> "Topic":
         """Parse ``"3"`` (binary) or ``"2,1"`` (two grade-1, one grade-2)."""
+        from .exact import check_number_text
+
+        for p in text.split(","):
+            check_number_text(p, f"topic {text!r}", BadTopicError)
         try:
             counts = tuple(int(p.strip()) for p in text.split(","))
         except ValueError:
@@ -199,7 +235,18 @@ def parse_depths(text: str) -> list[int]:
         raise BadDepthError(f"depth {text!r}: the range A..B needs 1 <= A <= B")
     if a < 1:
         raise BadDepthError(f"depth {text!r}: must be an integer >= 1")
+    if b - a + 1 > MAX_DEPTH_RANGE:
+        from .errors import TooLargeError
+
+        raise TooLargeError(
+            f"depth {text!r}: a range of {b - a + 1:,} depths; a range holds at most {MAX_DEPTH_RANGE:,} "
+            f"depths: {a}..{a + MAX_DEPTH_RANGE - 1} fits"
+        )
     return list(range(a, b + 1))
+
+
+#: Most depths a range ``A..B`` may hold (each depth is a computation of its own).
+MAX_DEPTH_RANGE = 10_000
 
 
 def parse_run(text: str | Sequence[int], grades: int | None = None) -> Run:

@@ -24,6 +24,7 @@ Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000); Giner 2023 (seed 004).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
@@ -31,7 +32,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import SpaceTooLargeError, WorkbenchError
-from .exact import ValueBlock, exact_str, to_float
+from .exact import ValueBlock, exact_str, json_float as to_float
 from .intrinsic import Intrinsic, interval_transformation, intrinsic_category, sorted_distinct
 from .runs import Gains, Run, Topic
 
@@ -42,6 +43,205 @@ RANKED_VALUES_LIMIT = 256
 
 #: Most runs :func:`classify` enumerates (16.8 million: binary depth 24).
 ENUMERATION_LIMIT = 1 << 24
+
+
+# ---------------------------------------------------------------------------
+# refusing before enumerating: what classify will build, from its arguments
+# ---------------------------------------------------------------------------
+
+#: Runs scored to probe a measure at a depth: the marginal cost between the
+#: two sample sizes is the cost per run (fixed costs cancel).
+PROBE_RUNS = (8, 40)
+#: Deepest probe: deeper requests extrapolate linearly from probes at this
+#: depth and half of it (value sizes grow about linearly with the depth).
+PROBE_DEPTH = 256
+
+# Cost model of classify, set from /usr/bin/time measurements of whole runs
+# (benchmarks/extreme_requests.py checks the refusals it drives): bytes and seconds per run,
+# per run and position, per byte of exact values (int64 or Python-int
+# coordinates), per byte the measure allocates while scoring a run, and per
+# cover (each cover holds two indices and, while signs are decided, the
+# difference of two value rows).
+_MEM_PER_RUN_POSITION = 2.4
+_MEM_PER_INT_BYTE = 1.0
+_MEM_PER_OBJ_BYTE = 1.0
+_MEM_PER_EVAL_BYTE = 1.0
+_MEM_PER_COVER = 17.0
+_MEM_PER_COVER_INT_BYTE = 4.5
+_MEM_PER_COVER_OBJ_BYTE = 0.5
+_SEC_PER_RUN_POSITION = 3e-8
+_SEC_PER_INT_BYTE = 1e-8
+_SEC_PER_OBJ_BYTE = 2.2e-7
+_SEC_PER_OBJ_BYTE_POSITION = 6e-10
+_SEC_PER_COVER_INT_BYTE = 1e-8
+_SEC_PER_COVER_OBJ_BYTE = 3e-8
+#: Printing a witness's exact values costs about the square of their number
+#: of logarithms (sympy sums of thousands of terms).
+_SEC_PER_COLUMN_SQUARED = 2e-7
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What classifying a measure on one space builds, estimated before anything is allocated.
+
+    Attributes
+    ----------
+    log2_runs : float
+        ``log2`` of the number of runs.
+    depth : int
+    covers : float
+        Cover pairs the order generates (estimated from a sample).
+    int_bytes, obj_bytes : float
+        Bytes of exact value coordinates per run, as ``int64`` or as Python
+        integers (measured on a probe of sampled runs).
+    eval_bytes : float
+        Peak bytes the measure allocates per run while scoring (``tracemalloc``
+        on the probe).
+    fallback : float
+        Runs handled by the quadratic cover fallback (0 when rules apply).
+    """
+
+    log2_runs: float
+    depth: int
+    covers: float = 0.0
+    int_bytes: float = 8.0
+    obj_bytes: float = 0.0
+    eval_bytes: float = 0.0
+    fallback: float = 0.0
+
+    @property
+    def runs(self) -> float:
+        return 2.0 ** min(self.log2_runs, 1000.0)
+
+    def estimate(self) -> "Estimate":
+        from .spaces import Estimate, about_runs
+
+        n, d, c = self.runs, self.depth, self.covers
+        ib, ob = self.int_bytes, self.obj_bytes
+        mem = (n * (_MEM_PER_RUN_POSITION * d + _MEM_PER_INT_BYTE * ib + _MEM_PER_OBJ_BYTE * ob
+                    + _MEM_PER_EVAL_BYTE * self.eval_bytes)
+               + c * (_MEM_PER_COVER + _MEM_PER_COVER_INT_BYTE * ib + _MEM_PER_COVER_OBJ_BYTE * ob)
+               + 12.0 * self.fallback**2)
+        sec = (n * (_SEC_PER_RUN_POSITION * d + _SEC_PER_INT_BYTE * ib + _SEC_PER_OBJ_BYTE * ob
+                    + _SEC_PER_OBJ_BYTE_POSITION * ob * d)
+               + c * (_SEC_PER_COVER_INT_BYTE * ib + _SEC_PER_COVER_OBJ_BYTE * ob) + 1e-9 * self.fallback**3
+               + _SEC_PER_COLUMN_SQUARED * (ib / 8) ** 2)
+        if self.log2_runs >= 1000:
+            mem = sec = float("inf")
+        return Estimate(about_runs(self.log2_runs), mem, sec)
+
+
+def _value_bytes(block) -> tuple[float, float]:
+    """``(int64 bytes, Python-int bytes)`` of exact coordinates per run of a value block."""
+    import sys
+
+    coords = getattr(block, "coords", None)
+    if coords is None or len(coords) == 0:
+        return 8.0, 0.0
+    if coords.dtype != object:
+        return float(coords.shape[1] * coords.itemsize), 0.0
+    total = sum(sys.getsizeof(int(x)) + 8 for x in coords.ravel().tolist())
+    return 0.0, total / coords.shape[0]
+
+
+_PROBES: dict = {}
+
+
+def _probe(measure, kind: str, depth: int, grades: int, topic, gains) -> tuple[float, float, float, np.ndarray]:
+    """``(int bytes, object bytes, scoring bytes)`` per run of ``measure`` at ``depth``, and a sample (cached).
+
+    The measure scores two samples of :data:`PROBE_RUNS` runs under
+    :mod:`tracemalloc`; the difference of the peaks over the difference of
+    the sizes is what scoring one more run allocates.
+    """
+    import tracemalloc
+
+    from .spaces import Space
+
+    key = (str(measure), kind, depth, grades, topic, gains)
+    if key not in _PROBES:
+        if len(_PROBES) > 256:
+            _PROBES.clear()
+        space = Space(kind, depth, grades, topic)
+        peaks, block, sample = [], None, None
+        started = not tracemalloc.is_tracing()
+        if started:
+            tracemalloc.start()
+        try:
+            for k in PROBE_RUNS:
+                sample = space.sample(k, seed=0)
+                tracemalloc.reset_peak()
+                before = tracemalloc.get_traced_memory()[0]
+                block = measure.evaluate(sample, gains, topic)
+                peaks.append(tracemalloc.get_traced_memory()[1] - before)
+        finally:
+            if started:
+                tracemalloc.stop()
+        ib, ob = _value_bytes(block)
+        eb = max(peaks[1] - peaks[0], 0) / (PROBE_RUNS[1] - PROBE_RUNS[0])
+        _PROBES[key] = (ib, ob, eb, sample)
+    return _PROBES[key]
+
+
+def classify_workload(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> Workload:
+    """Estimate what :func:`classify` builds for these arguments, from logarithms and a small probe.
+
+    Spaces whose runs alone would not fit are described from ``log2`` of
+    their size (nothing is computed exactly); otherwise the measure is scored
+    on :data:`PROBE_RUNS` sampled runs to learn the size of its exact values
+    (logarithms bring one coordinate per position, rational values grow with
+    the depth) and the order's rules are run on the sample to count covers.
+    """
+    from .covers import estimate_covers
+    from .spaces import Space, log2_space_size, memory_budget
+
+    lg = log2_space_size(kind, depth, grades, topic)
+    if lg > 40 or 2.0**lg * depth > 4 * memory_budget()[0]:
+        return Workload(lg, depth, covers=2.0 ** min(lg, 1000.0))
+    space = Space(kind, depth, grades, topic)
+    runs = space.size
+    lg = math.log2(runs) if runs else 0.0
+    pd = min(depth, PROBE_DEPTH)
+    ib, ob, eb, sample = _probe(measure, kind, pd, grades, topic, gains)
+    if depth > pd:  # extrapolate linearly from probes at PROBE_DEPTH / 2 and PROBE_DEPTH
+        ib2, ob2, eb2, _ = _probe(measure, kind, pd // 2, grades, topic, gains)
+        f = (depth - pd) / (pd - pd // 2)
+        ib, ob, eb = ib + max(ib - ib2, 0.0) * f, ob + max(ob - ob2, 0.0) * f, eb + max(eb - eb2, 0.0) * f
+    covers, fb = estimate_covers(order.name, Space(kind, pd, grades, topic), gains, sample, float(runs))
+    if depth > pd and order.kind != "total":
+        covers *= depth / pd  # rule moves per run grow with the depth
+    return Workload(lg, depth, covers, ib, ob, eb, fb)
+
+
+def check_classify(measure, order, space, gains: Gains | None = None, command: str = "classify",
+                   hint: str = "") -> None:
+    """Refuse (:class:`~workbench.errors.TooLargeError`) a classification that would not fit the machine.
+
+    The message gives the estimate (runs, memory or time) and the largest
+    depth that fits with the same measure, order, grades and topic, e.g.
+    ``classify DCG on rank order at depth 24: 16,777,216 runs needing ~12 GB;
+    this machine allows ~4 GB: depth <= 22 fits``.
+    """
+    from .spaces import Estimate, largest_fitting, refuse_unless_fits
+
+    gains = gains or Gains.default(space.grades)
+
+    def at(d: int):
+        w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains)
+        est = w.estimate()
+        if w.log2_runs > math.log2(ENUMERATION_LIMIT) + 1e-9:
+            return Estimate(est.what, est.bytes, est.seconds,
+                            f"{command} enumerates every run and stops at {ENUMERATION_LIMIT:,}")
+        return est
+
+    est = at(space.depth)
+    if est.fits():
+        return
+    best = largest_fitting(at, 1, space.depth - 1)
+    fits = (f"depth <= {best} fits" if best is not None else "no depth fits") + hint
+    label = "" if space.grades == 1 else f" with {space.grades} relevant grades"
+    topic = f", topic {space.topic}" if space.topic is not None else ""
+    refuse_unless_fits(f"{command} {measure} on {order.name} order at depth {space.depth}{label}{topic}", est, fits)
 
 
 def max_enumerable_depth(space) -> int:
@@ -209,6 +409,7 @@ def classify(
     measure.check_topic(space.topic)
     step = progress or (lambda phase: None)
 
+    check_classify(measure, order, space, gains)
     step("enumerating runs")
     try:
         runs = space.array(limit=ENUMERATION_LIMIT)

@@ -11,6 +11,12 @@ Kendall tau of :mod:`workbench.correlation` consumes, and a float copy
 
 Rules:
 
+* **Runs.**  Run files (plain or gzip), or ``{name: run}`` with each run
+  ``{topic: [docid, ...]}`` (a ranking, kept as given) or
+  ``{topic: {docid: score}}`` (pytrec_eval / ranx), which is ranked exactly
+  as a run file is: score descending, ties by docid descending
+  (:func:`workbench.trec.ranked_run`).  Any other shape raises
+  :class:`~workbench.errors.BadInputShapeError` naming it.
 * **Measure names.**  A name the workbench parses (:func:`workbench.names.parse_measure`:
   ``AP``, ``RBP(p=0.8)``, ``SBTO``, ``DCG(discount=logb,b=10)``,
   ``nDCG@10``, ``file.py:fn`` ...) is scored exactly by the workbench.  A
@@ -32,7 +38,9 @@ Rules:
   :class:`MissingTopicError` naming the run and the topic, unless
   ``skip_missing=True`` (then it is ignored and listed in the notes).
 * **Depth.**  ``depth`` cuts every ranking to its first ``depth`` documents
-  (seed 000 uses 250).  Exact measures see every run padded with
+  (seed 000 uses 250); a depth whose arrays would exceed
+  :data:`workbench.files.MEMORY_LIMIT` (estimated at ``(64 T + 256) S N``
+  bytes) is refused first (:class:`~workbench.errors.TooLargeError`).  Exact measures see every run padded with
   non-relevant documents to one common length ``N`` (``depth``, or the
   longest ranking when ``depth`` is None), so ``P`` is ``count / N`` and
   ``RBTO`` lives in ``{0..c}^N``.  ir_measures sees the cut rankings unpadded.
@@ -85,6 +93,7 @@ import numpy as np
 
 from .errors import (
     BadGainsError,
+    BadInputShapeError,
     BadParameterError,
     MissingTopicError,
     TrecFormatError,
@@ -96,7 +105,8 @@ from .exact import ValueBlock
 from .exact_scores import block_floats, dense_ranks, evaluate_measure, signs_from_ranks, sum_signs
 from .ipso_runs import _topic_key
 from .runs import Gains, Topic, check_depth
-from .trec import read_qrels, read_run
+from .files import check_memory
+from .trec import RUN_SHAPES, _kind, as_qrels, ranked_run, read_run, require_common_topics
 
 VIEWS = ("graded", "binary")
 IR_PREFIXES = ("ir:", "ir_measures:")
@@ -233,17 +243,35 @@ class JudgedRuns:
 
 
 def _qrels_dict(qrels) -> dict:
-    q = read_qrels(qrels) if isinstance(qrels, (str, Path)) else qrels
-    if not q:
-        raise TrecFormatError(f"qrels {qrels if isinstance(qrels, (str, Path)) else '{}'}: no topics")
-    return q
+    return as_qrels(qrels)
+
+
+RUNS_SHAPES = "a list of run files or a dict {name: run}, each run " + RUN_SHAPES
 
 
 def _runs_dict(runs) -> dict:
+    """``{name: {topic: [docid, ...]}}`` in trec_eval order from run files or run dicts (module rules).
+
+    >>> _runs_dict({"s": {"1": {"a": 1.0, "b": 2.0}}})
+    {'s': {'1': ['b', 'a']}}
+    >>> _runs_dict([{"1": ["a"]}])
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadInputShapeError: runs: item 0 is a dict; give a list of run files or a dict {name: run}, each run a dict {topic: [docid, ...]} (a ranking, best first) or {topic: {docid: score}} (ranked by score as trec_eval does)
+    """
     if isinstance(runs, Mapping):
-        out = dict(runs)
-    else:
+        out = {}
+        for name, r in runs.items():
+            if not isinstance(name, str):
+                raise BadInputShapeError(f"runs: run name {name!r} is {_kind(name)}, not a string")
+            out[name] = ranked_run(r, name)
+    elif isinstance(runs, (list, tuple)):
+        for k, p in enumerate(runs):
+            if not isinstance(p, (str, Path)):
+                raise BadInputShapeError(f"runs: item {k} is {_kind(p)}; give {RUNS_SHAPES}")
         out = load_runs(runs)
+    else:
+        raise BadInputShapeError(f"runs: got {_kind(runs)}; give {RUNS_SHAPES}")
     if not out:
         raise WorkbenchError("score matrices: give at least one run")
     for name, r in out.items():
@@ -289,6 +317,9 @@ def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gain
     if not topics:
         raise TrecFormatError("qrels: no topic has a relevant document (grade >= 1)")
     systems = tuple(runs)
+    if depth is not None:
+        check_memory(f"scoring {len(systems)} run(s) x {len(topics)} topic(s)", "depth", depth,
+                     (64 * len(topics) + 256) * len(systems))
     skipped = {}
     for s, r in runs.items():
         extra = sorted((t for t in r if t not in qrels), key=_topic_key)
@@ -297,6 +328,7 @@ def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gain
             raise MissingTopicError(f"run {s}: topic {extra[0]}{more} is not in the qrels")
         if extra:
             skipped[s] = tuple(extra)
+        require_common_topics(r, set(topics), s)
     cut = {s: {t: list(r.get(t, ()))[:depth] if depth else list(r.get(t, ())) for t in topics} for s, r in runs.items()}
     N = depth or max([len(d) for r in cut.values() for d in r.values()] + [1])
     arrays, tobjs, missing = [], [], {}
@@ -489,7 +521,12 @@ def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", d
     qrels : path or dict
         ``{topic: {docid: grade}}`` (:func:`workbench.trec.read_qrels`) or a qrels file.
     runs : dict or sequence of path
-        ``{name: {topic: [docid, ...]}}`` in trec_eval order, or run files (:func:`load_runs`).
+        ``{name: run}`` or a list of run files (:func:`load_runs`).  A run is
+        ``{topic: [docid, ...]}`` (a ranking, best first) or
+        ``{topic: {docid: score}}`` (pytrec_eval / ranx), ranked by score as a
+        run file is (:func:`workbench.trec.ranked_run`: score descending, ties
+        by docid descending); any other shape raises
+        :class:`~workbench.errors.BadInputShapeError`.
     measures : sequence of str
         Measure names (module rules: workbench exact, ``ir:`` / ``trec:`` prefixes for ir_measures).
     view : {"graded", "binary"}

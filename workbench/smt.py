@@ -65,7 +65,12 @@ from typing import Sequence
 from .errors import NotExpressibleError, WorkbenchError
 from .runs import Gains
 
-__all__ = ["decide_depth", "rational_candidates"]
+__all__ = ["decide_depth", "rational_candidates", "SMT_MAX_DEPTH"]
+
+#: Deepest run the z3 search encodes: its formulas nest one level per position
+#: and are walked recursively (the recursion limit is raised for it), and at
+#: depth 300 a search already holds ~500 MB.
+SMT_MAX_DEPTH = 300
 
 
 
@@ -234,17 +239,25 @@ def decide_depth(z3, m, o, N, g, topic, prange, budget):
     violations far sooner) for another, then the linearised one again for the
     rest of the budget.
     """
+    import sys
+
     end = time.perf_counter() + budget
     slices = [(True, min(5.0, budget / 4)), (False, min(10.0, budget / 4)), (True, None)]
     why = "timeout"
-    for linear, share in slices:
-        left = end - time.perf_counter()
-        if left <= 0:
-            break
-        out = _smt_attempt(z3, m, o, N, g, topic, prange, left if share is None else min(share, left), linear)
-        if out[0] != "unknown":
-            return out
-        why = out[1]  # e.g. "timeout", "canceled" or an incomplete theory: try the next encoding
+    # the formulas nest one level per position and are walked recursively
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 1000 + 12 * N))
+    try:
+        for linear, share in slices:
+            left = end - time.perf_counter()
+            if left <= 0:
+                break
+            out = _smt_attempt(z3, m, o, N, g, topic, prange, left if share is None else min(share, left), linear)
+            if out[0] != "unknown":
+                return out
+            why = out[1]  # e.g. "timeout", "canceled" or an incomplete theory: try the next encoding
+    finally:
+        sys.setrecursionlimit(limit)
     return ("unknown", why)
 
 

@@ -40,11 +40,236 @@ from typing import Iterator
 
 import numpy as np
 
-from .errors import BadIndexError, BadParameterError, BadRunError, SpaceTooLargeError
+from .errors import BadIndexError, BadParameterError, BadRunError, SpaceTooLargeError, TooLargeError
 from .indexing import _INT64_MAX, Automaton, rank_digits
 from .runs import Run, Topic, check_depth, format_run, parse_run
 
-__all__ = ["Space", "rank_space", "set_space", "BadIndexError"]
+__all__ = ["Space", "rank_space", "set_space", "BadIndexError", "Estimate", "memory_budget", "time_budget",
+           "refuse_unless_fits", "largest_fitting"]
+
+
+# ---------------------------------------------------------------------------
+# budgets: every command estimates what it will build and refuses before
+# allocating when the estimate is beyond what the machine allows
+# ---------------------------------------------------------------------------
+
+#: The most memory (bytes) one request may plan to use, unless the machine has less.
+MEMORY_CAP = 4 * 2**30
+#: The most seconds of estimated work one request may plan (a silent minute at most).
+TIME_CAP = 60.0
+
+
+def _parse_bytes(text: str) -> int | None:
+    units = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = t[-1:] if t[-1:] in units and t[-1:] else ""
+    try:
+        value = float(t[: len(t) - len(unit)] if unit else t)
+    except ValueError:
+        return None
+    return int(value * units[unit]) if value > 0 and math.isfinite(value) else None
+
+
+def _machine_memory() -> tuple[int, str]:
+    """(bytes, why): half the physical memory, a cgroup's limit, or the address-space limit."""
+    import os
+    import resource
+
+    best, why = MEMORY_CAP, "this machine allows"
+    try:
+        phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        if phys > 0 and phys // 2 < best:
+            best = phys // 2
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as fh:
+            raw = fh.read().strip()
+        if raw.isdigit() and int(raw) * 3 // 4 < best:
+            best = int(raw) * 3 // 4
+    except OSError:
+        pass
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY and soft > 0:
+            # the interpreter and its libraries already hold part of the address space
+            with open("/proc/self/statm") as fh:
+                used = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            room = max(soft - used, 0) * 3 // 4
+            if room < best:
+                best, why = room, "the address-space limit (ulimit -v) allows"
+    except (OSError, ValueError, AttributeError):
+        pass
+    return best, why
+
+
+def memory_budget() -> tuple[int, str]:
+    """``(bytes, phrase)``: the memory a request may plan, and how the message says where it comes from.
+
+    ``$WORKBENCH_MEMORY_LIMIT`` (e.g. ``8G``, ``500M``) overrides the default,
+    which is :data:`MEMORY_CAP` (4 GiB) or less when the machine has less
+    (half its physical memory, three quarters of a cgroup limit or of the
+    room left under ``ulimit -v``).
+    """
+    import os
+
+    env = os.environ.get("WORKBENCH_MEMORY_LIMIT")
+    if env:
+        n = _parse_bytes(env)
+        if n is not None:
+            return n, "WORKBENCH_MEMORY_LIMIT allows"
+    return _machine_memory()
+
+
+def time_budget() -> tuple[float, str]:
+    """``(seconds, phrase)``: the estimated work a request may plan (``$WORKBENCH_TIME_LIMIT`` overrides :data:`TIME_CAP`)."""
+    import os
+
+    env = os.environ.get("WORKBENCH_TIME_LIMIT")
+    if env:
+        try:
+            v = float(env)
+            if v > 0 and math.isfinite(v):
+                return v, "WORKBENCH_TIME_LIMIT allows"
+        except ValueError:
+            pass
+    return TIME_CAP, "the workbench allows"
+
+
+def human_bytes(n: float) -> str:
+    """``"~12 GB"``, ``"~300 MB"`` (powers of 1024), any magnitude.
+
+    >>> human_bytes(12.7 * 2**30), human_bytes(4 * 2**30), human_bytes(3 * 2**20), human_bytes(2.0 ** 200)
+    ('~13 GB', '~4.0 GB', '~3 MB', '~1.4e+42 EB')
+    """
+    for unit, size in (("EB", 2**60), ("PB", 2**50), ("TB", 2**40), ("GB", 2**30), ("MB", 2**20)):
+        if n >= size:
+            v = n / size
+            if unit == "EB" and v >= 10**6:
+                return f"~{v:.2g} EB"
+            return f"~{v:.0f} {unit}" if v >= 10 or unit == "MB" else f"~{v:.1f} {unit}"
+    return f"~{max(n, 0) / 2**10:.0f} KB"
+
+
+def human_seconds(t: float) -> str:
+    """``"~5 min"``, ``"~40 s"``, ``"~3 h"``, ``"~2e+30 years"``."""
+    if t < 120:
+        return f"~{t:.0f} s"
+    if t < 2 * 3600:
+        return f"~{t / 60:.0f} min"
+    if t < 2 * 86400:
+        return f"~{t / 3600:.0f} h"
+    years = t / (365.25 * 86400)
+    if years < 2:
+        return f"~{t / 86400:.0f} days"
+    return f"~{years:.2g} years" if years < 10**6 else f"~{years:.1e} years"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a request will build, estimated from its arguments before anything is allocated.
+
+    ``what`` describes the size in words (``"about 16,777,216 runs"``);
+    ``bytes`` and ``seconds`` are the planned peak memory and work.
+    """
+
+    what: str
+    bytes: float = 0.0
+    seconds: float = 0.0
+    #: A fixed limit of the command the request exceeds, in words (``"classify
+    #: enumerates at most 16,777,216 runs"``); empty when there is none.
+    over_cap: str = ""
+
+    def fits(self) -> bool:
+        return not self.over_cap and self.bytes <= memory_budget()[0] and self.seconds <= time_budget()[0]
+
+    def excess(self) -> str:
+        """``"needing ~12 GB; this machine allows ~4 GB"`` for the first budget it exceeds ('' if it fits)."""
+        mem, mem_why = memory_budget()
+        if self.bytes > mem:
+            need = human_bytes(self.bytes) if math.isfinite(self.bytes) else "more memory than any machine has"
+            return f"needing {need}; {mem_why} {human_bytes(mem)}"
+        sec, sec_why = time_budget()
+        if self.seconds > sec:
+            return f"needing {human_seconds(self.seconds)} of work; {sec_why} {human_seconds(sec)}"
+        if self.over_cap:
+            return f"; {self.over_cap}"
+        return ""
+
+
+def largest_fitting(estimate, low: int, high: int) -> int | None:
+    """The largest ``x`` in ``low..high`` with ``estimate(x).fits()`` (estimates grow with ``x``), or None."""
+    if high < low or not estimate(low).fits():
+        return None
+    lo, hi = low, high
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if estimate(mid).fits():
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def refuse_unless_fits(request: str, est: Estimate, fits: str | None) -> None:
+    """Raise :class:`~workbench.errors.TooLargeError` unless ``est`` fits the budgets.
+
+    The message: ``"{request}: {est.what} needing ~12 GB; this machine allows
+    ~4 GB: {fits}"`` where ``fits`` names the largest setting that fits (or
+    says that none does).
+    """
+    if est.fits():
+        return
+    tail = f": {fits}" if fits else ""
+    excess = est.excess()
+    raise TooLargeError(f"{request}: {est.what}{'' if excess.startswith(';') else ' '}{excess}{tail}")
+
+
+def space_label(kind: str, depth: int, grades: int, topic) -> str:
+    """``"rank space at depth 24"`` (+ grades and topic when not the defaults)."""
+    extra = "" if grades == 1 else f" with {grades} relevant grades"
+    t = f", topic {topic}" if topic is not None else ""
+    return f"{kind} space at depth {depth}{extra}{t}"
+
+
+def log2_space_size(kind: str, depth: int, grades: int, topic=None) -> float:
+    """``log2`` of the number of runs, from logarithms (never the exact count).
+
+    With a topic it is the bound of the unrestricted space unless the quotas
+    bind (``n_j < depth``), in which case it is exact through the counting
+    automaton when that is cheap, else still the bound.
+
+    >>> log2_space_size("rank", 10**20, 1)
+    1e+20
+    >>> round(2 ** log2_space_size("set", 1000, 2))
+    501501
+    """
+    if kind == "rank":
+        bound = depth * math.log2(grades + 1)
+    else:
+        bound = (math.lgamma(depth + grades + 1) - math.lgamma(depth + 1) - math.lgamma(grades + 1)) / math.log(2)
+    if topic is None or all(n >= depth for n in topic.counts):
+        return bound
+    if _automaton_bytes(kind, depth, grades, topic, bound) <= min(memory_budget()[0], 2**28):
+        return math.log2(Space(kind, depth, grades, topic).size)
+    return bound
+
+
+def _automaton_states(kind: str, depth: int, grades: int, topic) -> int:
+    counts = [n for n in (topic.counts if topic is not None else ()) if n < depth]
+    if kind == "set":
+        return sum(n + 2 for n in counts) + grades + 2
+    states = 1
+    for n in counts:
+        states *= n + 1
+    return states
+
+
+def _automaton_bytes(kind: str, depth: int, grades: int, topic, log2_size: float) -> float:
+    """Memory of the counting automaton's tables (completion counts per position, state and grade)."""
+    entries = float(depth + 1) * (_automaton_states(kind, depth, grades, topic) + 1) * (grades + 1)
+    per = 8.0 if log2_size < 63 else 40.0 + log2_size / 8
+    return entries * per * 4  # W, C, P and the flat copy of P
 
 _KINDS = ("rank", "set")
 
@@ -129,7 +354,19 @@ class Space:
     # structure --------------------------------------------------------------
     @cached_property
     def _auto(self) -> Automaton:
+        bound = log2_space_size(self.kind, self.depth, self.grades, None)
+        need = _automaton_bytes(self.kind, self.depth, self.grades, self.topic, bound)
+        refuse_unless_fits(
+            f"{space_label(self.kind, self.depth, self.grades, self.topic)}",
+            Estimate(f"counting and indexing its runs (at most {about_runs(bound)})", need),
+            "use a smaller --depth",
+        )
         return Automaton(self.kind, self.depth, self.grades, self.topic)
+
+    @property
+    def log2_size(self) -> float:
+        """``log2(size)`` from logarithms: safe for any depth (see :func:`log2_space_size`)."""
+        return log2_space_size(self.kind, self.depth, self.grades, self.topic)
 
     @cached_property
     def _free_rank(self) -> bool:
@@ -159,6 +396,12 @@ class Space:
         SPEC sec. 1.
         """
         if self._free_rank:
+            bits = self.depth * math.log2(self.grades + 1)
+            if bits > _SIZE_BITS_LIMIT:
+                raise TooLargeError(
+                    f"{space_label(self.kind, self.depth, self.grades, self.topic)}: {about_runs(bits)}; "
+                    f"even their exact count would need {human_bytes(bits / 8)}: use a smaller --depth"
+                )
             return (self.grades + 1) ** self.depth
         if self.kind == "set" and self.topic is None:
             return math.comb(self.depth + self.grades, self.grades)
@@ -258,13 +501,22 @@ class Space:
         ----------
         SPEC sec. 1.
         """
-        size = self.size
-        if size > limit:
+        if self.log2_size > 62:
+            size = None
+        else:
+            size = self.size
+        if size is None or size > limit:
             t = f" and topic {self.topic}" if self.topic is not None else ""
+            shown = str(size) if size is not None else about_runs(self.log2_size).removesuffix(" runs")
             raise SpaceTooLargeError(
-                f"{self.kind} space at depth {self.depth} with {self.grades} relevant grade(s){t} has {size} runs, "
+                f"{self.kind} space at depth {self.depth} with {self.grades} relevant grade(s){t} has {shown} runs, "
                 f"more than the limit {limit}: use a smaller --depth or sampling"
             )
+        refuse_unless_fits(
+            f"{space_label(self.kind, self.depth, self.grades, self.topic)}",
+            Estimate(f"{size:,} runs of {self.depth} grades", float(size) * self.depth),
+            "use a smaller --depth",
+        )
         N = self.depth
         if self._free_rank:
             B = self.grades + 1
@@ -553,6 +805,27 @@ class Space:
                 out[:, p] = d
             return out
         return self._auto.unrank(idx, self.depth)
+
+
+#: Largest exact space size (in bits) :attr:`Space.size` computes: ``2^(2^30)``
+#: is a 128 MB integer, far beyond anything enumerated, ranked or sampled.
+_SIZE_BITS_LIMIT = 2**30
+
+
+def about_runs(log2_size: float) -> str:
+    """``"16,777,216 runs"`` or ``"about 2.8 x 10^4515 runs"`` from ``log2`` of a count.
+
+    >>> about_runs(24.0), about_runs(15000.0), about_runs(1e20)
+    ('16,777,216 runs', 'about 2.8 x 10^4515 runs', 'about 10^3.01e+19 runs')
+    """
+    if log2_size < 26 or (log2_size < 62 and float(log2_size).is_integer()):
+        return f"{round(2 ** log2_size):,} runs"
+    log10 = log2_size * math.log10(2)
+    exp = math.floor(log10)
+    mant = 10 ** (log10 - exp)
+    if round(mant, 1) >= 10:
+        mant, exp = mant / 10, exp + 1
+    return f"about {mant:.1f} x 10^{exp} runs" if exp < 10**6 else f"about 10^{log10:.4g} runs"
 
 
 def rank_space(depth: int, grades: int = 1, topic: Topic | None = None) -> Space:

@@ -310,10 +310,13 @@ def parse_structure(text: str, path: str = "<text>") -> IntervalRelation:
         tok = line.split()
         if len(tok) == 3:
             a, b = elem(tok[0], lineno), elem(tok[1], lineno)
+            shown = tok[2] if len(tok[2]) <= 40 else f"{tok[2][:20]}... ({len(tok[2])} characters)"
             try:
-                lev = int(tok[2])
+                lev = int(tok[2]) if len(tok[2]) <= 40 else None
             except ValueError:
-                raise err(lineno, f"level {tok[2]!r} is not an integer") from None
+                raise err(lineno, f"level {shown!r} is not an integer") from None
+            if lev is None or not -(2 ** 63) <= lev < 2 ** 63:
+                raise err(lineno, f"level {shown!r} is out of range: levels are integers from -2^63 to 2^63 - 1")
             if (a, b) in levels and levels[(a, b)][0] != lev:
                 old, where = levels[(a, b)]
                 raise err(lineno, f"interval ({tok[0]}, {tok[1]}) has level {old} on line {where} and {lev} here")
@@ -359,6 +362,7 @@ def read_structure(path: str | Path) -> IntervalRelation:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise StructureFormatError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise StructureFormatError(f"{path}: not UTF-8 text") from None
+    except UnicodeDecodeError as exc:
+        raise StructureFormatError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset "
+                                   f"{exc.start}); save the file as UTF-8") from None
     return parse_structure(text, str(path))

@@ -43,7 +43,7 @@ from .correlation import correlation_table, overall_tau, topic_by_topic_tau
 from .discrimination import asl_curve_figure, paired_bootstrap
 from .downsampling import DownsamplingResult, TauCell, curve_figure, self_tau_curves
 from .errors import WorkbenchError
-from .files import atomic_write
+from .files import atomic_write, check_output_path
 from .score_matrix import load_runs, score_matrices
 from .significance import anova_tukey, decision_changes, kruskal_tukey
 from .study_report import DCG10, NDCG10, P002_AP, P002_TW, T1, T2, T3, T4, measure_label, render
@@ -300,8 +300,10 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
     Returns
     -------
     Path
-        The report.  Markdown and figures are written atomically; the
-        Markdown is byte-identical for the same data, settings and seed.
+        The report.  Markdown and figures are written atomically (missing
+        folders are created when they are written, so bad input writes
+        nothing); the Markdown is byte-identical for the same data,
+        settings and seed.
 
     Examples
     --------
@@ -317,7 +319,8 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
             raise WorkbenchError(f"{name} {v!r}: expected an integer >= {low}")
     out = Path(out)
     figs = out / "figures"
-    figs.mkdir(parents=True, exist_ok=True)
+    check_output_path(out / REPORT, "report")
+    check_output_path(figs / "experiments-robust03-fig14.png", "figure")
     clock = _Clock(progress)
     c = _compute(Path(data), int(depth), int(repetitions), int(bootstrap), int(seed), clock)
     clock("figures")

@@ -41,6 +41,7 @@ SPEC sections 3 and 6.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cmp_to_key
@@ -52,8 +53,8 @@ import sympy
 from .algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none, _interpolate,
                         _roots_in, _sample_points, _sign_at)
 from .errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
-from .exact import exact_str, to_float
-from .runs import Gains, Topic
+from .exact import exact_str, json_float as to_float
+from .runs import Gains, Topic, check_depth
 from .scale import ENUMERATION_LIMIT, Witness, max_enumerable_depth, verdict_from_signs
 
 # ---------------------------------------------------------------------------
@@ -452,6 +453,84 @@ class _Analysis:
                      "order pairs at this rational")
 
 
+#: Thresholds score every run at ``2 * degree + 2`` values of the parameter and
+#: refine groups of cover differences after each; per value this costs about
+#: this many times the scoring of :func:`workbench.scale.classify`.
+_SEC_PER_POINT_FACTOR = 3.0
+#: Isolating the real roots of one group polynomial of degree ``D`` costs about
+#: this many seconds times ``D ** 2.5`` (sympy, exact).
+_SEC_PER_ROOT_ISOLATION = 1e-6
+
+
+def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains):
+    """What :func:`thresholds` builds at one depth (memory and work), estimated before enumerating.
+
+    The classification workload (:func:`workbench.scale.classify_workload`)
+    times the ``2 * depth + 2`` parameter values (the degree is at most the
+    depth), plus the exact root isolation of about ``depth * grades``
+    distinct cover differences of degree ``depth``.
+    """
+    from .scale import ENUMERATION_LIMIT, classify_workload
+    from .spaces import Estimate
+
+    w = classify_workload(measure, order, kind, depth, grades, topic, gains)
+    est = w.estimate()
+    points = 2 * depth + 2
+    groups = float(min(w.covers, depth * grades)) if w.log2_runs < 1000 else float("inf")
+    seconds = est.seconds * points * _SEC_PER_POINT_FACTOR + groups * _SEC_PER_ROOT_ISOLATION * float(depth) ** 2.5
+    cap = "" if w.log2_runs <= math.log2(ENUMERATION_LIMIT) + 1e-9 else (
+        f"thresholds enumerate every run and stop at {ENUMERATION_LIMIT:,}")
+    return Estimate(est.what, est.bytes * 1.5, seconds, cap)
+
+
+def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gains: Gains, name: str | None = None) -> None:
+    """Refuse (:class:`~workbench.errors.TooLargeError`) thresholds over ``depths`` that would not fit.
+
+    The memory of the deepest depth and the work summed over all depths must
+    fit; the message names the largest last depth that does.  Long ranges
+    sum the estimates over at most 64 buckets, each counted at its deepest
+    depth (the estimates grow with the depth, so the sum is an upper bound).
+    """
+    from .spaces import Estimate, largest_fitting, refuse_unless_fits
+
+    depths = list(depths)
+    if not depths:
+        return
+    first = depths[0]
+
+    def one(d: int) -> Estimate:
+        return thresholds_estimate(measure, order, kind, d, grades, topic, gains)
+
+    step = max(1, -(-len(depths) // 64))
+    buckets = [depths[i:i + step] for i in range(0, len(depths), step)]
+
+    def upto(top: int) -> Estimate:
+        last = one(top)
+        if not last.fits() or top == first:
+            return last
+        total = last.seconds
+        for b in buckets:
+            inside = [d for d in b if d < top] if b[0] < top else []
+            if inside:
+                total += one(inside[-1]).seconds * len(inside)
+        return Estimate(last.what, last.bytes, total, last.over_cap)
+
+    est = upto(depths[-1])
+    if est.fits():
+        return
+    ranged = len(depths) > 1
+    span = f"depths {first}..{depths[-1]}" if ranged else f"depth {first}"
+    if ranged:
+        best = largest_fitting(upto, first, depths[-1] - 1) if depths[-1] > first else None
+        fits = f"depths {first}..{best} fit" if best is not None else f"not even depth {first} fits"
+    else:
+        best = largest_fitting(one, 1, first - 1)
+        fits = f"depth <= {best} fits" if best is not None else "no depth fits"
+    label = "" if grades == 1 else f" with {grades} relevant grades"
+    t = f", topic {topic}" if topic is not None else ""
+    refuse_unless_fits(f"thresholds of {name or measure} on {order.name} order at {span}{label}{t}", est, fits)
+
+
 def thresholds(measure, param: str, order, space, gains: Gains | None = None,
                progress: Callable[[str], None] | None = None) -> ThresholdTable:
     """Partition the domain of ``param`` into regions by scale verdict, exactly.
@@ -517,6 +596,8 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
         raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
     order.check_space(space)
     measure.check_topic(space.topic)
+    check_thresholds(measure, order, space.kind, [space.depth], space.grades, space.topic, gains,
+                     free_name(measure, param))
     step = progress or (lambda phase: None)
     an = _Analysis(measure, param, order, space, gains, step)
     step("critical points")
@@ -597,6 +678,18 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
     if isinstance(order, str):
         order = get_order(order)
     build = rank_space if order.space_kind == "rank" else set_space
+    depths = list(depths)
+    if isinstance(measure, str):
+        from .names import parse_measure
+
+        measure = parse_measure(measure)
+    for d in depths:
+        check_depth(d)
+    if depths:
+        measure.check_topic(topic)
+        _param_spec(measure, param)
+        check_thresholds(measure, order, order.space_kind, depths, grades, topic, gains or Gains.default(grades),
+                         free_name(measure, param))
     out = []
     for depth in depths:
         out.append(thresholds(measure, param, order, build(depth, grades, topic), gains))

@@ -48,6 +48,39 @@ TOUR_CASES: tuple[tuple[str, str, int], ...] = (
 )
 
 
+def check_tour_outputs(out: Path | str = "out", report: Path | str | None = None) -> None:
+    """Refuse, before anything is computed, an ``--out`` folder or ``--report`` file that cannot be written.
+
+    ``out`` must be a folder or creatable as one (missing folders are
+    created); ``report`` a file path whose folder is not a file.  Raises
+    :class:`~workbench.errors.OutputPathError` naming the option and the path.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "afile"
+    >>> _ = f.write_text("x")
+    >>> check_tour_outputs(f)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.errors.OutputPathError: --out '.../afile': is a file, not a folder
+
+    References
+    ----------
+    SPEC section 6 (bad input: one line naming the bad value, nothing written).
+    """
+    from .errors import OutputPathError
+    from .files import check_output_path
+
+    out = Path(out)
+    for folder in (out, *out.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                where = "is a file" if folder == out else f"{str(folder)!r} is a file"
+                raise OutputPathError(f"--out {str(out)!r}: {where}, not a folder")
+            break
+    if report is not None:
+        check_output_path(report, "--report")
+
+
 def run_tour(depth: int = 4, out: Path | str = "out", progress: Callable[[str], None] | None = None) -> dict:
     """Classify :data:`TOUR_CASES` at ``depth`` and draw a Hasse diagram into ``out``.
 
@@ -67,6 +100,7 @@ def run_tour(depth: int = 4, out: Path | str = "out", progress: Callable[[str], 
     from .scale import classify
     from .spaces import rank_space, set_space
 
+    check_tour_outputs(out)
     step = progress or (lambda text: None)
     rows = []
     for name, order_name, grades in TOUR_CASES:
@@ -78,7 +112,12 @@ def run_tour(depth: int = 4, out: Path | str = "out", progress: Callable[[str], 
         result = classify(measure, order, build(depth, grades, topic), Gains.default(grades))
         rows.append(result.to_json())
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from .errors import OutputPathError
+
+        raise OutputPathError(f"--out {str(out)!r}: cannot create the folder ({exc.strerror or exc})") from None
     step("drawing the Hasse diagram")
     G = hasse_diagram(rank_space(depth), get_order("dominance"), Gains.default(1))
     figures = []

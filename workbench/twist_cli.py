@@ -29,7 +29,12 @@ def twist(
     crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
-    """RP, CRP, crossings, recovery and space ratios, Twist and archetype of one run (seed 002 Def. 1-6)."""
+    """RP, CRP, crossings, recovery and space ratios, Twist and archetype of one run (seed 002 Def. 1-6).
+
+    Twist needs the depth N >= 2 RB (Def. 14): a shorter run, a run of depth 1
+    included, gets its RP, CRP and recovery ratio (no crossing at depth 1:
+    0), and the space ratios and Twist print as undefined with the reason.
+    """
     from .cli import emit_json, stdout
     from .crp import curves
     from .runs import Topic, parse_run
@@ -146,23 +151,21 @@ EXTRA_COMMANDS.extend([twist_runs, twist_curve])
 
 
 def twist_scale(
-    output: Path = typer.Option(Path("reports/twist.md"), "-o", "--output", help="Where to write the report."),
+    output: Path = typer.Option(Path("reports/twist.md"), "-o", "--output", help="Where to write the report (atomically; a missing folder is created)."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """Settle the scale of Twist and each component on the rank and dominance orders (reports/twist.md)."""
     from .cli import emit_json, progress_bar, stdout
-    from .errors import WorkbenchError
+    from .files import atomic_write, check_output_path
     from .twist_scale import scale_rows, summary, surprises, twist_markdown, weight_rows
 
-    parent = output.parent if str(output.parent) else Path(".")
-    if not parent.is_dir():
-        raise WorkbenchError(f"output {str(output)!r}: folder {str(parent)!r} does not exist")
+    check_output_path(output)
     with progress_bar(label="Twist scale") as bar:
         rows = scale_rows(progress=bar.phase)
         bar.phase("weights")
         weights = weight_rows()
     text = twist_markdown(rows, weights, surprises())
-    output.write_text(text)
+    atomic_write(output, text)
     counts: dict = {}
     for r in rows:
         counts[r.verdict] = counts.get(r.verdict, 0) + 1

@@ -1,7 +1,8 @@
 """Figures of Twist on real runs (seed 002): effort/gain scatter grids and CRP/DCG curves.
 
 Every figure is PNG or PDF by suffix and saved atomically (a temporary file
-beside the target, then renamed), so a failure never leaves half a figure.
+beside the target, then renamed: :func:`workbench.files.save_figure`), so a
+failure never leaves half a figure; a missing folder is created.
 
 References
 ----------
@@ -9,14 +10,14 @@ Ferro et al., JASIST 2016 (seed 002), Fig. 7-11.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from .errors import WorkbenchError
+from .files import check_output_path
+from .files import save_figure as files_save_figure
 from .twist_runs import TWIST_THRESHOLDS, TopicCurve, TwistTable
 
 FIGURE_SUFFIXES = (".png", ".pdf")
@@ -24,7 +25,11 @@ FIGURE_SUFFIXES = (".png", ".pdf")
 
 # ---------------------------------------------------------------- figure paths
 def check_figure_path(path) -> Path:
-    """``path`` as a :class:`Path` if it can take a figure: suffix ``.png``/``.pdf``, existing folder.
+    """``path`` as a :class:`Path` if it can take a figure: suffix ``.png``/``.pdf``, no file in the way.
+
+    A missing folder is fine (:func:`save_figure` creates it); an existing
+    folder as ``path``, or a parent that is a file, raises
+    :class:`~workbench.errors.OutputPathError`.  Nothing is created.
 
     >>> check_figure_path("fig.svg")
     Traceback (most recent call last):
@@ -38,32 +43,13 @@ def check_figure_path(path) -> Path:
     p = Path(path)
     if p.suffix.lower() not in FIGURE_SUFFIXES:
         raise WorkbenchError(f"figure {str(p)!r}: unknown format {p.suffix!r} (use .png or .pdf)")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise WorkbenchError(f"figure {str(p)!r}: folder {str(parent)!r} does not exist")
-    return p
+    return check_output_path(p, "figure")
 
 
 def save_figure(fig, path: Path) -> Path:
-    """Save atomically: to a temporary file beside ``path``, then rename (nothing half-written)."""
-    import matplotlib.pyplot as plt
-
+    """Save atomically (:func:`workbench.files.save_figure`, 150 dpi, tight box), creating a missing folder."""
     path = check_figure_path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=path.suffix, dir=path.parent if str(path.parent) else ".")
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=150, bbox_inches="tight", format=path.suffix[1:].lower())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; the figure gets the usual permissions
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    finally:
-        plt.close(fig)
-    return path
+    return files_save_figure(fig, path, dpi=150, bbox_inches="tight", format=path.suffix[1:].lower())
 
 
 def pyplot():

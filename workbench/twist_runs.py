@@ -28,7 +28,15 @@ Conventions:
 * **Topics.** Every topic of the qrels (whether or not a run answers it).
   Topics without a relevant document (``RB = 0``: Twist undefined) and topics
   with ``depth < 2 RB`` (the full-scale run, hence the space ratios and Twist,
-  undefined: Def. 14) are skipped and listed with the reason.
+  undefined: Def. 14) are skipped and listed with the reason.  When no topic
+  is left, :class:`~workbench.errors.UndefinedMeasureError` says which depth
+  would do; a run answering none of the qrels' topics is refused.
+* **Runs** are files or dicts (``{topic: [docid, ...]}`` or
+  ``{topic: {docid: score}}``, :func:`workbench.trec.ranked_run`).
+* **Size.** A depth whose arrays would need more than
+  :data:`workbench.files.MEMORY_LIMIT` (2 GiB; about ``8 N`` bytes per run
+  and topic) is refused before anything is allocated
+  (:class:`~workbench.errors.TooLargeError`, with the largest depth that fits).
 * **Exactness.** Twist, recovery and space ratios are exact Fractions
   (identical to :meth:`workbench.crp.Curves.twist`); floats appear only in
   tables, JSON and plots.  Means over topics are exact too.
@@ -81,10 +89,11 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from .crp import TABLE2, curves
-from .errors import TrecFormatError, WorkbenchError
+from .errors import TrecFormatError, UndefinedMeasureError, WorkbenchError
+from .files import check_memory
 from .ipso_runs import _ranking_of, _topic_key
 from .runs import Topic, check_depth
-from .trec import judge, read_qrels, topic_of
+from .trec import as_qrels, judge, require_common_topics, topic_of
 from .twist import CROSSINGS
 
 #: Gain measures of the effort/gain analysis (labels used in tables and JSON).
@@ -406,11 +415,19 @@ class TwistTable:
 
 
 def _read_qrels(qrels) -> dict:
-    if isinstance(qrels, (str, Path)):
-        qrels = read_qrels(qrels)
-    if not qrels:
-        raise TrecFormatError("qrels: no topics")
-    return qrels
+    return as_qrels(qrels)
+
+
+def _no_topic_left(qrels: dict, depth: int) -> UndefinedMeasureError:
+    """The error of a Twist table without a scorable topic: which depth would do."""
+    rbs = {t: sum(1 for g in q.values() if g >= 1) for t, q in qrels.items()}
+    rbs = {t: rb for t, rb in rbs.items() if rb}
+    if not rbs:
+        return UndefinedMeasureError("no topic of the qrels has a relevant document (grade >= 1): Twist is undefined")
+    t = min(rbs, key=lambda x: (rbs[x], _topic_key(x)))
+    return UndefinedMeasureError(
+        f"depth {depth}: no topic can be scored, Twist needs N >= 2 RB (seed 002 Def. 14) and the smallest "
+        f"2 RB is {2 * rbs[t]} (topic {t}); use depth >= {2 * rbs[t]}")
 
 
 def _scale(qrels: dict) -> int:
@@ -517,6 +534,10 @@ def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "liter
         else:
             topics.append(t)
             tobj[t] = topic_of(qrels[t], c)
+    if not topics:
+        raise _no_topic_left(qrels, depth)
+    check_memory(f"Twist of {len(runs)} run(s) x {len(topics)} topic(s)", "depth", depth,
+                 8 * len(runs) * len(topics) + 64 * len(runs) + 32 * (c + 1))
     ev = _GainEvaluator(qrels, depth) if gain_measures and topics else None
     run_names: list[str] = []
     blocks = {t: np.zeros((len(runs), depth), dtype=np.int64) for t in topics}
@@ -525,6 +546,7 @@ def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "liter
     missing, unjudged, short = {}, {}, {}
     for i, run in enumerate(runs):
         ranking, name = _ranking_of(run, f"run{i + 1}")
+        require_common_topics(ranking, qrels, names[i] if names is not None else name)
         run_names.append(names[i] if names is not None else name)
         miss, unj, shorter, top = [], 0, 0, {}
         for t in topics:
@@ -619,6 +641,7 @@ def topic_curve(qrels, run, topic_id: str, depth: int = 1000, crossing: str = "l
     if not any(g >= 1 for g in qrels[topic_id].values()):
         raise WorkbenchError(f"topic {topic_id}: no relevant document in the qrels (recall base 0): Twist undefined")
     topic = topic_of(qrels[topic_id], _scale(qrels))
+    check_memory("the curves of one run", "depth", depth, 320)
     ranking, rname = _ranking_of(run, "run")
     docs = ranking.get(topic_id, [])[:depth]
     grades, unj = judge(docs, qrels[topic_id])
