@@ -3,7 +3,7 @@
 The whole built-in atlas (27 measures x 5 orders x grades 1-3 x depths 2-8,
 and the exact threshold tables of RBP's and gRBP's p and Twist's w) runs 3
 times, each in a fresh subprocess (``harness.in_fresh_process``); we report
-the median wall time of ``workbench.atlas.build_atlas`` split into its phases
+the median wall time of ``workbench.papers.atlas.build_atlas`` split into its phases
 (the set-based test, the verdict cells, the threshold rows), of writing the
 Markdown and JSON text, and the median peak resident memory.  No threshold
 cell of the built-in atlas is capped (it would be listed).
@@ -29,8 +29,8 @@ from harness import in_fresh_process  # noqa: E402
 def child_atlas() -> dict:
     import resource
 
-    from workbench.atlas import plan_atlas, run_atlas
-    from workbench.atlas_report import atlas_markdown, json_text
+    from workbench.papers.atlas import plan_atlas, run_atlas
+    from workbench.papers.atlas_report import atlas_markdown, json_text
 
     marks = {}
     start = time.perf_counter()

@@ -2,7 +2,7 @@
 
 For each (measure, order, space) of issue 2 the classification runs 3 times,
 each in a fresh subprocess; we report the median wall time of
-``workbench.scale.classify`` (enumeration, exact scoring, covers, checks,
+``workbench.scale.classify.classify`` (enumeration, exact scoring, covers, checks,
 intrinsic category) and the median peak resident memory of the process.
 Side by side, in the same run, pytrec_eval (through which ir_measures scores
 trec_eval measures) scores the same runs as a single evaluation over one
@@ -38,11 +38,11 @@ TREC_MEASURES = {"map", "recip_rank"}
 def child_classify(measure: str, order: str, depth: int, grades: int, topic) -> dict:
     import resource
 
-    from workbench.measures import parse_measure
-    from workbench.orders import get_order
-    from workbench.runs import Gains, Topic
-    from workbench.scale import classify
-    from workbench.spaces import rank_space
+    from workbench.measure.names import parse_measure
+    from workbench.order.orders import get_order
+    from workbench.space.runs import Gains, Topic
+    from workbench.scale.classify import classify
+    from workbench.space.spaces import rank_space
 
     m = parse_measure(measure)
     t = Topic(tuple(topic)) if m.needs_topic else None
@@ -60,8 +60,8 @@ def child_pytrec(depth: int, grades: int, topic, constrained: bool) -> dict:
     import numpy as np
     import pytrec_eval
 
-    from workbench.runs import Topic
-    from workbench.spaces import rank_space
+    from workbench.space.runs import Topic
+    from workbench.space.spaces import rank_space
 
     runs = rank_space(depth, grades, Topic(tuple(topic)) if constrained else None).array()
     rel = int(sum(topic))
@@ -103,7 +103,7 @@ def main() -> None:
         "| space | measure | order | runs | covers | verdict | classify median s | peak MiB | pytrec_eval median s | ratio |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    from workbench.names import parse_measure
+    from workbench.measure.names import parse_measure
 
     for label, sp in SPACES.items():
         # pytrec_eval scores exactly the runs that are classified: the whole

@@ -1,7 +1,7 @@
 """Benchmark: SMT counterexample search beyond enumeration (2 grades, depth 30).
 
 The rank space of 2 relevant grades at depth 30 has 3^30 (about 2.06e14) runs,
-far beyond exhaustive enumeration; the SMT search (workbench.counterexample,
+far beyond exhaustive enumeration; the SMT search (workbench.scale.counterexample,
 z3) either finds a pair r < s with M(r) > M(s), re-checked exactly, or proves
 there is none (unsat).  Each case runs 3 times, each in a fresh subprocess; we
 report the median wall time of ``find_counterexample`` and the median peak
@@ -37,8 +37,8 @@ CASES = [
 def child(measure: str, order: str, topic, timeout: float) -> dict:
     import resource
 
-    from workbench.counterexample import find_counterexample
-    from workbench.runs import Topic
+    from workbench.scale.counterexample import find_counterexample
+    from workbench.space.runs import Topic
 
     start = time.perf_counter()
     cx = find_counterexample(measure, order, depth=DEPTH, grades=GRADES, topic=None if topic is None else Topic(tuple(topic)),

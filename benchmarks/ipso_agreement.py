@@ -1,7 +1,7 @@
 """Benchmark: IPSO sign test vs metric tests over all pairs of the 17 Robust 2003 runs at depth 10.
 
 Each repetition runs in a fresh subprocess; we report median wall times of
-``workbench.ipso_runs.agreement`` (read the qrels and the 17 gzip runs once,
+``workbench.ipso.trec_runs.agreement`` (read the qrels and the 17 gzip runs once,
 judge the top-10 SERPs, evaluate RR/P@10/AP@10/nDCG@10 and RBP(0.5)/RBP(0.8)
 with ir_measures (pytrec_eval, cwl_eval), once per run; then 136 unordered pairs x (IPSO counts + sign
 test + 6 metrics x 3 tests)), split into the run-preparation and pair phases,
@@ -35,7 +35,8 @@ DEPTH = 10
 def child() -> dict:
     import resource
 
-    from workbench import ipso_runs as ir
+    from workbench.ipso import agreement as ag
+    from workbench.ipso import trec_runs as ir
 
     robust = ir.data_dir() / "robust03"
     runs = sorted((robust / "runs").glob("input.*.gz"))
@@ -47,10 +48,10 @@ def child() -> dict:
             marks["prepared"] = time.perf_counter()
 
     start = time.perf_counter()
-    res = ir.agreement(runs, qrels, DEPTH, progress=progress)
+    res = ag.agreement(runs, qrels, DEPTH, progress=progress)
     end = time.perf_counter()
     fig = Path(tempfile.mkdtemp()) / "agreement.pdf"
-    ir.agreement_figure(res, fig)
+    ag.agreement_figure(res, fig)
     drawn = time.perf_counter()
     t0 = time.perf_counter()
     for a, b in [(0, 1), (2, 3), (4, 5), (6, 7)]:

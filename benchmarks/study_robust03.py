@@ -1,4 +1,4 @@
-"""Benchmark: the whole Robust 2003 study (``workbench experiment study``, ``workbench.study.run_study``).
+"""Benchmark: the whole Robust 2003 study (``workbench experiment study``, ``workbench.papers.study.run_study``).
 
 Each repetition runs the study with its defaults (17 runs x 100 topics, depth
 250, 5 seeded repetitions of the pool samples, B = 1000 bootstrap samples,
@@ -36,8 +36,8 @@ def child(repetitions: int = 5, bootstrap: int = 1000, seed: int = 0) -> dict:
     import resource
     import tempfile
 
-    from workbench.ipso_runs import data_dir
-    from workbench.study import run_study
+    from workbench.ipso.trec_runs import data_dir
+    from workbench.papers.study import run_study
 
     starts: dict[str, float] = {}
 

@@ -1,7 +1,7 @@
 """Benchmark: exact thresholds in RBP's / gRBP's persistence ``p`` on the rank order.
 
 Each case runs 3 times, each in a fresh subprocess; we report the median wall
-time of ``workbench.thresholds.thresholds`` (enumeration, exact scoring at
+time of ``workbench.scale.thresholds.thresholds`` (enumeration, exact scoring at
 ``2D + 2`` values of ``p``, grouping of cover differences, interpolation,
 sympy confirmation, root isolation, verdicts and a certificate per region)
 and the median peak resident memory of the process.
@@ -33,10 +33,10 @@ CASES = [
 def child(measure: str, depth: int, grades: int) -> dict:
     import resource
 
-    from workbench.measures import parse_measure
-    from workbench.orders import get_order
-    from workbench.spaces import rank_space
-    from workbench.thresholds import thresholds
+    from workbench.measure.names import parse_measure
+    from workbench.order.orders import get_order
+    from workbench.space.spaces import rank_space
+    from workbench.scale.thresholds import thresholds
 
     start = time.perf_counter()
     t = thresholds(parse_measure(measure), "p", get_order("rank"), rank_space(depth, grades))

@@ -1,7 +1,7 @@
 """Benchmark: Twist of all 17 Robust 2003 runs x all 100 topics at depth 1000 (seed 002).
 
 Each case runs 3 times, each in a fresh subprocess (``harness.in_fresh_process``);
-we report median wall times of ``workbench.twist_runs.twist_table`` split into
+we report median wall times of ``workbench.experiments.twist_runs.twist_table`` split into
 its two phases (read + judge the 17 gzip runs, and with gain measures score
 AP@1000, nDCG@1000, RBP(0.8) by ir_measures; then exact Twist of every
 topic: one ``crp.curves`` call per topic with the 17 runs stacked, Fractions
@@ -41,10 +41,10 @@ def child(crossing: str, gains: bool) -> dict:
     import resource
     import tempfile
 
-    from workbench.ipso_runs import data_dir
-    from workbench.trec import read_run
-    from workbench.twist_plots import effort_gain_figure
-    from workbench.twist_runs import twist_table
+    from workbench.ipso.trec_runs import data_dir
+    from workbench.data.trec import read_run
+    from workbench.figures.twist_plots import effort_gain_figure
+    from workbench.experiments.twist_runs import twist_table
 
     robust = data_dir() / "robust03"
     runs = sorted((robust / "runs").glob("input.*.gz"))

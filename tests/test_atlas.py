@@ -1,7 +1,7 @@
-"""The atlas of measure scales (workbench/atlas.py), checked against a slow brute-force oracle.
+"""The atlas of measure scales (workbench/papers/atlas.py), checked against a slow brute-force oracle.
 
 The oracle scores runs with its own Fraction formulas (written here from
-SPEC section 4, not taken from workbench.measures), compares every pair of
+SPEC section 4, not taken from workbench.measure.measures), compares every pair of
 runs with the order's pairwise definition (``Order.compare``, not the cover
 relations that classify walks) and derives the verdict from SPEC section 3.
 """
@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 import sympy
 
-from workbench import cli
-from workbench.atlas import BUILTIN_MEASURES, TWIST_FAMILIES, build_atlas
-from workbench.atlas_report import atlas_markdown, json_text
-from workbench.families import FAMILIES
-from workbench.names import parse_measure
-from workbench.orders import ORDERS, get_order
-from workbench.runs import Gains
-from workbench.scale import classify
-from workbench.spaces import rank_space
+from workbench.cli import main as cli
+from workbench.papers.atlas import BUILTIN_MEASURES, TWIST_FAMILIES, build_atlas
+from workbench.papers.atlas_report import atlas_markdown, json_text
+from workbench.measure.families import FAMILIES
+from workbench.measure.names import parse_measure
+from workbench.order.orders import ORDERS, get_order
+from workbench.space.runs import Gains
+from workbench.scale.classify import classify
+from workbench.space.spaces import rank_space
 
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"
@@ -246,7 +246,7 @@ def test_rbp_interval_exactly_at_one_half_on_binary_rank_runs():
 
 
 def test_thresholds_beyond_the_budget_are_listed_as_capped(monkeypatch):
-    from workbench import atlas
+    from workbench.papers import atlas
 
     monkeypatch.setattr(atlas, "THRESHOLD_RUN_LIMIT", 1 << 14)
     row = atlas.threshold_row(parse_measure("RBP"), "p", get_order("rank"), 3, 8)

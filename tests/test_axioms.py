@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.axioms import (
+from workbench.scale.axioms import (
     AXIOMS,
     IntervalRelation,
     StructureFormatError,
@@ -32,13 +32,13 @@ from workbench.axioms import (
     read_structure,
     relation_from_values,
 )
-from workbench.exact import ValueBlock
-from workbench.intrinsic import interval_transformation, intrinsic_category
-from workbench.names import parse_measure
-from workbench.orders import get_order
-from workbench.runs import Gains, Topic
-from workbench.scale import classify
-from workbench.spaces import rank_space, set_space
+from workbench.core.exact import ValueBlock
+from workbench.scale.intrinsic import interval_transformation, intrinsic_category
+from workbench.measure.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.space.runs import Gains, Topic
+from workbench.scale.classify import classify
+from workbench.space.spaces import rank_space, set_space
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,7 +6,7 @@ structure files, output paths, user measure files) a bad value must give:
 exit status 2, exactly one line on stderr starting ``workbench: error:`` and
 naming the bad value, no traceback, nothing on stdout, and nothing written.
 
-Each case runs in-process through :func:`workbench.cli.main` in a fresh
+Each case runs in-process through :func:`workbench.cli.main.main` in a fresh
 ``tmp_path`` (the current folder); a few run end to end through the
 installed ``workbench`` script.
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli import main
+from workbench.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EX = ROOT / "examples"
@@ -500,9 +500,9 @@ def test_bad_input_end_to_end(case, tmp_path):
 
 def test_every_subcommand_has_a_case():
     """The suite covers every subcommand ``workbench --help`` lists (and every ipso/experiment one)."""
-    from workbench.cli import app
-    from workbench.experiment_cli import experiment_app
-    from workbench.ipso_cli import ipso_app
+    from workbench.cli.main import app
+    from workbench.cli.experiment import experiment_app
+    from workbench.cli.ipso import ipso_app
 
     def names(typer_app):
         return {info.name or info.callback.__name__.replace("_", "-") for info in typer_app.registered_commands}

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import (
     BadInputShapeError,
     CorruptFileError,
@@ -70,7 +70,7 @@ def assert_refused(capsys, tmp_path, args, *words):
 
 
 def parse_run_lines(path: Path) -> dict:
-    """``{topic: {docid: score}}`` from the TREC lines, parsed here (not by workbench.trec)."""
+    """``{topic: {docid: score}}`` from the TREC lines, parsed here (not by workbench.data.trec)."""
     out: dict = {}
     for line in path.read_text().splitlines():
         if line.strip():
@@ -137,7 +137,7 @@ def bad(tmp_path):
 # ---------------------------------------------------------------- 1. files
 @pytest.mark.parametrize("name", ["trunc.gz", "magic.gz", "tail.gz"])
 def test_corrupt_gzip_run_is_a_corrupt_file_error_naming_it(bad, name):
-    from workbench.trec import read_run
+    from workbench.data.trec import read_run
 
     with pytest.raises(CorruptFileError, match=rf"{name}: truncated or corrupt gzip file \(") as e:
         read_run(bad[name])
@@ -145,7 +145,7 @@ def test_corrupt_gzip_run_is_a_corrupt_file_error_naming_it(bad, name):
 
 
 def test_corrupt_gzip_qrels_too(bad):
-    from workbench.trec import read_qrels
+    from workbench.data.trec import read_qrels
 
     with pytest.raises(CorruptFileError, match=r"qrels\.gz: truncated or corrupt gzip file"):
         read_qrels(bad["qrels.gz"])
@@ -168,7 +168,7 @@ def test_cli_corrupt_gzip_qrels(capsys, tmp_path, bad):
 
 
 def test_non_utf8_bytes_are_refused_with_file_and_line(bad):
-    from workbench.trec import read_qrels, read_run
+    from workbench.data.trec import read_qrels, read_run
 
     # the docid d401-03 is on line 3 of run.good.txt; 'd401-' is 5 bytes after '401 Q0 ' (7): column 13
     assert RUNS[0].read_text().splitlines()[2].split()[2] == "d401-03"
@@ -185,7 +185,7 @@ def test_cli_non_utf8(capsys, tmp_path, bad):
 
 
 def test_utf8_docids_are_kept_byte_for_byte(tmp_path):
-    from workbench.trec import read_qrels, read_run
+    from workbench.data.trec import read_qrels, read_run
 
     (tmp_path / "r").write_text("1 Q0 café 1 2 t\n1 Q0 naïve 2 2 t\n1 Q0 zzz 3 1 t\n", encoding="utf-8")
     (tmp_path / "q").write_bytes(gzip.compress("1 0 café 1\n".encode("utf-8")))
@@ -195,7 +195,7 @@ def test_utf8_docids_are_kept_byte_for_byte(tmp_path):
 
 
 def test_shared_and_example_data_still_read():
-    from workbench.trec import read_qrels, read_run
+    from workbench.data.trec import read_qrels, read_run
 
     for p in RUNS:
         assert sum(len(v) for v in read_run(p).values()) == len(p.read_text().splitlines())
@@ -215,14 +215,14 @@ def test_shared_and_example_data_still_read():
 
 @pytest.mark.parametrize("name, what", [("empty.txt", "empty run"), ("blank.txt", "empty run")])
 def test_empty_run_file_is_an_error(bad, name, what):
-    from workbench.trec import read_run
+    from workbench.data.trec import read_run
 
     with pytest.raises(TrecFormatError, match=rf"{name}: {what} \(no line 'topic Q0 docid rank score tag'\)"):
         read_run(bad[name])
 
 
 def test_empty_qrels_file_is_an_error(bad):
-    from workbench.trec import read_qrels
+    from workbench.data.trec import read_qrels
 
     with pytest.raises(TrecFormatError, match=r"empty\.txt: empty qrels"):
         read_qrels(bad["empty.txt"])
@@ -246,7 +246,7 @@ def test_cli_empty_qrels_is_one_line(capsys, tmp_path, bad):
 
 
 def test_nan_score_is_refused(bad):
-    from workbench.trec import read_run
+    from workbench.data.trec import read_run
 
     with pytest.raises(TrecFormatError, match=r"nan\.txt:1: score 'nan' is not a number"):
         read_run(bad["nan.txt"])
@@ -254,7 +254,7 @@ def test_nan_score_is_refused(bad):
 
 # ---------------------------------------------------------------- 2. output paths
 def test_atomic_write_creates_missing_folders(tmp_path):
-    from workbench.files import atomic_write
+    from workbench.core.files import atomic_write
 
     target = tmp_path / "a" / "b" / "t.md"
     assert atomic_write(target, "x\n") == target
@@ -263,7 +263,7 @@ def test_atomic_write_creates_missing_folders(tmp_path):
 
 
 def test_atomic_write_streams_chunks_and_replaces(tmp_path):
-    from workbench.files import atomic_write
+    from workbench.core.files import atomic_write
 
     target = tmp_path / "t.txt"
     target.write_text("old")
@@ -273,7 +273,7 @@ def test_atomic_write_streams_chunks_and_replaces(tmp_path):
 
 @pytest.mark.parametrize("where", ["under-file", "is-folder"])
 def test_atomic_write_bad_path_is_output_path_error(tmp_path, where):
-    from workbench.files import atomic_write
+    from workbench.core.files import atomic_write
 
     (tmp_path / "f").write_text("keep")
     (tmp_path / "d").mkdir()
@@ -285,7 +285,7 @@ def test_atomic_write_bad_path_is_output_path_error(tmp_path, where):
 
 
 def test_atomic_write_failure_midway_keeps_old_content(tmp_path):
-    from workbench.files import atomic_write
+    from workbench.core.files import atomic_write
 
     target = tmp_path / "t.txt"
     target.write_text("old")
@@ -313,7 +313,7 @@ def test_save_figure_is_atomic_and_makes_folders(tmp_path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from workbench.files import save_figure
+    from workbench.core.files import save_figure
 
     target = tmp_path / "figs" / "f.pdf"
     save_figure(plt.figure(), target)
@@ -328,7 +328,7 @@ def test_save_figure_is_atomic_and_makes_folders(tmp_path):
 
 _SLOW_WRITER = textwrap.dedent("""
     import signal, sys, time
-    from workbench.files import atomic_write
+    from workbench.core.files import atomic_write
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
     def chunks():
         yield b"x" * 65536
@@ -429,7 +429,7 @@ def _tied(path: Path, tmp_path: Path) -> Path:
 
 
 def test_runs_as_files_score_dicts_and_rankings_give_identical_matrices(tmp_path):
-    from workbench.score_matrix import score_matrices
+    from workbench.data.score_matrix import score_matrices
 
     files = RUNS + [_tied(p, tmp_path) for p in RUNS]
     names = [p.name for p in files]
@@ -461,7 +461,7 @@ def test_runs_as_files_score_dicts_and_rankings_give_identical_matrices(tmp_path
 
 
 def test_ap_means_on_the_examples_match_an_independent_computation():
-    from workbench.score_matrix import score_matrices
+    from workbench.data.score_matrix import score_matrices
 
     qrels = parse_qrels_lines(QRELS)
     ap = score_matrices(qrels, {p.name: parse_run_lines(p) for p in RUNS}, ["AP"], view="binary")[0]
@@ -477,8 +477,8 @@ def test_ap_means_on_the_examples_match_an_independent_computation():
 
 
 def test_score_dict_uses_trec_eval_tie_rule_not_insertion_order():
-    from workbench.score_matrix import judge_runs
-    from workbench.trec import ranked_run, trec_order
+    from workbench.data.score_matrix import judge_runs
+    from workbench.data.trec import ranked_run, trec_order
 
     run = {"1": {"a": 1.0, "B": 2.0, "c": 2.0, "b": 2.0}}
     # score 2 first; among B, b, c by byte order descending: c (0x63) > b (0x62) > B (0x42); then a
@@ -513,7 +513,7 @@ class DataFrame:
     ({3: {"401": ["d401-00"]}}, ["run name 3"]),
 ])
 def test_other_run_shapes_are_refused_with_one_line(runs, words):
-    from workbench.score_matrix import score_matrices
+    from workbench.data.score_matrix import score_matrices
 
     with pytest.raises(BadInputShapeError) as e:
         score_matrices(QRELS, runs, ["AP"])
@@ -525,9 +525,9 @@ def test_other_run_shapes_are_refused_with_one_line(runs, words):
 
 
 def test_run_shapes_are_checked_by_every_run_consumer():
-    from workbench.agreement import agreement
-    from workbench.ipso_runs import compare_runs
-    from workbench.twist_runs import topic_curve, twist_table
+    from workbench.ipso.agreement import agreement
+    from workbench.ipso.trec_runs import compare_runs
+    from workbench.experiments.twist_runs import topic_curve, twist_table
 
     qrels = parse_qrels_lines(QRELS)
     bad = {"401": {"d401-00", "d401-01"}}
@@ -552,7 +552,7 @@ def test_run_shapes_are_checked_by_every_run_consumer():
     ({"401": ["d"]}, ["topic '401': got a list"]),
 ])
 def test_other_qrels_shapes_are_refused(qrels, words):
-    from workbench.score_matrix import score_matrices
+    from workbench.data.score_matrix import score_matrices
 
     with pytest.raises(BadInputShapeError) as e:
         score_matrices(qrels, [RUNS[0]], ["AP"])
@@ -586,7 +586,7 @@ def test_twist_runs_without_a_scorable_topic_says_which_depth(capsys, tmp_path):
     need = 2 * min(sum(1 for g in q.values() if g >= 1) for q in qrels.values())
     assert_refused(capsys, tmp_path, ["twist-runs", QRELS, RUNS[0], "--depth", need - 1],
                    f"depth {need - 1}", f"use depth >= {need}")
-    from workbench.twist_runs import twist_table
+    from workbench.experiments.twist_runs import twist_table
 
     with pytest.raises(UndefinedMeasureError):
         twist_table(qrels, [RUNS[0]], depth=need - 1)
@@ -658,8 +658,8 @@ def test_too_large_requests_are_refused_before_allocating(capsys, tmp_path, cmd,
 def test_the_largest_depth_named_fits_and_one_more_does_not(monkeypatch):
     import re
 
-    import workbench.files as files
-    from workbench.twist_runs import twist_table
+    import workbench.core.files as files
+    from workbench.experiments.twist_runs import twist_table
 
     monkeypatch.setattr(files, "MEMORY_LIMIT", 4 * 1024 ** 2)          # 4 MiB: small depths, fast
     with pytest.raises(TooLargeError) as e:

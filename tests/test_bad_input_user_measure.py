@@ -23,11 +23,11 @@ import pytest
 import sympy
 import z3
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import BadRunError, NotExpressibleError, TimeLimitError, UserMeasureError, WorkbenchError
-from workbench.measures import Measure, register_family, user_family
-from workbench.names import parse_measure
-from workbench.runs import Gains
+from workbench.measure.measures import Measure, register_family, user_family
+from workbench.measure.names import parse_measure
+from workbench.space.runs import Gains
 
 ROOT = Path(__file__).resolve().parents[1]
 HINT = "return an exact value built from A"
@@ -379,7 +379,7 @@ def test_a_measure_that_never_returns_stops_at_the_time_limit(here):
                 pass
     """)
     exe = Path(sys.executable).parent / "workbench"
-    argv = [str(exe)] if exe.exists() else [sys.executable, "-m", "workbench.cli"]
+    argv = [str(exe)] if exe.exists() else [sys.executable, "-m", "workbench.cli.main"]
     out = subprocess.run([*argv, "classify", "loop.py:f", "--depth", "2", "--timeout", "1"],
                          capture_output=True, text=True, timeout=120, cwd=here,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
-from workbench.cli import main
-from workbench.orders import get_order
-from workbench.runs import Gains
+from workbench.cli.main import main
+from workbench.order.orders import get_order
+from workbench.space.runs import Gains
 
 
 def run_cli(capsys, *argv):
@@ -125,6 +125,6 @@ def test_tour_writes_figures(capsys, tmp_path):
 
 
 def test_console_script_entry_point():
-    out = subprocess.run([sys.executable, "-m", "workbench.cli", "classify", "P", "--depth", "2", "--json"],
+    out = subprocess.run([sys.executable, "-m", "workbench.cli.main", "classify", "P", "--depth", "2", "--json"],
                          capture_output=True, text=True)
     assert out.returncode == 0 and json.loads(out.stdout)["verdict"] == "weak"

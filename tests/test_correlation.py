@@ -1,4 +1,4 @@
-"""Kendall's tau-b (seed 000 eq. 7), overall and topic by topic (workbench.correlation).
+"""Kendall's tau-b (seed 000 eq. 7), overall and topic by topic (workbench.experiments.correlation).
 
 Pair counts against a brute-force loop over pairs and scipy's tau-b; the
 correlation of measures that are linear transformations of one another is 1
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau
 
-from workbench.correlation import (
+from workbench.experiments.correlation import (
     TauB,
     correlation_table,
     overall_tau,
@@ -25,7 +25,7 @@ from workbench.correlation import (
     topic_by_topic_tau,
 )
 from workbench.errors import WorkbenchError
-from workbench.score_matrix import score_matrices
+from workbench.data.score_matrix import score_matrices
 
 
 def signs(x):

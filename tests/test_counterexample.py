@@ -1,6 +1,6 @@
 """Counterexample search: SMT against exhaustive enumeration on every small case.
 
-The SMT encoding (workbench.counterexample) is a fast method checked against a
+The SMT encoding (workbench.scale.counterexample) is a fast method checked against a
 slow oracle (classify by enumeration): on every case below both must give the
 same found/none status, every pair found must re-check exactly (here, with the
 order's compare and the measure's exact values), and a "none" must agree with
@@ -14,14 +14,14 @@ from fractions import Fraction
 
 import pytest
 
-from workbench.cli import main
-from workbench.counterexample import Counterexample, find_counterexample, parse_param_range
+from workbench.cli.main import main
+from workbench.scale.counterexample import Counterexample, find_counterexample, parse_param_range
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
-from workbench.names import parse_measure
-from workbench.orders import get_order
-from workbench.runs import Gains, Topic
-from workbench.scale import classify
-from workbench.spaces import rank_space, set_space
+from workbench.measure.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.space.runs import Gains, Topic
+from workbench.scale.classify import classify
+from workbench.space.spaces import rank_space, set_space
 
 MEASURES = ["RBP(p=1/2)", "RBP(p=4/5)", "RBP(p=3/5)", "gRBP(p=1/3)", "gRBP(p=1/2)", "AP", "RR", "ERR", "P", "gP", "SBTO"]
 ORDERS = ["rank", "set", "dominance", "ipso", "replacement"]

@@ -1,4 +1,4 @@
-"""Sakai's paired bootstrap test and discriminative power (workbench.discrimination, seed 002 Fig. 14).
+"""Sakai's paired bootstrap test and discriminative power (workbench.experiments.discrimination, seed 002 Fig. 14).
 
 The ASL and the estimated difference are checked against a slow loop written
 from Sakai (SIGIR 2006, Figs. 1 and 4) in plain Python (``statistics`` for
@@ -16,7 +16,7 @@ import statistics
 import numpy as np
 import pytest
 
-from workbench.discrimination import (
+from workbench.experiments.discrimination import (
     Discrimination,
     asl_curve_figure,
     bootstrap_indices,
@@ -24,7 +24,7 @@ from workbench.discrimination import (
     paired_bootstrap,
 )
 from workbench.errors import WorkbenchError
-from workbench.significance import BadScoreMatrixError
+from workbench.experiments.significance import BadScoreMatrixError
 
 
 def names(s: int) -> list[str]:

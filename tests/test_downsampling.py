@@ -21,8 +21,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import workbench.downsampling as ds
-from workbench.downsampling import (BadSamplingError, DownsamplingResult, curve_figure, sample_pools,
+import workbench.experiments.downsampling as ds
+from workbench.experiments.downsampling import (BadSamplingError, DownsamplingResult, curve_figure, sample_pools,
                                     self_tau_curves)
 from workbench.errors import WorkbenchError
 
@@ -172,7 +172,7 @@ def test_determinism_and_independence():
 
 _CHILD = """
 import json, sys
-from workbench.downsampling import sample_pools
+from workbench.experiments.downsampling import sample_pools
 q = {f"T{t}": {f"d{i}": (i % 4 == 0) + (i % 9 == 0) for i in range(40 + t)} for t in range(5)}
 out = {s: {p: {t: sorted(d) for t, d in v.items()} for p, v in sample_pools(q, (50, 5), s).items()}
        for s in ("stratified", "uniform")}
@@ -312,7 +312,7 @@ ROBUST03 = Path(__file__).resolve().parents[2] / "shared" / "data" / "robust03" 
 
 @pytest.mark.skipif(not ROBUST03.is_file(), reason="shared Robust 2003 qrels not present")
 def test_structure_on_robust03_qrels():
-    from workbench.trec import read_qrels
+    from workbench.data.trec import read_qrels
 
     q = read_qrels(ROBUST03)
     for strategy in ("stratified", "uniform"):

@@ -1,4 +1,4 @@
-"""``workbench experiment ...`` (workbench.experiment_cli) on synthetic runs whose answers are known by construction.
+"""``workbench experiment ...`` (workbench.cli.experiment) on synthetic runs whose answers are known by construction.
 
 The synthetic collection has 20 topics, each with 4 relevant documents
 ``r1..r4`` (grade 1) and 12 judged non-relevant ``n00..n11``; every system
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli import main
+from workbench.cli.main import main
 
 
 
@@ -368,7 +368,7 @@ def test_study_passes_its_options_to_run_study(capsys, tmp_path, monkeypatch):
         calls.append(kw)
         return kw["out"] / "experiments-robust03.md"
 
-    monkeypatch.setitem(sys.modules, "workbench.study", types.SimpleNamespace(run_study=run_study))
+    monkeypatch.setitem(sys.modules, "workbench.papers.study", types.SimpleNamespace(run_study=run_study))
     monkeypatch.setenv("WORKBENCH_DATA", str(tmp_path))
     (tmp_path / "robust03").mkdir()
     (tmp_path / "rep").mkdir()

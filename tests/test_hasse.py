@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from workbench.errors import SpaceTooLargeError
-from workbench.hasse import PROPERTY_LIMIT, hasse_diagram, is_graded, is_lattice, rank_function, width
-from workbench.orders import ORDERS, Covers, get_order
-from workbench.runs import Gains, Topic
-from workbench.spaces import rank_space, set_space
+from workbench.order.hasse import PROPERTY_LIMIT, hasse_diagram, is_graded, is_lattice, rank_function, width
+from workbench.order.orders import ORDERS, Covers, get_order
+from workbench.space.runs import Gains, Topic
+from workbench.space.spaces import rank_space, set_space
 
 
 def _space(name, depth, c, topic=None):

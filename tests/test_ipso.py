@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 import sympy
 
-from workbench.census import PAPER_TABLE2, brute_census, census, table2_markdown, table2_rows
-from workbench.ipso import compare, freedom
-from workbench.orders import get_order
-from workbench.runs import Gains, Topic
+from workbench.ipso.census import PAPER_TABLE2, brute_census, census, table2_markdown, table2_rows
+from workbench.ipso.compare import compare
+from workbench.ipso.freedom import freedom
+from workbench.order.orders import get_order
+from workbench.space.runs import Gains, Topic
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -200,7 +201,7 @@ def test_census_k3_matches_fig2_and_rational_gains_scale():
 @pytest.mark.parametrize("depth", [*range(1, 41), 77, 128, 301])
 def test_binary_closed_form_equals_the_dp(depth):
     # C(2k+1, k) (FLINT) against the walk-counting DP it replaces in census()
-    from workbench.census import _binary_nonnegative_paths, _nonnegative_paths
+    from workbench.ipso.census import _binary_nonnegative_paths, _nonnegative_paths
 
     assert _binary_nonnegative_paths(depth) == _nonnegative_paths(depth, {-1: 1, 0: 2, 1: 1})
 
@@ -212,7 +213,7 @@ def test_binary_gains_of_any_scale_take_the_closed_form():
 
 
 def test_census_beyond_the_budget_is_refused_with_a_depth_that_fits(monkeypatch):
-    from workbench.census import census_estimate, check_census
+    from workbench.ipso.census import census_estimate, check_census
     from workbench.errors import TooLargeError
 
     monkeypatch.setenv("WORKBENCH_TIME_LIMIT", "5")
@@ -324,7 +325,7 @@ def test_measure_order_violating_ipso_is_flagged(tmp_path):
 # CLI
 
 def _cli(capsys, *argv):
-    from workbench.cli import app, main
+    from workbench.cli.main import app, main
 
     assert any(getattr(g, "name", None) == "ipso" for g in app.registered_groups)
     with pytest.raises(SystemExit) as exc:

@@ -1,4 +1,4 @@
-"""IPSO over TREC topics (workbench.ipso_runs) against independent brute force, scipy and ir_measures."""
+"""IPSO over TREC topics (workbench.ipso.trec_runs) against independent brute force, scipy and ir_measures."""
 from __future__ import annotations
 
 import gzip
@@ -10,16 +10,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from workbench.ipso_runs import (
-    METRICS,
-    agreement,
-    agreement_category,
-    compare_runs,
-    metric_tests,
-    order_rows,
-    prepare_runs,
-    sign_test,
-)
+from workbench.ipso.agreement import agreement, agreement_category, metric_tests
+from workbench.ipso.trec_runs import METRICS, compare_runs, order_rows, prepare_runs, sign_test
 
 DATA = Path(os.environ.get("WORKBENCH_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
 ROBUST = DATA / "robust03"
@@ -87,7 +79,7 @@ def test_sign_test_81_vs_109():
 
 def test_agreement_categories():
     sig_a, none = sign_test(109, 81), sign_test(10, 10)
-    from workbench.ipso_runs import PairedTest
+    from workbench.ipso.agreement import PairedTest
 
     assert agreement_category(sig_a, PairedTest(0.01, True, "A")) == "both_yes"
     assert agreement_category(sig_a, PairedTest(0.01, True, "B")) == "conflict"
@@ -142,7 +134,7 @@ def test_graded_view_and_relevance_level(tmp_path):
 
 
 def test_bad_file_exit_2_names_file_and_line(tmp_path, capsys):
-    from workbench.cli import main
+    from workbench.cli.main import main
 
     q = _write(tmp_path, "qrels", QRELS, False)
     bad = _write(tmp_path, "bad", RUN_A + "2 Q0 e oops\n", False)
@@ -158,7 +150,7 @@ def test_bad_file_exit_2_names_file_and_line(tmp_path, capsys):
 
 
 def test_order_rows_groups():
-    from workbench.ipso_runs import TopicRow, ipso_category
+    from workbench.ipso.trec_runs import TopicRow, ipso_category
 
     pairs = {"10": ((0, 1, 0, 1), (1, 0, 0, 0)),  # ns, nonsep at depth 4 -> group 1
              "11": ((0, 1, 1, 0), (1, 0, 0, 1)),  # ns, nonsep at depth 3 -> group 1, more ** first
@@ -244,7 +236,7 @@ def test_metric_tests_against_scipy_on_ir_measures_values():
         npos = int((nz > 0).sum())
         assert tests[m]["sign"].p == pytest.approx(stats.binomtest(npos, nz.size).pvalue, rel=1e-9)
         assert tests[m]["t"].direction == ("A" if d.mean() > 0 else "B")
-    # RBP: exact values from workbench.measures against a direct float formula
+    # RBP: exact values from workbench.measure.measures against a direct float formula
     for p_name, p in (("RBP(0.5)", 0.5), ("RBP(0.8)", 0.8)):
         w = (1 - p) * p ** np.arange(10)
         serps = np.array([pa.serps[t] for t in pa.topics])
@@ -258,7 +250,7 @@ def test_metric_tests_all_ties():
 
 @needs_robust
 def test_robust_cli_end_to_end(tmp_path, capsys):
-    from workbench.cli import main
+    from workbench.cli.main import main
 
     qrels = str(ROBUST / "qrels.txt")
     md = tmp_path / "t.md"

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from workbench.exact import to_float
-from workbench.names import parse_measure
-from workbench.runs import Gains, Topic
-from workbench.trec import TrecFormatError, judged_topics, read_qrels, read_run
+from workbench.core.exact import to_float
+from workbench.measure.names import parse_measure
+from workbench.space.runs import Gains, Topic
+from workbench.data.trec import TrecFormatError, judged_topics, read_qrels, read_run
 
 ir_measures = pytest.importorskip("ir_measures")
 

@@ -2,7 +2,7 @@
 
 The oracles below are written directly from SPEC section 4 (and seeds 000
 sec. 4.1, 003 eq. 2-3 and 5-6) with Fraction in plain loops; they share no
-code with workbench.measures.
+code with workbench.measure.measures.
 """
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ from workbench.errors import (
     NotExpressibleError,
     WorkbenchError,
 )
-from workbench.measures import FAMILIES, Measure
-from workbench.runs import Gains, Topic
+from workbench.measure.measures import FAMILIES, Measure
+from workbench.space.runs import Gains, Topic
 
 # ---------------------------------------------------------------------------
 # slow oracles (SPEC sec. 4), one run at a time

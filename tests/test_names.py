@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from workbench.errors import (
     BadParameterError, NeedsTopicError, NotExpressibleError, UnknownMeasureError, UserMeasureError,
 )
-from workbench.measures import FAMILIES, Measure
-from workbench.names import describe_families, parse_measure
-from workbench.runs import Gains, Topic
+from workbench.measure.measures import FAMILIES, Measure
+from workbench.measure.names import describe_families, parse_measure
+from workbench.space.runs import Gains, Topic
 
 
 @pytest.mark.parametrize(

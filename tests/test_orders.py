@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.errors import BadGainsError, BadRunError, SpaceTooLargeError, UnknownOrderError
-from workbench.orders import (
+from workbench.order.orders import (
     FALLBACK_LIMIT,
     ORDERS,
     Covers,
@@ -21,8 +21,8 @@ from workbench.orders import (
     _fallback,
     get_order,
 )
-from workbench.runs import Gains, Topic
-from workbench.spaces import rank_space, set_space
+from workbench.space.runs import Gains, Topic
+from workbench.space.spaces import rank_space, set_space
 
 BRUTE_LIMIT = 300  # largest space compared pair by pair in pure Python
 
@@ -391,7 +391,7 @@ def test_dominance_many_grades():
 
 
 def test_set_index_arithmetic():
-    from workbench.orders import _binomial_table, _set_index_from_counts
+    from workbench.order.orders import _binomial_table, _set_index_from_counts
 
     for depth, c in [(1, 1), (5, 1), (4, 2), (6, 3), (9, 4)]:
         sp = set_space(depth, c)

@@ -9,11 +9,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import NeedsTopicError, SpaceTooLargeError, WorkbenchError
-from workbench.measures import parse_measure
-from workbench.pairgrid import CATEGORIES, draw_pair_grid, pair_grid
-from workbench.runs import Gains, Topic
+from workbench.measure.names import parse_measure
+from workbench.ipso.pairgrid import CATEGORIES, draw_pair_grid, pair_grid
+from workbench.space.runs import Gains, Topic
 
 
 def brute_category(r, s, gains: Gains) -> str:
@@ -141,7 +141,7 @@ def test_rbp_half_is_lexicographic_and_counts_match_brute_force():
 
 
 def ranks_60_digits(values) -> list[int]:
-    """Dense ranks of exact values compared at 60 digits (a test oracle independent of workbench.exact)."""
+    """Dense ranks of exact values compared at 60 digits (a test oracle independent of workbench.core.exact)."""
     import mpmath
 
     mpmath.mp.dps = 60
@@ -172,7 +172,7 @@ def test_fig3_correlations_against_slow_tau(rows, cols):
 
 
 def test_reversed_order_gives_minus_one():
-    from workbench.pairgrid import kendall_tau_b
+    from workbench.ipso.pairgrid import kendall_tau_b
 
     assert kendall_tau_b(np.array([0, 1, 1, 2]), np.array([2, 1, 1, 0])) == -1.0
     assert kendall_tau_b(np.array([0, 0]), np.array([0, 1])) is None

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli import main
-from workbench.names import parse_measure
-from workbench.orders import get_order
-from workbench.proofs import (ClaimFileError, load_claims, ob_rank_cover_tail, ob_rank_violation_limit,
+from workbench.cli.main import main
+from workbench.measure.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.scale.proofs import (ClaimFileError, load_claims, ob_rank_cover_tail, ob_rank_violation_limit,
                               report_markdown, run_claims)
-from workbench.runs import Gains
-from workbench.scale import classify
-from workbench.spaces import rank_space
+from workbench.space.runs import Gains
+from workbench.scale.classify import classify
+from workbench.space.spaces import rank_space
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,7 +88,7 @@ def test_prove_cli_exits_1_when_an_outcome_changes(tmp_path, capsys):
 def test_claim_with_an_empty_depth_range_is_rejected_not_vacuously_proved(tmp_path):
     """An 'all depths' enumeration over '5..2' would hold vacuously; the range is bad input instead."""
     from workbench.errors import BadDepthError
-    from workbench.proofs import load_claim, settle
+    from workbench.scale.proofs import load_claim, settle
 
     text = (ROOT / "proofs" / "04-rbp-half-interval-enumerated.toml").read_text().replace('depths = "1..16"', 'depths = "5..2"')
     (tmp_path / "c.toml").write_text(text)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli import main
+from workbench.cli.main import main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

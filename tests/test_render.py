@@ -18,18 +18,18 @@ from fractions import Fraction
 import networkx as nx
 import pytest
 
-from workbench import hasse_figure
-from workbench.cli import main
+from workbench.figures import hasse_figure
+from workbench.cli.main import main
 from workbench.errors import BadRunError, WorkbenchError
-from workbench.hasse import hasse_diagram, rank_function
-from workbench.hasse_figure import write_figure
-from workbench.hasse_marks import Highlight, chain, measure_diagram, nonseparable, violations, witness
-from workbench.ipso import compare as ipso_compare
-from workbench.measures import parse_measure
-from workbench.orders import get_order
-from workbench.render import layers, resolve, to_dot, to_json, to_tikz
-from workbench.runs import Gains
-from workbench.spaces import rank_space
+from workbench.order.hasse import hasse_diagram, rank_function
+from workbench.figures.hasse_figure import write_figure
+from workbench.figures.hasse_marks import Highlight, chain, measure_diagram, nonseparable, violations, witness
+from workbench.ipso.compare import compare as ipso_compare
+from workbench.measure.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.figures.render import layers, resolve, to_dot, to_json, to_tikz
+from workbench.space.runs import Gains
+from workbench.space.spaces import rank_space
 
 # Seed 001 Fig. 1 (binary runs, k = 3), read off the figure: lower -> upper.
 FIG1 = {("000", "001"), ("001", "010"), ("010", "011"), ("010", "100"),
@@ -312,7 +312,7 @@ def test_several_highlights_get_distinct_colours_and_legend_entries():
 def test_nonseparable_pairs_are_the_incomparable_pairs_of_algorithm_1(grades, depth):
     sp = rank_space(depth, grades)
     runs = list(itertools.product(range(grades + 1), repeat=depth))
-    # seed 001 Alg. 1 (workbench.ipso), dominance column: independent of the cover generator
+    # seed 001 Alg. 1 (workbench.ipso.compare), dominance column: independent of the cover generator
     expected = {(r, s) for r, s in itertools.combinations(runs, 2)
                 if ipso_compare(r, s, Gains.default(grades)).dominance == "nonsep"}
     assert nonseparable(sp, "dominance").pairs == expected
@@ -407,7 +407,7 @@ def test_write_is_atomic(tmp_path, monkeypatch):
     def boom(*args):
         raise OSError("disk full")
 
-    from workbench import files
+    from workbench.core import files
 
     monkeypatch.setattr(files.os, "replace", boom)
     with pytest.raises(files.OutputPathError, match="disk full"):

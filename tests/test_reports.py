@@ -1,7 +1,7 @@
 """Generated reports are deterministic: regenerate each and compare byte for byte."""
 from pathlib import Path
 
-from workbench.tour import run_tour, tour_markdown
+from workbench.papers.tour import run_tour, tour_markdown
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"
 
@@ -12,6 +12,6 @@ def test_tour_report_regenerates_identically(tmp_path):
 
 
 def test_twist_scale_report_regenerates_identically():
-    from workbench.twist_scale import twist_report
+    from workbench.papers.twist_scale import twist_report
 
     assert twist_report() == (REPORTS / "twist.md").read_text()

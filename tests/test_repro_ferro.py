@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench import repro_ferro as rf
-from workbench.reproduce import report_markdown
+from workbench.papers import repro_ferro as rf
+from workbench.papers.reproduce import report_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = sorted((ROOT.parent / "shared" / "seeds").glob("002_*.txt"))

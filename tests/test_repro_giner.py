@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench import repro_giner as rg
-from workbench.reproduce import report_markdown
+from workbench.papers import repro_giner as rg
+from workbench.papers.reproduce import report_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS3 = list(product((0, 1), repeat=3))

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.repro_moffat import build
-from workbench.reproduce import report_markdown
+from workbench.papers.repro_moffat import build
+from workbench.papers.reproduce import report_markdown
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import WorkbenchError
-from workbench.reproduce import PAPERS, Finding, PaperReport, get_paper, report_markdown
+from workbench.papers.reproduce import PAPERS, Finding, PaperReport, get_paper, report_markdown
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"
 

@@ -12,11 +12,11 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from workbench.measures import parse_measure
-from workbench.orders import get_order
-from workbench.runs import Gains, Topic
-from workbench.scale import classify
-from workbench.spaces import rank_space, set_space
+from workbench.measure.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.space.runs import Gains, Topic
+from workbench.scale.classify import classify
+from workbench.space.spaces import rank_space, set_space
 
 mpmath.mp.dps = 60
 

@@ -1,4 +1,4 @@
-"""Score matrices of TREC runs (workbench.score_matrix) and their interval transformation (workbench.ranked_matrix).
+"""Score matrices of TREC runs (workbench.data.score_matrix) and their interval transformation (workbench.data.ranked_matrix).
 
 Synthetic qrels and runs written in tmp_path, with every expected value
 computed here independently: hand-written AP / P / RBTO / DCG oracles on
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 import sympy
 
-from workbench.exact_scores import evaluate_measure
+from workbench.data.exact_scores import evaluate_measure
 from workbench.errors import (
     BadParameterError,
     SpaceTooLargeError,
@@ -29,10 +29,10 @@ from workbench.errors import (
     UnknownMeasureError,
     WorkbenchError,
 )
-from workbench.names import parse_measure
-from workbench.ranked_matrix import ranked_matrix
-from workbench.runs import Gains, Topic
-from workbench.score_matrix import (
+from workbench.measure.names import parse_measure
+from workbench.data.ranked_matrix import ranked_matrix
+from workbench.space.runs import Gains, Topic
+from workbench.data.score_matrix import (
     MissingTopicError,
     load_runs,
     resolve_measure,
@@ -300,7 +300,7 @@ def test_ranked_matrix_closed_forms_deep_and_limits():
 # ---------------------------------------------------------------- Robust 2003 (structure)
 @pytest.fixture(scope="module")
 def robust():
-    from workbench.trec import read_qrels
+    from workbench.data.trec import read_qrels
 
     t = time.time()
     q = read_qrels(ROBUST / "qrels.txt")
@@ -310,7 +310,7 @@ def robust():
 
 @needs_robust
 def test_robust_structure(robust):
-    from workbench.correlation import correlation_table
+    from workbench.experiments.correlation import correlation_table
 
     q, runs, load = robust
     t = time.time()

@@ -1,4 +1,4 @@
-"""Multiple comparisons over topics x systems matrices (workbench.significance, seed 000 sec. 5.3).
+"""Multiple comparisons over topics x systems matrices (workbench.experiments.significance, seed 000 sec. 5.3).
 
 Expected values come from construction (identical systems, one system shifted
 far above the others, monotone transformations that leave ranks alone), from
@@ -17,7 +17,7 @@ import pytest
 from scipy import integrate, stats
 
 from workbench.errors import WorkbenchError
-from workbench.significance import (
+from workbench.experiments.significance import (
     ANOVA,
     KRUSKAL,
     SIGNIFICANCE_HEADER,

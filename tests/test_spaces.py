@@ -1,4 +1,4 @@
-"""Tests of workbench.spaces against slow, obvious oracles (SPEC section 1-2)."""
+"""Tests of workbench.space.spaces against slow, obvious oracles (SPEC section 1-2)."""
 from __future__ import annotations
 
 import itertools
@@ -17,8 +17,8 @@ from workbench.errors import (
     SpaceTooLargeError,
     WorkbenchError,
 )
-from workbench.runs import Topic
-from workbench.spaces import BadIndexError, Space, rank_space, set_space
+from workbench.space.runs import Topic
+from workbench.space.spaces import BadIndexError, Space, rank_space, set_space
 
 # ---------------------------------------------------------------- oracles
 

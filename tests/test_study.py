@@ -1,4 +1,4 @@
-"""The Robust 2003 study (workbench.study.run_study): structure and determinism on a reduced configuration.
+"""The Robust 2003 study (workbench.papers.study.run_study): structure and determinism on a reduced configuration.
 
 The study runs on 4 real runs restricted to 25 topics, depth 30, one
 repetition of the pool samples, B = 50, and trimmed depths 6 (binary) and 4
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import workbench.study as study
+import workbench.papers.study as study
 from workbench.errors import WorkbenchError
 
 DATA = Path(os.environ.get("WORKBENCH_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))

@@ -1,6 +1,6 @@
 """Thresholds in a parameter, checked against classify() at exact rational points.
 
-Every region's verdict is re-derived by :func:`workbench.scale.classify` (the
+Every region's verdict is re-derived by :func:`workbench.scale.classify.classify` (the
 exact engine, which knows nothing of polynomials or critical points) at a
 rational inside it, at rationals just inside the regions on both sides of
 every endpoint, and at every rational endpoint itself.  Irrational point
@@ -17,15 +17,15 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from workbench.cli import main
+from workbench.cli.main import main
 from workbench.errors import BadDepthError, BadParameterError, WorkbenchError
-from workbench.measures import parse_measure
-from workbench.orders import get_order
-from workbench.runs import Gains
-from workbench.scale import classify
-from workbench.spaces import rank_space
-from workbench.runs import parse_depths
-from workbench.thresholds import thresholds, thresholds_over_depths
+from workbench.measure.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.space.runs import Gains
+from workbench.scale.classify import classify
+from workbench.space.spaces import rank_space
+from workbench.space.runs import parse_depths
+from workbench.scale.thresholds import thresholds, thresholds_over_depths
 
 p = sympy.Symbol("p", positive=True)
 BEST = {"total": "interval", "partial": "strict"}

@@ -1,7 +1,7 @@
 """Twist (seed 002 Def. 1-6): the one definition, the fast curves and a naive oracle agree.
 
 The oracle below is written straight from the paper's text, independent of
-``workbench.twist``: it scans the ideal run for each grade's minimum and
+``workbench.measure.twist``: it scans the ideal run for each grade's minimum and
 maximum rank (Def. 15), applies Def. 1-6 literally with Fractions, and is
 compared with every algebra (numeric blocks, sympy, z3) and with the fast
 integer curves on every run of small topic spaces.
@@ -15,12 +15,13 @@ import numpy as np
 import pytest
 import z3
 
-from workbench.cli import main
-from workbench.crp import curves
+from workbench.cli.main import main
+from workbench.measure.crp import curves
 from workbench.errors import BadRunError, BadTopicError, UndefinedMeasureError
-from workbench.measures import Measure, parse_measure
-from workbench.runs import Gains, Topic
-from workbench.spaces import rank_space
+from workbench.measure.measures import Measure
+from workbench.measure.names import parse_measure
+from workbench.space.runs import Gains, Topic
+from workbench.space.spaces import rank_space
 
 # ---------------------------------------------------------------- the naive oracle
 
@@ -150,7 +151,7 @@ def test_worked_example_rp_and_crp_vectors():
     names = list(EXAMPLE)
     c = curves([EXAMPLE[k] for k in names], EXAMPLE_TOPIC)
     assert EXAMPLE["i"] == list(EXAMPLE_TOPIC.ideal(15))
-    from workbench.twist import full_scale, rank_ranges
+    from workbench.measure.twist import full_scale, rank_ranges
 
     assert EXAMPLE["fs"] == list(full_scale(EXAMPLE_TOPIC, 15))
     # the paper lists min/max ranks hr 1-2, fr 3-4, pr 5-7, nr 8-15
@@ -297,8 +298,8 @@ def test_cli_twist_bad_run_exits_2(capsys):
 
 
 def test_classify_and_counterexample_work_on_twist(capsys):
-    from workbench.orders import get_order
-    from workbench.scale import classify
+    from workbench.order.orders import get_order
+    from workbench.scale.classify import classify
 
     res = classify(Measure("Twist"), get_order("dominance"), rank_space(6, 1, Topic((2,))))
     assert res.verdict == "violated"

@@ -1,8 +1,8 @@
-"""Twist over TREC runs (workbench.twist_runs, `workbench twist-runs`, `workbench twist-curve`).
+"""Twist over TREC runs (workbench.experiments.twist_runs, `workbench twist-runs`, `workbench twist-curve`).
 
 Synthetic qrels and runs where the answer is known by construction (ideal
 runs, runs without a relevant document), every row checked against the
-:func:`workbench.crp.curves` oracle, gain measures against hand-written AP,
+:func:`workbench.measure.crp.curves` oracle, gain measures against hand-written AP,
 RBP and nDCG, and the effort/gain grid against brute-force counting.  The
 Robust 2003 tests skip when the data is missing.
 """
@@ -20,12 +20,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.cli import main
-from workbench.crp import TABLE2, curves
+from workbench.cli.main import main
+from workbench.measure.crp import TABLE2, curves
 from workbench.errors import TrecFormatError, WorkbenchError
-from workbench.runs import Topic
-from workbench.twist_plots import effort_gain_figure
-from workbench.twist_runs import (
+from workbench.space.runs import Topic
+from workbench.figures.twist_plots import effort_gain_figure
+from workbench.experiments.twist_runs import (
     GAIN_MEASURES,
     TABLE2_COLUMNS,
     effort_gain_grid,
@@ -129,7 +129,7 @@ def test_rows_match_the_curves_oracle(files):
     q, runs = files
     tab = twist_table(q, runs, DEPTH)
     rankings = [{t: d for t, d in r.items()} for r in [IDEAL, NONE, PARTIAL]]
-    from workbench.trec import read_run
+    from workbench.data.trec import read_run
 
     rankings += [read_run(p) for p in runs[3:]]
     assert tab.topics == ["1", "2"]
@@ -188,7 +188,7 @@ def test_dicts_and_paths_give_the_same_table(files):
 
 def test_gain_measures_against_hand_written_formulas(files):
     q, runs = files
-    from workbench.trec import read_run
+    from workbench.data.trec import read_run
 
     tab = twist_table(q, runs, DEPTH)
     rankings = dict(zip(tab.runs, [IDEAL, NONE, PARTIAL] + [read_run(p) for p in runs[3:]]))
@@ -376,7 +376,7 @@ def robust_all():
 @needs_robust
 def test_robust_all_runs_depth_1000(robust_all):
     tab = robust_all
-    from workbench.trec import read_qrels, read_run
+    from workbench.data.trec import read_qrels, read_run
 
     assert len(tab.runs) == 17 and len(tab.topics) == 100 and tab.skipped == []
     assert len(tab.rows) == 1700 and tab.grades == 2
@@ -417,7 +417,7 @@ def test_robust_twist_curve(tmp_path, capsys):
                              capsys)
     assert code == 0, err
     d = json.loads(out)
-    from workbench.trec import read_qrels, read_run
+    from workbench.data.trec import read_qrels, read_run
 
     block, topic = oracle_block(read_qrels(ROBUST / "qrels.txt"), [read_run(RUNS[13])], "303", 1000)
     assert d["twist"] == str(curves(block, topic).twist(0)) and d["recall_base"] == topic.recall_base

@@ -1,4 +1,4 @@
 """``python -m workbench`` runs the command line."""
-from .cli import main
+from workbench.cli.main import main
 
 main()

@@ -1,0 +1,135 @@
+"""The ``workbench hasse`` command: a Hasse diagram, its highlights, and its figure.
+
+Registered on the main app in :mod:`workbench.cli.main`; the shared helpers
+(``setting``, ``make_space``, ``emit_json``, ``progress_bar``) come from
+there.  Without ``-o`` the text formats (json, dot, tikz) go to stdout; with
+``-o FILE`` any format of :data:`workbench.figures.hasse_figure.FORMATS` is written
+to FILE atomically.  ``--figure FILE`` additionally writes a figure whose
+format is given by FILE's suffix.
+
+References
+----------
+Moffat and Mackenzie, JASIST 2024 (seed 001), Fig. 1; SPEC sec. 6 (``hasse``).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from workbench.errors import SpaceTooLargeError, WorkbenchError
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``hasse`` command to ``app``."""
+    app.command("hasse")(hasse)
+
+
+def hasse(
+    order: str = typer.Option("dominance", "--order", help="rank, set, dominance, ipso or replacement."),
+    depth: int = typer.Option(3, "--depth", help="Run depth N (>= 1)."),
+    grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains/--topic)."),
+    gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 or 0,1/2,1 (default g(i) = i)."),
+    topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 3 or 2,1."),
+    fmt: Optional[str] = typer.Option(None, "--format", help="dot, svg, pdf, png, tikz or json (default: from the -o suffix, else json)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the diagram to FILE (needed for svg, pdf, png)."),
+    figure: Optional[Path] = typer.Option(None, "--figure", help="Also draw the diagram to FILE; its suffix picks the format (.pdf .svg .png .dot .tex .json)."),
+    highlight: Optional[str] = typer.Option(None, "--highlight", help="Mark these runs, e.g. 100,011."),
+    chain_runs: Optional[str] = typer.Option(None, "--chain", help="Mark a chain of runs (sorted upwards in the order), e.g. 000,011,111."),
+    nonsep: bool = typer.Option(False, "--nonsep", help="Mark the non-separable (incomparable) pairs of the order."),
+    violations: Optional[str] = typer.Option(None, "--violations", help="Mark the covers MEASURE scores lower > upper."),
+    ties: bool = typer.Option(False, "--ties", help="With --violations: also mark the covers MEASURE ties (not strict)."),
+    witness: Optional[str] = typer.Option(None, "--witness", help="Mark the witness of classify MEASURE on this order."),
+    measure: Optional[str] = typer.Option(None, "--measure", help="Draw the weak order MEASURE induces (tied runs merged) instead of the order."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+) -> None:
+    """The Hasse diagram (cover relations) of an order, or of a measure's weak order, with highlights."""
+    from workbench.cli.main import emit_json, make_space, progress_bar, setting
+    from workbench.order.hasse import hasse_diagram, is_lattice, width
+    from workbench.figures.hasse_figure import TEXT_FORMATS, check_format, check_output, format_of, render_text, write_figure
+    from workbench.figures.hasse_marks import chain, measure_diagram, nonseparable, parse_runs, runs_highlight
+    from workbench.figures.hasse_marks import violations as violation_marks
+    from workbench.figures.hasse_marks import witness as witness_mark
+    from workbench.measure.names import parse_measure
+    from workbench.order.orders import get_order
+    from workbench.figures.render import to_json
+
+    # every check that needs no computation first: bad input fails fast, before any file is touched
+    if fmt is not None:
+        fmt = check_format(fmt)
+    if output is not None:
+        out_fmt = format_of(output, fmt)
+        check_output(output)
+    else:
+        out_fmt = fmt or "json"
+        if out_fmt not in TEXT_FORMATS:
+            raise WorkbenchError(f"format {out_fmt!r} is binary: give -o FILE (stdout takes {', '.join(TEXT_FORMATS)})")
+    if figure is not None:
+        format_of(figure)
+        check_output(figure)
+    if ties and violations is None:
+        raise WorkbenchError("--ties: only with --violations MEASURE")
+    o = get_order(order)
+    depth, c, g, t = setting(depth, grades, gains, topic)
+    named = {key: parse_measure(text) for key, text in
+             (("measure", measure), ("violations", violations), ("witness", witness)) if text is not None}
+    for m in named.values():
+        m.check_topic(t)
+    space = make_space(o, depth, c, t)
+
+    label = f"{o.name} order" if "measure" not in named else f"{named['measure']} weak order"
+    with progress_bar(label=f"Hasse diagram of the {label}") as bar:
+        bar.phase("covers")
+        G = measure_diagram(space, named["measure"], g) if "measure" in named else hasse_diagram(space, o, g)
+        bar.phase("highlights")
+        marks = []
+        if highlight is not None:
+            marks.append(runs_highlight(space, parse_runs(highlight, c)))
+        if chain_runs is not None:
+            marks.append(chain(space, parse_runs(chain_runs, c), o, g))
+        if nonsep:
+            marks.append(nonseparable(space, o, g))
+        if "violations" in named:
+            marks.extend(violation_marks(space, o, named["violations"], g, ties=ties))
+        if "witness" in named:
+            marks.append(witness_mark(space, o, named["witness"], g))
+        bar.phase("properties")
+        try:
+            lattice, w = is_lattice(G), width(G)
+        except SpaceTooLargeError as exc:
+            lattice = w = None  # quadratic properties: reported as unknown beyond their limit
+            skipped = str(exc)
+        else:
+            skipped = None
+        title = f"{label}, depth {depth}, c = {c}" + (f", topic {t}" if t is not None else "")
+        meta = {
+            "order": o.name,
+            "measure": str(named["measure"]) if "measure" in named else None,
+            "depth": depth,
+            "grades": c,
+            "gains": [str(x) for x in g.values],
+            "topic": None if t is None else list(t.counts),
+            "lattice": lattice,
+            "width": w,
+            "skipped": skipped,
+            "output": None if output is None else str(output),
+            "figure": None if figure is None else str(figure),
+        }
+        written = []
+        for path, path_fmt in ((output, out_fmt), (figure, None)):
+            if path is not None:
+                bar.phase(f"writing {path}")
+                written.append(write_figure(G, path, path_fmt, highlights=marks, title=title, meta=meta))
+    for f in written:
+        if f.note:
+            sys.stderr.write(f"workbench: note: {f.note}\n")
+    if as_json:
+        emit_json({**meta, **to_json(G, marks)})
+        return
+    if output is None:
+        sys.stdout.write(render_text(G, out_fmt, marks, title, meta))
+        return
+    for f in written:
+        sys.stdout.write(f"wrote {f.path} ({f.format}, {f.engine})\n")

@@ -1,0 +1,8 @@
+"""The ground floor: exact arithmetic and files, used by every layer above.
+
+``exact`` holds exact values (rationals, value blocks over a basis of
+logarithms, certified signs, number literals read exactly), ``algebraic``
+real algebraic numbers for threshold endpoints, ``files`` atomic writes and
+the memory check of a request, ``plotting`` the one way figures are saved.
+It may import only :mod:`workbench.errors` (and third-party libraries).
+"""

@@ -1,0 +1,256 @@
+"""Exact real algebraic numbers: isolate, compare, and sign of a polynomial at a root.
+
+An :class:`AlgebraicPoint` is a real root of an irreducible polynomial ``f``
+over QQ (``CRootOf(f, i)``) held with a rational isolating interval refined
+by bisection.  Two roots are equal iff they share ``f`` and ``i``, and are
+otherwise ordered by refining their intervals until disjoint
+(:func:`_cmp` orders them among rationals too).  The sign of ``h(alpha)`` is
+decided exactly: zero iff ``f`` divides ``h``, else the isolating interval is
+refined until ``h`` has no root in it.
+
+Also here: the sign of a polynomial at any exact real (:func:`_sign_at`),
+the simplest rational strictly between two exact reals
+(:func:`simplest_between`, :func:`_between`), sympy forms and labels of exact
+reals (:func:`_as_sympy`, :func:`_endpoint_label`), simple sample rationals in
+an open interval and exact polynomial interpolation over QQ through them
+(:func:`_sample_points`, :func:`_interpolate`), and the real roots of a
+polynomial inside an open interval (:func:`_roots_in`; the interval is any
+object with ``low``/``high``, ``None`` for an infinite end, such as a
+:class:`workbench.measure.params.ParamSpec`).  :mod:`workbench.scale.thresholds` uses these
+to find, order and label the critical points of a measure's parameter.
+
+References
+----------
+Collins & Akritas (real root isolation); sympy ``CRootOf``; Stern-Brocot tree.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Sequence
+
+import sympy
+
+
+def _horner(coeffs: Sequence[Fraction], x: Fraction) -> Fraction:
+    """Value at ``x`` of the polynomial with ``coeffs`` (highest degree first)."""
+    acc = Fraction(0)
+    for c in coeffs:
+        acc = acc * x + c
+    return acc
+
+
+def _sgn(x) -> int:
+    return (x > 0) - (x < 0)
+
+
+class AlgebraicPoint:
+    """The ``index``-th real root of an irreducible ``f`` over QQ of degree >= 2.
+
+    Holds a rational isolating interval ``(lo, hi)`` (the root strictly
+    inside; ``f`` has no rational root, so bisection never hits it).
+
+    >>> p = sympy.Symbol("p", positive=True)
+    >>> a = AlgebraicPoint(sympy.Poly(p**2 + p - 1, p, domain="QQ"), 1, Fraction(0), Fraction(1))
+    >>> a.sign_of(sympy.Poly(2 * p - 1, p)), a.compare(Fraction(5, 8)), sympy.sstr(a.sympy())
+    (1, -1, 'CRootOf(p**2 + p - 1, 1)')
+
+    References
+    ----------
+    Collins & Akritas (real root isolation); sympy ``CRootOf``.
+    """
+
+    def __init__(self, f: sympy.Poly, index: int, lo: Fraction, hi: Fraction) -> None:
+        self.f = f
+        self.index = index
+        self.coeffs = [Fraction(int(c.p), int(c.q)) for c in f.all_coeffs()]
+        self.lo, self.hi = Fraction(lo), Fraction(hi)
+        self._slo = _sgn(_horner(self.coeffs, self.lo))
+        if self._slo == 0 or _sgn(_horner(self.coeffs, self.hi)) == 0:
+            raise ValueError("isolating interval endpoint is a root")  # pragma: no cover
+
+    @property
+    def key(self) -> tuple:
+        return (tuple(self.coeffs), self.index)
+
+    def refine(self) -> None:
+        """Halve the isolating interval."""
+        m = (self.lo + self.hi) / 2
+        s = _sgn(_horner(self.coeffs, m))
+        if s == self._slo:
+            self.lo = m
+        else:
+            self.hi = m
+
+    def refine_to(self, width: Fraction) -> "AlgebraicPoint":
+        while self.hi - self.lo > width:
+            self.refine()
+        return self
+
+    def compare(self, other) -> int:
+        """``-1``, ``0`` or ``1`` as this number is below, equal to or above ``other``."""
+        if isinstance(other, AlgebraicPoint):
+            if self.key == other.key:
+                return 0
+            while True:
+                if self.hi <= other.lo:
+                    return -1
+                if other.hi <= self.lo:
+                    return 1
+                (self if self.hi - self.lo >= other.hi - other.lo else other).refine()
+        q = Fraction(other)
+        while True:  # q is not a root of f (no rational roots), so this ends
+            if q <= self.lo:
+                return 1
+            if q >= self.hi:
+                return -1
+            self.refine()
+
+    def sign_of(self, h: sympy.Poly) -> int:
+        """The sign of ``h`` at this number, decided exactly."""
+        if h.is_zero or h.rem(self.f).is_zero:
+            return 0  # f irreducible: h(alpha) = 0 iff f | h
+        while h.count_roots(sympy.Rational(self.lo.numerator, self.lo.denominator),
+                            sympy.Rational(self.hi.numerator, self.hi.denominator)) > 0:
+            self.refine()
+        hc = [Fraction(int(c.p), int(c.q)) for c in h.all_coeffs()]
+        return _sgn(_horner(hc, (self.lo + self.hi) / 2))
+
+    def sympy(self) -> sympy.Expr:
+        return sympy.CRootOf(self.f.as_expr(), self.index)
+
+    def __float__(self) -> float:
+        return float(sympy.N(self.sympy(), 20))
+
+    def __repr__(self) -> str:
+        return f"AlgebraicPoint({sympy.sstr(self.f.as_expr())}, {self.index})"
+
+
+def _cmp(a, b) -> int:
+    if isinstance(a, AlgebraicPoint):
+        return a.compare(b)
+    if isinstance(b, AlgebraicPoint):
+        return -b.compare(a)
+    return _sgn(Fraction(a) - Fraction(b))
+
+
+def _sign_at(h: sympy.Poly, x) -> int:
+    """The sign of ``h`` at the exact real ``x`` (a rational or an :class:`AlgebraicPoint`)."""
+    if isinstance(x, AlgebraicPoint):
+        return x.sign_of(h)
+    return _sgn(_horner([Fraction(int(c.p), int(c.q)) for c in h.all_coeffs()], Fraction(x)))
+
+
+def simplest_between(lo: Fraction | None, hi: Fraction | None) -> Fraction:
+    """The rational with the smallest denominator (then numerator) strictly inside ``(lo, hi)``.
+
+    ``None`` is an infinite end.
+
+    >>> simplest_between(Fraction(0), Fraction(1, 2)), simplest_between(Fraction(1, 2), Fraction(618, 1000))
+    (Fraction(1, 3), Fraction(3, 5))
+
+    References
+    ----------
+    Stern-Brocot tree; continued fractions.
+    """
+    if lo is None and hi is None:
+        return Fraction(0)
+    if lo is None:
+        return Fraction(0) if hi > 0 else Fraction(math.ceil(hi) - 1)
+    if hi is None:
+        return Fraction(0) if lo < 0 else Fraction(math.floor(lo) + 1)
+    if not lo < hi:
+        raise ValueError(f"empty interval ({lo}, {hi})")
+    first, last = math.floor(lo) + 1, math.ceil(hi) - 1
+    if first <= last:
+        return Fraction(0) if first <= 0 <= last else Fraction(first if first > 0 else last)
+    fl = math.floor(lo)  # lo and hi in [fl, fl + 1]
+    inner = simplest_between(1 / (hi - fl), None if lo == fl else 1 / (lo - fl))
+    return fl + 1 / inner
+
+
+def _between(u, v) -> Fraction:
+    """A simple rational strictly between exact reals ``u < v`` (``None``: infinite)."""
+    while True:
+        lo = None if u is None else (u.hi if isinstance(u, AlgebraicPoint) else u)
+        hi = None if v is None else (v.lo if isinstance(v, AlgebraicPoint) else v)
+        if lo is None or hi is None or lo < hi:
+            return simplest_between(lo, hi)
+        for w in (u, v):
+            if isinstance(w, AlgebraicPoint):
+                w.refine()
+
+
+def _as_sympy(x):
+    if x is None:
+        return None
+    if isinstance(x, AlgebraicPoint):
+        return x.sympy()
+    return sympy.Rational(x.numerator, x.denominator)
+
+
+def _float_or_none(x) -> float | None:
+    return None if x in (sympy.oo, -sympy.oo) else float(sympy.N(x, 20))
+
+
+def _endpoint_label(x) -> str:
+    if isinstance(x, sympy.CRootOf):
+        return f"{float(sympy.N(x, 20)):.6g} (root of {sympy.sstr(x.expr)})"
+    return sympy.sstr(x)
+
+
+def _sample_points(ps, k: int) -> list[Fraction]:
+    """``k`` distinct simple rationals inside the open domain of ``ps``."""
+    farey = sorted({Fraction(a, b) for b in range(2, 4 * k + 2) for a in range(1, b)},
+                   key=lambda f: (f.denominator, f.numerator))[:k]
+    lo, hi = ps.low, ps.high
+    if lo is not None and hi is not None:
+        return [lo + (hi - lo) * t for t in farey]
+    if lo is not None:
+        return [lo + t / (1 - t) for t in farey]
+    if hi is not None:
+        return [hi - t / (1 - t) for t in farey]
+    return [t / (1 - t) - 1 for t in farey]
+
+
+def _interpolate(xs: Sequence[Fraction], ys: Sequence[Fraction]) -> list[Fraction]:
+    """Coefficients (highest first, no leading zeros) of the polynomial through the points."""
+    n = len(xs)
+    c = list(ys)
+    for j in range(1, n):
+        for i in range(n - 1, j - 1, -1):
+            c[i] = (c[i] - c[i - 1]) / (xs[i] - xs[i - j])
+    poly = [c[n - 1]]  # low -> high
+    for i in range(n - 2, -1, -1):
+        new = [Fraction(0)] * (len(poly) + 1)
+        for k, a in enumerate(poly):
+            new[k + 1] += a
+            new[k] -= a * xs[i]
+        new[0] += c[i]
+        poly = new
+    while len(poly) > 1 and poly[-1] == 0:
+        poly.pop()
+    return poly[::-1]
+
+
+def _roots_in(poly: sympy.Poly, ps, cache: dict) -> list:
+    """Real roots of ``poly`` strictly inside the open domain of ``ps``."""
+    out = []
+    if poly.is_zero or poly.degree() < 1:
+        return out
+    _, factors = poly.factor_list()
+    for f, _mult in factors:
+        f = f.monic() if f.domain.is_Field else f.to_field().monic()
+        key = tuple(f.all_coeffs())
+        if key not in cache:
+            roots = []
+            if f.degree() == 1:
+                a, b = f.all_coeffs()
+                roots.append(Fraction(int((-b / a).p), int((-b / a).q)))
+            else:
+                for i, ((a, b), _m) in enumerate(f.intervals()):
+                    roots.append(AlgebraicPoint(f, i, Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q))))
+            cache[key] = [r for r in roots
+                          if (ps.low is None or _cmp(r, ps.low) > 0) and (ps.high is None or _cmp(r, ps.high) < 0)]
+        out.extend(cache[key])
+    return out

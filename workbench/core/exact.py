@@ -1,0 +1,761 @@
+"""Exact values of a measure over a block of runs, and rigorous comparisons.
+
+A :class:`ValueBlock` holds one exact value per run as integer coordinates
+over a small basis of real constants, divided by one common denominator and
+multiplied by one common positive factor::
+
+    value[i] = scale * (sum_k coords[i, k] * basis[k]) / den
+
+The basis holds ``1`` (the rational part) and the constants that logarithmic
+discounts bring in, ``ln(b) / ln(m)`` for integers ``m`` that are not perfect
+powers (so ``1/log2(8) = 1/3`` stays rational).  Rational measures have a
+basis of one element and compare as integers.  Irrational values compare by
+their exact coordinates first (equal coordinates: an exact tie); otherwise
+the sign is certified with floating point plus a rigorous error bound and,
+when that is not enough, with arbitrary-precision ball arithmetic
+(python-flint ``arb``).  A comparison that cannot be certified raises
+:class:`~workbench.errors.UndecidedComparisonError`; floating point alone
+never decides an order, a tie or an equal gap.
+
+Coordinates are ``int64`` while a bound on their size allows it and Python
+integers (``dtype=object``) beyond, so values stay exact at any depth.
+
+References
+----------
+DESIGN.md, "Arithmetic"; seed 000 sec. 4.1 (DCG discounts).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+import sympy
+
+from workbench.errors import UndecidedComparisonError
+
+INT64_SAFE = 1 << 62
+ONE = ("one",)
+
+
+def perfect_power_root(m: int) -> tuple[int, int]:
+    """Write ``m >= 2`` as ``root ** k`` with ``root`` not a perfect power.
+
+    >>> perfect_power_root(8), perfect_power_root(36), perfect_power_root(6)
+    ((2, 3), (6, 2), (6, 1))
+    """
+    best = (m, 1)
+    for k in range(2, m.bit_length() + 1):
+        root = round(m ** (1.0 / k))
+        for cand in (root - 1, root, root + 1):
+            if cand >= 2 and cand**k == m:
+                best = (cand, k)
+    if best[1] > 1:
+        inner, j = perfect_power_root(best[0])
+        return inner, best[1] * j
+    return best
+
+
+def log_ratio(base: int, m: int) -> tuple[Fraction, tuple]:
+    """``ln(base) / ln(m)`` as ``coefficient * basis element``.
+
+    Returns ``(q, ONE)`` when the ratio is rational, else ``(q, ("logratio", b0, m0))``
+    meaning ``q * ln(b0) / ln(m0)`` with ``b0``, ``m0`` not perfect powers.
+
+    >>> log_ratio(2, 8)
+    (Fraction(1, 3), ('one',))
+    >>> log_ratio(4, 6)
+    (Fraction(2, 1), ('logratio', 2, 6))
+    """
+    b0, kb = perfect_power_root(base)
+    m0, km = perfect_power_root(m)
+    if b0 == m0:
+        return Fraction(kb, km), ONE
+    return Fraction(kb, km), ("logratio", b0, m0)
+
+
+def basis_sympy(elem: tuple) -> sympy.Expr:
+    """The basis element as an exact sympy expression."""
+    if elem == ONE:
+        return sympy.Integer(1)
+    _, b, m = elem
+    return sympy.log(b) / sympy.log(m)
+
+
+def basis_float(elem: tuple) -> float:
+    if elem == ONE:
+        return 1.0
+    _, b, m = elem
+    return math.log(b) / math.log(m)
+
+
+def _basis_arb(elem: tuple, prec: int):
+    import flint
+
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        if elem == ONE:
+            return flint.arb(1)
+        _, b, m = elem
+        return flint.arb(b).log() / flint.arb(m).log()
+    finally:
+        flint.ctx.prec = old
+
+
+def certified_sign(coords: Sequence[int], basis: Sequence[tuple]) -> int:
+    """The sign of ``sum coords[k] * basis[k]``, decided rigorously.
+
+    Zero coordinates give 0 exactly.  Otherwise the sign comes from ball
+    arithmetic at increasing precision; if no precision up to 8192 bits
+    excludes zero, :class:`UndecidedComparisonError` is raised.
+
+    >>> certified_sign([1, -1], [ONE, ("logratio", 2, 3)])   # 1 - ln2/ln3 > 0
+    1
+    >>> certified_sign([0, 0], [ONE, ("logratio", 2, 3)])
+    0
+    """
+    import flint
+
+    coords = [int(c) for c in coords]
+    if not any(coords):
+        return 0
+    if len(basis) == 1:
+        return (coords[0] > 0) - (coords[0] < 0)
+    prec = 128
+    while prec <= 8192:
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            total = flint.arb(0)
+            for c, e in zip(coords, basis):
+                if c:
+                    total += flint.arb(c) * _basis_arb(e, prec)
+            if total > 0:
+                return 1
+            if total < 0:
+                return -1
+        finally:
+            flint.ctx.prec = old
+        prec *= 4
+    raise UndecidedComparisonError(
+        f"cannot decide the sign of {coords} over {list(basis)} at 8192 bits"
+    )
+
+
+def _fits(bound: int) -> bool:
+    return bound < INT64_SAFE
+
+
+def _as_object(a: np.ndarray) -> np.ndarray:
+    return a if a.dtype == object else a.astype(object)
+
+
+@dataclass(frozen=True)
+class ValueBlock:
+    """Exact values of ``n`` runs: ``scale * (coords @ basis) / den``.
+
+    Arithmetic (``+``, ``-``, ``*`` by a rational or by a rational block,
+    ``/`` by a rational) keeps every value exact.  A block with one row
+    broadcasts against a block of ``n`` rows.
+
+    Examples
+    --------
+    >>> a = ValueBlock.rational([1, 2, 3], 4)          # 1/4, 2/4, 3/4
+    >>> b = a * Fraction(2, 3) + 1
+    >>> [str(v) for v in b.values()]
+    ['7/6', '4/3', '3/2']
+    >>> b.signs(np.array([0, 2]), np.array([1, 1])).tolist()
+    [1, -1]
+    """
+
+    coords: np.ndarray
+    den: int
+    basis: tuple = (ONE,)
+    bound: int = 0
+    scale: sympy.Expr = sympy.Integer(1)
+
+    # construction -----------------------------------------------------
+    @classmethod
+    def rational(cls, numerators, den: int = 1) -> "ValueBlock":
+        """A rational block from integer numerators over one denominator.
+
+        Non-integer numerators are rejected (a silent truncation would change
+        values): scale them to one denominator first.
+
+        >>> ValueBlock.rational([1, 2], den=3).values()
+        [Fraction(1, 3), Fraction(2, 3)]
+        >>> ValueBlock.rational([Fraction(1, 2)])
+        Traceback (most recent call last):
+        ...
+        TypeError: ValueBlock.rational takes integer numerators, got 1/2 (use den= for a common denominator)
+        """
+        num = np.asarray(numerators)
+        if num.dtype.kind == "f" or (num.dtype == object and any(
+                not isinstance(x, (int, np.integer)) and Fraction(x).denominator != 1 for x in num.ravel())):
+            bad = next(x for x in num.ravel() if Fraction(x).denominator != 1) if num.size else num
+            raise TypeError(f"ValueBlock.rational takes integer numerators, got {bad} "
+                            "(use den= for a common denominator)")
+        if num.dtype != object:
+            num = num.astype(np.int64)
+        bound = int(max((abs(int(x)) for x in (num.max(initial=0), num.min(initial=0)))))
+        return cls(num.reshape(-1, 1), int(den), (ONE,), bound)
+
+    @classmethod
+    def constant(cls, q: Fraction | int, elem: tuple = ONE) -> "ValueBlock":
+        """One row holding ``q * elem``."""
+        q = Fraction(q)
+        coords = np.array([[q.numerator]], dtype=object if not _fits(abs(q.numerator)) else np.int64)
+        return cls(coords, q.denominator, (elem,), abs(q.numerator))
+
+    @classmethod
+    def lookup(cls, grades: np.ndarray, table: Sequence[Fraction]) -> "ValueBlock":
+        """``table[g]`` for each grade ``g`` in ``grades`` (a rational block)."""
+        table = [Fraction(t) for t in table]
+        den = math.lcm(*(t.denominator for t in table))
+        nums = [t.numerator * (den // t.denominator) for t in table]
+        bound = max(abs(x) for x in nums)
+        arr = np.array(nums, dtype=np.int64 if _fits(bound) else object)
+        return cls(arr[np.asarray(grades)].reshape(-1, 1), den, (ONE,), bound)
+
+    @classmethod
+    def sum_of(cls, terms) -> "ValueBlock | Fraction":
+        """The sum of many blocks and rationals with one allocation.
+
+        Equal to adding the terms one by one, but each term only touches its
+        own basis columns, so a sum of ``N`` terms with one logarithm each
+        costs ``O(N n)`` rather than ``O(N^2 n)``.  Returns a Fraction when no
+        term is a block.
+
+        >>> a, b = ValueBlock.rational([1, 2], 3), ValueBlock.constant(1, ("logratio", 2, 3))
+        >>> [str(v) for v in ValueBlock.sum_of([a, b, Fraction(1, 2)]).values()]
+        ['log(2)/log(3) + 5/6', 'log(2)/log(3) + 7/6']
+        """
+        q = Fraction(0)
+        blocks = []
+        for t in terms:
+            if isinstance(t, ValueBlock):
+                blocks.append(t)
+            elif isinstance(t, (int, Fraction)):
+                q += t
+            else:
+                raise TypeError(f"cannot sum {type(t).__name__} with value blocks")
+        if not blocks:
+            return q
+        scale = blocks[0].scale
+        if any(b.scale != scale for b in blocks):
+            raise ValueError("cannot add values with different scales")
+        basis: list = []
+        index: dict = {}
+        for b in blocks:
+            for e in b.basis:
+                if e not in index:
+                    index[e] = len(basis)
+                    basis.append(e)
+        if ONE not in index:
+            index[ONE] = len(basis)
+            basis.append(ONE)
+        den = math.lcm(q.denominator, *(b.den for b in blocks))
+        bound = abs(q.numerator) * (den // q.denominator) + sum(b.bound * (den // b.den) for b in blocks)
+        rows = [b.n for b in blocks]
+        n = 0 if 0 in rows else max(rows)
+        obj = not _fits(bound) or any(b.coords.dtype == object for b in blocks)
+        out = np.zeros((n, len(basis)), dtype=object if obj else np.int64)
+        if obj:
+            out[...] = 0
+        for b in blocks:
+            f = den // b.den
+            coords = _as_object(b.coords) if obj else b.coords
+            for k, e in enumerate(b.basis):
+                col = coords[:, k]
+                out[:, index[e]] += col * f if f != 1 else col
+        if q:
+            out[:, index[ONE]] += q.numerator * (den // q.denominator)
+        basis_t = tuple(basis)
+        if basis_t[0] != ONE:  # keep basis[0] == 1 as documented
+            order = [index[ONE]] + [i for i in range(len(basis_t)) if i != index[ONE]]
+            out = out[:, order]
+            basis_t = tuple(basis_t[i] for i in order)
+        return cls(out, den, basis_t, bound, scale)
+
+    # shape ------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.coords.shape[0]
+
+    def __len__(self) -> int:
+        return self.n
+
+    @property
+    def is_rational(self) -> bool:
+        return self.basis == (ONE,)
+
+    def _on_basis(self, basis: tuple) -> np.ndarray:
+        """Coordinates re-expressed over a larger basis containing ours."""
+        if basis == self.basis:
+            return self.coords
+        out = np.zeros((self.n, len(basis)), dtype=self.coords.dtype)
+        for k, e in enumerate(self.basis):
+            out[:, basis.index(e)] = self.coords[:, k]
+        return out
+
+    def _same_scale(self, other: "ValueBlock") -> None:
+        if self.scale != other.scale:
+            raise ValueError("cannot add values with different scales")
+
+    # arithmetic -------------------------------------------------------
+    def _add(self, other: "ValueBlock", sign: int) -> "ValueBlock":
+        self._same_scale(other)
+        basis = self.basis + tuple(e for e in other.basis if e not in self.basis)
+        den = math.lcm(self.den, other.den)
+        fa, fb = den // self.den, den // other.den
+        bound = self.bound * fa + other.bound * fb
+        a, b = self._on_basis(basis), other._on_basis(basis)
+        if not _fits(bound) or a.dtype == object or b.dtype == object:
+            a, b = _as_object(a), _as_object(b)
+        coords = a * fa + b * fb if sign > 0 else a * fa - b * fb
+        return ValueBlock(coords, den, basis, bound, self.scale)
+
+    @staticmethod
+    def _coerce(other):
+        if isinstance(other, ValueBlock):
+            return other
+        if isinstance(other, (int, Fraction)):
+            return ValueBlock.constant(other)
+        return NotImplemented
+
+    def _rescaled(self, scale) -> "ValueBlock":
+        return ValueBlock(self.coords, self.den, self.basis, self.bound, scale)
+
+    def __add__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return self._add(o, +1)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        o = self._coerce(other)
+        if o is NotImplemented:
+            return o
+        return self._add(o, -1)
+
+    def __rsub__(self, other):
+        return (-self) + other
+
+    def __neg__(self) -> "ValueBlock":
+        return ValueBlock(-self.coords, self.den, self.basis, self.bound, self.scale)
+
+    def __mul__(self, other):
+        if isinstance(other, (int, Fraction)):
+            q = Fraction(other)
+            bound = self.bound * abs(q.numerator)
+            coords = self.coords
+            if not _fits(bound):
+                coords = _as_object(coords)
+            return ValueBlock(coords * q.numerator, self.den * q.denominator, self.basis, bound, self.scale)
+        if isinstance(other, ValueBlock):
+            if not (self.is_rational or other.is_rational):
+                raise ValueError("product of two irrational blocks is outside the basis")
+            rat, irr = (self, other) if self.is_rational else (other, self)
+            bound = rat.bound * irr.bound
+            a, b = rat.coords, irr.coords
+            if not _fits(bound) or a.dtype == object or b.dtype == object:
+                a, b = _as_object(a), _as_object(b)
+            return ValueBlock(a * b, rat.den * irr.den, irr.basis, bound, rat.scale * irr.scale)
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if isinstance(other, (int, Fraction)):
+            if other == 0:
+                raise ZeroDivisionError("division of a value block by zero")
+            return self * (1 / Fraction(other))
+        if isinstance(other, ValueBlock) and other.n == 1:
+            if other.is_rational and other.scale == 1:
+                return self * Fraction(int(other.coords[0, 0]), other.den) ** -1
+            # Dividing by a positive constant keeps every order, tie and gap
+            # ratio; it is carried as a common scale, not folded into coords.
+            if certified_sign(other.coords[0].tolist(), other.basis) <= 0:
+                raise ValueError("division by a constant that is not positive")
+            return self._rescaled(self.scale / other.value(0))
+        return NotImplemented
+
+    # piecewise and per-row division (Twist, seed 002) -------------------
+    def sign(self) -> np.ndarray:
+        """The sign of every value, decided exactly (``int8``; the scale is positive).
+
+        >>> ValueBlock.rational([-3, 0, 2]).sign().tolist()
+        [-1, 0, 1]
+        """
+        return signs_of_rows(self.coords, self.basis)
+
+    @classmethod
+    def aligned(cls, items: Sequence, n: int) -> list["ValueBlock"]:
+        """Blocks (or rationals) re-expressed on one basis, denominator and row count ``n``."""
+        blocks = [x if isinstance(x, ValueBlock) else cls.constant(x) for x in items]
+        common = cls.sum_of([b * 0 for b in blocks])  # the union basis and the lcm denominator
+        out = []
+        for b in blocks:
+            f = common.den // b.den
+            coords = b._on_basis(common.basis)
+            if not _fits(b.bound * f) or coords.dtype == object or common.coords.dtype == object:
+                coords = _as_object(coords)
+            coords = coords * f if f != 1 else coords
+            if coords.shape[0] != n:
+                coords = np.repeat(coords, n, axis=0)
+            out.append(cls(coords, common.den, common.basis, b.bound * f, b.scale))
+        return out
+
+    @classmethod
+    def where(cls, cond, if_true, if_false) -> "ValueBlock":
+        """Row-wise choice: ``if_true[i]`` where ``cond[i]`` holds, else ``if_false[i]``.
+
+        >>> v = ValueBlock.where(np.array([True, False]), Fraction(1, 2), ValueBlock.rational([5, 7], 3))
+        >>> [str(x) for x in v.values()]
+        ['1/2', '7/3']
+        """
+        cond = np.asarray(cond, dtype=bool).reshape(-1)
+        sizes = [x.n for x in (if_true, if_false) if isinstance(x, ValueBlock)] + [cond.size]
+        n = max(sizes)
+        a, b = cls.aligned([if_true, if_false], n)
+        if a.scale != b.scale:
+            raise ValueError("cannot choose between values with different scales")
+        cond = np.broadcast_to(cond, (n,))
+        coords = np.where(cond[:, None], a.coords, b.coords)
+        return cls(coords, a.den, a.basis, max(a.bound, b.bound), a.scale)
+
+    @classmethod
+    def ratio(cls, num, den, if_zero=Fraction(0)) -> "ValueBlock":
+        """Row-wise exact quotient ``num[i] / den[i]`` (``if_zero`` where ``den[i] = 0``).
+
+        Both operands must be rational.  Each quotient is reduced and all are
+        put over the least common denominator, so the result is an ordinary
+        block: cost grows with the number of distinct denominators, not rows.
+
+        >>> r = ValueBlock.ratio(ValueBlock.rational([1, 2, 3]), ValueBlock.rational([2, 0, 9]), 5)
+        >>> [str(x) for x in r.values()]
+        ['1/2', '5', '1/3']
+        """
+        sizes = [x.n for x in (num, den) if isinstance(x, ValueBlock)] or [1]
+        n = max(sizes)
+        a, b = cls.aligned([num, den], n)
+        if not (a.is_rational and a.scale == 1 and b.scale == 1):
+            raise ValueError("a row-wise quotient needs rational values")
+        top = [int(x) for x in a.coords[:, 0]]
+        bottom = [int(x) for x in b.coords[:, 0]]
+        z = Fraction(if_zero)
+        quotients = [Fraction(t, d) if d else z for t, d in zip(top, bottom)]  # the common den cancels
+        den_all = math.lcm(*{q.denominator for q in quotients}) if quotients else 1
+        nums = [q.numerator * (den_all // q.denominator) for q in quotients]
+        bound = max((abs(x) for x in nums), default=0)
+        arr = np.array(nums, dtype=np.int64 if _fits(bound) else object).reshape(-1, 1)
+        return cls(arr, den_all, (ONE,), bound)
+
+    # exact read-out ---------------------------------------------------
+    def value(self, i: int):
+        """The exact value of row ``i``: a Fraction, or a sympy expression."""
+        row = self.coords[i if self.n > 1 else 0]
+        if self.is_rational and self.scale == 1:
+            return Fraction(int(row[0]), self.den)
+        # one Add of all terms: summing term by term re-canonicalises the sum each time (quadratic)
+        expr = sympy.Add(*(sympy.Integer(int(c)) * basis_sympy(e) for c, e in zip(row, self.basis) if c))
+        return self.scale * expr / self.den
+
+    def values(self) -> list:
+        """All exact values (small blocks only: one Python object per row)."""
+        return [self.value(i) for i in range(self.n)]
+
+    def approx(self) -> np.ndarray:
+        """Float approximations (for plots and printed approximations only).
+
+        Values beyond the float range come out as ``inf``/``-inf`` (or 0 when
+        they underflow); they never raise.
+        """
+        b = np.array([basis_float(e) for e in self.basis])
+        try:
+            c = self.coords.astype(float) if self.coords.dtype != object else np.array(self.coords.tolist(), dtype=float)
+            return (c @ b) / self.den * float(self.scale)
+        except (OverflowError, TypeError):  # coordinates, denominator or scale beyond the float range
+            scale = _scale_float(self.scale)
+            with np.errstate(over="ignore", invalid="ignore"):
+                return np.array([_row_float(row, b, self.den) for row in self.coords.tolist()], dtype=float) * scale
+
+    # comparisons ------------------------------------------------------
+    def differences(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+        """Exact coordinate rows of ``value[upper] - value[lower]`` (common denominator ``den``)."""
+        return self.coords[upper] - self.coords[lower]
+
+    def signs(self, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+        """``sign(value[upper] - value[lower])`` for each pair, decided exactly.
+
+        The scale is positive, so it never changes a sign.
+        """
+        diff = self.differences(lower, upper)
+        return signs_of_rows(diff, self.basis)
+
+
+def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
+    """Sign of each row of exact coordinates over ``basis``, certified."""
+    if len(basis) == 1:
+        col = diff[:, 0]
+        if col.dtype == object:
+            return np.array([(x > 0) - (x < 0) for x in col], dtype=np.int8)
+        return np.sign(col).astype(np.int8)
+    out = np.zeros(diff.shape[0], dtype=np.int8)
+    nonzero = np.any(diff != 0, axis=1)
+    if not nonzero.any():
+        return out
+    b = np.array([basis_float(e) for e in basis])
+    rows = diff[nonzero]
+    if rows.dtype == object:
+        # Coordinates beyond the float range (absurd gains such as 1e400) skip
+        # the float filter: ball arithmetic decides them one by one.
+        huge = np.array([max(abs(int(x)) for x in row) >= _FLOAT_SAFE for row in rows.tolist()], dtype=bool)
+        if huge.any():
+            res = np.zeros(rows.shape[0], dtype=np.int8)
+            small = np.flatnonzero(~huge)
+            if len(small):
+                res[small] = signs_of_rows(rows[small], basis)
+            for k in np.flatnonzero(huge):
+                res[k] = certified_sign(rows[k].tolist(), basis)
+            out[nonzero] = res
+            return out
+    fl = rows.astype(float) if rows.dtype != object else np.array(rows.tolist(), dtype=float)
+    approx = fl @ b
+    # Each coordinate and basis constant is within a few ulp of its true value
+    # and the dot product adds one rounding per term, so the float sum is
+    # within (len(basis) + 8) * 2^-52 of the sum of absolute terms; we allow
+    # 2^-50 per term.  Rows inside that margin go to ball arithmetic.
+    err = (np.abs(fl) @ np.abs(b)) * ((len(basis) + 8) * 2.0**-50) + 1e-300
+    sure = np.abs(approx) > err
+    res = np.where(approx > 0, 1, -1).astype(np.int8)
+    for k in np.flatnonzero(~sure):
+        res[k] = certified_sign(rows[k].tolist(), basis)
+    out[nonzero] = res
+    return out
+
+
+def exact_str(v) -> str:
+    """The canonical exact string of a value (``"1/2"``, ``"log(2)/log(3) + 1"``)."""
+    if isinstance(v, Fraction):
+        return str(v)
+    return sympy.sstr(sympy.nsimplify(v) if isinstance(v, sympy.Rational) else v)
+
+
+def to_float(v) -> float:
+    """A float approximation of an exact value; never raises.
+
+    Beyond the float range (``|v| > 1.8e308``) it is ``inf`` or ``-inf``, and
+    a tiny value underflows to 0.0: an approximation only, never used to
+    decide anything.  :func:`json_float` gives ``None`` for those (JSON has
+    no infinity) and :func:`approx_str` prints any value in decimal.
+
+    >>> to_float(Fraction(1, 4)), to_float(Fraction(-10**400)), to_float(Fraction(1, 10**400))
+    (0.25, -inf, 0.0)
+    """
+    if isinstance(v, (int, Fraction)):
+        try:
+            return float(v)
+        except OverflowError:
+            return math.inf if v > 0 else -math.inf
+    return float(sympy.N(v, 20))
+
+
+def json_float(v) -> float | None:
+    """The float approximation for a JSON field: ``None`` when there is none in range.
+
+    ``None`` for a value beyond the float range or a non-zero value that
+    underflows to 0 (the exact string beside it is the value).
+
+    >>> json_float(Fraction(1, 4)), json_float(Fraction(10**400)), json_float(Fraction(1, 10**400)), json_float(0)
+    (0.25, None, None, 0.0)
+    """
+    x = to_float(v)
+    if not math.isfinite(x) or (x == 0 and v != 0):
+        return None
+    return x
+
+
+def approx_str(v, digits: int = 6) -> str:
+    """A decimal approximation of an exact value of any magnitude (``"6.30930e+399"``).
+
+    Inside the float range it is ``format(to_float(v), f".{digits}g")``;
+    beyond it, a decimal string with ``digits`` significant digits.
+
+    >>> approx_str(Fraction(1, 3)), approx_str(sympy.Integer(10) ** 400 / 3)
+    ('0.333333', '3.33333e+399')
+    """
+    x = json_float(v)
+    if x is not None:
+        return format(x, f".{digits}g")
+    text = sympy.sstr(sympy.N(sympy.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else v, digits))
+    mantissa, _, exponent = text.lower().partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent):+03d}" if exponent else mantissa
+
+
+def _scale_float(scale) -> float:
+    """The common scale of a block as a float (``inf``/0 beyond the float range)."""
+    if scale == 1:
+        return 1.0
+    try:
+        return float(scale)
+    except (OverflowError, TypeError):
+        return float(sympy.N(scale, 20))
+
+
+#: Coordinates at or above this go around the float filter of :func:`signs_of_rows`.
+_FLOAT_SAFE = 1 << 1000
+
+
+def _row_float(row, basis_floats, den: int) -> float:
+    """``sum row[k] * basis[k] / den`` in floats, ``inf`` beyond the range (never raises)."""
+    total = 0.0
+    for c, b in zip(row, basis_floats):
+        c = int(c)
+        if not c:
+            continue
+        try:
+            q = c / den  # correctly rounded int/int division; raises only beyond the float range
+        except OverflowError:
+            q = math.inf if (c > 0) == (den > 0) else -math.inf
+        total += q * float(b)
+    return total
+
+
+def int_str(n: int) -> str:
+    """The decimal digits of an exact integer of any size (no 4300-digit limit).
+
+    Python refuses ``str(n)`` beyond ``sys.get_int_max_str_digits()`` digits;
+    the workbench prints exact counts of any size, so it lifts the limit for
+    the conversion.
+
+    >>> len(int_str(7 ** 6000))
+    5071
+    """
+    import sys
+
+    n = int(n)
+    limit = sys.get_int_max_str_digits()
+    if limit == 0 or n.bit_length() < 3 * limit:
+        return str(n)
+    try:
+        sys.set_int_max_str_digits(0)
+        return str(n)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+def about(n) -> str:
+    """A count in words for a message: ``"16,777,216"``, or ``"about 2.8 x 10^4515"`` when long.
+
+    Exact with thousands separators up to 18 digits; beyond, the leading
+    digits and the power of ten (computed from logarithms, so even
+    ``2^(10^20)`` is described without being computed).
+
+    >>> about(16777216), about(2 ** 15000), about(10 ** 20)
+    ('16,777,216', 'about 2.8 x 10^4515', 'about 1.0 x 10^20')
+    """
+    if isinstance(n, int) and n < 10**18:
+        return f"{n:,}"
+    log10 = log10_of(n)
+    exp = math.floor(log10)
+    mant = 10 ** (log10 - exp)
+    if round(mant, 1) >= 10:
+        mant, exp = mant / 10, exp + 1
+    return f"about {mant:.1f} x 10^{exp}" if exp < 10**6 else f"about 10^{log10:.4g}"
+
+
+def log10_of(n) -> float:
+    """``log10(n)`` of a positive int (any size) or float, without converting a huge int to float."""
+    if isinstance(n, int):
+        bits = n.bit_length()
+        if bits <= 1000:
+            return math.log10(n)
+        shift = bits - 60
+        return math.log10(n >> shift) + shift * math.log10(2)
+    return math.log10(n)
+
+
+# ---------------------------------------------------------------------------
+# exact numbers read from the user
+
+#: Most decimal digits an exact number read from the user may span (its digits
+#: plus the size of its decimal exponent).  ``1e-999999999`` would be a
+#: billion-digit denominator: parsing it alone takes minutes.
+MAX_NUMBER_DIGITS = 1000
+
+_NUMBER_RE = None
+
+
+def number_digits(text: str) -> int:
+    """How many decimal digits the exact value of a number literal spans.
+
+    The count of its digits plus the magnitude of its exponent, read from the
+    text without building the number (``"1e-999999999"`` spans a billion).
+
+    >>> number_digits("0.8"), number_digits("1/3"), number_digits("2.5e-400"), number_digits("1e999999999")
+    (2, 2, 402, 1000000000)
+    """
+    import re
+
+    global _NUMBER_RE
+    if _NUMBER_RE is None:
+        _NUMBER_RE = re.compile(r"[eE]\s*([+-]?)\s*(\d[\d_]*)")
+    total = sum(ch.isdigit() for ch in text)
+    for m in _NUMBER_RE.finditer(text):
+        digits = m.group(2).replace("_", "").lstrip("0")
+        exp_digits = len(digits)
+        total -= exp_digits  # the exponent's own digits are not digits of the value
+        total += int(digits) if exp_digits <= 12 else 10**12
+    return total
+
+
+def check_number_text(text: str, what: str, error=None) -> None:
+    """Refuse a number literal whose exact value would span more than :data:`MAX_NUMBER_DIGITS` digits.
+
+    ``what`` names the value in the message (e.g. ``"gains '0,1e999999999'"``);
+    ``error`` is the :class:`~workbench.errors.WorkbenchError` subclass raised
+    (default :class:`~workbench.errors.BadParameterError`).
+
+    >>> check_number_text("1e-999999999", "RBP(p=1e-999999999)")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: RBP(p=1e-999999999): the number 1e-999999999 spans about 1,000,000,000 digits; exact numbers are limited to 1000 digits
+    """
+    from workbench.errors import BadParameterError
+
+    n = number_digits(text)
+    if n > MAX_NUMBER_DIGITS:
+        shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:20] + "..." + text.strip()[-12:]
+        span = f"about {n:,}" if n < 10**12 else "more than 10^12"
+        raise (error or BadParameterError)(
+            f"{what}: the number {shown} spans {span} digits; exact numbers are limited to {MAX_NUMBER_DIGITS} digits"
+        )
+
+
+def parse_exact(text: str, what: str, error=None) -> Fraction:
+    """An exact number from ``"3"``, ``"-0.5"``, ``"1/3"``, ``"2.5e-3"``, refusing absurd sizes first.
+
+    Raises ``error`` (default :class:`~workbench.errors.BadParameterError`)
+    naming ``what`` when the text is not a number or spans more than
+    :data:`MAX_NUMBER_DIGITS` digits.
+
+    >>> parse_exact("0.8", "p"), parse_exact(" 1/3 ", "p")
+    (Fraction(4, 5), Fraction(1, 3))
+    """
+    from workbench.errors import BadParameterError
+
+    err = error or BadParameterError
+    check_number_text(text, what, err)
+    try:
+        return Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise err(f"{what}: {text.strip()!r} is not an exact number (0.8, 4/5, 1e-3)") from None
+

@@ -1,0 +1,227 @@
+"""Exact helpers of the score matrices: fast measure evaluation, float read-out, exact orders of values and sums.
+
+* :func:`evaluate_measure`: :meth:`workbench.measure.measures.Measure.evaluate`, with
+  nDCG's ideal DCG cached and built with one ``sympy.Add`` (the same exact
+  value as the family definition, much faster at depth 250).
+* :func:`block_floats`: the one place where exact values become floats.
+* :func:`dense_ranks`, :func:`signs_from_ranks`: exact orders and ties.
+* :func:`sum_signs`: the order of the row sums of many blocks (the means of
+  a score matrix): an exact sum when all blocks share a scale, certified
+  ball arithmetic (python-flint ``arb``) when their irrational scales differ
+  (nDCG's ideal DCG differs per topic).
+
+Examples
+--------
+>>> a, b = ValueBlock.rational([1, 2, 3], 10), ValueBlock.rational([3, 2, 1], 10)
+>>> sum_signs([a, b, a], "P").tolist()
+[[0, -1, -1], [1, 0, -1], [1, 1, 0]]
+>>> sum_signs([a, b], "P").tolist()
+[[0, 0, 0], [0, 0, 0], [0, 0, 0]]
+
+References
+----------
+DESIGN.md, "Arithmetic"; python-flint (arb ball arithmetic).
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+import sympy
+
+from workbench.errors import UndecidedComparisonError
+from workbench.core.exact import ValueBlock, basis_float, basis_sympy
+from workbench.space.runs import Gains, Topic
+
+
+def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic) -> ValueBlock:
+    """``m.evaluate(arr, gains, topic)``; nDCG divides DCG by a cached ideal DCG built with one ``sympy.Add``.
+
+    The same exact value as the family definition (tested), without the
+    quadratic sympy sum of :meth:`ValueBlock.value` on a deep ideal run.
+
+    >>> from workbench.measure.names import parse_measure
+    >>> [str(v) for v in evaluate_measure(parse_measure("nDCG"), np.array([[1, 0], [0, 1]]), Gains.default(), Topic((1,))).values()]
+    ['1', 'log(2)/log(3)']
+
+    References
+    ----------
+    SPEC section 4 (nDCG); trec_eval ``ndcg_cut``.
+    """
+    if m.family != "nDCG":
+        return m.evaluate(arr, gains, topic)
+    from workbench.measure.measures import Measure
+
+    topic.check_grades(gains.grades)
+    dcg = Measure("DCG", m.params, m.cutoff)
+    num = dcg.evaluate(arr, gains, topic)
+    ideal = _ideal_dcg(dcg, gains, topic, m.cutoff if m.cutoff is not None else arr.shape[1])
+    if isinstance(ideal, Fraction):
+        return num / ideal
+    return ValueBlock(num.coords, num.den, num.basis, num.bound, num.scale / ideal)
+
+
+@lru_cache(maxsize=4096)
+def _ideal_dcg(dcg, gains: Gains, topic: Topic, k: int):
+    """The DCG of the topic's ideal run at depth ``k``: a Fraction or a sympy expression."""
+    ideal = dcg.evaluate(np.asarray([topic.ideal(k)], dtype=np.int64), gains, topic)
+    if ideal.is_rational:
+        return Fraction(int(ideal.coords[0, 0]), ideal.den)
+    terms = [sympy.Integer(int(x)) * basis_sympy(e) for x, e in zip(ideal.coords[0], ideal.basis) if x]
+    return sympy.Add(*terms) / sympy.Integer(ideal.den)
+
+
+def block_floats(block: ValueBlock) -> np.ndarray:
+    """Float values of an exact block: correctly rounded when rational, ``±inf`` beyond the float range.
+
+    >>> block_floats(ValueBlock.rational([1, 3 ** 700], 3)).tolist()
+    [0.3333333333333333, inf]
+
+    References
+    ----------
+    DESIGN.md, "Arithmetic" (floats only for statistics and display).
+    """
+    def fl(q: Fraction) -> float:
+        try:
+            return float(q)
+        except OverflowError:
+            return math.inf if q > 0 else -math.inf
+
+    if block.is_rational and block.scale == 1:
+        return np.array([fl(Fraction(int(c), block.den)) for c in block.coords[:, 0]], dtype=float)
+    scale = _scale_float(block.scale)
+    b = [basis_float(e) for e in block.basis]
+    if block.coords.dtype != object and block.den < 2 ** 53:
+        return (block.coords.astype(float) @ np.array(b)) / block.den * scale
+    return np.array([sum(fl(Fraction(int(c), block.den)) * x for c, x in zip(row, b)) * scale
+                     for row in block.coords.tolist()], dtype=float)
+
+
+def _scale_float(scale) -> float:
+    """A block's positive scale as a float (ball arithmetic: sympy's evalf is slow on long sums)."""
+    import flint
+
+    if scale == 1:
+        return 1.0
+    old = flint.ctx.prec
+    flint.ctx.prec = 80
+    try:
+        return float(_arb(sympy.sympify(scale), 80).mid())
+    except UndecidedComparisonError:  # a scale outside _arb's forms (a user's measure): sympy's evalf
+        return float(sympy.N(scale, 30))
+    finally:
+        flint.ctx.prec = old
+
+
+def dense_ranks(block: ValueBlock) -> np.ndarray:
+    """Exact dense ranks of a block's values: 0 for the smallest, equal values equal ranks.
+
+    >>> dense_ranks(ValueBlock.rational([5, 1, 5, 3])).tolist()
+    [2, 0, 2, 1]
+
+    References
+    ----------
+    :func:`workbench.scale.intrinsic.sorted_distinct` (certified order).
+    """
+    from workbench.scale.intrinsic import sorted_distinct
+
+    return np.asarray(sorted_distinct(block)[1], dtype=np.int64)
+
+
+def signs_from_ranks(r: np.ndarray) -> np.ndarray:
+    """``out[i, j] = sign(r[i] - r[j])`` as an ``int8`` matrix.
+
+    >>> signs_from_ranks(np.array([1, 0, 1])).tolist()
+    [[0, 1, 0], [-1, 0, -1], [0, 1, 0]]
+
+    References
+    ----------
+    Seed 000 eq. 7 (pairs concordant, discordant or tied).
+    """
+    r = np.asarray(r)
+    return np.sign(r[:, None] - r[None, :]).astype(np.int8)
+
+
+def _arb(expr, prec: int):
+    """A ball enclosing a sympy expression built from rationals, logs, sums, products, integer powers."""
+    import flint
+
+    if expr.is_Rational:
+        return flint.arb(int(expr.p)) / int(expr.q)
+    if expr.is_Add:
+        return sum((_arb(a, prec) for a in expr.args), flint.arb(0))
+    if expr.is_Mul:
+        out = flint.arb(1)
+        for a in expr.args:
+            out *= _arb(a, prec)
+        return out
+    if expr.is_Pow and expr.exp.is_Integer:
+        base, e = _arb(expr.base, prec), int(expr.exp)
+        return base ** e if e >= 0 else 1 / base ** (-e)
+    if isinstance(expr, sympy.log):
+        return _arb(expr.args[0], prec).log()
+    raise UndecidedComparisonError(f"cannot enclose {expr} in a ball")
+
+
+def _grouped_sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:
+    """S x S signs of the row sums of blocks with several scales (certified ball arithmetic)."""
+    import flint
+
+    groups: dict = {}
+    for b in blocks:
+        groups.setdefault(b.scale, []).append(b)
+    sums = [(sc, ValueBlock.sum_of(bs)) for sc, bs in groups.items()]
+    n = sums[0][1].n
+    out = np.zeros((n, n), dtype=np.int8)
+    undecided = [(i, j) for i in range(n) for j in range(i + 1, n)
+                 if any(np.any(g.coords[i] != g.coords[j]) for _, g in sums)]
+    prec = 128
+    while undecided and prec <= 8192:
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            terms = []
+            for sc, g in sums:
+                basis = [_arb(basis_sympy(e), prec) for e in g.basis]
+                terms.append((_arb(sympy.sympify(sc), prec) / g.den, basis, g))
+            left = []
+            for i, j in undecided:
+                tot = flint.arb(0)
+                for f, basis, g in terms:
+                    d = g.coords[i] - g.coords[j]
+                    tot += f * sum((flint.arb(int(x)) * b for x, b in zip(d, basis) if x), flint.arb(0))
+                if tot > 0 or tot < 0:
+                    out[i, j] = 1 if tot > 0 else -1
+                    out[j, i] = -out[i, j]
+                else:
+                    left.append((i, j))
+            undecided = left
+        finally:
+            flint.ctx.prec = old
+        prec *= 4
+    if undecided:
+        i, j = undecided[0]
+        raise UndecidedComparisonError(f"{label}: cannot decide the order of the mean scores of systems {i} and {j}")
+    return out
+
+
+def sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:
+    """``S x S`` matrix of ``sign(sum_i - sum_j)`` of the row sums of ``blocks``, decided exactly.
+
+    >>> one = ValueBlock.constant(1, ("logratio", 2, 3))          # ln 2 / ln 3 ~ 0.63
+    >>> sum_signs([ValueBlock.rational([1, 0]) * Fraction(5, 8), ValueBlock.rational([0, 1]) * one], "m").tolist()
+    [[0, -1], [1, 0]]
+
+    References
+    ----------
+    :meth:`workbench.core.exact.ValueBlock.sum_of`; python-flint ``arb``.
+    """
+    if len({b.scale for b in blocks}) == 1:
+        return signs_from_ranks(dense_ranks(ValueBlock.sum_of(blocks)))
+    return _grouped_sum_signs(blocks, label)
+
+
+__all__ = ["evaluate_measure", "block_floats", "dense_ranks", "signs_from_ranks", "sum_signs"]

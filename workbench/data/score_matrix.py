@@ -1,0 +1,598 @@
+"""Topics x systems score matrices of TREC runs, exact where the analysis allows (issue 7).
+
+:func:`score_matrices` judges every run once per topic and scores all
+requested measures from the same judged arrays: the workbench's measures
+exactly (one :class:`~workbench.core.exact.ValueBlock` per topic, one row per
+system), ir_measures' measures as trec_eval floats.  A :class:`ScoreMatrix`
+gives the exact order of the systems on a topic (:meth:`ScoreMatrix.topic_signs`)
+and of their means over topics (:meth:`ScoreMatrix.mean_signs`), which the
+Kendall tau of :mod:`workbench.experiments.correlation` consumes, and a float copy
+(:attr:`ScoreMatrix.floats`) for the statistics of the later studies.
+
+Rules:
+
+* **Runs.**  Run files (plain or gzip), or ``{name: run}`` with each run
+  ``{topic: [docid, ...]}`` (a ranking, kept as given) or
+  ``{topic: {docid: score}}`` (pytrec_eval / ranx), which is ranked exactly
+  as a run file is: score descending, ties by docid descending
+  (:func:`workbench.data.trec.ranked_run`).  Any other shape raises
+  :class:`~workbench.errors.BadInputShapeError` naming it.
+* **Measure names.**  A name the workbench parses (:func:`workbench.measure.names.parse_measure`:
+  ``AP``, ``RBP(p=0.8)``, ``SBTO``, ``DCG(discount=logb,b=10)``,
+  ``nDCG@10``, ``file.py:fn`` ...) is scored exactly by the workbench.  A
+  prefix ``ir:`` (or ``ir_measures:``) forces ir_measures with ir_measures'
+  syntax (``ir:P(rel=2)@10``), ``trec:`` with trec_eval's (``trec:ndcg_cut.10``).
+  A name of an unknown family that ir_measures knows (``Bpref``, ``Rprec``,
+  ``Judged@10``) goes to ir_measures; anything else raises the workbench's
+  :class:`~workbench.errors.UnknownMeasureError`.  Matrices come back in the
+  order of ``measures``; ir_measures matrices are named ``ir:<name>``.
+* **Views.**  ``graded``: grades as judged (negative grades count 0), gains
+  ``g(j) = j`` (seed 000's ``W1 = [0, 1, 2]``) unless ``gains`` is given.
+  ``binary`` (lenient): every grade ``>= 1`` becomes 1, gains ``0, 1``.
+  ir_measures gets the qrels of the view (negative grades as 0).
+* **Topics.**  The qrels topics with at least one relevant document, sorted
+  numerically when numeric.  A qrels topic a run does not answer scores that
+  run's empty ranking (all measures' value of an all-non-relevant run, 0 for
+  most; ir_measures: 0), as ``trec_eval -c`` does; they are listed in
+  :attr:`JudgedRuns.missing`.  A run topic absent from the qrels raises
+  :class:`MissingTopicError` naming the run and the topic, unless
+  ``skip_missing=True`` (then it is ignored and listed in the notes).
+* **Depth.**  ``depth`` cuts every ranking to its first ``depth`` documents
+  (seed 000 uses 250); a depth whose arrays would exceed
+  :data:`workbench.core.files.MEMORY_LIMIT` (estimated at ``(64 T + 256) S N``
+  bytes) is refused first (:class:`~workbench.errors.TooLargeError`).  Exact measures see every run padded with
+  non-relevant documents to one common length ``N`` (``depth``, or the
+  longest ranking when ``depth`` is None), so ``P`` is ``count / N`` and
+  ``RBTO`` lives in ``{0..c}^N``.  ir_measures sees the cut rankings unpadded.
+* **Undefined values.**  A measure undefined on a topic
+  (:class:`~workbench.errors.UndefinedMeasureError`, e.g. Twist when
+  ``N < 2 RB``) drops that topic from that measure's matrix; the topic and
+  the reason are listed in :attr:`ScoreMatrix.dropped`.
+* **Exactness.**  Exact values convert to float in one place,
+  :attr:`ScoreMatrix.floats` (:func:`workbench.data.exact_scores.block_floats`:
+  correctly rounded for rational values; ``inf`` beyond the float range,
+  e.g. RBTO deeper than about 640 over 3 grades); :meth:`ScoreMatrix.means_float`
+  and the statistics of the later studies start from those floats.  Orders and
+  ties (:meth:`~ScoreMatrix.ranks`, :meth:`~ScoreMatrix.topic_signs`,
+  :meth:`~ScoreMatrix.mean_signs`) are decided on the exact values; a mean
+  over topics whose values carry different irrational scales (nDCG) is
+  compared with certified ball arithmetic.  ir_measures matrices compare
+  their floats (equal floats tie).  The exact helpers live in
+  :mod:`workbench.data.exact_scores`.
+* **Interval transformation.**  :meth:`ScoreMatrix.transformed` replaces each
+  score by its position among the values the measure can attain at that
+  depth and recall base (:mod:`workbench.data.ranked_matrix`).
+
+Examples
+--------
+>>> qrels = {"1": {"a": 2, "b": 1, "n": 0}, "2": {"c": 1}}
+>>> runs = {"good": {"1": ["a", "b"], "2": ["c"]}, "bad": {"1": ["n", "b", "a"]}}
+>>> ap, p = score_matrices(qrels, runs, ["AP", "P"], depth=3)
+>>> ap.topics, ap.systems
+(('1', '2'), ('good', 'bad'))
+>>> [str(ap.value(t, "bad")) for t in ap.topics]
+['7/12', '0']
+>>> ap.mean_signs().tolist(), p.floats[1].tolist()
+([[0, 1], [-1, 0]], [0.3333333333333333, 0.0])
+
+References
+----------
+Ferrante, Ferro, Losiouk, "How do interval scales help us with better
+understanding IR evaluation measures?", IRJ 2020 (seed 000), sec. 5.1-5.2;
+NIST trec_eval (``-c``: missing topics score 0); ir_measures (MacAvaney et
+al., ECIR 2022).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from workbench.errors import (
+    BadGainsError,
+    BadInputShapeError,
+    BadParameterError,
+    MissingTopicError,
+    TrecFormatError,
+    UndefinedMeasureError,
+    UnknownMeasureError,
+    WorkbenchError,
+)
+from workbench.core.exact import ValueBlock
+from workbench.data.exact_scores import block_floats, dense_ranks, evaluate_measure, signs_from_ranks, sum_signs
+from workbench.space.runs import Gains, Topic, check_depth
+from workbench.core.files import check_memory
+from workbench.data.trec import topic_key as _topic_key, RUN_SHAPES, _kind, as_qrels, ranked_run, read_run, require_common_topics
+
+VIEWS = ("graded", "binary")
+IR_PREFIXES = ("ir:", "ir_measures:")
+TREC_PREFIX = "trec:"
+Progress = Optional[Callable[[str, int, int], None]]
+
+
+# ---------------------------------------------------------------- reading
+def run_name(path) -> str:
+    """A run's name: its file name without a leading ``input.`` and a trailing ``.gz``.
+
+    >>> run_name("runs/input.InexpC2.gz"), run_name("mine.txt")
+    ('InexpC2', 'mine.txt')
+
+    References
+    ----------
+    TREC run file naming (``input.<tag>``).
+    """
+    name = Path(path).name
+    if name.endswith(".gz"):
+        name = name[:-3]
+    if name.startswith("input.") and len(name) > 6:
+        name = name[6:]
+    return name
+
+
+def load_runs(paths: Sequence) -> dict[str, dict[str, list[str]]]:
+    """Read TREC run files (plain or gzip): ``{name: {topic: [docid, ...]}}`` in trec_eval order.
+
+    Names come from :func:`run_name`; two files with one name, and a run
+    without a line, raise :class:`~workbench.errors.TrecFormatError` naming
+    the file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> _ = open(os.path.join(d, "input.A"), "w").write("1 Q0 x 1 2.0 A\\n1 Q0 y 2 3.0 A\\n")
+    >>> load_runs([os.path.join(d, "input.A")])
+    {'A': {'1': ['y', 'x']}}
+
+    References
+    ----------
+    trec_eval run format (:func:`workbench.data.trec.read_run`).
+    """
+    out: dict[str, dict[str, list[str]]] = {}
+    where: dict[str, Path] = {}
+    for p in paths:
+        name = run_name(p)
+        if name in out:
+            raise TrecFormatError(f"{p}: run name {name!r} already used by {where[name]}")
+        run = read_run(p)
+        if not run:
+            raise TrecFormatError(f"{p}: empty run (no line 'topic Q0 docid rank score tag')")
+        out[name], where[name] = run, Path(p)
+    return out
+
+
+# ---------------------------------------------------------------- measure names
+def resolve_measure(name: str):
+    """``("workbench", Measure)`` or ``("ir_measures", measure)`` by the module's naming rule.
+
+    >>> resolve_measure("RBP(p=0.8)")[0], resolve_measure("ir:nDCG@10")[0], resolve_measure("Bpref")[0]
+    ('workbench', 'ir_measures', 'ir_measures')
+    >>> resolve_measure("Foo")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.UnknownMeasureError: unknown measure 'Foo'; did you mean F? (nor an ir_measures name)
+
+    References
+    ----------
+    ir_measures measure syntax; trec_eval measure names.
+    """
+    import ir_measures
+
+    from workbench.measure.names import parse_measure
+
+    text = str(name).strip()
+    for pre in IR_PREFIXES + (TREC_PREFIX,):
+        if text.startswith(pre):
+            rest = text[len(pre):]
+            try:
+                ms = ([ir_measures.parse_measure(rest)] if pre != TREC_PREFIX
+                      else list(ir_measures.parse_trec_measure(rest)))
+            except Exception as e:
+                raise UnknownMeasureError(f"measure {text!r}: ir_measures cannot parse {rest!r} ({e})") from None
+            if len(ms) != 1:
+                raise UnknownMeasureError(f"measure {text!r}: names {len(ms)} ir_measures measures; give one")
+            return "ir_measures", ms[0]
+    try:
+        return "workbench", parse_measure(text)
+    except UnknownMeasureError as e:
+        try:
+            return "ir_measures", ir_measures.parse_measure(text)
+        except Exception:
+            raise UnknownMeasureError(f"{e} (nor an ir_measures name)") from None
+    except BadParameterError as e:
+        raise BadParameterError(f"{e} (prefix ir: to score it with ir_measures)") from None
+
+
+# ---------------------------------------------------------------- judging
+@dataclass(frozen=True, eq=False)
+class JudgedRuns:
+    """Every system's judged ranking on every scored topic, in one view and at one depth.
+
+    ``arrays[k]`` is the ``S x depth`` ``uint8`` array of grades on
+    ``topics[k]`` (rows in ``systems`` order, padded with 0), ``topic_objs[k]``
+    its recall base per grade, ``rankings`` the cut rankings (docids) that
+    ir_measures scores, ``missing`` the qrels topics each system does not
+    answer, ``skipped`` the run topics absent from the qrels that
+    ``skip_missing=True`` ignored.
+
+    References
+    ----------
+    trec_eval (run order, unjudged documents not relevant, ``-c``).
+    """
+
+    topics: tuple[str, ...]
+    systems: tuple[str, ...]
+    view: str
+    depth: int
+    trim: int | None
+    gains: Gains
+    topic_objs: tuple[Topic, ...]
+    arrays: tuple[np.ndarray, ...]
+    rankings: dict = field(repr=False)
+    missing: dict = field(default_factory=dict)
+    skipped: dict = field(default_factory=dict)
+
+    def notes(self) -> tuple[str, ...]:
+        out = [f"{s}: no ranking for topic(s) {', '.join(v)}: scored as the empty run" for s, v in self.missing.items()]
+        out += [f"{s}: topic(s) {', '.join(v)} not in the qrels: ignored (skip_missing)" for s, v in self.skipped.items()]
+        return tuple(out)
+
+
+def _qrels_dict(qrels) -> dict:
+    return as_qrels(qrels)
+
+
+RUNS_SHAPES = "a list of run files or a dict {name: run}, each run " + RUN_SHAPES
+
+
+def _runs_dict(runs) -> dict:
+    """``{name: {topic: [docid, ...]}}`` in trec_eval order from run files or run dicts (module rules).
+
+    >>> _runs_dict({"s": {"1": {"a": 1.0, "b": 2.0}}})
+    {'s': {'1': ['b', 'a']}}
+    >>> _runs_dict([{"1": ["a"]}])
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadInputShapeError: runs: item 0 is a dict; give a list of run files or a dict {name: run}, each run a dict {topic: [docid, ...]} (a ranking, best first) or {topic: {docid: score}} (ranked by score as trec_eval does)
+    """
+    if isinstance(runs, Mapping):
+        out = {}
+        for name, r in runs.items():
+            if not isinstance(name, str):
+                raise BadInputShapeError(f"runs: run name {name!r} is {_kind(name)}, not a string")
+            out[name] = ranked_run(r, name)
+    elif isinstance(runs, (list, tuple)):
+        for k, p in enumerate(runs):
+            if not isinstance(p, (str, Path)):
+                raise BadInputShapeError(f"runs: item {k} is {_kind(p)}; give {RUNS_SHAPES}")
+        out = load_runs(runs)
+    else:
+        raise BadInputShapeError(f"runs: got {_kind(runs)}; give {RUNS_SHAPES}")
+    if not out:
+        raise WorkbenchError("score matrices: give at least one run")
+    for name, r in out.items():
+        if not r:
+            raise TrecFormatError(f"run {name}: empty (no topic)")
+    return out
+
+
+def _view_gains(view: str, top: int, gains) -> Gains:
+    if view not in VIEWS:
+        raise WorkbenchError(f"view {view!r}: use one of {', '.join(VIEWS)}")
+    c = 1 if view == "binary" else top
+    if gains is None:
+        return Gains.default(c)
+    g = Gains.parse(gains) if isinstance(gains, str) else gains
+    if (view == "binary" and g.grades != 1) or g.grades < c:
+        raise BadGainsError(f"gains {g}: the {view} view needs {c}{'' if view == 'binary' else ' or more'} "
+                            f"relevant grade(s) (give {c + 1} values)")
+    return g
+
+
+def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gains=None,
+               skip_missing: bool = False) -> JudgedRuns:
+    """Judge every run once per topic (the module's rules on views, topics and depth).
+
+    Examples
+    --------
+    >>> j = judge_runs({"1": {"a": 2, "b": 1}, "2": {"x": 0}}, {"s": {"1": ["b", "z", "a"]}}, "binary", 2)
+    >>> j.topics, j.arrays[0].tolist(), j.topic_objs[0], str(j.gains)
+    (('1',), [[1, 0]], Topic(counts=(2,)), '0,1')
+
+    References
+    ----------
+    trec_eval (unjudged documents are not relevant; ``-c``); seed 000 sec. 5.1 (runs cut to 250).
+    """
+    qrels, runs = _qrels_dict(qrels), _runs_dict(runs)
+    if depth is not None:
+        check_depth(depth)
+    top = max([g for q in qrels.values() for g in q.values()] + [1])
+    g = _view_gains(view, top, gains)
+    c = g.grades
+    topics = tuple(sorted((t for t, q in qrels.items() if any(v >= 1 for v in q.values())), key=_topic_key))
+    if not topics:
+        raise TrecFormatError("qrels: no topic has a relevant document (grade >= 1)")
+    systems = tuple(runs)
+    if depth is not None:
+        check_memory(f"scoring {len(systems)} run(s) x {len(topics)} topic(s)", "depth", depth,
+                     (64 * len(topics) + 256) * len(systems))
+    skipped = {}
+    for s, r in runs.items():
+        extra = sorted((t for t in r if t not in qrels), key=_topic_key)
+        if extra and not skip_missing:
+            more = f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""
+            raise MissingTopicError(f"run {s}: topic {extra[0]}{more} is not in the qrels")
+        if extra:
+            skipped[s] = tuple(extra)
+        require_common_topics(r, set(topics), s)
+    cut = {s: {t: list(r.get(t, ()))[:depth] if depth else list(r.get(t, ())) for t in topics} for s, r in runs.items()}
+    N = depth or max([len(d) for r in cut.values() for d in r.values()] + [1])
+    arrays, tobjs, missing = [], [], {}
+    for t in topics:
+        q = qrels[t]
+        a = np.zeros((len(systems), N), dtype=np.uint8)
+        for i, s in enumerate(systems):
+            grades = [max(q.get(d, 0), 0) for d in cut[s][t]]
+            if grades:
+                a[i, :len(grades)] = np.minimum(grades, 1) if view == "binary" else grades
+            else:
+                missing.setdefault(s, []).append(t)
+        counts = [0] * c
+        for v in q.values():
+            if v >= 1:
+                counts[0 if view == "binary" else v - 1] += 1
+        arrays.append(a)
+        tobjs.append(Topic(tuple(counts)))
+    return JudgedRuns(topics, systems, view, N, depth, g, tuple(tobjs), tuple(arrays), cut,
+                      {s: tuple(v) for s, v in missing.items()}, skipped)
+
+
+# ---------------------------------------------------------------- the matrix
+@dataclass(frozen=True, eq=False)
+class ScoreMatrix:
+    """The scores of ``systems`` (columns) on ``topics`` (rows) under one measure.
+
+    Attributes
+    ----------
+    measure : str
+        Canonical workbench name, ``ir:<name>`` (ir_measures), or ``rank[<name>]@d``.
+    source : {"workbench", "ir_measures"}
+        Exact values or trec_eval floats.
+    view : {"graded", "binary"}
+    depth : int or None
+        The run-length trimming (None: not trimmed; exact values then use the
+        longest ranking as common depth, ``judged.depth``).
+    topics, systems : tuple of str
+    blocks : tuple of ValueBlock or None
+        Exact matrices: one block per topic, one row per system.
+    floats : numpy.ndarray
+        ``T x S`` float64, from the exact values for exact matrices (the
+        conversion point; see the module notes).
+    dropped : tuple of (topic, reason)
+        Topics on which the measure is undefined.
+    notes : tuple of str
+        Missing and skipped topics.
+    judged : JudgedRuns or None
+        The judged runs (for :meth:`transformed`).
+    spec : Measure or None
+        The workbench measure.
+
+    Examples
+    --------
+    >>> m = score_matrices({"1": {"a": 1}, "2": {"b": 1}}, {"x": {"1": ["a"]}, "y": {"2": ["n", "b"]}}, ["RR"])[0]
+    >>> m.shape, m.floats.tolist(), m.means_float().tolist()
+    ((2, 2), [[1.0, 0.0], [0.0, 0.5]], [0.5, 0.25])
+    >>> m.ranks("2").tolist(), m.mean_signs().tolist()
+    ([0, 1], [[0, 1], [-1, 0]])
+
+    References
+    ----------
+    Seed 000 sec. 5.2 (the T x S matrices M_1, M_2 and their column means).
+    """
+
+    measure: str
+    source: str
+    view: str
+    depth: int | None
+    topics: tuple[str, ...]
+    systems: tuple[str, ...]
+    blocks: tuple[ValueBlock, ...] | None
+    floats: np.ndarray
+    dropped: tuple = ()
+    notes: tuple = ()
+    judged: JudgedRuns | None = field(default=None, repr=False)
+    spec: object = field(default=None, repr=False)
+    _cache: dict = field(default_factory=dict, init=False, repr=False)
+
+    @property
+    def exact(self) -> bool:
+        return self.blocks is not None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.topics), len(self.systems)
+
+    def topic_index(self, t) -> int:
+        """Row of topic ``t`` (a topic id, or an int row index)."""
+        if isinstance(t, (int, np.integer)) and not isinstance(t, bool):
+            if not 0 <= t < len(self.topics):
+                raise WorkbenchError(f"{self.measure}: topic row {t} outside 0..{len(self.topics) - 1}")
+            return int(t)
+        key = str(t)
+        if "index" not in self._cache:
+            self._cache["index"] = {x: k for k, x in enumerate(self.topics)}
+        if key not in self._cache["index"]:
+            raise WorkbenchError(f"{self.measure}: topic {key!r} is not scored (dropped or not in the qrels)")
+        return self._cache["index"][key]
+
+    def value(self, topic, system):
+        """The score of ``system`` on ``topic``: exact (Fraction or sympy) or a float."""
+        k = self.topic_index(topic)
+        j = self.systems.index(system) if isinstance(system, str) else int(system)
+        return self.blocks[k].value(j) if self.exact else float(self.floats[k, j])
+
+    def ranks(self, t) -> np.ndarray:
+        """Dense ranks of the systems on topic ``t`` (0 = lowest score; ties share a rank).
+
+        Exact matrices: decided exactly; ir_measures matrices: by float value.
+        """
+        k = self.topic_index(t)
+        key = ("ranks", k)
+        if key not in self._cache:
+            if self.exact:
+                self._cache[key] = dense_ranks(self.blocks[k])
+            else:
+                self._cache[key] = np.unique(self.floats[k], return_inverse=True)[1].reshape(-1)
+        return self._cache[key]
+
+    def topic_signs(self, t) -> np.ndarray:
+        """``S x S`` matrix of ``sign(score_i - score_j)`` on topic ``t``.
+
+        >>> m = score_matrices({"1": {"a": 1}}, {"x": {"1": ["a"]}, "y": {"1": ["b", "a"]}}, ["RR"])[0]
+        >>> m.topic_signs("1").tolist()
+        [[0, 1], [-1, 0]]
+        """
+        return signs_from_ranks(self.ranks(t))
+
+    def _topic_rows(self, topics) -> list[int]:
+        return list(range(len(self.topics))) if topics is None else [self.topic_index(t) for t in topics]
+
+    def mean_signs(self, topics: Sequence[str] | None = None) -> np.ndarray:
+        """``S x S`` matrix of ``sign(mean_i - mean_j)`` over ``topics`` (default: all of the matrix).
+
+        Exact matrices sum the exact blocks (:meth:`ValueBlock.sum_of`); blocks
+        with different scales (nDCG) are compared with certified ball
+        arithmetic.  ir_measures matrices compare float sums.
+        """
+        rows = self._topic_rows(topics)
+        S = len(self.systems)
+        if not rows:
+            return np.zeros((S, S), dtype=np.int8)
+        if not self.exact:
+            return signs_from_ranks(np.unique(self.floats[rows].sum(axis=0), return_inverse=True)[1].reshape(-1))
+        return sum_signs([self.blocks[k] for k in rows], self.measure)
+
+    def means_float(self, topics: Sequence[str] | None = None) -> np.ndarray:
+        """Mean float score of each system over ``topics`` (a statistic; orders use :meth:`mean_signs`)."""
+        rows = self._topic_rows(topics)
+        return self.floats[rows].mean(axis=0) if rows else np.full(len(self.systems), np.nan)
+
+    def transformed(self, depth: int | None = None, max_space: int | None = None, unit: bool = False) -> "ScoreMatrix":
+        """The interval transformation (:func:`workbench.data.ranked_matrix.ranked_matrix`; ``unit``: scaled to [0, 1])."""
+        from workbench.data.ranked_matrix import MAX_SPACE, ranked_matrix
+
+        return ranked_matrix(self, depth, MAX_SPACE if max_space is None else max_space, unit)
+
+    def __repr__(self) -> str:
+        return (f"ScoreMatrix({self.measure!r}, {self.source}, {self.view}, depth={self.depth}, "
+                f"{len(self.topics)} topics x {len(self.systems)} systems)")
+
+
+def _ir_floats(judged: JudgedRuns, qrels: dict, ims: list) -> list[np.ndarray]:
+    """trec_eval floats of ir_measures measures: ``T x S`` per measure, 0 where a run has no ranking."""
+    import ir_measures
+
+    binary = judged.view == "binary"
+    q = {t: {d: (int(g >= 1) if binary else max(g, 0)) for d, g in qrels[t].items()} for t in judged.topics}
+    ev = ir_measures.evaluator(ims, q)
+    pos = {str(m): k for k, m in enumerate(ims)}
+    row = {t: k for k, t in enumerate(judged.topics)}
+    out = [np.zeros((len(judged.topics), len(judged.systems))) for _ in ims]
+    for j, s in enumerate(judged.systems):
+        # unique decreasing scores keep the given (trec_eval) order whatever the docids
+        run = {t: {d: float(len(docs) - i) for i, d in enumerate(docs)} for t, docs in judged.rankings[s].items() if docs}
+        if run:
+            for m in ev.iter_calc(run):
+                if m.query_id in row:
+                    out[pos[str(m.measure)]][row[m.query_id], j] = float(m.value)
+    return out
+
+
+def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", depth: int | None = None,
+                   progress: Progress = None, *, gains=None, skip_missing: bool = False) -> list[ScoreMatrix]:
+    """Topics x systems score matrices of every measure in ``measures``, in one pass.
+
+    Parameters
+    ----------
+    qrels : path or dict
+        ``{topic: {docid: grade}}`` (:func:`workbench.data.trec.read_qrels`) or a qrels file.
+    runs : dict or sequence of path
+        ``{name: run}`` or a list of run files (:func:`load_runs`).  A run is
+        ``{topic: [docid, ...]}`` (a ranking, best first) or
+        ``{topic: {docid: score}}`` (pytrec_eval / ranx), ranked by score as a
+        run file is (:func:`workbench.data.trec.ranked_run`: score descending, ties
+        by docid descending); any other shape raises
+        :class:`~workbench.errors.BadInputShapeError`.
+    measures : sequence of str
+        Measure names (module rules: workbench exact, ``ir:`` / ``trec:`` prefixes for ir_measures).
+    view : {"graded", "binary"}
+    depth : int, optional
+        Cut every ranking to ``depth`` documents (seed 000: 250).
+    progress : callable, optional
+        ``progress("topics", done, total)`` after each topic.
+    gains : Gains or str, optional
+        Gains of the view (default ``g(j) = j``).
+    skip_missing : bool
+        Ignore (and list) run topics absent from the qrels instead of raising
+        :class:`MissingTopicError`.
+
+    Returns
+    -------
+    list of ScoreMatrix
+        One per measure, in the order given.
+
+    Examples
+    --------
+    >>> qrels = {"1": {"a": 1, "b": 1}}
+    >>> rb, ir = score_matrices(qrels, {"x": {"1": ["a", "c", "b"]}, "y": {"1": ["c", "a"]}}, ["RBTO", "ir:P@2"])
+    >>> [str(v) for v in rb.blocks[0].values()], ir.floats.tolist()
+    (['5', '2'], [[0.5, 0.5]])
+    >>> ir.measure, ir.depth, rb.judged.depth
+    ('ir:P@2', None, 3)
+
+    References
+    ----------
+    Seed 000 sec. 5.1-5.2 (T x S matrices, runs cut to 250); trec_eval ``-c``.
+    """
+    if isinstance(measures, str):
+        measures = [measures]
+    specs = [resolve_measure(m) for m in measures]
+    if not specs:
+        raise WorkbenchError("score matrices: give at least one measure")
+    qrels = _qrels_dict(qrels)
+    judged = judge_runs(qrels, runs, view, depth, gains, skip_missing)
+    T, S = len(judged.topics), len(judged.systems)
+    wb = [k for k, (src, _) in enumerate(specs) if src == "workbench"]
+    blocks: dict[int, list] = {k: [] for k in wb}
+    kept: dict[int, list] = {k: [] for k in wb}
+    dropped: dict[int, list] = {k: [] for k in wb}
+    for r, t in enumerate(judged.topics):
+        arr, topic = judged.arrays[r], judged.topic_objs[r]
+        for k in wb:
+            try:
+                blocks[k].append(evaluate_measure(specs[k][1], arr, judged.gains, topic))
+                kept[k].append(t)
+            except UndefinedMeasureError as e:
+                dropped[k].append((t, str(e)))
+        if progress:
+            progress("topics", r + 1, T)
+    ir_idx = [k for k, (src, _) in enumerate(specs) if src == "ir_measures"]
+    ir_vals = dict(zip(ir_idx, _ir_floats(judged, qrels, [specs[k][1] for k in ir_idx]))) if ir_idx else {}
+    notes = judged.notes()
+    out = []
+    for k, (src, m) in enumerate(specs):
+        if src == "workbench":
+            fl = np.array([block_floats(b) for b in blocks[k]]).reshape(len(kept[k]), S)
+            out.append(ScoreMatrix(str(m), src, view, depth, tuple(kept[k]), judged.systems, tuple(blocks[k]), fl,
+                                   tuple(dropped[k]), notes, judged, m))
+        else:
+            out.append(ScoreMatrix(f"ir:{m}", src, view, depth, judged.topics, judged.systems, None, ir_vals[k],
+                                   (), notes, judged, None))
+    return out
+
+
+__all__ = ["MissingTopicError", "run_name", "load_runs", "resolve_measure", "JudgedRuns", "judge_runs",
+           "ScoreMatrix", "score_matrices", "block_floats", "dense_ranks", "signs_from_ranks", "VIEWS"]

@@ -1,0 +1,290 @@
+"""Kendall's tau-b between measures: overall and topic by topic (seed 000 RQ1, Tables 1-2).
+
+Two rankings of ``S`` systems are given as sign matrices ``sx[i, j] =
+sign(x_i - x_j)`` (from :meth:`workbench.data.score_matrix.ScoreMatrix.topic_signs`
+and :meth:`~workbench.data.score_matrix.ScoreMatrix.mean_signs`, decided exactly
+for the workbench's measures).  Over the ``S (S - 1) / 2`` pairs ``i < j``:
+``P`` concordant pairs, ``Q`` discordant pairs, ``T`` pairs tied in the first
+ranking only, ``U`` tied in the second only (pairs tied in both count in
+none), and seed 000 eq. 7::
+
+    tau = (P - Q) / sqrt((P + Q + T) (P + Q + U))
+
+which is tau-b (``scipy.stats.kendalltau``'s default).  ``P, Q, T, U`` are
+exact integers; the float appears only at the square root
+(:attr:`TauB.value`).  When a factor under the root is 0 (every pair tied in
+one ranking) tau is undefined: ``value`` is None.
+
+* **Overall** (:func:`overall_tau`): systems ranked by their mean score over
+  the topics both matrices score (exact for exact matrices), then tau-b.
+* **Topic by topic** (:func:`topic_by_topic_tau`): tau-b on each common
+  topic, then the mean of the defined values; the undefined topics (e.g.
+  all systems tied under one measure) are counted and listed.
+* **Table** (:func:`correlation_table`): every pair of the given matrices,
+  rows in the order of seed 000 Tables 1-2 (pair, topic-by-topic, overall).
+
+Examples
+--------
+>>> import numpy as np
+>>> x = np.array([3, 2, 1]); y = np.array([3, 1, 1])
+>>> t = tau_b_from_signs(np.sign(x[:, None] - x), np.sign(y[:, None] - y))
+>>> (t.P, t.Q, t.T, t.U), round(t.value, 4)
+((2, 0, 0, 1), 0.8165)
+
+References
+----------
+Ferrante, Ferro, Losiouk, "How do interval scales help us with better
+understanding IR evaluation measures?", IRJ 2020 (seed 000), sec. 5.2, eq. 7,
+Tables 1-2; Kendall, "Rank correlation methods", 1948 (tau-b).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+
+from workbench.errors import WorkbenchError
+
+
+@dataclass(frozen=True)
+class TauB:
+    """Kendall's tau-b from exact pair counts (seed 000 eq. 7).
+
+    Attributes
+    ----------
+    P, Q : int
+        Concordant and discordant pairs.
+    T, U : int
+        Pairs tied in the first ranking only, in the second only.
+    both : int
+        Pairs tied in both rankings (in no term of eq. 7).
+    """
+
+    P: int
+    Q: int
+    T: int
+    U: int
+    both: int = 0
+
+    @property
+    def defined(self) -> bool:
+        return (self.P + self.Q + self.T) > 0 and (self.P + self.Q + self.U) > 0
+
+    @property
+    def squared(self) -> Fraction | None:
+        """``sign(tau) * tau**2`` exactly (None when undefined): compares taus without floats."""
+        if not self.defined:
+            return None
+        d = self.P - self.Q
+        return Fraction(d * abs(d), (self.P + self.Q + self.T) * (self.P + self.Q + self.U))
+
+    @property
+    def value(self) -> float | None:
+        """``(P - Q) / sqrt((P + Q + T)(P + Q + U))``, the one float conversion (None when undefined)."""
+        if not self.defined:
+            return None
+        return (self.P - self.Q) / math.sqrt((self.P + self.Q + self.T) * (self.P + self.Q + self.U))
+
+    def __float__(self) -> float:
+        v = self.value
+        return math.nan if v is None else v
+
+    def to_dict(self) -> dict:
+        return {"tau": self.value, "P": self.P, "Q": self.Q, "T": self.T, "U": self.U, "tied_in_both": self.both}
+
+
+def tau_b_from_signs(sx, sy) -> TauB:
+    """Tau-b of two rankings given as ``S x S`` sign matrices (``s[i, j] = sign(x_i - x_j)``).
+
+    Examples
+    --------
+    >>> s = np.sign(np.arange(4)[:, None] - np.arange(4))
+    >>> tau_b_from_signs(s, s).value, tau_b_from_signs(s, -s).value
+    (1.0, -1.0)
+    >>> tau_b_from_signs(s, np.zeros((4, 4), dtype=int)).value is None
+    True
+
+    References
+    ----------
+    Seed 000 eq. 7.
+    """
+    sx, sy = np.asarray(sx), np.asarray(sy)
+    if sx.shape != sy.shape or sx.ndim != 2 or sx.shape[0] != sx.shape[1]:
+        raise WorkbenchError(f"sign matrices of shapes {sx.shape} and {sy.shape}: need two S x S matrices")
+    iu = np.triu_indices(sx.shape[0], k=1)
+    a, b = np.sign(sx[iu]).astype(np.int64), np.sign(sy[iu]).astype(np.int64)
+    prod = a * b
+    return TauB(int(np.sum(prod > 0)), int(np.sum(prod < 0)), int(np.sum((a == 0) & (b != 0))),
+                int(np.sum((a != 0) & (b == 0))), int(np.sum((a == 0) & (b == 0))))
+
+
+def _check_pair(a, b) -> list[str]:
+    if tuple(a.systems) != tuple(b.systems):
+        raise WorkbenchError(f"{a.measure} and {b.measure} score different systems "
+                             f"({len(a.systems)} vs {len(b.systems)}, or in another order)")
+    common = set(b.topics)
+    topics = [t for t in a.topics if t in common]
+    if not topics:
+        raise WorkbenchError(f"{a.measure} and {b.measure} have no topic in common")
+    return topics
+
+
+def overall_tau(a, b) -> TauB:
+    """Tau-b of the systems ranked by their mean score under ``a`` and under ``b`` (seed 000 "overall").
+
+    Means are over the topics both matrices score; the order of the means
+    is exact for exact matrices (:meth:`ScoreMatrix.mean_signs`).
+
+    >>> from workbench.data.score_matrix import score_matrices
+    >>> runs = {"x": {"1": ["a"], "2": ["n", "b"]}, "y": {"1": ["n", "a"], "2": ["b"]}, "z": {"1": ["a"], "2": ["b"]}}
+    >>> ap, rr = score_matrices({"1": {"a": 1}, "2": {"b": 1}}, runs, ["AP", "RR"], depth=2)
+    >>> [str(v) for v in ap.blocks[0].values()], [str(v) for v in ap.blocks[1].values()]
+    (['1', '1/2', '1'], ['1/2', '1', '1'])
+    >>> overall_tau(ap, rr).to_dict()     # x and y tie (mean 3/4) under both
+    {'tau': 1.0, 'P': 2, 'Q': 0, 'T': 0, 'U': 0, 'tied_in_both': 1}
+
+    References
+    ----------
+    Seed 000 sec. 5.2 ("overall" correlation), eq. 7.
+    """
+    topics = _check_pair(a, b)
+    return tau_b_from_signs(a.mean_signs(topics), b.mean_signs(topics))
+
+
+@dataclass(frozen=True)
+class TopicByTopicTau:
+    """Tau-b on each common topic and their mean over the topics where it is defined."""
+
+    per_topic: tuple[tuple[str, TauB], ...]
+
+    @property
+    def defined(self) -> tuple[str, ...]:
+        return tuple(t for t, x in self.per_topic if x.defined)
+
+    @property
+    def undefined(self) -> tuple[str, ...]:
+        """Topics where tau-b is undefined (every pair tied under one measure)."""
+        return tuple(t for t, x in self.per_topic if not x.defined)
+
+    @property
+    def mean(self) -> float | None:
+        vals = [x.value for _, x in self.per_topic if x.defined]
+        return float(np.mean(vals)) if vals else None
+
+    def __float__(self) -> float:
+        v = self.mean
+        return math.nan if v is None else v
+
+    def to_dict(self, per_topic: bool = False) -> dict:
+        out = {"mean": self.mean, "topics": len(self.per_topic), "defined": len(self.defined),
+               "undefined_topics": list(self.undefined)}
+        if per_topic:
+            out["per_topic"] = {t: x.to_dict() for t, x in self.per_topic}
+        return out
+
+
+def topic_by_topic_tau(a, b) -> TopicByTopicTau:
+    """Tau-b on every topic both matrices score, and their mean (seed 000 "topic-by-topic").
+
+    >>> from workbench.data.score_matrix import score_matrices
+    >>> runs = {"x": {"1": ["a"], "2": ["n", "b"]}, "y": {"1": ["n", "a"], "2": ["b"]}}
+    >>> ap, rr = score_matrices({"1": {"a": 1}, "2": {"b": 1}}, runs, ["AP", "RR"], depth=2)
+    >>> tbt = topic_by_topic_tau(ap, rr)
+    >>> tbt.mean, tbt.undefined
+    (1.0, ())
+
+    References
+    ----------
+    Seed 000 sec. 5.2 ("topic-by-topic" correlation, footnote 2 on its mean).
+    """
+    topics = _check_pair(a, b)
+    return TopicByTopicTau(tuple((t, tau_b_from_signs(a.topic_signs(t), b.topic_signs(t))) for t in topics))
+
+
+@dataclass(frozen=True)
+class CorrelationRow:
+    """One measure pair of seed 000 Tables 1-2."""
+
+    a: str
+    b: str
+    topic_by_topic: TopicByTopicTau
+    overall: TauB
+
+    def to_dict(self, per_topic: bool = False) -> dict:
+        return {"measure_a": self.a, "measure_b": self.b, "topic_by_topic": self.topic_by_topic.mean,
+                "overall": self.overall.value, "topics": len(self.topic_by_topic.per_topic),
+                "undefined_topics": list(self.topic_by_topic.undefined),
+                "overall_counts": self.overall.to_dict(),
+                **({"per_topic": self.topic_by_topic.to_dict(True)["per_topic"]} if per_topic else {})}
+
+
+def _fmt(v) -> str:
+    return "-" if v is None else f"{v:.4f}"
+
+
+@dataclass(frozen=True)
+class CorrelationTable:
+    """Topic-by-topic and overall tau-b of measure pairs (seed 000 Tables 1-2 layout)."""
+
+    rows: tuple[CorrelationRow, ...]
+    view: str = ""
+
+    def to_dict(self, per_topic: bool = False) -> dict:
+        return {"view": self.view, "rows": [r.to_dict(per_topic) for r in self.rows]}
+
+    def markdown(self) -> str:
+        lines = ["| Measure pair | Topic-by-Topic | Overall | topics | undefined |", "|---|---|---|---|---|"]
+        for r in self.rows:
+            lines.append(f"| {r.a} vs {r.b} | {_fmt(r.topic_by_topic.mean)} | {_fmt(r.overall.value)} | "
+                         f"{len(r.topic_by_topic.per_topic)} | {len(r.topic_by_topic.undefined)} |")
+        return "\n".join(lines) + "\n"
+
+    def csv(self) -> str:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["measure_a", "measure_b", "topic_by_topic", "overall", "topics", "undefined_topics"])
+        for r in self.rows:
+            w.writerow([r.a, r.b, r.topic_by_topic.mean, r.overall.value, len(r.topic_by_topic.per_topic),
+                        len(r.topic_by_topic.undefined)])
+        return buf.getvalue()
+
+
+def correlation_table(matrices: Sequence, pairs: Sequence[tuple[int, int]] | None = None) -> CorrelationTable:
+    """Topic-by-topic and overall tau-b for every pair of ``matrices`` (or the given index ``pairs``).
+
+    Examples
+    --------
+    >>> from workbench.data.score_matrix import score_matrices
+    >>> runs = {"x": {"1": ["a", "b"]}, "y": {"1": ["b", "n"]}, "z": {"1": ["n", "a"]}}
+    >>> ms = score_matrices({"1": {"a": 2, "b": 1}}, runs, ["SBTO", "RBTO", "gP"], depth=2)
+    >>> print(correlation_table(ms).markdown())
+    | Measure pair | Topic-by-Topic | Overall | topics | undefined |
+    |---|---|---|---|---|
+    | SBTO vs RBTO | 0.3333 | 0.3333 | 1 | 0 |
+    | SBTO vs gP | 1.0000 | 1.0000 | 1 | 0 |
+    | RBTO vs gP | 0.3333 | 0.3333 | 1 | 0 |
+    <BLANKLINE>
+
+    References
+    ----------
+    Seed 000 sec. 5.2, Tables 1-2.
+    """
+    ms = list(matrices)
+    if len(ms) < 2:
+        raise WorkbenchError(f"correlation table: give at least two matrices, got {len(ms)}")
+    idx = pairs if pairs is not None else [(i, j) for i in range(len(ms)) for j in range(i + 1, len(ms))]
+    rows = []
+    for i, j in idx:
+        a, b = ms[i], ms[j]
+        rows.append(CorrelationRow(a.measure, b.measure, topic_by_topic_tau(a, b), overall_tau(a, b)))
+    views = sorted({m.view for m in ms})
+    return CorrelationTable(tuple(rows), "/".join(views))
+
+
+__all__ = ["TauB", "tau_b_from_signs", "overall_tau", "TopicByTopicTau", "topic_by_topic_tau",
+           "CorrelationRow", "CorrelationTable", "correlation_table"]

@@ -1,0 +1,430 @@
+"""Metric freedom (seed 001): which order each measure gives a pair of runs, and where it ties.
+
+* :func:`freedom` says which order each measure gives a pair (Table 1), whether
+  the pair's IPSO category (:func:`workbench.ipso.compare.compare`) allows it, and, for
+  a parameterised measure such as RBP, the exact parameter values at which the
+  pair ties and the order on each open interval between them.
+* :class:`Freedom` holds the answer: one :class:`MeasureOrder` per measure and
+  one :class:`ParamSweep` per swept parameter.
+* :func:`split_measures` splits a comma-separated list of measure names.
+
+Everything here is re-exported by :mod:`workbench.ipso.compare`.
+
+Examples
+--------
+>>> freedom("100", "011", "RR,P@3").orders_seen
+['a<b', 'a>b']
+
+References
+----------
+Moffat and Mackenzie, "How much freedom does an effectiveness metric really
+have?", JASIST 75(6), 2024 (seed 001): sec. 2.4 (Table 1; RBP ties 100 and 011
+at the golden-ratio conjugate).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional
+
+import numpy as np
+import sympy
+
+from workbench.errors import BadParameterError, NotExpressibleError
+from workbench.space.runs import Gains, Topic, format_run
+
+__all__ = ["MeasureOrder", "ParamSweep", "Freedom", "freedom", "split_measures"]
+
+_ORDER_WORD = {1: "a>b", -1: "a<b", 0: "tie"}
+_ALLOWED = {"equal": {"tie"}, "ni": {"a>b", "tie"}, "ns": {"a<b", "tie"}, "nonsep": {"a>b", "a<b", "tie"}}
+
+
+def split_measures(text: str) -> list[str]:
+    """Split ``"RR,P@3,DCG(discount=logb,b=2)"`` at top-level commas.
+
+    >>> split_measures("RR, P@3,RBP(p=0.5),DCG(discount=logb,b=3)")
+    ['RR', 'P@3', 'RBP(p=0.5)', 'DCG(discount=logb,b=3)']
+
+    References
+    ----------
+    SPEC section 4 (ir_measures names).
+    """
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    names = [n for n in out if n]
+    if not names:
+        raise BadParameterError(f"measures {text!r}: name at least one measure, e.g. 'RR,P@3,RBP(p=0.5)'")
+    return names
+
+
+@dataclass(frozen=True)
+class MeasureOrder:
+    """The order one measure gives a pair: ``a>b``, ``a<b`` or ``tie``, with exact values.
+
+    ``allowed`` is whether that order is permitted by the pair's IPSO category
+    (only ``nonsep`` pairs leave a measure free).
+
+    >>> freedom("10", "01", "RR", vary=()).orders[0].to_json()["order"]
+    'a>b'
+
+    References
+    ----------
+    Seed 001 Table 1.
+    """
+
+    measure: str
+    order: str
+    value_a: object
+    value_b: object
+    allowed: bool
+
+    def to_json(self) -> dict:
+        """JSON object; exact values as strings with floats beside them.
+
+        >>> freedom("100", "011", "P").orders[0].to_json()["value_b"]
+        '2/3'
+
+        References
+        ----------
+        SPEC section 6.
+        """
+        from workbench.core.exact import exact_str, json_float as to_float
+
+        return {"measure": self.measure, "order": self.order, "allowed": self.allowed,
+                "value_a": exact_str(self.value_a), "value_a_approx": to_float(self.value_a),
+                "value_b": exact_str(self.value_b), "value_b_approx": to_float(self.value_b)}
+
+
+@dataclass(frozen=True)
+class ParamSweep:
+    """How a parameterised measure orders a pair across its parameter's domain.
+
+    Attributes
+    ----------
+    measure : str
+        The measure with the parameter left free (``RBP@3``).
+    param : str
+    domain : str
+    difference : sympy.Expr
+        ``M_p(a) - M_p(b)`` as a polynomial in the parameter.
+    ties : tuple
+        Exact parameter values in the domain where the pair ties (sympy).
+    regions : tuple of dict
+        In increasing order: open intervals ``{"low", "high", "order"}`` and
+        tie points ``{"at", "order": "tie"}``.
+    tie_everywhere : bool
+
+    >>> freedom("100", "011", "RBP").sweeps[0].measure
+    'RBP'
+
+    References
+    ----------
+    Seed 001 sec. 2.4 (RBP at the golden-ratio conjugate ties 100 and 011).
+    """
+
+    measure: str
+    param: str
+    domain: str
+    difference: object
+    ties: tuple
+    regions: tuple
+    tie_everywhere: bool
+
+    def orders(self) -> set:
+        """The set of orders the measure gives the pair somewhere in the domain.
+
+        >>> sorted(freedom("100", "011", "RBP").sweeps[0].orders())
+        ['a<b', 'a>b', 'tie']
+
+        References
+        ----------
+        Seed 001 Table 1.
+        """
+        return {r["order"] for r in self.regions}
+
+    def to_json(self) -> dict:
+        """JSON object; exact endpoints as strings with floats beside them.
+
+        >>> freedom("100", "011", "RBP").sweeps[0].to_json()["ties"]
+        ['-1/2 + sqrt(5)/2']
+
+        References
+        ----------
+        SPEC section 6 (exact numbers as strings).
+        """
+        def w(x):
+            return None if x is None else sympy.sstr(x)
+
+        def f(x):
+            return None if x is None else float(sympy.N(x, 20))
+
+        regs = []
+        for r in self.regions:
+            if "at" in r:
+                regs.append({"at": w(r["at"]), "at_approx": f(r["at"]), "order": "tie"})
+            else:
+                regs.append({"low": w(r["low"]), "high": w(r["high"]), "low_approx": f(r["low"]),
+                             "high_approx": f(r["high"]), "order": r["order"]})
+        return {"measure": self.measure, "param": self.param, "domain": self.domain,
+                "difference": sympy.sstr(sympy.factor(self.difference)),
+                "ties": [w(t) for t in self.ties], "ties_approx": [f(t) for t in self.ties],
+                "tie_everywhere": self.tie_everywhere, "regions": regs}
+
+
+@dataclass(frozen=True)
+class Freedom:
+    """Metric freedom of one pair: IPSO category, each measure's order, parameter sweeps.
+
+    >>> freedom("110", "101", "RR,P").to_json()["free"]
+    False
+
+    References
+    ----------
+    Seed 001 sec. 2.4, Table 1.
+    """
+
+    run_a: tuple
+    run_b: tuple
+    depth: int
+    gains: Gains
+    category: str
+    orders: tuple
+    sweeps: tuple
+    notes: tuple = ()
+
+    @property
+    def orders_seen(self) -> list:
+        """The distinct orders given by the fixed measures and the sweeps, sorted.
+
+        >>> freedom("100", "011", "RR,P").orders_seen
+        ['a<b', 'a>b']
+
+        References
+        ----------
+        Seed 001 Table 1 (all three arrangements for the k = 3 pair).
+        """
+        seen = {m.order for m in self.orders}
+        for s in self.sweeps:
+            seen |= s.orders()
+        return sorted(seen)
+
+    def to_json(self) -> dict:
+        """JSON object.
+
+        >>> freedom("100", "011", "RR").to_json()["category"]
+        'nonsep'
+
+        References
+        ----------
+        SPEC section 6.
+        """
+        return {"run_a": format_run(self.run_a), "run_b": format_run(self.run_b), "depth": self.depth,
+                "gains": str(self.gains), "category": self.category, "free": self.category == "nonsep",
+                "orders": [m.to_json() for m in self.orders], "sweeps": [s.to_json() for s in self.sweeps],
+                "orders_seen": self.orders_seen, "notes": list(self.notes)}
+
+
+def _continuous_param(measure) -> str:
+    fam = measure.family_obj
+    cont = [ps.name for ps in fam.params if ps.numeric and not ps.integer]
+    if len(cont) != 1:
+        raise BadParameterError(
+            f"{measure.family} has {'no' if not cont else 'more than one'} continuous parameter to vary "
+            f"(parameters: {', '.join(ps.name for ps in fam.params) or 'none'})"
+        )
+    return cont[0]
+
+
+def _in_domain_point(q: Fraction, ps) -> bool:
+    if ps.low is not None and (q < ps.low or (q == ps.low and not ps.low_closed)):
+        return False
+    if ps.high is not None and (q > ps.high or (q == ps.high and not ps.high_closed)):
+        return False
+    return True
+
+
+def _isolate(poly: sympy.Poly, ps) -> list[tuple[Fraction, Fraction]]:
+    """Rational isolating intervals of the distinct real roots, refined until
+    they are pairwise disjoint and none straddles a domain end."""
+    ends = [Fraction(e) for e in (ps.low, ps.high) if e is not None]
+    eps = Fraction(1, 2**8)
+    while True:
+        ivs = [(Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q)))
+               for (a, b), _m in poly.intervals(eps=sympy.Rational(eps.numerator, eps.denominator))]
+        ok = all(ivs[i][1] < ivs[i + 1][0] for i in range(len(ivs) - 1))
+        for a, b in ivs:
+            if a != b and any(a <= e <= b for e in ends):
+                ok = False
+        if ok:
+            return ivs
+        eps /= 16
+        if eps < Fraction(1, 2**4000):  # pragma: no cover - distinct roots separate long before
+            raise NotExpressibleError("could not isolate the roots of the difference polynomial")
+
+
+def _sweep(measure, a, b, gains, topic) -> ParamSweep:
+    param = _continuous_param(measure)
+    ps = measure.family_obj.param(param)
+    ea = measure.expression(a, gains, topic, free=(param,))
+    eb = measure.expression(b, gains, topic, free=(param,))
+    diff = sympy.expand(ea - eb)
+    syms = [s for s in diff.free_symbols if s.name == param]
+    x = syms[0] if syms else sympy.Symbol(param, positive=True)
+    fixed = {n: v for n, v in measure.params if n != param}
+    shown = [f"{n}={v}" for n, v in fixed.items()
+             if not (measure.family_obj.param(n).quiet and v == measure.family_obj.param(n).default)]
+    name = measure.family + (f"({','.join(shown)})" if shown else "") + (
+        f"@{measure.cutoff}" if measure.cutoff is not None else "")
+    try:
+        poly = sympy.Poly(diff, x, domain="QQ")
+    except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
+        raise NotExpressibleError(
+            f"{name}: M(a) - M(b) = {sympy.sstr(diff)} is not a polynomial in {param}; "
+            "tie parameters need a polynomial measure (RBP, gRBP)"
+        ) from None
+    lo = None if ps.low is None else sympy.Rational(ps.low.numerator, ps.low.denominator)
+    hi = None if ps.high is None else sympy.Rational(ps.high.numerator, ps.high.denominator)
+    if poly.is_zero:
+        return ParamSweep(name, param, ps.domain(), sympy.Integer(0), (),
+                          ({"low": lo, "high": hi, "order": "tie"},), True)
+    ivs = _isolate(poly, ps)
+    exact_roots = []
+    for r in sympy.Poly(poly, x).real_roots():
+        if not exact_roots or r != exact_roots[-1]:
+            exact_roots.append(r)
+    if len(exact_roots) != len(ivs):  # pragma: no cover - defensive
+        raise NotExpressibleError(f"{name}: root isolation disagrees with sympy real_roots")
+    inside = []
+    for (ra, rb), root in zip(ivs, exact_roots):
+        if ra == rb:
+            if _in_domain_point(ra, ps):
+                inside.append(((ra, rb), root))
+        elif _in_domain_point(ra, ps) and _in_domain_point(rb, ps):
+            inside.append(((ra, rb), root))
+    coeffs = [Fraction(int(c.p), int(c.q)) for c in poly.all_coeffs()]
+
+    def sign_at(q: Fraction) -> int:
+        acc = Fraction(0)
+        for c in coeffs:
+            acc = acc * q + c
+        return (acc > 0) - (acc < 0)
+
+    regions: list[dict] = []
+    # sample points strictly between consecutive breakpoints
+    left = Fraction(ps.low) if ps.low is not None else None
+    left_exact = lo
+    pts = [iv for iv, _ in inside]
+    for i in range(len(pts) + 1):
+        right = pts[i][0] if i < len(pts) else (Fraction(ps.high) if ps.high is not None else None)
+        right_exact = inside[i][1] if i < len(pts) else hi
+        if left is None and right is None:
+            q = Fraction(0)
+        elif left is None:
+            q = right - 1
+        elif right is None:
+            q = left + 1
+        else:
+            q = (left + right) / 2
+        if not (left_exact is not None and right_exact is not None and left_exact == right_exact):
+            s = sign_at(q)
+            if s == 0:  # pragma: no cover - q avoids every root by construction
+                raise NotExpressibleError(f"{name}: sample point {q} is a root")
+            regions.append({"low": left_exact, "high": right_exact, "order": _ORDER_WORD[s]})
+        if i < len(pts):
+            regions.append({"at": inside[i][1], "order": "tie"})
+            left = pts[i][1]
+            left_exact = inside[i][1]
+    # a tie at a closed domain end has no open interval on its outer side
+    regions = [r for r in regions if "at" in r or r["low"] is None or r["high"] is None or r["low"] != r["high"]]
+    ties = tuple(root for _, root in inside)
+    return ParamSweep(name, param, ps.domain(), diff, ties, tuple(regions), False)
+
+
+def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Optional[Topic] = None,
+            vary=None, depth: Optional[int] = None) -> Freedom:
+    """Which order each measure gives a pair, and where a parameterised measure ties it.
+
+    Parameters
+    ----------
+    run_a, run_b : str or sequence of int
+        The pair (shorter run padded with zeros to the common depth).
+    measures : str or sequence
+        Measure names (``"RR,P@3,RBP(p=0.5),AP"``) or :class:`Measure` values.
+    gains : Gains, optional
+        Default ``g(i) = i`` up to the largest grade present.
+    topic : Topic, optional
+        Needed by AP, nDCG, recall, ...; refused without it, naming ``--topic``.
+    vary : str or sequence, optional
+        Measures whose continuous parameter is swept (``"RBP"``, ``"gRBP@5"``).
+        Default: every measure in ``measures`` that has one.
+    depth : int, optional
+        Common depth (default: the longer run).
+
+    Returns
+    -------
+    Freedom
+        ``category`` (IPSO), ``orders`` (one :class:`MeasureOrder` each:
+        ``"a>b"``, ``"a<b"`` or ``"tie"``, exact) and ``sweeps`` (one
+        :class:`ParamSweep` each: exact tie parameters, and the order on each
+        open interval between them).
+
+    Examples
+    --------
+    >>> f = freedom("100", "011", "RR,P@3,Succ@3,RBP(p=0.5)")
+    >>> f.category, [(m.measure, m.order) for m in f.orders]
+    ('nonsep', [('RR', 'a>b'), ('P@3', 'a<b'), ('Succ@3', 'tie'), ('RBP(p=1/2)', 'a>b')])
+    >>> s = f.sweeps[0]
+    >>> s.measure, s.ties
+    ('RBP', (-1/2 + sqrt(5)/2,))
+    >>> [r["order"] for r in s.regions]
+    ['a>b', 'tie', 'a<b']
+
+    References
+    ----------
+    Seed 001 sec. 2.4, Table 1 (RBP ties 100 and 011 at (sqrt(5)-1)/2).
+    """
+    from workbench.ipso.compare import _align, compare
+    from workbench.measure.names import parse_measure
+
+    a, b, g, k, notes = _align(run_a, run_b, gains, depth)
+    names = split_measures(measures) if isinstance(measures, str) else list(measures)
+    ms = [parse_measure(m) if isinstance(m, str) else m for m in names]
+    if topic is not None and not isinstance(topic, Topic):
+        topic = Topic.parse(str(topic))
+    if topic is not None:
+        topic.check_grades(g.grades)
+    cat = compare(a, b, g).category
+    orders = []
+    for m in ms:
+        m.check_topic(topic)
+        block = m.evaluate(np.asarray([a, b], dtype=np.int64), g, topic)
+        s = int(block.signs(np.array([1]), np.array([0]))[0])  # sign of M(a) - M(b)
+        word = _ORDER_WORD[s]
+        orders.append(MeasureOrder(str(m), word, block.value(0), block.value(1), word in _ALLOWED[cat]))
+    if vary is None:
+        sweep_ms = []
+        for m in ms:
+            fam = m.family_obj
+            if sum(1 for ps in fam.params if ps.numeric and not ps.integer) == 1:
+                sweep_ms.append(m)
+    else:
+        vnames = split_measures(vary) if isinstance(vary, str) else list(vary)
+        sweep_ms = [parse_measure(v) if isinstance(v, str) else v for v in vnames]
+    sweeps, seen = [], set()
+    for m in sweep_ms:
+        m.check_topic(topic)
+        sw = _sweep(m, a, b, g, topic)
+        if sw.measure not in seen:
+            seen.add(sw.measure)
+            sweeps.append(sw)
+    return Freedom(a, b, k, g, cat, tuple(orders), tuple(sweeps), tuple(notes))

@@ -1,0 +1,623 @@
+"""The measure families of SPEC section 4, each defined once over an algebra.
+
+Every measure family is one plain function ``definition(A, params, topic, k)``
+that reads the run only through an algebra ``A`` (:mod:`workbench.measure.algebra`):
+
+``A``       the run (or block of runs) after the ``@k`` cut-off; ``A.depth = min(k, depth)``
+``params``  the family's parameters, as values of the algebra (a rational, a sympy
+            symbol or a z3 real for numeric parameters; ``int`` for integer ones;
+            ``str`` for choices)
+``topic``   the :class:`~workbench.space.runs.Topic` (recall base, ideal run) or ``None``
+``k``       the nominal depth: the cut-off when there is one, else the run depth
+            (``P@10`` of a run of depth 5 divides by 10, as trec_eval does)
+
+:data:`FAMILIES` holds the built-in families by name; :func:`get_family` also
+loads a user's own family, named ``path/to/file.py:function``, on first use.
+A :class:`~workbench.measure.measures.Measure` is a family with its parameters and
+cut-off filled in.
+
+Conventions fixed here (SPEC sec. 4 leaves them open):
+
+* ``RBP(p)`` uses the binary (lenient) view ``[r_i >= 1]``; ``gRBP(p)`` uses
+  ``g_i / g_max``.  They agree on binary runs with ``g(1) = 1``.
+* ``DCG`` and ``nDCG`` default to ``discount=log2p1``: ``sum_i g_i / log2(i+1)``
+  with the gain of a grade its gain ``g`` (default ``g(j) = j``), so that
+  ``nDCG@k`` is exactly ir_measures' ``nDCG@k`` (trec_eval ``ndcg_cut.k``).
+  The seeds' ``DCG_b`` (``sum_i g_i / max(1, log_b i)``, seed 000 sec. 4.1) is
+  ``DCG(b=2,discount=logb)``; ``b`` (integer >= 2, default 2) applies only to
+  ``discount=logb``.
+* ``nDCG`` divides by the DCG of the topic's ideal run at depth ``k`` (the
+  cut-off, else the run depth).  With a cut-off this is trec_eval's
+  ``ndcg_cut``; without one it equals trec_eval's ``ndcg`` whenever the run is
+  at least as deep as the topic's recall base.
+* ``RBP`` has ir_measures' default ``p = 4/5``.  Canonical names always print
+  ``p``; the DCG ``discount`` and ``b`` are printed only when they differ from
+  their defaults (so ``nDCG@5`` reads as in ir_measures).  Parameters are
+  always stored with defaults filled in, so equal measures compare equal.
+* ``ERR`` needs integer gains (``2**g`` must be rational).
+* ``SBTO`` sorts the grades non-increasing; in z3 symbolic grades pass
+  through a sorting network, so it stays expressible.
+
+References
+----------
+Ferrante, Ferro, Losiouk, "How do interval scales help us with better
+understanding IR evaluation measures?", IRJ 2020 (seed 000), sec. 4.1;
+Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), eq. 2-3 and 5-6.
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import hashlib
+import importlib.util
+import inspect
+import math
+import os
+import textwrap
+import traceback
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable
+
+from workbench.measure.algebra import BadResultError, InexactNumberError, StrictAlgebra
+from workbench.errors import BadParameterError, NotExpressibleError, UnknownMeasureError, UserMeasureError, WorkbenchError
+from workbench.measure import twist as _tw
+from workbench.measure.params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
+from workbench.space.runs import Gains
+
+
+@dataclass(frozen=True)
+class Family:
+    """A measure family: parameters, whether it needs a topic, and its one definition.
+
+    Examples
+    --------
+    >>> FAMILIES["RBP"].params[0].name, FAMILIES["AP"].needs_topic, FAMILIES["DCG"].z3_ok
+    ('p', True, False)
+
+    References
+    ----------
+    SPEC section 4; DESIGN.md, "One definition, three algebras".
+    """
+
+    name: str
+    params: tuple[ParamSpec, ...]
+    needs_topic: bool
+    description: str
+    reference: str
+    definition: Callable = field(repr=False, compare=False)
+    logarithmic: bool = False
+    validate: Callable | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def z3_ok(self) -> bool:
+        """Whether the family is free of logarithms (so z3 can express it at any depth)."""
+        return not self.logarithmic
+
+    def param(self, name: str) -> ParamSpec:
+        for ps in self.params:
+            if ps.name == name:
+                return ps
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise BadParameterError(f"{self.name}: unknown parameter {name!r} (known: {known})")
+
+
+def _count(A):
+    return A.sum(A.rel(i) for i in range(A.depth))
+
+
+def _gain_sum(A):
+    return A.sum(A.gain(i) for i in range(A.depth))
+
+
+def _def_P(A, P, topic, k):
+    return _count(A) / A.const(k)
+
+
+def _def_gP(A, P, topic, k):
+    return _gain_sum(A) / A.const(k * A.gains.gmax)
+
+
+def _def_R(A, P, topic, k):
+    return _count(A) / A.const(topic.recall_base)
+
+
+def _def_gR(A, P, topic, k):
+    # (1/(RB_g/g_max)) sum g_i/g_max = sum g_i / RB_g
+    return _gain_sum(A) / A.const(topic.recall_base_gain(A.gains))
+
+
+def _def_F(A, P, topic, k):
+    return 2 * _count(A) / A.const(k + topic.recall_base)
+
+
+def _def_AP(A, P, topic, k):
+    cum = A.const(0)
+    total = A.const(0)
+    for i in range(A.depth):
+        r = A.rel(i)
+        cum = cum + r
+        total = total + r * cum * A.const(Fraction(1, i + 1))
+    return total / A.const(topic.recall_base)
+
+
+def _rbp_sum(A, p, weight_of):
+    w = A.const(1)
+    total = A.const(0)
+    for i in range(A.depth):
+        total = total + w * weight_of(i)
+        w = w * p
+    return (A.const(1) - p) * total
+
+
+def _def_RBP(A, P, topic, k):
+    return _rbp_sum(A, P["p"], A.rel)
+
+
+def _def_gRBP(A, P, topic, k):
+    return _rbp_sum(A, P["p"], A.gain) / A.const(A.gains.gmax)
+
+
+def _discount(A, P, i: int):
+    """``1 / discount`` of 1-based rank ``i`` as an algebra value."""
+    if P["discount"] == "log2p1":
+        return A.log_ratio(2, i + 1)
+    b = int(P["b"])
+    if i <= b:  # log_b i <= 1
+        return A.const(1)
+    return A.log_ratio(b, i)
+
+
+def _dcg(A, P):
+    return A.sum(A.gain(i) * _discount(A, P, i + 1) for i in range(A.depth))
+
+
+def _def_DCG(A, P, topic, k):
+    return _dcg(A, P)
+
+
+def _def_nDCG(A, P, topic, k):
+    return _dcg(A, P) / _dcg(A.on_run(topic.ideal(k)), P)
+
+
+def _err_table(gains: Gains) -> list[Fraction]:
+    if any(g.denominator != 1 for g in gains.values):
+        raise NotExpressibleError(
+            f"ERR with gains {gains}: 2**g is irrational for a non-integer gain; give integer gains"
+        )
+    top = 2 ** int(gains.gmax)
+    return [Fraction(2 ** int(g) - 1, top) for g in gains.values]
+
+
+def _def_ERR(A, P, topic, k):
+    xs = _err_table(A.gains)
+    stay = [1 - x for x in xs]
+    surv = A.const(1)
+    total = A.const(0)
+    for i in range(A.depth):
+        total = total + surv * A.lookup(i, xs) * A.const(Fraction(1, i + 1))
+        surv = surv * A.lookup(i, stay)
+    return total
+
+
+def _not_rel(A):
+    return [Fraction(1)] + [Fraction(0)] * A.gains.grades
+
+
+def _def_RR(A, P, topic, k):
+    miss = _not_rel(A)
+    surv = A.const(1)
+    total = A.const(0)
+    for i in range(A.depth):
+        total = total + surv * A.rel(i) * A.const(Fraction(1, i + 1))
+        surv = surv * A.lookup(i, miss)
+    return total
+
+
+def _def_Succ(A, P, topic, k):
+    miss = _not_rel(A)
+    none = A.const(1)
+    for i in range(A.depth):
+        none = none * A.lookup(i, miss)
+    return A.const(1) - none
+
+
+def _def_SBTO(A, P, topic, k):
+    S = A.sorted_desc()
+    N = S.depth
+    c = A.gains.grades
+    # 1-based j: C(delta(r_j) + N - j, N - j + 1); 0-based j: C(g + N - j - 1, N - j)
+    return S.sum(S.lookup(j, [math.comb(g + N - j - 1, N - j) for g in range(c + 1)]) for j in range(N))
+
+
+def _def_RBTO(A, P, topic, k):
+    N = A.depth
+    base = A.gains.grades + 1
+    return A.sum(A.lookup(i, [g * base ** (N - 1 - i) for g in range(base)]) for i in range(N))
+
+
+def _validate_dcg(name: str, params: dict) -> None:
+    if params["discount"] != "logb" and params["b"] != BASE.default:
+        raise BadParameterError(f"{name}: b={params['b']} applies only with discount=logb")
+
+
+_CUT = "k (the @k cut-off, else the run depth)"
+
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in [
+        Family("P", (), False, "precision: (1/k) sum_{i<=k} [r_i >= 1]", "seed 000 sec. 4.1.1; trec_eval P_k", _def_P),
+        Family("gP", (), False, "generalised precision: (1/k) sum_{i<=k} g_i / g_max",
+               "Kekalainen & Jarvelin 2002; seed 000 sec. 4.1.1", _def_gP),
+        Family("R", (), True, "recall: sum_{i<=k} [r_i >= 1] / RB", "seed 000 sec. 4.1.1; trec_eval recall_k", _def_R),
+        Family("gR", (), True, "generalised recall: sum_{i<=k} g_i / RB_g",
+               "Kekalainen & Jarvelin 2002; seed 000 sec. 4.1.1", _def_gR),
+        Family("F", (), True, "F-measure: 2 sum_{i<=k} [r_i >= 1] / (k + RB)", "seed 000 sec. 4.1.1", _def_F),
+        Family("AP", (), True, "average precision (lenient binary): (1/RB) sum_i [r_i>=1] (sum_{j<=i} [r_j>=1]) / i",
+               "Buckley & Voorhees 2005; seed 000 sec. 4.1.2; trec_eval map", _def_AP),
+        Family("RBP", (P_PERSISTENCE,), False, "rank-biased precision (binary view): (1-p) sum_i p^(i-1) [r_i >= 1]",
+               "Moffat & Zobel 2008; seed 000 sec. 4.1.2", _def_RBP),
+        Family("gRBP", (P_PERSISTENCE,), False, "graded RBP: ((1-p)/g_max) sum_i p^(i-1) g_i",
+               "Moffat & Zobel 2008; Sakai & Kando 2008; seed 000 sec. 4.1.2", _def_gRBP),
+        Family("DCG", (BASE, DISCOUNT), False,
+               "discounted cumulated gain: sum_i g_i / log2(i+1) (discount=log2p1) or sum_i g_i / max(1, log_b i) (discount=logb)",
+               "Jarvelin & Kekalainen 2002; seed 000 sec. 4.1.2", _def_DCG, True,
+               lambda p: _validate_dcg("DCG", p)),
+        Family("nDCG", (BASE, DISCOUNT), True, "DCG over the DCG of the topic's ideal run at depth k",
+               "Jarvelin & Kekalainen 2002; trec_eval ndcg_cut", _def_nDCG, True,
+               lambda p: _validate_dcg("nDCG", p)),
+        Family("ERR", (), False, "expected reciprocal rank: sum_i (1/i) x_i prod_{j<i} (1 - x_j), x = (2^g - 1)/2^g_max",
+               "Chapelle et al. 2009; seed 000 sec. 4.1.2", _def_ERR),
+        Family("RR", (), False, "reciprocal rank: 1/i for the first i with r_i >= 1, else 0",
+               "trec_eval recip_rank", _def_RR),
+        Family("Succ", (), False, "success: [exists i <= k: r_i >= 1]", "trec_eval success_k", _def_Succ),
+        Family("SBTO", (), False, "set-based total order rank function: sum_j C(delta(r_j) + N - j, N - j + 1), r sorted non-increasing",
+               "seed 003 eq. 2-3", _def_SBTO),
+        Family("RBTO", (), False, "rank-based total order rank function: sum_i delta(r_i) (c+1)^(N-i)",
+               "seed 003 eq. 5-6", _def_RBTO),
+        Family("Twist", (CROSSING, TWIST_WEIGHT), True,
+               "Twist: (rho + sigma) / 2, recovery ratio and space ratio of the CRP curve (w rho + (1-w) sigma)",
+               "seed 002 Def. 6", _tw.def_twist),
+        Family("RecoveryRatio", (CROSSING,), True, "rho = RB / max(RB, first crossing of CRP), 0 without a crossing",
+               "seed 002 Def. 3", _tw.def_recovery_ratio),
+        Family("SpaceRatio", (), True, "sigma: harmonic mean of the forward and backward space ratios",
+               "seed 002 Def. 5", _tw.def_space_ratio),
+        Family("ForwardSpaceRatio", (), True, "sigma+ = 1 - s+ / s+ of the full-scale run",
+               "seed 002 Def. 5", _tw.def_forward_space_ratio),
+        Family("BackwardSpaceRatio", (), True, "sigma- = 1 - s- / s- of the full-scale run",
+               "seed 002 Def. 5", _tw.def_backward_space_ratio),
+        Family("ForwardSpace", (), True, "s+: sum of the positive relative positions",
+               "seed 002 Def. 4", _tw.def_forward_space),
+        Family("BackwardSpace", (), True, "s-: sum of the absolute negative relative positions",
+               "seed 002 Def. 4", _tw.def_backward_space),
+        Family("RP", (), True, "relative position of the document at the last rank (rp_k at @k)",
+               "seed 002 Def. 1", _tw.def_rp),
+        Family("CRP", (), True, "cumulated relative position at the last rank (crp_k at @k)",
+               "seed 002 Def. 2", _tw.def_crp),
+    ]
+}
+
+_USER_FAMILIES: dict[str, Family] = {}
+
+
+def is_user_spec(name: str) -> bool:
+    """Whether ``name`` names a user's measure, ``path/to/file.py:function``."""
+    path, sep, func = name.rpartition(":")
+    return bool(sep) and path.endswith(".py") and func.isidentifier()
+
+
+def get_family(name: str) -> Family:
+    """The family called ``name`` (a built-in or a loaded ``file.py:function``).
+
+    >>> get_family("ERR").needs_topic
+    False
+
+    References
+    ----------
+    SPEC section 4.
+    """
+    if name in FAMILIES:
+        return FAMILIES[name]
+    if is_user_spec(name):
+        if name not in _USER_FAMILIES:
+
+            _USER_FAMILIES[name] = load_user_family(name)
+        return _USER_FAMILIES[name]
+
+    raise unknown_family_error(name)
+
+
+def user_family(name: str, func: Callable, path: str = "") -> Family:
+    """Wrap a user's definition ``func(A)`` or ``func(A, topic)`` as a :class:`Family`.
+
+    The function sees the algebra through :class:`~workbench.measure.algebra.StrictAlgebra`
+    (a Python float anywhere is refused) and is called in one place, where
+    whatever goes wrong becomes one :class:`~workbench.errors.UserMeasureError`
+    naming the measure, the file and line and the error, chained to the
+    original: an exception (a ``RecursionError`` too), a float, or a return
+    value that is not exact (``None``, a float, a string).  A
+    :class:`~workbench.errors.WorkbenchError` raised inside (a logarithm in
+    z3, a missing topic), ``MemoryError`` and what is not an ``Exception``
+    (``KeyboardInterrupt``, ``SystemExit``,
+    :class:`~workbench.errors.TimeLimitError`) pass through unchanged.
+
+    Parameters
+    ----------
+    name : str
+        The measure's name, ``path/to/file.py:function``.
+    func : callable
+        The definition; takes the algebra ``A`` and, if it has a parameter
+        called ``topic``, the topic.
+    path : str, optional
+        The file as the user named it (shown in messages); default: the
+        function's own file.
+
+    Returns
+    -------
+    Family
+        Without parameters; needs a topic if ``func`` takes one.
+
+    Examples
+    --------
+    >>> from workbench.measure.measures import Measure
+    >>> fam = register_family(user_family("mine.py:top", lambda A: A.gain(0)))
+    >>> fam.needs_topic, Measure("mine.py:top").value((1, 0), Gains.default())
+    (False, Fraction(1, 1))
+
+    References
+    ----------
+    SPEC section 4 (a user's own measure).
+    """
+    try:
+        takes_topic = "topic" in inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        takes_topic = False
+    files = _user_files(path, func)
+
+    def definition(A, P, topic, k):
+        # The one place a user's function is called: whatever goes wrong in it
+        # becomes one UserMeasureError naming the measure, the file and the line.
+        strict = StrictAlgebra(A)
+        try:
+            value = func(strict, topic=topic) if takes_topic else func(strict)
+        except (WorkbenchError, MemoryError):
+            raise
+        except Exception as exc:  # the user's code is arbitrary: report it, chained for --traceback
+            raise user_measure_error(name, exc, files, func) from exc
+        try:
+            return strict.result(value)
+        except BadResultError as exc:
+            where = _location(files, _return_line(func), func)
+            raise UserMeasureError(f"measure {name!r}: {where}{exc}") from None
+
+    doc = (inspect.getdoc(func) or "user-defined measure").splitlines()[0]
+    return Family(name, (), takes_topic, doc, f"user-defined ({path or name})", definition)
+
+
+def _user_files(path: str, func: Callable | None = None) -> dict[str, str]:
+    """The user's file(s) by real path, each with the name to show (``path`` as the user wrote it)."""
+    files: dict[str, str] = {}
+    code = getattr(func, "__code__", None)
+    if code is not None:
+        files[os.path.realpath(code.co_filename)] = code.co_filename
+    if path:
+        files[os.path.realpath(path)] = path
+    return files
+
+
+def _location(files: dict[str, str], line: int | None, func: Callable | None = None) -> str:
+    """``file:line: `` for a line of the user's function's file (its definition line when ``line`` is None)."""
+    code = getattr(func, "__code__", None)
+    if code is None:
+        shown = next(reversed(files.values()), "")
+        return f"{shown}: " if shown else ""
+    shown = files.get(os.path.realpath(code.co_filename), code.co_filename)
+    return f"{shown}:{line or code.co_firstlineno}: "
+
+
+def _return_line(func: Callable) -> int | None:
+    """The line of the function's only ``return`` statement, else None (then its definition line is shown)."""
+    try:
+        lines, start = inspect.getsourcelines(func)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, ValueError):
+        return None
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+    top = next((n for n in ast.walk(tree) if isinstance(n, kinds)), None)
+    if top is None or isinstance(top, ast.Lambda):
+        return None if top is None else start + top.lineno - 1
+    returns, todo = [], list(top.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            returns.append(node)
+        elif not isinstance(node, (*kinds, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return start + returns[0].lineno - 1 if len(returns) == 1 else None
+
+
+def user_measure_error(
+    spec: str, exc: BaseException, files: dict[str, str], func: Callable | None = None
+) -> UserMeasureError:
+    """One line for an error in a user's measure file: the measure, the file and line, the error.
+
+    The line is the innermost frame of the traceback in the user's file
+    (where a ``SyntaxError`` points, when the file does not compile), else the
+    function's definition line.
+
+    Parameters
+    ----------
+    spec : str
+        The measure as named, ``path/to/file.py:function``.
+    exc : BaseException
+        What the user's code raised (while loading the file or calling the function).
+    files : dict
+        The user's file(s): real path -> name to show (:func:`_user_files`).
+    func : callable, optional
+        The user's function (None while loading the file).
+
+    Returns
+    -------
+    UserMeasureError
+        To be raised ``from exc``, so that ``--traceback`` shows the original.
+
+    Examples
+    --------
+    >>> def f(A):
+    ...     return 1 / 0
+    >>> try:
+    ...     f(None)
+    ... except ZeroDivisionError as exc:
+    ...     print(str(user_measure_error("m.py:f", exc, _user_files("", f), f)).replace(f.__code__.co_filename, "m.py"))
+    measure 'm.py:f': m.py:2: ZeroDivisionError: division by zero
+
+    References
+    ----------
+    Python :func:`traceback.walk_tb`; SPEC section 4 (a user's own measure).
+    """
+    where = ""
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        where = f"{files.get(os.path.realpath(exc.filename), exc.filename)}:{exc.lineno}: "
+    else:
+        seen: dict[str, str | None] = {}
+        for frame, line in traceback.walk_tb(exc.__traceback__):
+            name = frame.f_code.co_filename
+            if name not in seen:
+                seen[name] = files.get(os.path.realpath(name))
+            if seen[name] is not None:
+                where = f"{seen[name]}:{line}: "
+        if not where:
+            where = _location(files, None, func)
+    if isinstance(exc, InexactNumberError):
+        what = str(exc)
+    else:
+        text = exc.msg if isinstance(exc, SyntaxError) and exc.msg else str(exc)
+        what = type(exc).__name__ + (f": {text}" if text else "")
+        if isinstance(exc, RecursionError):
+            what += " (a function that calls itself without end?)"
+    return UserMeasureError(f"measure {spec!r}: {where}" + " ".join(what.split()))
+
+
+def register_family(family: Family) -> Family:
+    """Make a user family known by its name (as :func:`get_family` does on first use).
+
+    >>> register_family(user_family("x.py:first", lambda A: A.rel(0))).name
+    'x.py:first'
+
+    References
+    ----------
+    SPEC section 4 (a user's own measure).
+    """
+    _USER_FAMILIES[family.name] = family
+    return family
+
+
+#: Other spellings accepted for a family (case-sensitive, as ir_measures writes names).
+ALIASES: dict[str, str] = {
+    "Success": "Succ",
+    "NDCG": "nDCG",
+    "ndcg": "nDCG",
+    "MRR": "RR",
+    "RecipRank": "RR",
+    "MAP": "AP",
+    "map": "AP",
+    "Precision": "P",
+    "Recall": "R",
+    "err": "ERR",
+    "rbp": "RBP",
+    "grbp": "gRBP",
+    "GRBP": "gRBP",
+    "dcg": "DCG",
+}
+
+
+def unknown_family_error(name: str) -> UnknownMeasureError:
+    """The error for an unknown family, listing close matches.
+
+    >>> str(unknown_family_error("gRPB"))
+    "unknown measure 'gRPB'; did you mean gRBP, gR, gP, RP?"
+
+    References
+    ----------
+    Python :mod:`difflib`.
+    """
+    known = list(FAMILIES) + list(ALIASES)
+    close = difflib.get_close_matches(name, known, n=4, cutoff=0.5)
+    lower = [k for k in known if k.lower() == name.lower() and k not in close]
+    close = [ALIASES.get(c, c) for c in lower + close]
+    close = list(dict.fromkeys(close))
+    if close:
+        return UnknownMeasureError(f"unknown measure {name!r}; did you mean {', '.join(close)}?")
+    return UnknownMeasureError(f"unknown measure {name!r}; known: {', '.join(FAMILIES)}")
+
+
+def load_user_family(spec: str) -> Family:
+    """Load a user's measure ``path/to/file.py:function`` as a family.
+
+    The function is a definition written against the algebra
+    (:mod:`workbench.measure.algebra`) and so works exactly, symbolically and in z3.
+    It takes the algebra ``A`` and, if it needs the topic, a ``topic``
+    argument (then the measure needs ``--topic``).  For example, a file
+    ``top2.py`` holding::
+
+        def top2(A):
+            '''Gain of the first two documents, the first counting double.'''
+            return 2 * A.gain(0) + (A.gain(1) if A.depth > 1 else A.const(0))
+
+    is used as ``workbench classify top2.py:top2``.
+
+    Parameters
+    ----------
+    spec : str
+        ``path/to/file.py:function``.
+
+    Returns
+    -------
+    Family
+
+    Raises
+    ------
+    UnknownMeasureError
+        The file or the function is missing.
+    UserMeasureError
+        The file does not load (a syntax error, an exception at import): one
+        line with the file and line, chained to the original.  Mistakes in the
+        function itself are reported when it is evaluated (see
+        :func:`workbench.measure.families.user_family`).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from workbench.space.runs import Gains
+    >>> d = tempfile.mkdtemp()
+    >>> path = os.path.join(d, "top2.py")
+    >>> _ = open(path, "w").write("def top2(A):\\n    return 2 * A.gain(0) + A.gain(1)\\n")
+    >>> from workbench.measure.names import parse_measure
+    >>> m = parse_measure(path + ":top2")
+    >>> m.value((1, 1, 0), Gains.default()), m.needs_topic
+    (Fraction(3, 1), False)
+
+    References
+    ----------
+    Python :func:`importlib.util.spec_from_file_location`; SPEC section 4.
+    """
+    path, _, func_name = spec.rpartition(":")
+    file = Path(path)
+    if not file.is_file():
+        raise UnknownMeasureError(f"measure {spec!r}: file {path} not found")
+    modname = "workbench_user_" + hashlib.sha1(str(file.resolve()).encode()).hexdigest()[:12]
+    mspec = importlib.util.spec_from_file_location(modname, file)
+    if mspec is None or mspec.loader is None:
+        raise UnknownMeasureError(f"measure {spec!r}: cannot load {path} as Python")
+    module = importlib.util.module_from_spec(mspec)
+    try:
+        mspec.loader.exec_module(module)
+    except (WorkbenchError, MemoryError):
+        raise
+    except Exception as e:  # the user's file is arbitrary code: one line with its file and line, chained
+        raise user_measure_error(spec, e, _user_files(path)) from e
+    func = getattr(module, func_name, None)
+    if func is None or not callable(func):
+        raise UnknownMeasureError(f"measure {spec!r}: {path} has no function {func_name!r}")
+    return user_family(spec, func, path)

@@ -1,0 +1,193 @@
+"""Measure names in ir_measures syntax, parsed exactly with :mod:`ast` (never ``eval``).
+
+Grammar: ``Family``, ``Family@k``, ``Family(name=value, ...)``,
+``Family(name=value, ...)@k``.  Values are numbers read exactly from their
+source text (``0.8`` is ``4/5``; ``1/3``, ``-0.5`` and ``2`` as written) or bare
+words for choices (``discount=logb``).  A user's own measure is written
+``path/to/file.py:function`` (optionally ``@k``).
+
+Examples
+--------
+>>> str(parse_measure("RBP(p=0.8)@10"))
+'RBP(p=4/5)@10'
+>>> parse_measure("NDCG@5") == parse_measure("nDCG@5")
+True
+
+References
+----------
+ir_measures (MacAvaney, Macdonald, Ounis, ECIR 2022), measure naming syntax.
+"""
+from __future__ import annotations
+
+import ast
+from fractions import Fraction
+
+from workbench.errors import BadParameterError, UnknownMeasureError
+from workbench.measure.families import ALIASES, load_user_family, unknown_family_error  # noqa: F401 (public here)
+from workbench.measure.measures import FAMILIES, Family, Measure, is_user_spec
+
+def _number(node: ast.AST, text: str) -> Fraction:
+    """An exact number from a literal, a signed literal or a quotient of them."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        from workbench.core.exact import check_number_text
+
+        # refuse 1e-999999999 (a billion-digit denominator) before building it
+        check_number_text(ast.get_source_segment(text, node) or repr(node.value), text)
+        if isinstance(node.value, int):
+            return Fraction(node.value)
+        return Fraction(ast.get_source_segment(text, node) or repr(node.value))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _number(node.operand, text)
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        num, den = _number(node.left, text), _number(node.right, text)
+        if den == 0:
+            raise BadParameterError(f"{ast.get_source_segment(text, node)}: division by zero")
+        return num / den
+    raise ValueError
+
+
+def _value(node: ast.AST, text: str):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    try:
+        return _number(node, text)
+    except BadParameterError:
+        raise
+    except ValueError:
+        raise BadParameterError(
+            f"parameter value {ast.get_source_segment(text, node)!r} is not a number (0.8, 4/5) or a word"
+        ) from None
+
+
+def _split_user_cutoff(text: str) -> tuple[str, int | None]:
+    head, sep, tail = text.rpartition("@")
+    if sep and is_user_spec(head):
+        try:
+            return head, int(tail)
+        except ValueError:
+            raise BadParameterError(f"{head}: cut-off @{tail} must be an integer >= 1") from None
+    return text, None
+
+
+def parse_measure(text: str) -> Measure:
+    """Parse a measure name exactly.
+
+    Parameters
+    ----------
+    text : str
+        ``RBP(p=0.8)@10``, ``RBP(p=4/5)``, ``nDCG@5``, ``DCG(discount=logb,b=2)``,
+        ``P@10``, ``AP``, ``ERR@10``, ``RR``, ``Succ@5`` (aliases: ``Success``,
+        ``NDCG``, ``MRR``, ``MAP``, ...), or ``path/to/file.py:function``.
+
+    Returns
+    -------
+    Measure
+
+    Raises
+    ------
+    UnknownMeasureError
+        Unknown family (with close matches), malformed name, missing user file
+        or function.
+    BadParameterError
+        Unknown parameter, value outside its domain, bad cut-off.
+
+    Examples
+    --------
+    >>> m = parse_measure("RBP(p=0.8)@10")
+    >>> m.params, m.cutoff
+    ((('p', Fraction(4, 5)),), 10)
+    >>> str(parse_measure("DCG(discount=logb,b=10)"))
+    'DCG(b=10,discount=logb)'
+    >>> parse_measure("RBP(p=1)")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: RBP: p=1 outside (0, 1)
+
+    References
+    ----------
+    ir_measures measure syntax; SPEC section 4.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise UnknownMeasureError(f"measure name {text!r} is empty")
+    text = text.strip()
+    spec, cut = _split_user_cutoff(text)
+    if is_user_spec(spec):
+        return Measure(spec, (), cut)
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise UnknownMeasureError(
+            f"measure name {text!r} is not of the form Name, Name@k or Name(param=value,...)@k"
+        ) from None
+    cutoff = None
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult):
+        cnode = tree.right
+        seg = ast.get_source_segment(text, cnode)
+        try:
+            c = _number(cnode, text)
+        except ValueError:
+            raise BadParameterError(f"{text}: cut-off @{seg} must be an integer >= 1") from None
+        if c.denominator != 1 or c < 1 or (isinstance(cnode, ast.Constant) and isinstance(cnode.value, float)):
+            raise BadParameterError(f"{text}: cut-off @{seg} must be an integer >= 1")
+        cutoff = int(c)
+        tree = tree.left
+    params: dict = {}
+    if isinstance(tree, ast.Call):
+        if tree.args:
+            raise BadParameterError(
+                f"{text}: write parameters by name, e.g. RBP(p=0.8) (got {ast.get_source_segment(text, tree.args[0])})"
+            )
+        for kw in tree.keywords:
+            if kw.arg is None:
+                raise BadParameterError(f"{text}: write parameters as name=value")
+            if kw.arg in params:
+                raise BadParameterError(f"{text}: parameter {kw.arg} given twice")
+            params[kw.arg] = _value(kw.value, text)
+        tree = tree.func
+    if not isinstance(tree, ast.Name):
+        raise UnknownMeasureError(
+            f"measure name {text!r} is not of the form Name, Name@k or Name(param=value,...)@k"
+        )
+    name = ALIASES.get(tree.id, tree.id)
+    if name not in FAMILIES:
+        raise unknown_family_error(tree.id)
+    return Measure(name, params, cutoff)
+
+
+def describe_families() -> list[dict]:
+    """Every built-in family: name, parameters with domains and defaults, topic, z3, reference.
+
+    Examples
+    --------
+    >>> rbp = [d for d in describe_families() if d["name"] == "RBP"][0]
+    >>> rbp["params"], rbp["needs_topic"], rbp["z3_ok"]
+    ([{'name': 'p', 'domain': '(0, 1)', 'default': '4/5', 'description': 'persistence'}], False, True)
+
+    References
+    ----------
+    SPEC section 4.
+    """
+    out = []
+    for fam in FAMILIES.values():
+        out.append(
+            {
+                "name": fam.name,
+                "params": [
+                    {"name": ps.name, "domain": ps.domain(),
+                     "default": None if ps.default is None else str(ps.default), "description": ps.description}
+                    for ps in fam.params
+                ],
+                "needs_topic": fam.needs_topic,
+                "z3_ok": fam.z3_ok,
+                "description": fam.description,
+                "reference": fam.reference,
+                "aliases": sorted(a for a, t in ALIASES.items() if t == fam.name),
+            }
+        )
+    return out
+
+
+__all__ = ["ALIASES", "parse_measure", "load_user_family", "describe_families", "unknown_family_error"]

@@ -1,0 +1,177 @@
+"""Parameters of the measure families and their domains, each declared once.
+
+A :class:`ParamSpec` names a parameter, its default and its domain; that one
+declaration serves validation and parsing of values (:meth:`ParamSpec.check`),
+printing of canonical names, threshold solving (``low``/``high``) and SMT side
+conditions (:meth:`ParamSpec.z3_constraint`).  The parameters the built-in
+families share are declared here: :data:`P_PERSISTENCE` (RBP's ``p``),
+:data:`DISCOUNT` and :data:`BASE` (DCG's discount and logarithm base).
+
+References
+----------
+DESIGN.md, "Parameters declare their domain once"; SPEC section 4.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from workbench.errors import BadParameterError
+
+
+def _fmt(q) -> str:
+    return str(q)
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """One parameter of a measure family and its domain, declared once.
+
+    The declaration serves validation (:meth:`check`), printing, threshold
+    solving (``low``/``high``) and SMT side conditions (:meth:`z3_constraint`).
+
+    Parameters
+    ----------
+    name : str
+    default : Fraction, str or None
+    low, high : Fraction or None
+        Bounds of a numeric domain (``None``: unbounded).
+    low_closed, high_closed : bool
+        Whether the bounds belong to the domain.
+    choices : tuple of str, optional
+        The allowed values of a string-valued parameter.
+    integer : bool
+        Whether a numeric value must be an integer.
+    quiet : bool
+        Whether the canonical name omits the parameter at its default.
+
+    Examples
+    --------
+    >>> P = ParamSpec("p", Fraction(4, 5), Fraction(0), Fraction(1), False, False)
+    >>> P.check("0.5"), P.domain()
+    (Fraction(1, 2), '(0, 1)')
+    >>> P.check(1)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: p=1 outside (0, 1)
+
+    References
+    ----------
+    DESIGN.md, "Parameters declare their domain once".
+    """
+
+    name: str
+    default: Fraction | str | None
+    low: Fraction | None = None
+    high: Fraction | None = None
+    low_closed: bool = False
+    high_closed: bool = False
+    choices: tuple[str, ...] | None = None
+    integer: bool = False
+    quiet: bool = False
+    description: str = ""
+
+    @property
+    def numeric(self) -> bool:
+        """Whether the parameter takes numbers (not a choice of strings)."""
+        return self.choices is None
+
+    def domain(self) -> str:
+        """The domain written out: ``(0, 1)``, ``integers >= 2``, ``{log2p1, logb}``.
+
+        >>> BASE.domain(), DISCOUNT.domain()
+        ('integers >= 2', '{log2p1, logb}')
+
+        References
+        ----------
+        SPEC section 4 (parameter domains).
+        """
+        if self.choices is not None:
+            return "{" + ", ".join(self.choices) + "}"
+        if self.integer:
+            parts = []
+            if self.low is not None:
+                parts.append(f">= {self.low}" if self.low_closed else f"> {self.low}")
+            if self.high is not None:
+                parts.append(f"<= {self.high}" if self.high_closed else f"< {self.high}")
+            return "integers " + " and ".join(parts) if parts else "integers"
+        lo = "-oo" if self.low is None else _fmt(self.low)
+        hi = "oo" if self.high is None else _fmt(self.high)
+        return ("[" if self.low_closed and self.low is not None else "(") + f"{lo}, {hi}" + (
+            "]" if self.high_closed and self.high is not None else ")"
+        )
+
+    def check(self, value, measure: str = ""):
+        """Return ``value`` converted (Fraction or str) or raise :class:`BadParameterError`.
+
+        Numbers may be given as Fraction, int, exact strings (``"0.8"``,
+        ``"4/5"``) or floats (read through their shortest repr, ``0.8 -> 4/5``).
+        """
+        where = f"{measure}: " if measure else ""
+        if self.choices is not None:
+            if not isinstance(value, str) or value not in self.choices:
+                raise BadParameterError(f"{where}{self.name}={value} not one of {self.domain()}")
+            return value
+        if isinstance(value, bool):
+            raise BadParameterError(f"{where}{self.name}={value} is not a number")
+        try:
+            if isinstance(value, float):
+                if not math.isfinite(value):
+                    raise ValueError
+                q = Fraction(repr(value))
+            elif isinstance(value, (str, int, Fraction, np.integer)):
+                q = Fraction(str(value).strip()) if isinstance(value, str) else Fraction(int(value) if isinstance(value, np.integer) else value)
+            else:
+                raise ValueError
+        except (ValueError, ZeroDivisionError, TypeError):
+            raise BadParameterError(f"{where}{self.name}={value} is not an exact number in {self.domain()}") from None
+        if self.integer and q.denominator != 1:
+            raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")
+        if self.low is not None and (q < self.low or (q == self.low and not self.low_closed)):
+            raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")
+        if self.high is not None and (q > self.high or (q == self.high and not self.high_closed)):
+            raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")
+        return q
+
+    def z3_constraint(self, term):
+        """The domain as a z3 constraint on ``term`` (e.g. ``And(p > 0, p < 1)``).
+
+        >>> import z3
+        >>> P_PERSISTENCE.z3_constraint(z3.Real("p"))
+        And(0 < p, 1 > p)
+
+        References
+        ----------
+        DESIGN.md (one declaration serves validation and SMT side conditions).
+        """
+        import z3
+
+        conds = []
+        if self.low is not None:
+            lo = z3.RealVal(f"{self.low.numerator}/{self.low.denominator}")
+            conds.append(term >= lo if self.low_closed else term > lo)
+        if self.high is not None:
+            hi = z3.RealVal(f"{self.high.numerator}/{self.high.denominator}")
+            conds.append(term <= hi if self.high_closed else term < hi)
+        return z3.And(*conds) if conds else z3.BoolVal(True)
+
+
+P_PERSISTENCE = ParamSpec(
+    "p", Fraction(4, 5), Fraction(0), Fraction(1), False, False, description="persistence"
+)
+DISCOUNT = ParamSpec(
+    "discount", "log2p1", choices=("log2p1", "logb"), quiet=True,
+    description="log2p1: g_i / log2(i+1) (trec_eval); logb: g_i / max(1, log_b i) (seed 000)",
+)
+BASE = ParamSpec("b", Fraction(2), Fraction(2), None, True, False, integer=True, quiet=True,
+                 description="logarithm base of discount=logb")
+
+TWIST_WEIGHT = ParamSpec("w", Fraction(1, 2), Fraction(0), Fraction(1), True, True, quiet=True,
+                         description="weight of the recovery ratio in w rho + (1 - w) sigma (Twist: 1/2)")
+CROSSING = ParamSpec(
+    "crossing", "literal", choices=("literal", "strict"), quiet=True,
+    description="literal: seed 002 Def. 3's formula (<= 0 then >= 0); strict: the text's reading (< 0 then >= 0)",
+)

@@ -1,0 +1,531 @@
+"""Cover relations of the orders on a space, generated from each order's rules.
+
+A :class:`Covers` value holds every cover pair ``lower < upper`` (nothing
+strictly between) of an order on a space, as index arrays into the space's
+canonical order; :meth:`workbench.order.orders.Order.covers` dispatches here
+through :data:`_COVERS`.
+
+Covers are generated directly from each order's rules, vectorised over blocks
+of runs, so the cost follows the number of covers rather than the square of
+the space.  Which method each case uses:
+
+=============  ===========================================  =====================
+order          rule (unconstrained space)                   with a topic
+=============  ===========================================  =====================
+rank, set      consecutive canonical indices ``(i, i+1)``   same (restricted
+                                                            total order)
+dominance      Rule-1 cover: raise ``r_i = u`` to ``u+1``   any topic: Rule-1
+               when no later ``r_j`` is ``u`` or ``u+1``;   raises ``u`` to ``v``,
+               Rule-2 cover: swap ``u = r_i < v = r_j``     the smallest grade
+               (``i < j``) when no position strictly        above ``u`` with room
+               between holds a value in ``[u, v]``          (fewer than ``n_v``),
+                                                            when no later value
+                                                            lies in ``[u, v]``;
+                                                            Rule-2 unchanged
+ipso           equally spaced gains (always for binary):    binary topics: rules
+               raise the last position by one grade, or     + drop; else generic
+               move one grade from ``i+1`` to ``i``;        fallback
+               unequal gaps: generic fallback
+replacement    raise the leftmost occurrence of a value     binary topics / top
+               ``u < c`` by one                             grade bound: rules +
+                                                            drop; else fallback
+=============  ===========================================  =====================
+
+Successor runs are mapped to their canonical index arithmetically where the
+space is unconstrained (``RBTO`` increments for rank spaces; a
+hockey-stick formula on the counts for set spaces) and through
+``space.indices`` otherwise.
+
+The *generic fallback* compares all pairs of the space's runs through an
+exact integer key (``r <= s`` iff ``key(r) <= key(s)`` componentwise) and
+keeps the pairs with nothing strictly between (a boolean matrix product).  It
+is exact for any subset of runs (it computes the covers of the induced
+sub-order) but quadratic, so it is limited to :data:`FALLBACK_LIMIT` runs.
+
+Dominance under any topic: every relation ``r < s`` inside a topic's space
+decomposes into single Rule-1/Rule-2 moves that stay in the space (checked
+exhaustively for 2 grades to depth 5 and 3 grades to depth 4, every topic),
+so the covers of the induced order are the minimal such moves.  Each move
+adds one rectangle (thresholds x prefix lengths) to the prefix-count matrix,
+and a move is minimal iff no other in-space move's rectangle lies inside its
+own, which gives the Rule-1 condition in the table.
+
+Why restricting rules to a topic is only sometimes right for the others: the covers of an
+induced sub-order equal the full order's covers restricted to the subset
+exactly when the subset is convex; a down-set is convex.  "At most ``n``
+relevant documents" (binary) is a down-set under dominance and ipso (the
+total count is the last prefix count), and "at most ``n_c`` documents of the
+top grade" is a down-set under dominance and replacement.
+
+References
+----------
+Seed 001 sec. 2.2 (Rule 1, Rule 2) and Alg. 1 (IPSO); seed 003 eq. 1-6
+(SBTO, RBTO); Ferrante, Ferro, Pontarollo, "A general theory of IR evaluation
+measures", IEEE TKDE 2019 (dominance, replacement).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import lcm
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from workbench.errors import SpaceTooLargeError, UnknownOrderError
+from workbench.space.runs import Gains
+
+FALLBACK_LIMIT = 4096
+"""Largest space (number of runs) the generic quadratic cover fallback accepts."""
+
+BLOCK = 1 << 16
+_INT64_SAFE = 1 << 62
+
+
+@dataclass(frozen=True, eq=False)
+class Covers:
+    """The cover relation of an order on a space, as canonical-index arrays.
+
+    Attributes
+    ----------
+    lower, upper : numpy.ndarray of int64
+        ``(lower[k], upper[k])`` is a cover: ``lower < upper`` with nothing
+        strictly between; sorted by ``(lower, upper)``.
+    tie_lower, tie_upper : numpy.ndarray of int64
+        Pairs ``i < j`` of distinct tied runs (``"~"``); empty for orders that
+        are antisymmetric.  When ties exist, covers are given between the
+        smallest index of each tie class.
+
+    Examples
+    --------
+    >>> from workbench.order.orders import get_order
+    >>> from workbench.space.spaces import rank_space
+    >>> cv = get_order("dominance").covers(rank_space(2), None)
+    >>> cv.pairs()
+    [(0, 1), (1, 2), (2, 3)]
+
+    References
+    ----------
+    SPEC sec. 2 (Hasse diagram = transitive reduction).
+    """
+
+    lower: np.ndarray
+    upper: np.ndarray
+    tie_lower: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    tie_upper: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return int(len(self.lower))
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """The covers as a list of ``(lower, upper)`` Python integer pairs.
+
+        >>> from workbench.order.orders import get_order
+        >>> from workbench.space.spaces import set_space
+        >>> get_order("replacement").covers(set_space(2)).pairs()
+        [(0, 1), (1, 2)]
+
+        References
+        ----------
+        Ferrante et al. (TKDE 2019), replacement order.
+        """
+        return list(zip(self.lower.tolist(), self.upper.tolist()))
+
+    def tie_pairs(self) -> list[tuple[int, int]]:
+        """The tied pairs as a list of ``(i, j)`` Python integer pairs, ``i < j``.
+
+        >>> from workbench.order.orders import get_order
+        >>> from workbench.space.spaces import rank_space
+        >>> get_order("ipso").covers(rank_space(3), None).tie_pairs()  # gains strictly increasing
+        []
+
+        References
+        ----------
+        Seed 001 Alg. 1 (ties of prefix sums); SPEC sec. 2.
+        """
+        return list(zip(self.tie_lower.tolist(), self.tie_upper.tolist()))
+
+
+# ---------------------------------------------------------------------------
+# cover generation helpers
+# ---------------------------------------------------------------------------
+
+def _topic_counts(space) -> tuple[int, ...] | None:
+    topic = getattr(space, "topic", None)
+    if topic is None:
+        return None
+    counts = getattr(topic, "counts", topic)
+    return tuple(int(n) for n in counts)
+
+
+def _binding(space) -> list[int]:
+    """Grades ``j`` whose topic bound ``n_j < depth`` actually restricts the space."""
+    counts = _topic_counts(space)
+    if counts is None:
+        return []
+    return [j for j, n in enumerate(counts, start=1) if n < space.depth]
+
+
+def _weights(space) -> np.ndarray:
+    base, n = space.grades + 1, space.depth
+    return np.array([base ** (n - 1 - i) for i in range(n)], dtype=np.int64)
+
+
+def _finish(lowers: list[np.ndarray], uppers: list[np.ndarray]) -> Covers:
+    if not lowers:
+        z = np.zeros(0, dtype=np.int64)
+        return Covers(z, z.copy())
+    lo = np.concatenate(lowers).astype(np.int64, copy=False)
+    up = np.concatenate(uppers).astype(np.int64, copy=False)
+    order = np.lexsort((up, lo))
+    return Covers(lo[order], up[order])
+
+
+def _sort_block(lo: np.ndarray, up: np.ndarray, first: int, rows: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    shift = max(int(size).bit_length(), 1)
+    if (rows << shift) < _INT64_SAFE:
+        key = ((lo - first) << shift) | up
+        key.sort()
+        return (key >> shift) + first, key & ((1 << shift) - 1)
+    order = np.lexsort((up, lo))
+    return lo[order], up[order]
+
+
+# A move batch: (rows, [(position, old_values, new_values), ...]) -- the
+# successor of row ``rows[k]`` changes ``position`` from ``old_values[k]`` to
+# ``new_values[k]`` for every listed change.
+Move = tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]]
+
+
+def _rule_covers(space, gen: Callable[[np.ndarray, int], Iterator[Move]]) -> Covers:
+    """Covers of a rule-based order on a space that is the full space or a down-set of it."""
+    size = int(space.size)
+    full = space.topic is None or not _binding(space)
+    # Rank spaces: a successor's RBTO key is the lower run's key plus the
+    # move's increment; its index is the key itself (full space) or the key's
+    # position among the space's sorted keys, which also tells membership.
+    arithmetic = space.kind == "rank" and (space.grades + 1) ** space.depth < _INT64_SAFE
+    w = _weights(space) if arithmetic else None
+    keys = None
+    if arithmetic and not full:
+        keys = np.concatenate([arr.astype(np.int64) @ w for _, arr in space.blocks(BLOCK, 0, size)]) if size else np.zeros(0, np.int64)
+    lowers, uppers = [], []
+    for first, arr in space.blocks(BLOCK, 0, size):
+        arr = np.asarray(arr)
+        n = len(arr)
+        blo, bup, bsucc = [], [], []
+        for rows, changes in gen(arr, space.grades):
+            if len(rows) == 0:
+                continue
+            lo = rows.astype(np.int64) + first
+            if arithmetic:
+                delta = np.zeros(len(rows), dtype=np.int64)
+                for pos, old, new in changes:
+                    delta += (new - old) * w[pos]
+                blo.append(lo)
+                bup.append(lo + delta)
+            else:
+                succ = arr[rows].copy()
+                for pos, old, new in changes:
+                    if np.ndim(pos) == 0:
+                        succ[:, pos] = new
+                    else:
+                        succ[np.arange(len(rows)), pos] = new
+                blo.append(lo)
+                bsucc.append(succ)
+        if not blo:
+            continue
+        lo = np.concatenate(blo)
+        if arithmetic:
+            up = np.concatenate(bup)
+            if keys is not None:
+                target = keys[lo] + (up - lo)  # successor keys (bup holds lower index + key increment)
+                pos = np.minimum(np.searchsorted(keys, target), max(size - 1, 0))
+                keep = keys[pos] == target
+                lo, up = lo[keep], pos[keep]
+        else:
+            succ = np.concatenate(bsucc)
+            if not full:  # a down-set: drop successors outside the space
+                keep = np.asarray(space.contains(succ), dtype=bool)
+                succ, lo = succ[keep], lo[keep]
+            up = np.asarray(space.indices(succ), dtype=np.int64)
+        if len(lo):
+            lo, up = _sort_block(lo, up, first, n, size)
+            lowers.append(lo)
+            uppers.append(up)
+    if not lowers:
+        return _finish([], [])
+    return Covers(np.concatenate(lowers), np.concatenate(uppers))
+
+
+def _next_with_room(arr: np.ndarray, c: int, quota: Sequence[int] | None) -> np.ndarray:
+    """``nxt[row, u]``: the smallest grade ``v > u`` that row may still gain, or ``c + 1``.
+
+    Without a quota every grade has room, so ``v = u + 1``; with a topic a
+    grade ``v >= 1`` has room while the run holds fewer than ``n_v`` of it.
+    """
+    n = len(arr)
+    nxt = np.full((n, c + 2), c + 1, dtype=np.int64)
+    for v in range(c, 0, -1):
+        room = np.ones(n, dtype=bool) if quota is None else (arr == v).sum(axis=1) < quota[v - 1]
+        nxt[:, v - 1] = np.where(room, v, nxt[:, v])
+    return nxt
+
+
+def _dominance_moves(arr: np.ndarray, c: int, quota: Sequence[int] | None = None) -> Iterator[Move]:
+    n, depth = arr.shape
+    # Rule-1 covers: raise r_i = u to v, the smallest grade above u with room
+    # (u + 1 without a topic), when no later position holds a value in [u, v].
+    # Grades strictly between u and v are full, so no smaller raise stays in
+    # the space; a later value in [u, v) could be raised to v instead, and a
+    # later value in (u, v] swapped with r_i: both lie strictly below.
+    nxt = _next_with_room(arr, c, quota)
+    rows_all = np.arange(n)
+    seen = np.zeros(n, dtype=np.int64)  # bitmask of the values at later positions (c < 62)
+    for i in range(depth - 1, -1, -1):
+        u = arr[:, i].astype(np.int64)
+        v = nxt[rows_all, u]
+        if c < 62:
+            width = np.minimum(v, c) - u + 1
+            ok = (v <= c) & (((seen >> u) & ((np.int64(1) << width) - 1)) == 0)
+            seen |= np.left_shift(1, u)
+        else:
+            later = arr[:, i + 1:].astype(np.int64)
+            ok = (v <= c) & ~((later >= u[:, None]) & (later <= v[:, None])).any(axis=1)
+        rows = np.nonzero(ok)[0]
+        yield rows, [(i, u[rows], v[rows])]
+    # Rule-2 covers: swap u = r_i < v = r_j (i < j) when no position strictly
+    # between holds a value in [u, v]; m = min of the between values >= u.
+    for i in range(depth - 1):
+        rows = np.nonzero(arr[:, i] < c)[0]
+        u = arr[rows, i].astype(np.int64)
+        m = np.full(len(rows), c + 1, dtype=np.int64)
+        for j in range(i + 1, depth):
+            if len(rows) == 0:
+                break
+            v = arr[rows, j].astype(np.int64)
+            ok = (u < v) & (v < m)
+            hit = np.nonzero(ok)[0]
+            if len(hit):
+                uh, vh = u[hit], v[hit]
+                yield rows[hit], [(i, uh, vh), (j, vh, uh)]
+            m = np.where(v >= u, np.minimum(m, v), m)
+            alive = m > u + 1
+            if not alive.all():
+                rows, u, m = rows[alive], u[alive], m[alive]
+
+
+def _ipso_uniform_moves(arr: np.ndarray, c: int) -> Iterator[Move]:
+    n, depth = arr.shape
+    # move one grade from position i+1 to position i
+    for i in range(depth - 1):
+        a, b = arr[:, i], arr[:, i + 1]
+        rows = np.nonzero((a < c) & (b > 0))[0]
+        ai, bi = a[rows].astype(np.int64), b[rows].astype(np.int64)
+        yield rows, [(i, ai, ai + 1), (i + 1, bi, bi - 1)]
+    # raise the last position by one grade
+    last = arr[:, depth - 1]
+    rows = np.nonzero(last < c)[0]
+    old = last[rows].astype(np.int64)
+    yield rows, [(depth - 1, old, old + 1)]
+
+
+def _replacement_moves(arr: np.ndarray, c: int) -> Iterator[Move]:
+    # rows are sorted non-increasing: the leftmost occurrence of u sits at
+    # position #{grades > u}, and exists iff u occurs
+    n, depth = arr.shape
+    for u in range(c):
+        greater = (arr > u).sum(axis=1)
+        rows = np.nonzero((greater < depth) & (arr[np.arange(n), np.minimum(greater, depth - 1)] == u))[0]
+        yield rows, [(greater[rows], np.full(len(rows), u, dtype=np.int64), np.full(len(rows), u + 1, dtype=np.int64))]
+
+
+def _binomial_table(top: int, k: int) -> np.ndarray:
+    """``T[x, m] = C(x, m)`` for ``0 <= x <= top``, ``0 <= m <= k`` (int64)."""
+    t = np.zeros((top + 1, k + 1), dtype=np.int64)
+    t[:, 0] = 1
+    for x in range(1, top + 1):
+        t[x, 1:] = t[x - 1, 1:] + t[x - 1, :-1]
+    return t
+
+
+def _set_index_from_counts(counts: np.ndarray, depth: int, c: int, table: np.ndarray) -> np.ndarray:
+    """Canonical index in the unconstrained set space of rows given by ``(n_c, ..., n_1)``.
+
+    Lexicographic rank of the count vector among those with sum <= depth:
+    ``sum_k sum_{x < n_k} C(R_k - x + m_k, m_k) = sum_k C(R_k + m_k + 1, m_k + 1) -
+    C(R_k - n_k + m_k + 1, m_k + 1)`` with ``m_k = c - 1 - k`` and ``R_k`` the
+    depth left after the earlier counts (hockey-stick identity).
+    """
+    rest = np.full(len(counts), depth, dtype=np.int64)
+    idx = np.zeros(len(counts), dtype=np.int64)
+    for k in range(c):
+        m = c - 1 - k
+        nk = counts[:, k]
+        idx += table[rest + m + 1, m + 1] - table[rest - nk + m + 1, m + 1]
+        rest -= nk
+    return idx
+
+
+def _replacement_full(space) -> Covers:
+    """Replacement covers on an unconstrained set space, indices by arithmetic on counts."""
+    size, depth, c = int(space.size), space.depth, space.grades
+    table = _binomial_table(depth + c + 1, c)
+    lowers, uppers = [], []
+    for first, arr in space.blocks(BLOCK, 0, size):
+        arr = np.asarray(arr)
+        n = len(arr)
+        # cnt[:, v] = number of documents of grade v, v = 0..c
+        cnt = np.stack([(arr == v).sum(axis=1) for v in range(c + 1)], axis=1).astype(np.int64)
+        blo, bup = [], []
+        for u in range(c):
+            rows = np.nonzero(cnt[:, u] > 0)[0]
+            new = cnt[rows].copy()
+            new[:, u] -= 1
+            new[:, u + 1] += 1
+            blo.append(rows.astype(np.int64) + first)
+            bup.append(_set_index_from_counts(new[:, :0:-1], depth, c, table))
+        lo, up = _sort_block(np.concatenate(blo), np.concatenate(bup), first, n, size)
+        lowers.append(lo)
+        uppers.append(up)
+    if not lowers:  # pragma: no cover - a space is never empty
+        return _finish([], [])
+    return Covers(np.concatenate(lowers), np.concatenate(uppers))
+
+
+def _consecutive(space, gains) -> Covers:
+    size = int(space.size)
+    lo = np.arange(max(size - 1, 0), dtype=np.int64)
+    return Covers(lo, lo + 1)
+
+
+# ---------------------------------------------------------------------------
+# generic fallback: induced sub-order through exact integer keys
+# ---------------------------------------------------------------------------
+
+def _keys(name: str, arr: np.ndarray, gains: Gains) -> np.ndarray:
+    """Integer keys with ``r <= s`` iff ``key(r) <= key(s)`` componentwise."""
+    arr = arr.astype(np.int64)
+    c = gains.grades
+    if name == "dominance":
+        return np.concatenate([np.cumsum(arr >= a, axis=1) for a in range(1, c + 1)], axis=1)
+    if name == "ipso":
+        den = lcm(*(v.denominator for v in gains.values))
+        ints = [int(v * den) for v in gains.values]
+        if ints[-1] * arr.shape[1] >= _INT64_SAFE:
+            raise SpaceTooLargeError(f"gains {gains}: prefix sums too large for exact int64 keys")
+        table = np.array(ints, dtype=np.int64)
+        return np.cumsum(table[arr], axis=1)
+    if name == "replacement":
+        return -np.sort(-arr, axis=1)
+    raise UnknownOrderError(f"order {name!r}: no componentwise key")  # pragma: no cover
+
+
+def _fallback(name: str, space, gains: Gains, reason: str) -> Covers:
+    size = int(space.size)
+    if size > FALLBACK_LIMIT:
+        raise SpaceTooLargeError(
+            f"space of {size} runs: order {name!r} on this space ({reason}) needs the generic "
+            f"quadratic cover computation, limited to {FALLBACK_LIMIT} runs; use a smaller depth"
+        )
+    arr = np.asarray(space.array())
+    keys = _keys(name, arr, gains)
+    # tie classes: identical keys
+    _, first_of, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    inverse = np.asarray(inverse).reshape(-1)
+    tie_lo, tie_up = [], []
+    reps = np.unique(first_of)  # smallest index of each class (np.unique on rows keeps the first)
+    if len(reps) < size:
+        for cls in range(len(first_of)):
+            members = np.nonzero(inverse == cls)[0]
+            for a in range(len(members)):
+                for b in range(a + 1, len(members)):
+                    tie_lo.append(members[a])
+                    tie_up.append(members[b])
+    rk = keys[reps]
+    n = len(reps)
+    less = np.zeros((n, n), dtype=bool)
+    for s in range(0, n, 256):
+        blk = rk[s:s + 256]
+        le = np.all(blk[:, None, :] <= rk[None, :, :], axis=2)
+        less[s:s + 256] = le
+    np.fill_diagonal(less, False)
+    lf = less.astype(np.float32)
+    two_step = (lf @ lf) > 0.5
+    cov = less & ~two_step
+    lo, up = np.nonzero(cov)
+    lo, up = reps[lo].astype(np.int64), reps[up].astype(np.int64)
+    order = np.lexsort((up, lo))
+    tl = np.array(tie_lo, dtype=np.int64)
+    tu = np.array(tie_up, dtype=np.int64)
+    if len(tl):
+        o2 = np.lexsort((tu, tl))
+        tl, tu = tl[o2], tu[o2]
+    return Covers(lo[order], up[order], tl, tu)
+
+
+def _dominance_covers(space, gains) -> Covers:
+    if not _binding(space):
+        return _rule_covers(space, _dominance_moves)
+    quota = _topic_counts(space)
+    return _rule_covers(space, lambda arr, c: _dominance_moves(arr, c, quota))
+
+
+def _uniform(gains: Gains) -> bool:
+    gaps = {gains.values[j] - gains.values[j - 1] for j in range(1, len(gains.values))}
+    return len(gaps) == 1
+
+
+def _ipso_covers(space, gains) -> Covers:
+    if not _uniform(gains):
+        return _fallback("ipso", space, gains, f"gains {gains} are not equally spaced: no cover rule")
+    binding = _binding(space)
+    if not binding or space.grades == 1:
+        return _rule_covers(space, _ipso_uniform_moves)
+    return _fallback("ipso", space, gains, f"graded topic {space.topic} is not convex under ipso")
+
+
+def _replacement_covers(space, gains) -> Covers:
+    binding = _binding(space)
+    if not binding and space.size < _INT64_SAFE // 4:
+        return _replacement_full(space)
+    if not binding or binding == [space.grades]:
+        return _rule_covers(space, _replacement_moves)
+    return _fallback("replacement", space, gains, f"topic {space.topic} bounds a grade below the top: not convex")
+
+
+def estimate_covers(name: str, space, gains: Gains, sample: np.ndarray, runs: float) -> tuple[float, float]:
+    """``(covers, fallback runs)`` an order will generate on ``space``, estimated from a sample of its runs.
+
+    Rule-based orders count the moves their rules generate from the sample's
+    rows (an upper bound where a topic drops some) and scale by ``runs``;
+    total orders have ``runs - 1``; cases that need the generic quadratic
+    fallback return its number of runs as the second item (its cost is
+    quadratic in it).  Nothing of the size of the space is allocated.
+    """
+    if name in ("rank", "set"):
+        return max(runs - 1, 0.0), 0.0
+    binding = _binding(space)
+    if name == "ipso" and (not _uniform(gains) or (binding and space.grades != 1)):
+        return runs * space.depth, runs
+    if name == "replacement" and binding and binding != [space.grades]:
+        return runs * space.depth, runs
+    arr = np.asarray(sample)
+    if len(arr) == 0:
+        return 0.0, 0.0
+    if name == "dominance":
+        moves = _dominance_moves(arr, space.grades, _topic_counts(space) if binding else None)
+    elif name == "ipso":
+        moves = _ipso_uniform_moves(arr, space.grades)
+    else:
+        moves = _replacement_moves(arr, space.grades)
+    total = sum(len(rows) for rows, _ in moves)
+    return runs * total / len(arr), 0.0
+
+
+_COVERS = {
+    "rank": _consecutive,
+    "set": _consecutive,
+    "dominance": _dominance_covers,
+    "ipso": _ipso_covers,
+    "replacement": _replacement_covers,
+}

@@ -1,0 +1,491 @@
+"""On which scale is a measure, relative to an order on a space of runs?
+
+:func:`classify` scores every run of the space exactly, walks the order's
+cover relations (transitivity does the rest, so the cost follows the number
+of covers, not the square of the space) and returns a verdict of SPEC
+section 3:
+
+``interval``  total order; strictly increasing along the chain with equal
+              increments, ``M = alpha * rho + beta`` with ``alpha > 0``;
+``ordinal``   total order; strictly increasing along the chain;
+``strict``    partial order; ``r < s  =>  M(r) < M(s)``;
+``weak``      ``r <= s  =>  M(r) <= M(s)`` but some ``r < s`` ties;
+``violated``  some ``r < s`` (or tied ``r ~ s``) with ``M(r) > M(s)``.
+
+A verdict below the best the order allows comes with a witness: for
+``violated`` and ``weak`` the first offending cover ``(lower, upper)`` in
+canonical order (by the index of ``lower``, then of ``upper``) with both
+exact values; for ``ordinal`` two consecutive covers with unequal increments.
+
+References
+----------
+Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 2 and 4-5;
+Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000); Giner 2023 (seed 004).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from workbench.errors import SpaceTooLargeError, WorkbenchError
+from workbench.core.exact import ValueBlock, exact_str, json_float as to_float
+from workbench.scale.intrinsic import Intrinsic, interval_transformation, intrinsic_category, sorted_distinct
+from workbench.space.runs import Gains, Run, Topic
+
+VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
+
+#: Most distinct values listed as ``ranked_values`` (the interval transformation).
+RANKED_VALUES_LIMIT = 256
+
+#: Most runs :func:`classify` enumerates (16.8 million: binary depth 24).
+ENUMERATION_LIMIT = 1 << 24
+
+
+# ---------------------------------------------------------------------------
+# refusing before enumerating: what classify will build, from its arguments
+# ---------------------------------------------------------------------------
+
+#: Runs scored to probe a measure at a depth: the marginal cost between the
+#: two sample sizes is the cost per run (fixed costs cancel).
+PROBE_RUNS = (8, 40)
+#: Deepest probe: deeper requests extrapolate linearly from probes at this
+#: depth and half of it (value sizes grow about linearly with the depth).
+PROBE_DEPTH = 256
+
+# Cost model of classify, set from /usr/bin/time measurements of whole runs
+# (benchmarks/extreme_requests.py checks the refusals it drives): bytes and seconds per run,
+# per run and position, per byte of exact values (int64 or Python-int
+# coordinates), per byte the measure allocates while scoring a run, and per
+# cover (each cover holds two indices and, while signs are decided, the
+# difference of two value rows).
+_MEM_PER_RUN_POSITION = 2.4
+_MEM_PER_INT_BYTE = 1.0
+_MEM_PER_OBJ_BYTE = 1.0
+_MEM_PER_EVAL_BYTE = 1.0
+_MEM_PER_COVER = 17.0
+_MEM_PER_COVER_INT_BYTE = 4.5
+_MEM_PER_COVER_OBJ_BYTE = 0.5
+_SEC_PER_RUN_POSITION = 3e-8
+_SEC_PER_INT_BYTE = 1e-8
+_SEC_PER_OBJ_BYTE = 2.2e-7
+_SEC_PER_OBJ_BYTE_POSITION = 6e-10
+_SEC_PER_COVER_INT_BYTE = 1e-8
+_SEC_PER_COVER_OBJ_BYTE = 3e-8
+#: Printing a witness's exact values costs about the square of their number
+#: of logarithms (sympy sums of thousands of terms).
+_SEC_PER_COLUMN_SQUARED = 2e-7
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What classifying a measure on one space builds, estimated before anything is allocated.
+
+    Attributes
+    ----------
+    log2_runs : float
+        ``log2`` of the number of runs.
+    depth : int
+    covers : float
+        Cover pairs the order generates (estimated from a sample).
+    int_bytes, obj_bytes : float
+        Bytes of exact value coordinates per run, as ``int64`` or as Python
+        integers (measured on a probe of sampled runs).
+    eval_bytes : float
+        Peak bytes the measure allocates per run while scoring (``tracemalloc``
+        on the probe).
+    fallback : float
+        Runs handled by the quadratic cover fallback (0 when rules apply).
+    """
+
+    log2_runs: float
+    depth: int
+    covers: float = 0.0
+    int_bytes: float = 8.0
+    obj_bytes: float = 0.0
+    eval_bytes: float = 0.0
+    fallback: float = 0.0
+
+    @property
+    def runs(self) -> float:
+        return 2.0 ** min(self.log2_runs, 1000.0)
+
+    def estimate(self) -> "Estimate":
+        from workbench.space.spaces import Estimate, about_runs
+
+        n, d, c = self.runs, self.depth, self.covers
+        ib, ob = self.int_bytes, self.obj_bytes
+        mem = (n * (_MEM_PER_RUN_POSITION * d + _MEM_PER_INT_BYTE * ib + _MEM_PER_OBJ_BYTE * ob
+                    + _MEM_PER_EVAL_BYTE * self.eval_bytes)
+               + c * (_MEM_PER_COVER + _MEM_PER_COVER_INT_BYTE * ib + _MEM_PER_COVER_OBJ_BYTE * ob)
+               + 12.0 * self.fallback**2)
+        sec = (n * (_SEC_PER_RUN_POSITION * d + _SEC_PER_INT_BYTE * ib + _SEC_PER_OBJ_BYTE * ob
+                    + _SEC_PER_OBJ_BYTE_POSITION * ob * d)
+               + c * (_SEC_PER_COVER_INT_BYTE * ib + _SEC_PER_COVER_OBJ_BYTE * ob) + 1e-9 * self.fallback**3
+               + _SEC_PER_COLUMN_SQUARED * (ib / 8) ** 2)
+        if self.log2_runs >= 1000:
+            mem = sec = float("inf")
+        return Estimate(about_runs(self.log2_runs), mem, sec)
+
+
+def _value_bytes(block) -> tuple[float, float]:
+    """``(int64 bytes, Python-int bytes)`` of exact coordinates per run of a value block."""
+    import sys
+
+    coords = getattr(block, "coords", None)
+    if coords is None or len(coords) == 0:
+        return 8.0, 0.0
+    if coords.dtype != object:
+        return float(coords.shape[1] * coords.itemsize), 0.0
+    total = sum(sys.getsizeof(int(x)) + 8 for x in coords.ravel().tolist())
+    return 0.0, total / coords.shape[0]
+
+
+_PROBES: dict = {}
+
+
+def _probe(measure, kind: str, depth: int, grades: int, topic, gains) -> tuple[float, float, float, np.ndarray]:
+    """``(int bytes, object bytes, scoring bytes)`` per run of ``measure`` at ``depth``, and a sample (cached).
+
+    The measure scores two samples of :data:`PROBE_RUNS` runs under
+    :mod:`tracemalloc`; the difference of the peaks over the difference of
+    the sizes is what scoring one more run allocates.
+    """
+    import tracemalloc
+
+    from workbench.space.spaces import Space
+
+    key = (str(measure), kind, depth, grades, topic, gains)
+    if key not in _PROBES:
+        if len(_PROBES) > 256:
+            _PROBES.clear()
+        space = Space(kind, depth, grades, topic)
+        peaks, block, sample = [], None, None
+        started = not tracemalloc.is_tracing()
+        if started:
+            tracemalloc.start()
+        try:
+            for k in PROBE_RUNS:
+                sample = space.sample(k, seed=0)
+                tracemalloc.reset_peak()
+                before = tracemalloc.get_traced_memory()[0]
+                block = measure.evaluate(sample, gains, topic)
+                peaks.append(tracemalloc.get_traced_memory()[1] - before)
+        finally:
+            if started:
+                tracemalloc.stop()
+        ib, ob = _value_bytes(block)
+        eb = max(peaks[1] - peaks[0], 0) / (PROBE_RUNS[1] - PROBE_RUNS[0])
+        _PROBES[key] = (ib, ob, eb, sample)
+    return _PROBES[key]
+
+
+def classify_workload(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> Workload:
+    """Estimate what :func:`classify` builds for these arguments, from logarithms and a small probe.
+
+    Spaces whose runs alone would not fit are described from ``log2`` of
+    their size (nothing is computed exactly); otherwise the measure is scored
+    on :data:`PROBE_RUNS` sampled runs to learn the size of its exact values
+    (logarithms bring one coordinate per position, rational values grow with
+    the depth) and the order's rules are run on the sample to count covers.
+    """
+    from workbench.order.covers import estimate_covers
+    from workbench.space.spaces import Space, log2_space_size, memory_budget
+
+    lg = log2_space_size(kind, depth, grades, topic)
+    if lg > 40 or 2.0**lg * depth > 4 * memory_budget()[0]:
+        return Workload(lg, depth, covers=2.0 ** min(lg, 1000.0))
+    space = Space(kind, depth, grades, topic)
+    runs = space.size
+    lg = math.log2(runs) if runs else 0.0
+    pd = min(depth, PROBE_DEPTH)
+    ib, ob, eb, sample = _probe(measure, kind, pd, grades, topic, gains)
+    if depth > pd:  # extrapolate linearly from probes at PROBE_DEPTH / 2 and PROBE_DEPTH
+        ib2, ob2, eb2, _ = _probe(measure, kind, pd // 2, grades, topic, gains)
+        f = (depth - pd) / (pd - pd // 2)
+        ib, ob, eb = ib + max(ib - ib2, 0.0) * f, ob + max(ob - ob2, 0.0) * f, eb + max(eb - eb2, 0.0) * f
+    covers, fb = estimate_covers(order.name, Space(kind, pd, grades, topic), gains, sample, float(runs))
+    if depth > pd and order.kind != "total":
+        covers *= depth / pd  # rule moves per run grow with the depth
+    return Workload(lg, depth, covers, ib, ob, eb, fb)
+
+
+def check_classify(measure, order, space, gains: Gains | None = None, command: str = "classify",
+                   hint: str = "") -> None:
+    """Refuse (:class:`~workbench.errors.TooLargeError`) a classification that would not fit the machine.
+
+    The message gives the estimate (runs, memory or time) and the largest
+    depth that fits with the same measure, order, grades and topic, e.g.
+    ``classify DCG on rank order at depth 24: 16,777,216 runs needing ~12 GB;
+    this machine allows ~4 GB: depth <= 22 fits``.
+    """
+    from workbench.space.spaces import Estimate, largest_fitting, refuse_unless_fits
+
+    gains = gains or Gains.default(space.grades)
+
+    def at(d: int):
+        w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains)
+        est = w.estimate()
+        if w.log2_runs > math.log2(ENUMERATION_LIMIT) + 1e-9:
+            return Estimate(est.what, est.bytes, est.seconds,
+                            f"{command} enumerates every run and stops at {ENUMERATION_LIMIT:,}")
+        return est
+
+    est = at(space.depth)
+    if est.fits():
+        return
+    best = largest_fitting(at, 1, space.depth - 1)
+    fits = (f"depth <= {best} fits" if best is not None else "no depth fits") + hint
+    label = "" if space.grades == 1 else f" with {space.grades} relevant grades"
+    topic = f", topic {space.topic}" if space.topic is not None else ""
+    refuse_unless_fits(f"{command} {measure} on {order.name} order at depth {space.depth}{label}{topic}", est, fits)
+
+
+def max_enumerable_depth(space) -> int:
+    """The largest depth whose space (same kind, grades, topic) fits the limit."""
+    depth = 1
+    while type(space)(space.kind, depth + 1, space.grades, space.topic).size <= ENUMERATION_LIMIT:
+        depth += 1
+    return depth
+
+
+@dataclass(frozen=True)
+class Witness:
+    """Two runs ``lower <= upper`` in the order and their exact values."""
+
+    lower: Run
+    upper: Run
+    lower_value: object
+    upper_value: object
+
+    def to_json(self) -> dict:
+        return {
+            "lower": list(self.lower),
+            "upper": list(self.upper),
+            "lower_value": exact_str(self.lower_value),
+            "upper_value": exact_str(self.upper_value),
+            "lower_value_float": to_float(self.lower_value),
+            "upper_value_float": to_float(self.upper_value),
+        }
+
+
+@dataclass(frozen=True)
+class Classification:
+    """The scale of a measure relative to an order on a space."""
+
+    measure: str
+    order: str
+    kind: str
+    depth: int
+    grades: int
+    gains: Gains
+    topic: Topic | None
+    verdict: str
+    witness: Witness | None
+    gap_witness: tuple[Witness, Witness] | None
+    affine: tuple[object, object] | None
+    intrinsic: Intrinsic
+    intrinsic_witness: dict | None
+    runs: int
+    covers: int
+    notes: tuple[str, ...] = field(default=())
+    #: The attained values in increasing order (exact), when at most
+    #: :data:`RANKED_VALUES_LIMIT`; each value's position is its index (seed 004).
+    ranked_values: tuple | None = None
+
+    def to_json(self) -> dict:
+        """The SPEC section 6 JSON object of ``classify``."""
+        out = {
+            "measure": self.measure,
+            "order": self.order,
+            "space": self.kind,
+            "depth": self.depth,
+            "grades": self.grades,
+            "gains": [str(g) for g in self.gains.values],
+            "topic": None if self.topic is None else list(self.topic.counts),
+            "verdict": self.verdict,
+            "witness": None if self.witness is None else self.witness.to_json(),
+            "gap_witness": None if self.gap_witness is None else [w.to_json() for w in self.gap_witness],
+            "affine": None
+            if self.affine is None
+            else {
+                "alpha": exact_str(self.affine[0]),
+                "beta": exact_str(self.affine[1]),
+                "alpha_float": to_float(self.affine[0]),
+                "beta_float": to_float(self.affine[1]),
+            },
+            "intrinsic": self.intrinsic.category,
+            "intrinsic_witness": self.intrinsic_witness,
+            "runs": self.runs,
+            "covers": self.covers,
+            "distinct_values": self.intrinsic.distinct,
+            "ranked_values": None
+            if self.ranked_values is None
+            else [
+                {"value": exact_str(v), "value_float": to_float(v), "position": k}
+                for k, v in enumerate(self.ranked_values)
+            ],
+        }
+        return out
+
+
+def _witness(runs: np.ndarray, values: ValueBlock, lo: int, hi: int) -> Witness:
+    return Witness(
+        tuple(int(x) for x in runs[lo]),
+        tuple(int(x) for x in runs[hi]),
+        values.value(lo),
+        values.value(hi),
+    )
+
+
+def verdict_from_signs(total: bool, signs: np.ndarray, tie_signs: np.ndarray) -> tuple[str, int | None, str]:
+    """The verdict from the signs of ``M(upper) - M(lower)`` over covers.
+
+    Returns ``(verdict, index of the first offending cover or None, which list)``.
+
+    >>> verdict_from_signs(True, np.array([1, 1]), np.array([], dtype=np.int8))
+    ('ordinal', None, '')
+    >>> verdict_from_signs(False, np.array([1, 0, -1]), np.array([], dtype=np.int8))
+    ('violated', 2, 'covers')
+    """
+    if len(tie_signs) and np.any(tie_signs != 0):
+        return "violated", int(np.flatnonzero(tie_signs != 0)[0]), "ties"
+    if np.any(signs < 0):
+        return "violated", int(np.flatnonzero(signs < 0)[0]), "covers"
+    if np.any(signs == 0):
+        return "weak", int(np.flatnonzero(signs == 0)[0]), "covers"
+    return ("ordinal" if total else "strict"), None, ""
+
+
+def classify(
+    measure,
+    order,
+    space,
+    gains: Gains | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Classification:
+    """Classify ``measure`` relative to ``order`` on ``space``, exactly.
+
+    Parameters
+    ----------
+    measure : workbench.measure.measures.Measure
+    order : workbench.order.orders.Order
+    space : workbench.space.spaces.Space
+        Its ``kind`` must be the order's ``space_kind``; its topic (if any)
+        is the topic the measure is scored against.
+    gains : Gains, optional
+        Default ``g(i) = i`` on the space's grades.
+    progress : callable, optional
+        Called with a short phase name before each phase.
+
+    Returns
+    -------
+    Classification
+
+    Examples
+    --------
+    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.order.orders import get_order
+    >>> from workbench.space.spaces import rank_space
+    >>> c = classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(4))
+    >>> c.verdict, [str(x) for x in c.affine]
+    ('interval', ['1/16', '0'])
+    >>> c = classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(4))
+    >>> c.verdict, c.witness.lower, c.witness.upper
+    ('violated', (0, 0, 1, 1), (0, 1, 0, 0))
+
+    References
+    ----------
+    Seed 003 sec. 2 (steps 1-6) and sec. 4-5; SPEC section 3.
+    """
+    gains = gains or Gains.default(space.grades)
+    if gains.grades != space.grades:
+        raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
+    if order.space_kind != space.kind:
+        raise WorkbenchError(f"order {order.name!r} is defined on {order.space_kind}-based runs, not {space.kind}-based")
+    measure.check_topic(space.topic)
+    step = progress or (lambda phase: None)
+
+    check_classify(measure, order, space, gains)
+    step("enumerating runs")
+    try:
+        runs = space.array(limit=ENUMERATION_LIMIT)
+    except SpaceTooLargeError:
+        raise SpaceTooLargeError(
+            f"{space.kind} space at depth {space.depth} with {space.grades} relevant grade(s) has "
+            f"{space.size:,} runs; classify enumerates every run and stops at {ENUMERATION_LIMIT:,}: "
+            f"use --depth {max_enumerable_depth(space)} or less"
+        ) from None
+    step("scoring runs")
+    values = measure.evaluate(runs, gains, space.topic)
+    step("generating covers")
+    cov = order.covers(space, gains)
+    step("checking covers")
+    signs = values.signs(cov.lower, cov.upper)
+    tie_signs = values.signs(cov.tie_lower, cov.tie_upper) if len(cov.tie_lower) else np.zeros(0, dtype=np.int8)
+    total = order.kind == "total"
+    verdict, first, where = verdict_from_signs(total, signs, tie_signs)
+
+    witness = None
+    if first is not None:
+        lo, hi = (cov.tie_lower, cov.tie_upper) if where == "ties" else (cov.lower, cov.upper)
+        a, b = int(lo[first]), int(hi[first])
+        if where == "ties" and tie_signs[first] < 0:
+            a, b = b, a  # report the tied pair with the higher value as "lower"
+        witness = _witness(runs, values, a, b)
+
+    gap_witness = None
+    affine = None
+    if verdict == "ordinal":
+        # Along a chain the covers are (i, i+1); equal increments <=> interval.
+        diffs = values.differences(cov.lower, cov.upper)
+        unequal = np.flatnonzero(np.any(diffs != diffs[0], axis=1)) if len(diffs) else np.zeros(0, dtype=np.int64)
+        if len(unequal):
+            k = int(unequal[0])
+            gap_witness = (
+                _witness(runs, values, int(cov.lower[0]), int(cov.upper[0])),
+                _witness(runs, values, int(cov.lower[k]), int(cov.upper[k])),
+            )
+        else:
+            verdict = "interval"
+            bottom = values.value(0)
+            alpha = values.value(int(cov.upper[0])) - bottom if len(diffs) else Fraction(0)
+            affine = (alpha, bottom)
+
+    step("intrinsic category")
+    presorted = sorted_distinct(values)
+    intrinsic = intrinsic_category(values, presorted)
+    ranked_values = None
+    if intrinsic.distinct <= RANKED_VALUES_LIMIT:
+        ranked_values = tuple(interval_transformation(values, presorted).values.values())
+    intrinsic_witness = None
+    if intrinsic.collision is not None:
+        i, j = intrinsic.collision
+        intrinsic_witness = {"equal_values": _witness(runs, values, i, j).to_json()}
+    elif intrinsic.unequal_gaps is not None:
+        i, j, k = intrinsic.unequal_gaps
+        intrinsic_witness = {
+            "unequal_gaps": [_witness(runs, values, i, j).to_json(), _witness(runs, values, j, k).to_json()]
+        }
+
+    return Classification(
+        measure=str(measure),
+        order=order.name,
+        kind=space.kind,
+        depth=space.depth,
+        grades=space.grades,
+        gains=gains,
+        topic=space.topic,
+        verdict=verdict,
+        witness=witness,
+        gap_witness=gap_witness,
+        affine=affine,
+        intrinsic=intrinsic,
+        intrinsic_witness=intrinsic_witness,
+        runs=len(runs),
+        covers=len(cov.lower),
+        ranked_values=ranked_values,
+    )

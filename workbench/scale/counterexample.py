@@ -1,0 +1,573 @@
+"""Search for a counterexample to order preservation: ``r < s`` with ``M(r) > M(s)``.
+
+:func:`find_counterexample` answers in three values (DESIGN.md):
+
+``found``    a pair ``lower < upper`` in the order with ``M(lower) > M(upper)``,
+             with both exact values, re-checked exactly with
+             :meth:`Measure.evaluate <workbench.measure.measures.Measure.evaluate>` (certified
+             signs) and :meth:`Order.compare <workbench.order.orders.Order.compare>`;
+             for a free parameter also the parameter value, an exact rational;
+``none``     proved: every depth searched is ``unsat`` for the SMT solver, or was
+             enumerated exhaustively (``proof`` says which);
+``unknown``  not decided: the time ran out or the solver said ``unknown``
+             (``reason`` says why, ``seconds`` how long it tried).  "Could not
+             decide" is never reported as ``none``.
+
+Two methods:
+
+``enumeration``  :func:`workbench.scale.classify.classify` at each depth; a violation is
+                 the first violating cover in canonical order (the same witness
+                 ``classify`` reports).  Exhaustive, so limited to spaces of at most
+                 :data:`workbench.scale.classify.ENUMERATION_LIMIT` runs; handles logarithms.
+``smt``          z3 over two symbolic runs, one depth at a time
+                 (:func:`workbench.scale.smt.decide_depth`: the encoding of the order's strict
+                 relation, the topic's limits and the violation ``M(r) > M(s)``, and the
+                 solver calls).  Linear measures give a purely linear problem whose LP
+                 relaxation is tight enough for ``unsat`` proofs at depth 30.  A
+                 parameter may be free in a range ``[lo, hi]`` (intersected with its
+                 declared domain): then the problem is non-linear, may be slow, and the
+                 model's value of the parameter (rounded to a rational if the solver
+                 gives an algebraic number, :func:`workbench.scale.smt.rational_candidates`)
+                 is re-checked exactly here.
+
+Examples
+--------
+>>> cx = find_counterexample("RBP(p=4/5)", "rank", max_depth=4)
+>>> cx.status, cx.depth, cx.lower, cx.upper, str(cx.lower_value), str(cx.upper_value)
+('found', 3, (0, 1, 1), (1, 0, 0), '36/125', '1/5')
+>>> find_counterexample("gRBP(p=1/3)", "rank", depth=30, grades=2, method="smt").proof
+'unsat'
+
+References
+----------
+Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 2 and 4-5; SPEC sections
+2, 3 and 6; de Moura and Bjorner, "Z3: an efficient SMT solver", TACAS 2008.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+
+from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
+from workbench.core.exact import exact_str, json_float as to_float
+from workbench.space.runs import Gains, Run, Topic, check_depth
+from workbench.scale.smt import decide_depth, rational_candidates
+
+METHODS = ("enumeration", "smt")
+STATUSES = ("found", "none", "unknown")
+
+#: Default time budget of a whole search, in seconds.
+DEFAULT_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """The three-valued answer of :func:`find_counterexample`.
+
+    Attributes
+    ----------
+    status : str
+        ``"found"``, ``"none"`` or ``"unknown"``.
+    measure, order, method : str
+    depth : int or None
+        ``found``: the depth of the pair; ``none``: the largest depth searched;
+        ``unknown``: the depth that was not decided.
+    depths : tuple of int
+        The depths searched and decided (``none`` at each, or the violation at the last).
+    lower, upper : tuple of int or None
+        The pair, ``lower < upper`` in the order and ``M(lower) > M(upper)``.
+    lower_value, upper_value : Fraction, sympy expression or None
+        Exact values (at ``param`` when the parameter was free).
+    param : dict or None
+        ``{name: Fraction}``: the value found for the free parameter.
+    param_range : tuple or None
+        ``(name, lo, hi)``: the closed range searched (also within the domain).
+    proof : str or None
+        ``"unsat"`` or ``"exhaustive enumeration"`` for ``none`` (and for the
+        depths below a ``found`` depth).
+    reason : str or None
+        Why the answer is ``unknown``; for ``found`` a caveat when a smaller
+        depth was left undecided.
+    seconds : float
+        Wall time of the search.
+    undecided_depths : tuple of int
+        Depths the solver could not decide (``smt`` only).
+
+    Examples
+    --------
+    >>> cx = find_counterexample("P", "dominance", max_depth=3, method="smt")
+    >>> cx.status, cx.found, cx.proof, cx.depths
+    ('none', False, 'unsat', (1, 2, 3))
+
+    References
+    ----------
+    DESIGN.md, "Three-valued answers" (sympy ``solvers/inequalities.py``); SPEC section 6.
+    """
+
+    status: str
+    measure: str
+    order: str
+    method: str
+    depth: int | None
+    grades: int
+    gains: Gains
+    topic: Topic | None
+    depths: tuple[int, ...] = ()
+    lower: Run | None = None
+    upper: Run | None = None
+    lower_value: object = None
+    upper_value: object = None
+    param: dict | None = None
+    param_range: tuple | None = None
+    proof: str | None = None
+    reason: str | None = None
+    seconds: float = 0.0
+    undecided_depths: tuple[int, ...] = field(default=())
+
+    @property
+    def found(self) -> bool:
+        """Whether a counterexample was found (``False`` for both ``none`` and ``unknown``).
+
+        >>> find_counterexample("RBP(p=4/5)", "rank", depth=3).found
+        True
+
+        References
+        ----------
+        SPEC section 6 (``found``).
+        """
+        return self.status == "found"
+
+    def to_json(self) -> dict:
+        """The SPEC section 6 JSON object of ``counterexample``.
+
+        >>> cx = find_counterexample("RR", "rank", depth=2)
+        >>> {k: cx.to_json()[k] for k in ("found", "status", "proof", "lower", "method")}
+        {'found': False, 'status': 'none', 'proof': 'exhaustive enumeration', 'lower': None, 'method': 'enumeration'}
+
+        References
+        ----------
+        SPEC section 6.
+        """
+        def val(v):
+            return None if v is None else exact_str(v)
+
+        def flt(v):
+            return None if v is None else to_float(v)
+
+        param = None
+        if self.param_range is not None:
+            name, lo, hi = self.param_range
+            value = None if self.param is None else self.param[name]
+            param = {
+                "name": name,
+                "value": None if value is None else str(value),
+                "value_float": None if value is None else float(value),
+                "range": [str(lo), str(hi)],
+            }
+        return {
+            "found": self.found,
+            "status": self.status,
+            "measure": self.measure,
+            "order": self.order,
+            "method": self.method,
+            "depth": self.depth,
+            "depths": list(self.depths),
+            "grades": self.grades,
+            "gains": [str(g) for g in self.gains.values],
+            "topic": None if self.topic is None else list(self.topic.counts),
+            "lower": None if self.lower is None else list(self.lower),
+            "upper": None if self.upper is None else list(self.upper),
+            "lower_value": val(self.lower_value),
+            "upper_value": val(self.upper_value),
+            "lower_value_float": flt(self.lower_value),
+            "upper_value_float": flt(self.upper_value),
+            "param": param,
+            "proof": self.proof,
+            "reason": self.reason,
+            "undecided_depths": list(self.undecided_depths),
+            "seconds": round(self.seconds, 6),
+        }
+
+
+# ---------------------------------------------------------------------------
+# input
+
+
+def parse_param_range(text: str) -> tuple[str, Fraction, Fraction]:
+    """Parse ``"p=0.4..0.6"`` into ``("p", Fraction(2, 5), Fraction(3, 5))`` exactly.
+
+    Raises :class:`~workbench.errors.BadParameterError` naming the text.
+
+    >>> parse_param_range("p=1/2..1")
+    ('p', Fraction(1, 2), Fraction(1, 1))
+    >>> parse_param_range("p=0.6..0.4")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: --param-range 'p=0.6..0.4': low 3/5 above high 2/5
+
+    References
+    ----------
+    SPEC section 4 (parameters parsed exactly).
+    """
+    if not isinstance(text, str):
+        raise BadParameterError(f"--param-range {text!r}: write NAME=LOW..HIGH, e.g. p=0.4..0.6")
+    name, eq, rest = text.partition("=")
+    lo_text, dots, hi_text = rest.partition("..")
+    name = name.strip()
+    if not eq or not dots or not name.isidentifier():
+        raise BadParameterError(f"--param-range {text!r}: write NAME=LOW..HIGH, e.g. p=0.4..0.6")
+    from workbench.core.exact import check_number_text
+
+    check_number_text(lo_text, f"--param-range {text!r}")
+    check_number_text(hi_text, f"--param-range {text!r}")
+    try:
+        lo, hi = Fraction(lo_text.strip()), Fraction(hi_text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise BadParameterError(f"--param-range {text!r}: bounds must be exact numbers (0.4 or 2/5)") from None
+    if lo > hi:
+        raise BadParameterError(f"--param-range {text!r}: low {lo} above high {hi}")
+    return name, lo, hi
+
+
+def _check_param_range(measure, param_range) -> tuple[str, Fraction, Fraction]:
+    if isinstance(param_range, str):
+        name, lo, hi = parse_param_range(param_range)
+    else:
+        try:
+            name, lo, hi = param_range
+            lo, hi = Fraction(lo), Fraction(hi)
+        except (TypeError, ValueError, ZeroDivisionError):
+            raise BadParameterError(
+                f"param_range {param_range!r}: give (name, low, high) or 'name=low..high'"
+            ) from None
+        if lo > hi:
+            raise BadParameterError(f"param_range {param_range!r}: low {lo} above high {hi}")
+    ps = measure.family_obj.param(name)  # raises, naming the unknown parameter
+    if not ps.numeric or ps.integer:
+        raise BadParameterError(f"{measure}: parameter {name} cannot be free (only rational parameters can)")
+    empty = (ps.low is not None and (hi < ps.low or (hi == ps.low and not ps.low_closed))) or (
+        ps.high is not None and (lo > ps.high or (lo == ps.high and not ps.high_closed))
+    )
+    if empty:
+        raise BadParameterError(f"{measure}: range {name}={lo}..{hi} lies outside the domain {ps.domain()}")
+    return name, lo, hi
+
+
+def _display_name(measure, prange) -> str:
+    """The measure's name, a free parameter shown with its range: ``RBP(p in [1/2, 1])``."""
+    text = str(measure)
+    if prange is None:
+        return text
+    name, lo, hi = prange
+    return text.replace(f"{name}={measure.param_dict[name]}", f"{name} in [{lo}, {hi}]", 1)
+
+
+def _check_inputs(measure, order, depth, max_depth, grades, gains, topic, method, timeout):
+    from workbench.measure.names import parse_measure
+    from workbench.order.orders import Order, get_order
+    from workbench.measure.measures import Measure
+
+    m = parse_measure(measure) if isinstance(measure, str) else measure
+    if not isinstance(m, Measure):
+        raise WorkbenchError(f"measure {measure!r}: give a measure name or a Measure")
+    o = get_order(order) if not isinstance(order, Order) else order
+    if (depth is None) == (max_depth is None):
+        raise WorkbenchError("give exactly one of depth (that depth only) and max_depth (depths 1..max_depth)")
+    top = check_depth(depth if depth is not None else max_depth)
+    depths = (top,) if depth is not None else range(1, top + 1)  # a range: --max-depth may be absurd
+    if method not in METHODS:
+        raise WorkbenchError(f"method {method!r} is unknown; use enumeration or smt")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise WorkbenchError(f"timeout {timeout!r}: must be a positive number of seconds")
+    if isinstance(grades, bool) or not isinstance(grades, (int, np.integer)) or grades < 1:
+        raise WorkbenchError(f"grades {grades!r}: need at least one relevant grade")
+    grades = int(grades)
+    g = gains if gains is not None else Gains.default(grades)
+    if g.grades != grades:
+        raise WorkbenchError(f"gains {g}: give {grades + 1} values for {grades} relevant grade(s)")
+    if topic is not None:
+        topic.check_grades(grades)
+    m.check_topic(topic)
+    return m, o, depths, g
+
+
+# ---------------------------------------------------------------------------
+# the search
+
+
+def find_counterexample(
+    measure,
+    order,
+    depth: int | None = None,
+    *,
+    max_depth: int | None = None,
+    grades: int = 1,
+    gains: Gains | None = None,
+    topic: Topic | None = None,
+    method: str = "enumeration",
+    param_range=None,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Callable[[int, str], None] | None = None,
+) -> Counterexample:
+    """Find ``r < s`` in ``order`` with ``M(r) > M(s)``, or prove there is none.
+
+    Parameters
+    ----------
+    measure : Measure or str
+        E.g. ``"RBP(p=4/5)"``.  With ``param_range`` its value of that parameter
+        is ignored (the parameter is free).
+    order : Order or str
+        ``rank``, ``set``, ``dominance``, ``ipso`` or ``replacement``.
+    depth : int, optional
+        Search this depth only.
+    max_depth : int, optional
+        Search depths ``1..max_depth`` and report the smallest violating one.
+        Exactly one of ``depth`` and ``max_depth``.
+    grades : int
+        Number of relevant grades ``c``.
+    gains : Gains, optional
+        Default ``g(i) = i``.
+    topic : Topic, optional
+        Restricts both runs (at most ``n_j`` documents of grade ``j``); needed by
+        measures with a recall base or an ideal run.
+    method : {"enumeration", "smt"}
+    param_range : tuple or str, optional
+        ``(name, lo, hi)`` or ``"p=0.4..0.6"``: the parameter is free in the closed
+        range ``[lo, hi]`` intersected with its domain (``smt`` only).
+    timeout : float
+        Time budget of the whole search in seconds.  ``smt`` stops the solver
+        when it runs out; ``enumeration`` checks it between depths.
+    progress : callable, optional
+        Called as ``progress(depth, status)`` after each depth.
+
+    Returns
+    -------
+    Counterexample
+        ``status`` ``found`` / ``none`` / ``unknown`` with the pair, the proof or
+        the reason.
+
+    Raises
+    ------
+    WorkbenchError
+        Bad input, naming the value; :class:`~workbench.errors.NotExpressibleError`
+        for a logarithmic measure with ``smt``;
+        :class:`~workbench.errors.SpaceTooLargeError` when ``enumeration`` would
+        exceed the enumeration limit.
+
+    Examples
+    --------
+    >>> cx = find_counterexample("gRBP(p=1/2)", "rank", depth=30, grades=2, method="smt")
+    >>> cx.status, len(cx.lower), cx.lower_value > cx.upper_value
+    ('found', 30, True)
+    >>> cx = find_counterexample("RBP", "rank", depth=4, method="smt", param_range="p=1/2..1")
+    >>> cx.status, cx.param_range
+    ('found', ('p', Fraction(1, 2), Fraction(1, 1)))
+    >>> find_counterexample("AP", "dominance", max_depth=4, topic=Topic((2,))).proof
+    'exhaustive enumeration'
+
+    References
+    ----------
+    SPEC sections 2, 3 and 6; seed 003 sec. 4-5; z3 (de Moura and Bjorner, TACAS 2008).
+    """
+    start = time.perf_counter()
+    m, o, depths, g = _check_inputs(measure, order, depth, max_depth, grades, gains, topic, method, timeout)
+    c = g.grades
+    prange = None
+    if param_range is not None:
+        prange = _check_param_range(m, param_range)
+        if method != "smt":
+            raise WorkbenchError(
+                f"--param-range {prange[0]}={prange[1]}..{prange[2]}: a free parameter needs --method smt"
+            )
+    step = progress or (lambda d, s: None)
+    base = dict(measure=_display_name(m, prange), order=o.name, method=method, grades=c, gains=g, topic=topic, param_range=prange)
+    _check_size(m, o, depths[-1], g, topic, method)
+    if method == "enumeration":
+        return _enumerate(m, o, depths, g, topic, timeout, start, step, base)
+    if not m.z3_ok:
+        raise NotExpressibleError(
+            f"measure {m} has a logarithmic discount, which z3 cannot express: use --method enumeration"
+        )
+    return _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base)
+
+
+def _check_size(m, o, top: int, g, topic, method: str) -> None:
+    """Refuse (:class:`~workbench.errors.TooLargeError`) a search that would not fit, before it starts.
+
+    Enumeration classifies every depth up to ``top``: its largest space
+    decides (:func:`workbench.scale.classify.check_classify`).  The z3 encoding nests
+    one level per position, so ``smt`` takes depths up to
+    :data:`workbench.scale.smt.SMT_MAX_DEPTH`.
+    """
+    from workbench.errors import TooLargeError
+    from workbench.scale.classify import check_classify
+    from workbench.scale.smt import SMT_MAX_DEPTH
+    from workbench.space.spaces import Space
+
+    if method == "enumeration":
+        check_classify(m, o, Space(o.space_kind, top, g.grades, topic), g, command="counterexample",
+                       hint=", or use --method smt")
+    elif top > SMT_MAX_DEPTH:
+        raise TooLargeError(
+            f"counterexample {m} on {o.name} order at depth {top} with --method smt: the z3 formula nests "
+            f"{top:,} levels deep; smt searches depth <= {SMT_MAX_DEPTH}"
+        )
+
+
+def _recheck(m, o, lower, upper, g, topic):
+    """Exact values of the pair when it is a genuine violation, else ``None``."""
+    if o.compare(lower, upper, g) != "<":
+        return None
+    block = m.evaluate(np.asarray([lower, upper], dtype=np.int64), g, topic)
+    if int(block.signs(np.array([1]), np.array([0]))[0]) <= 0:  # sign of M(lower) - M(upper)
+        return None
+    return block.value(0), block.value(1)
+
+
+def _in_space(run, c, topic, sorted_runs) -> bool:
+    if any(not 0 <= x <= c for x in run):
+        return False
+    if sorted_runs and list(run) != sorted(run, reverse=True):
+        return False
+    if topic is not None and any(sum(1 for x in run if x == j) > n for j, n in enumerate(topic.counts, 1)):
+        return False
+    return True
+
+
+def _enumerate(m, o, depths, g, topic, timeout, start, step, base) -> Counterexample:
+    from workbench.scale.classify import classify
+    from workbench.space.spaces import rank_space, set_space
+
+    build = rank_space if o.space_kind == "rank" else set_space
+    c = g.grades
+    _check_size(m, o, depths[-1], g, topic, "enumeration")
+    done: list[int] = []
+    for d in depths:
+        if time.perf_counter() - start > timeout:
+            return Counterexample(
+                "unknown", depth=d, depths=tuple(done), seconds=time.perf_counter() - start,
+                reason=f"timeout: {timeout:g} s spent before depth {d}"
+                + (f" (depths {done[0]}..{done[-1]}: none, exhaustive enumeration)" if done else ""),
+                **base,
+            )
+        result = classify(m, o, build(d, c, topic), g)
+        done.append(d)
+        if result.verdict == "violated":
+            w = result.witness
+            lower, upper = tuple(w.lower), tuple(w.upper)
+            checked = _recheck(m, o, lower, upper, g, topic)
+            if checked is None:  # a tie witness (preorders) or an internal inconsistency
+                step(d, "unknown")
+                return Counterexample(
+                    "unknown", depth=d, depths=tuple(done[:-1]), seconds=time.perf_counter() - start,
+                    reason=f"classify's witness {lower}, {upper} did not re-check as lower < upper "
+                    f"with a higher value (order relation {o.compare(lower, upper, g)!r})",
+                    **base,
+                )
+            step(d, "found")
+            return Counterexample(
+                "found", depth=d, depths=tuple(done), lower=lower, upper=upper,
+                lower_value=checked[0], upper_value=checked[1],
+                proof="exhaustive enumeration" if len(done) > 1 else None,
+                seconds=time.perf_counter() - start, **base,
+            )
+        step(d, "none")
+    return Counterexample(
+        "none", depth=depths[-1], depths=tuple(done), proof="exhaustive enumeration",
+        seconds=time.perf_counter() - start, **base,
+    )
+
+
+# ---------------------------------------------------------------------------
+# SMT search (the encoding and the solver calls are in workbench.scale.smt)
+
+
+def _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base) -> Counterexample:
+    """Each depth by :func:`workbench.scale.smt.decide_depth`; a ``sat`` pair is re-checked exactly."""
+    import z3
+
+    c = g.grades
+    done: list[int] = []
+    undecided: list[int] = []
+    reasons: list[str] = []
+    for d in depths:
+        left = timeout - (time.perf_counter() - start)
+        if left <= 0:
+            reasons.append(f"timeout: {timeout:g} s spent before depth {d}")
+            undecided.extend(x for x in depths if x >= d)
+            break
+        out = decide_depth(z3, m, o, d, g, topic, prange, left)
+        if out[0] == "unsat":
+            done.append(d)
+            step(d, "none")
+            continue
+        if out[0] == "unknown":
+            why = out[1] or "unknown"
+            spent = time.perf_counter() - start
+            if spent >= timeout or why in ("timeout", "canceled"):
+                why = f"timeout ({why}) after {spent:.3g} s"
+            reasons.append(f"depth {d}: solver said unknown: {why}")
+            undecided.append(d)
+            step(d, "unknown")
+            continue
+        _, lower, upper, pval = out
+        sorted_runs = o.space_kind == "set"
+        if not (_in_space(lower, c, topic, sorted_runs) and _in_space(upper, c, topic, sorted_runs)):
+            reasons.append(f"depth {d}: model {lower}, {upper} is outside the space (encoding error)")
+            undecided.append(d)
+            step(d, "unknown")
+            continue
+        checked, pdict, mm = None, None, m
+        if prange is None:
+            checked = _recheck(m, o, lower, upper, g, topic)
+        else:
+            name, lo, hi = prange
+            ps = m.family_obj.param(name)
+            for q in rational_candidates(z3, pval):
+                try:
+                    ps.check(q)
+                except BadParameterError:
+                    continue
+                if not lo <= q <= hi:
+                    continue
+                mm = m.with_params(**{name: q})
+                checked = _recheck(mm, o, lower, upper, g, topic)
+                if checked is not None:
+                    pdict = {name: q}
+                    break
+        if checked is None:
+            reasons.append(
+                f"depth {d}: the solver's pair {lower}, {upper}"
+                + (f" at {prange[0]} = {pval}" if prange is not None else "")
+                + " did not re-check exactly"
+            )
+            undecided.append(d)
+            step(d, "unknown")
+            continue
+        done.append(d)
+        step(d, "found")
+        below = [x for x in done[:-1]]
+        caveat = None
+        if undecided:
+            caveat = (
+                f"depths {', '.join(map(str, undecided))} were not decided, so {d} may not be the smallest "
+                f"violating depth ({'; '.join(reasons)})"
+            )
+        return Counterexample(
+            "found", depth=d, depths=tuple(done), lower=lower, upper=upper,
+            lower_value=checked[0], upper_value=checked[1], param=pdict,
+            proof="unsat" if below else None, reason=caveat, undecided_depths=tuple(undecided),
+            seconds=time.perf_counter() - start,
+            **{**base, "measure": str(mm)},
+        )
+    spent = time.perf_counter() - start
+    if undecided:
+        return Counterexample(
+            "unknown", depth=undecided[0], depths=tuple(done), reason="; ".join(reasons) + f" ({spent:.3g} s spent)",
+            undecided_depths=tuple(undecided), seconds=spent, **base,
+        )
+    return Counterexample("none", depth=depths[-1], depths=tuple(done), proof="unsat", seconds=spent, **base)

@@ -1,0 +1,698 @@
+"""Thresholds in a measure's parameter: where each scale verdict holds, exactly.
+
+For a measure with a continuous rational parameter (RBP's and gRBP's ``p``
+in ``(0, 1)``), :func:`thresholds` partitions the parameter's whole domain
+into regions -- open intervals between consecutive critical points and the
+critical points themselves as point regions ``[a, a]`` -- and gives each
+region its verdict of SPEC section 3 (``interval``, ``ordinal``, ``strict``,
+``weak``, ``violated``) relative to an order on a space of runs.
+
+Method (nothing is copied from a paper):
+
+1. Every cover ``(r, s)`` of the order gives ``d(p) = M_p(s) - M_p(r)``, a
+   polynomial in ``p``.  The degree bound ``D`` is the degree of the sympy
+   expression of the all-top-grade run; the whole space is scored exactly
+   (:meth:`Measure.evaluate`) at ``K = 2D + 2`` distinct rationals, and
+   covers whose ``K`` differences coincide form one group.  Each group's
+   polynomial is interpolated exactly; its degree must be ``<= D`` (a cover
+   of higher degree up to ``2D + 1`` is caught here), and it must equal the
+   sympy expression of its representative cover, else an error is raised.
+   Cost follows the number of distinct differences, not the square of the
+   space.
+2. Critical points: the real roots inside the domain of every group's ``d``
+   and, for total orders (equal increments decide ``interval``), of every
+   ``d_g - d_0`` (``d_0``: the group of the first cover).  Each root is a
+   rational or an exact real algebraic number (:mod:`workbench.core.algebraic`:
+   isolated, compared and sorted exactly).
+3. Every group's sign is constant between consecutive critical points, so
+   one rational per open region decides its verdict.  At an algebraic point
+   the sign of each group's polynomial is decided exactly.
+4. Certificate per region: the verdict re-checked at a rational point by
+   scoring every run exactly and checking every cover (as
+   :func:`workbench.scale.classify.classify` does); at an algebraic point by the exact
+   signs of the sympy differences of one representative per group.
+   Adjacent regions with the same verdict are then merged; the merged region
+   keeps the certificates of all its pieces.
+
+References
+----------
+Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 5 (RBP, gRBP);
+SPEC sections 3 and 6.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cmp_to_key
+from typing import Callable, Iterable
+
+import numpy as np
+import sympy
+
+from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none, _interpolate,
+                        _roots_in, _sample_points, _sign_at)
+from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
+from workbench.core.exact import exact_str, json_float as to_float
+from workbench.space.runs import Gains, Topic, check_depth
+from workbench.scale.classify import ENUMERATION_LIMIT, Witness, max_enumerable_depth, verdict_from_signs
+
+# ---------------------------------------------------------------------------
+# results
+
+
+@dataclass(frozen=True)
+class Check:
+    """One certificate: the verdict re-derived at ``point`` by ``method``."""
+
+    point: object
+    verdict: str
+    method: str
+
+    def to_json(self) -> dict:
+        return {"point": exact_str(self.point), "point_float": to_float(self.point),
+                "verdict": self.verdict, "method": self.method}
+
+
+@dataclass(frozen=True)
+class Region:
+    """A region of the parameter domain and its verdict.
+
+    ``low``/``high`` are exact sympy numbers (``Rational`` or ``CRootOf``), or
+    ``-oo``/``oo`` for an unbounded domain.  ``witness`` (and for ``ordinal``
+    ``gap_witness``) are evaluated at ``at``; ``certificate`` holds one check
+    per merged piece.
+    """
+
+    low: sympy.Expr
+    high: sympy.Expr
+    low_closed: bool
+    high_closed: bool
+    verdict: str
+    at: object
+    witness: Witness | None
+    gap_witness: tuple[Witness, Witness] | None
+    certificate: tuple[Check, ...]
+
+    @property
+    def is_point(self) -> bool:
+        return self.low_closed and self.high_closed and self.low == self.high
+
+    def to_json(self) -> dict:
+        def w(x):
+            if x is None:
+                return None
+            out = x.to_json()
+            out["at"] = exact_str(self.at)
+            return out
+
+        return {
+            "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
+            "low_closed": self.low_closed, "high_closed": self.high_closed,
+            "verdict": self.verdict,
+            "low_float": _float_or_none(self.low), "high_float": _float_or_none(self.high),
+            "witness": w(self.witness),
+            "gap_witness": None if self.gap_witness is None else [w(g) for g in self.gap_witness],
+            "certificate": [c.to_json() for c in self.certificate],
+        }
+
+    def label(self) -> str:
+        """``[1/2]``, ``(0, 1/2)`` or ``(1/2, 0.618034 (root of p**2 + p - 1)]``."""
+        lo, hi = _endpoint_label(self.low), _endpoint_label(self.high)
+        if self.is_point:
+            return f"[{lo}]"
+        return ("[" if self.low_closed else "(") + f"{lo}, {hi}" + ("]" if self.high_closed else ")")
+
+
+@dataclass(frozen=True)
+class ThresholdTable:
+    """The partition of a parameter's domain by verdict, at one depth."""
+
+    measure: str
+    param: str
+    domain: str
+    order: str
+    kind: str
+    depth: int
+    grades: int
+    gains: Gains
+    topic: Topic | None
+    regions: tuple[Region, ...]
+    runs: int
+    covers: int
+    groups: int
+    degree: int
+    critical: tuple = field(default=())
+
+    def to_json(self) -> dict:
+        """The SPEC section 6 JSON object of ``thresholds`` (one depth)."""
+        return {
+            "measure": self.measure, "param": self.param, "domain": self.domain,
+            "order": self.order, "space": self.kind, "depth": self.depth, "grades": self.grades,
+            "gains": [str(g) for g in self.gains.values],
+            "topic": None if self.topic is None else list(self.topic.counts),
+            "runs": self.runs, "covers": self.covers, "distinct_differences": self.groups,
+            "degree_bound": self.degree,
+            "critical_points": [sympy.sstr(c) for c in self.critical],
+            "regions": [r.to_json() for r in self.regions],
+        }
+
+    def verdict_at(self, value) -> str:
+        """The verdict of the region holding ``value`` (a rational).
+
+        >>> from workbench.measure.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> from workbench.space.spaces import rank_space
+        >>> t = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3))
+        >>> t.verdict_at(Fraction(1, 2)), t.verdict_at(Fraction(3, 5)), t.verdict_at(Fraction(7, 10))
+        ('interval', 'ordinal', 'violated')
+
+        References
+        ----------
+        SPEC section 3.
+        """
+        q = sympy.Rational(str(Fraction(value)))
+        for r in self.regions:
+            above = q > r.low or (r.low_closed and q == r.low)
+            below = q < r.high or (r.high_closed and q == r.high)
+            if above and below:
+                return r.verdict
+        raise BadParameterError(f"{self.param}={value} outside {self.domain}")
+
+
+# ---------------------------------------------------------------------------
+# the computation
+
+
+def free_name(measure, param: str) -> str:
+    """The measure's name with ``param`` left free (its value is what thresholds vary).
+
+    >>> from workbench.measure.names import parse_measure
+    >>> free_name(parse_measure("RBP(p=0.8)@10"), "p"), free_name(parse_measure("gRBP"), "p")
+    ('RBP@10', 'gRBP')
+
+    References
+    ----------
+    SPEC section 4 (canonical names).
+    """
+    fam = measure.family_obj
+    shown = [f"{n}={v}" for n, v in measure.params
+             if n != param and not (fam.param(n).quiet and v == fam.param(n).default)]
+    name = measure.family + (f"({','.join(shown)})" if shown else "")
+    return name + (f"@{measure.cutoff}" if measure.cutoff is not None else "")
+
+
+def default_param(measure) -> str:
+    """The measure's only continuous rational parameter (what ``--param`` defaults to).
+
+    >>> from workbench.measure.names import parse_measure
+    >>> default_param(parse_measure("gRBP"))
+    'p'
+    >>> default_param(parse_measure("AP"))
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: AP has no continuous rational parameter to vary (parameters: none)
+
+    References
+    ----------
+    SPEC section 4 (parameter domains).
+    """
+    fam = measure.family_obj
+    cont = [ps.name for ps in fam.params if ps.numeric and not ps.integer]
+    if len(cont) != 1:
+        known = ", ".join(ps.name for ps in fam.params) or "none"
+        what = "no" if not cont else "more than one"
+        raise BadParameterError(
+            f"{measure.family} has {what} continuous rational parameter to vary (parameters: {known})"
+            + ("; name one with --param" if cont else "")
+        )
+    return cont[0]
+
+
+def _param_spec(measure, param: str):
+    fam = measure.family_obj
+    ps = fam.param(param)  # raises BadParameterError naming an unknown parameter
+    if not ps.numeric or ps.integer:
+        kind = "a choice of " + ps.domain() if not ps.numeric else "an integer parameter (" + ps.domain() + ")"
+        raise BadParameterError(
+            f"{measure}: parameter {param} is {kind}; thresholds need a continuous rational parameter"
+        )
+    return ps
+
+
+class _Analysis:
+    """Group polynomials of one (measure, order, space) and verdicts at exact points."""
+
+    def __init__(self, measure, param, order, space, gains, step):
+        self.measure, self.param, self.order, self.space, self.gains = measure, param, order, space, gains
+        self.ps = _param_spec(measure, param)
+        self.x = sympy.Symbol(param, positive=True)
+        self.total = order.kind == "total"
+        step("enumerating runs")
+        try:
+            self.runs = space.array(limit=ENUMERATION_LIMIT)
+        except SpaceTooLargeError:
+            raise SpaceTooLargeError(
+                f"{space.kind} space at depth {space.depth} with {space.grades} relevant grade(s) has "
+                f"{space.size:,} runs; thresholds enumerate every run and stop at {ENUMERATION_LIMIT:,}: "
+                f"use --depth {max_enumerable_depth(space)} or less"
+            ) from None
+        step("generating covers")
+        self.cov = order.covers(space, gains)
+        self._expr: dict[int, sympy.Poly] = {}
+        self.degree = max(max(self._poly_of_run(run).degree() for run in self._degree_probes()), 0)
+        k = 2 * self.degree + 2
+        self.xs = _sample_points(self.ps, k)
+        step(f"scoring runs at {k} values of {param}; grouping cover differences")
+        cov = self.cov
+        labels = np.zeros(len(cov.lower), dtype=np.int64)
+        tie_labels = np.zeros(len(cov.tie_lower), dtype=np.int64)
+        for q in self.xs:  # one value block at a time: memory follows the space, not K times it
+            vals = self._evaluate(q)
+            labels = self._refine_labels(labels, vals.differences(cov.lower, cov.upper)[:, 0])
+            tie_labels = self._refine_labels(tie_labels, vals.differences(cov.tie_lower, cov.tie_upper)[:, 0])
+        self.cover_groups, self.cover_inv = self._groups(labels, cov.lower, cov.upper)
+        self.tie_groups, self.tie_inv = self._groups(tie_labels, cov.tie_lower, cov.tie_upper)
+        step("cover difference polynomials")
+        self.d = self._interpolated(self.cover_groups)
+        self.t = self._interpolated(self.tie_groups)
+        self.g0 = int(self.cover_inv[0]) if len(self.cover_inv) else None
+        self.e = [] if (not self.total or self.g0 is None) else [dg - self.d[self.g0] for dg in self.d]
+
+    def _degree_probes(self):
+        """Runs whose polynomials bound the cover differences' degree.
+
+        Without a topic, the all-top-grade run (every rank carries a gain).  A
+        topic space may not hold that run, so a small one is probed whole;
+        a larger one through its reversed ideal run and its last run (the
+        latest ranks carrying documents), which every cover difference is then
+        checked against (:meth:`_confirmed`).
+        """
+        topic = self.space.topic
+        if topic is None:
+            return [tuple([self.space.grades] * self.space.depth)]
+        if len(self.runs) <= 512:
+            return [tuple(int(g) for g in row) for row in self.runs]
+        return [tuple(reversed(topic.ideal(self.space.depth))), tuple(int(g) for g in self.runs[-1])]
+
+    # exact evaluation ---------------------------------------------------------
+    def _evaluate(self, q: Fraction):
+        vals = self.measure.with_params(**{self.param: q}).evaluate(self.runs, self.gains, self.space.topic)
+        if not (vals.is_rational and vals.scale == 1):
+            raise NotExpressibleError(f"{self.measure}: values are not rational at {self.param}={q}")
+        return vals
+
+    def _poly_of_run(self, run) -> sympy.Poly:
+        expr = self.measure.expression(run, self.gains, self.space.topic, free=(self.param,))
+        try:
+            return sympy.Poly(sympy.expand(expr), self.x, domain="QQ")
+        except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
+            raise NotExpressibleError(
+                f"{self.measure}: not a polynomial in {self.param} ({sympy.sstr(expr)}); thresholds need polynomial measures"
+            ) from None
+
+    def _run_poly(self, index: int) -> sympy.Poly:
+        if index not in self._expr:
+            self._expr[index] = self._poly_of_run(tuple(int(v) for v in self.runs[index]))
+        return self._expr[index]
+
+    @staticmethod
+    def _refine_labels(labels: np.ndarray, col: np.ndarray) -> np.ndarray:
+        """Split the groups ``labels`` by the exact differences ``col`` at one more point."""
+        if len(labels) == 0:
+            return labels
+        if col.dtype != object:
+            pairs = np.stack([labels, col.astype(np.int64)], axis=1)
+            return np.unique(pairs, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
+        seen: dict = {}
+        return np.array([seen.setdefault((int(g), int(v)), len(seen)) for g, v in zip(labels.tolist(), col.tolist())],
+                        dtype=np.int64)
+
+    def _groups(self, labels: np.ndarray, lower, upper):
+        """``(representatives (lower, upper), inverse)`` with groups numbered by their first pair."""
+        if len(labels) == 0:
+            return [], np.zeros(0, dtype=np.int64)
+        _, first, inv = np.unique(labels, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        reps = [(int(lower[i]), int(upper[i])) for i in first[order]]
+        return reps, rank[inv.reshape(-1)]
+
+    def _interpolated(self, reps) -> list[sympy.Poly]:
+        """Each representative's difference polynomial, interpolated from exact scores at the sample points."""
+        if not reps:
+            return []
+        idx = sorted({i for pair in reps for i in pair})
+        where = {i: k for k, i in enumerate(idx)}
+        small = self.runs[np.array(idx)]
+        table = []
+        for q in self.xs:
+            vals = self.measure.with_params(**{self.param: q}).evaluate(small, self.gains, self.space.topic)
+            table.append(vals)
+        polys = []
+        for lo, up in reps:
+            ys = [v.value(where[up]) - v.value(where[lo]) for v in table]
+            polys.append(self._confirmed(lo, up, ys))
+        return polys
+
+    def _confirmed(self, lo: int, up: int, ys: list) -> sympy.Poly:
+        coeffs = _interpolate(self.xs, ys)
+        if len(coeffs) - 1 > self.degree:
+            raise NotExpressibleError(
+                f"{self.measure}: a cover difference has degree {len(coeffs) - 1} in {self.param}, above the bound "
+                f"{self.degree} from the probed runs; thresholds cannot group covers safely"
+            )
+        poly = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in coeffs], self.x, domain="QQ")
+        exact = self._run_poly(up) - self._run_poly(lo)
+        if exact != poly:
+            raise NotExpressibleError(
+                f"{self.measure}: interpolated cover difference {poly.as_expr()} differs from the sympy "
+                f"expression {exact.as_expr()} for runs {self.runs[lo].tolist()} -> {self.runs[up].tolist()}"
+            )
+        return poly
+
+    # critical points ------------------------------------------------------------
+    def critical_points(self) -> list:
+        cache: dict = {}
+        found: dict = {}
+        for poly in [*self.d, *self.t, *self.e]:
+            for r in _roots_in(poly, self.ps, cache):
+                key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
+                found.setdefault(key, r)
+        pts = sorted(found.values(), key=cmp_to_key(_cmp))
+        for r in pts:
+            if isinstance(r, AlgebraicPoint):
+                r.refine_to(Fraction(1, 1 << 24))
+        return pts
+
+    # verdicts -------------------------------------------------------------------
+    def _signs(self, polys, x) -> np.ndarray:
+        return np.array([_sign_at(h, x) for h in polys], dtype=np.int8)
+
+    def verdict_at(self, x, polys=None):
+        """``(verdict, witness, gap_witness)`` at an exact point from the group polynomials."""
+        d, t, e = polys if polys is not None else (self.d, self.t, self.e)
+        gs = self._signs(d, x)
+        ts = self._signs(t, x)
+        signs = gs[self.cover_inv] if len(d) else np.zeros(0, dtype=np.int8)
+        tie_signs = ts[self.tie_inv] if len(t) else np.zeros(0, dtype=np.int8)
+        verdict, first, where = verdict_from_signs(self.total, signs, tie_signs)
+        witness = gap = None
+        if first is not None:
+            lo, hi = (self.cov.tie_lower, self.cov.tie_upper) if where == "ties" else (self.cov.lower, self.cov.upper)
+            a, b = int(lo[first]), int(hi[first])
+            if where == "ties" and tie_signs[first] < 0:
+                a, b = b, a
+            witness = self.witness(a, b, x)
+        elif verdict == "ordinal":
+            unequal = self._signs(e, x) != 0 if e else np.zeros(len(d), dtype=bool)
+            bad = np.flatnonzero(unequal[self.cover_inv]) if len(d) else np.zeros(0, dtype=np.int64)
+            if len(bad):
+                k = int(bad[0])
+                w0 = self.witness(int(self.cov.lower[0]), int(self.cov.upper[0]), x)
+                witness = self.witness(int(self.cov.lower[k]), int(self.cov.upper[k]), x)
+                gap = (w0, witness)
+            else:
+                verdict = "interval"
+        return verdict, witness, gap
+
+    def value(self, index: int, x):
+        if isinstance(x, AlgebraicPoint):
+            rem = self._run_poly(index).rem(x.f)
+            return sympy.expand(rem.as_expr().subs(self.x, x.sympy()))
+        return self.measure.with_params(**{self.param: x}).value(tuple(int(v) for v in self.runs[index]),
+                                                                 self.gains, self.space.topic)
+
+    def witness(self, a: int, b: int, x) -> Witness:
+        return Witness(tuple(int(v) for v in self.runs[a]), tuple(int(v) for v in self.runs[b]),
+                       self.value(a, x), self.value(b, x))
+
+    def certify(self, x) -> Check:
+        """Re-derive the verdict at ``x`` without the interpolated polynomials."""
+        if isinstance(x, AlgebraicPoint):
+            def exact(groups):
+                return [self._run_poly(up) - self._run_poly(lo) for lo, up in groups]
+            d, t = exact(self.cover_groups), exact(self.tie_groups)
+            e = [] if (not self.total or self.g0 is None) else [dg - d[self.g0] for dg in d]
+            verdict, _, _ = self.verdict_at(x, (d, t, e))
+            return Check(x.sympy(), verdict,
+                         f"exact signs at the algebraic number of the {len(d) + len(t)} distinct cover differences "
+                         "(sympy expressions of a representative cover each; zero iff the minimal polynomial divides)")
+        vals = self._evaluate(Fraction(x))
+        cov = self.cov
+        signs = vals.signs(cov.lower, cov.upper)
+        tie_signs = vals.signs(cov.tie_lower, cov.tie_upper) if len(cov.tie_lower) else np.zeros(0, dtype=np.int8)
+        verdict, _, _ = verdict_from_signs(self.total, signs, tie_signs)
+        if verdict == "ordinal":
+            diffs = vals.differences(cov.lower, cov.upper)
+            if not len(diffs) or not np.any(np.any(diffs != diffs[0], axis=1)):
+                verdict = "interval"
+        return Check(Fraction(x), verdict,
+                     f"exact evaluation of all {len(self.runs)} runs and {len(cov.lower) + len(cov.tie_lower)} "
+                     "order pairs at this rational")
+
+
+#: Thresholds score every run at ``2 * degree + 2`` values of the parameter and
+#: refine groups of cover differences after each; per value this costs about
+#: this many times the scoring of :func:`workbench.scale.classify.classify`.
+_SEC_PER_POINT_FACTOR = 3.0
+#: Isolating the real roots of one group polynomial of degree ``D`` costs about
+#: this many seconds times ``D ** 2.5`` (sympy, exact).
+_SEC_PER_ROOT_ISOLATION = 1e-6
+
+
+def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains):
+    """What :func:`thresholds` builds at one depth (memory and work), estimated before enumerating.
+
+    The classification workload (:func:`workbench.scale.classify.classify_workload`)
+    times the ``2 * depth + 2`` parameter values (the degree is at most the
+    depth), plus the exact root isolation of about ``depth * grades``
+    distinct cover differences of degree ``depth``.
+    """
+    from workbench.scale.classify import ENUMERATION_LIMIT, classify_workload
+    from workbench.space.spaces import Estimate
+
+    w = classify_workload(measure, order, kind, depth, grades, topic, gains)
+    est = w.estimate()
+    points = 2 * depth + 2
+    groups = float(min(w.covers, depth * grades)) if w.log2_runs < 1000 else float("inf")
+    seconds = est.seconds * points * _SEC_PER_POINT_FACTOR + groups * _SEC_PER_ROOT_ISOLATION * float(depth) ** 2.5
+    cap = "" if w.log2_runs <= math.log2(ENUMERATION_LIMIT) + 1e-9 else (
+        f"thresholds enumerate every run and stop at {ENUMERATION_LIMIT:,}")
+    return Estimate(est.what, est.bytes * 1.5, seconds, cap)
+
+
+def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gains: Gains, name: str | None = None) -> None:
+    """Refuse (:class:`~workbench.errors.TooLargeError`) thresholds over ``depths`` that would not fit.
+
+    The memory of the deepest depth and the work summed over all depths must
+    fit; the message names the largest last depth that does.  Long ranges
+    sum the estimates over at most 64 buckets, each counted at its deepest
+    depth (the estimates grow with the depth, so the sum is an upper bound).
+    """
+    from workbench.space.spaces import Estimate, largest_fitting, refuse_unless_fits
+
+    depths = list(depths)
+    if not depths:
+        return
+    first = depths[0]
+
+    def one(d: int) -> Estimate:
+        return thresholds_estimate(measure, order, kind, d, grades, topic, gains)
+
+    step = max(1, -(-len(depths) // 64))
+    buckets = [depths[i:i + step] for i in range(0, len(depths), step)]
+
+    def upto(top: int) -> Estimate:
+        last = one(top)
+        if not last.fits() or top == first:
+            return last
+        total = last.seconds
+        for b in buckets:
+            inside = [d for d in b if d < top] if b[0] < top else []
+            if inside:
+                total += one(inside[-1]).seconds * len(inside)
+        return Estimate(last.what, last.bytes, total, last.over_cap)
+
+    est = upto(depths[-1])
+    if est.fits():
+        return
+    ranged = len(depths) > 1
+    span = f"depths {first}..{depths[-1]}" if ranged else f"depth {first}"
+    if ranged:
+        best = largest_fitting(upto, first, depths[-1] - 1) if depths[-1] > first else None
+        fits = f"depths {first}..{best} fit" if best is not None else f"not even depth {first} fits"
+    else:
+        best = largest_fitting(one, 1, first - 1)
+        fits = f"depth <= {best} fits" if best is not None else "no depth fits"
+    label = "" if grades == 1 else f" with {grades} relevant grades"
+    t = f", topic {topic}" if topic is not None else ""
+    refuse_unless_fits(f"thresholds of {name or measure} on {order.name} order at {span}{label}{t}", est, fits)
+
+
+def thresholds(measure, param: str, order, space, gains: Gains | None = None,
+               progress: Callable[[str], None] | None = None) -> ThresholdTable:
+    """Partition the domain of ``param`` into regions by scale verdict, exactly.
+
+    Parameters
+    ----------
+    measure : workbench.measure.measures.Measure or str
+        A measure with a continuous rational parameter (``RBP``, ``gRBP``);
+        the value it carries for ``param`` is ignored.
+    param : str
+        The parameter's name (``"p"``).
+    order : workbench.order.orders.Order or str
+    space : workbench.space.spaces.Space
+        A space of the order's kind; its topic is the measure's topic.
+    gains : Gains, optional
+        Default ``g(i) = i``.
+    progress : callable, optional
+        Called with a short phase name before each phase.
+
+    Returns
+    -------
+    ThresholdTable
+        ``regions`` cover the domain in order, each with exact endpoints,
+        verdict, witness (when the verdict is below the best the order
+        allows) and certificate.
+
+    Raises
+    ------
+    BadParameterError
+        ``param`` is unknown to the measure, or an integer or choice parameter.
+    NotExpressibleError
+        The measure is not polynomial in ``param``.
+
+    Examples
+    --------
+    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.order.orders import get_order
+    >>> from workbench.space.spaces import rank_space
+    >>> t = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3))
+    >>> [(r.label(), r.verdict) for r in t.regions]  # doctest: +NORMALIZE_WHITESPACE
+    [('(0, 1/2)', 'ordinal'), ('[1/2]', 'interval'),
+     ('(1/2, 0.618034 (root of p**2 + p - 1))', 'ordinal'),
+     ('[0.618034 (root of p**2 + p - 1)]', 'weak'),
+     ('(0.618034 (root of p**2 + p - 1), 1)', 'violated')]
+    >>> w = t.regions[-1].witness
+    >>> w.lower, w.upper, t.regions[-1].at
+    ((0, 1, 1), (1, 0, 0), Fraction(2, 3))
+
+    References
+    ----------
+    Seed 003 sec. 5 (the claims re-derived here); SPEC sections 3 and 6.
+    """
+    from workbench.measure.names import parse_measure
+    from workbench.order.orders import get_order
+
+    if isinstance(measure, str):
+        measure = parse_measure(measure)
+    if isinstance(order, str):
+        order = get_order(order)
+    ps = _param_spec(measure, param)
+    gains = gains or Gains.default(space.grades)
+    if gains.grades != space.grades:
+        raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
+    order.check_space(space)
+    measure.check_topic(space.topic)
+    check_thresholds(measure, order, space.kind, [space.depth], space.grades, space.topic, gains,
+                     free_name(measure, param))
+    step = progress or (lambda phase: None)
+    an = _Analysis(measure, param, order, space, gains, step)
+    step("critical points")
+    crit = an.critical_points()
+
+    step("verdicts and certificates")
+    pieces = []  # (low, high, low_closed, high_closed, point at, verdict, witness, gap, check)
+
+    def add(lo, hi, lc, hc, at):
+        verdict, wit, gap = an.verdict_at(at)
+        check = an.certify(at)
+        if check.verdict != verdict:
+            raise RuntimeError(
+                f"thresholds: certificate at {param}={exact_str(check.point)} gives {check.verdict}, "
+                f"the group polynomials give {verdict}"
+            )
+        pieces.append([lo, hi, lc, hc, at, verdict, wit, gap, (check,)])
+
+    edges = [ps.low, *crit, ps.high]
+    if ps.low is not None and ps.low_closed:
+        add(ps.low, ps.low, True, True, ps.low)
+    for i in range(len(edges) - 1):
+        u, v = edges[i], edges[i + 1]
+        add(u, v, False, False, _between(u, v))
+        if i + 1 < len(edges) - 1:
+            add(v, v, True, True, v)
+    if ps.high is not None and ps.high_closed:
+        add(ps.high, ps.high, True, True, ps.high)
+
+    merged = []
+    for piece in pieces:
+        if merged and merged[-1][5] == piece[5]:
+            last = merged[-1]
+            last[1], last[3] = piece[1], piece[3]
+            last[8] = last[8] + piece[8]
+            if isinstance(last[4], AlgebraicPoint) and not isinstance(piece[4], AlgebraicPoint):
+                last[4], last[6], last[7] = piece[4], piece[6], piece[7]  # prefer a rational witness point
+        else:
+            merged.append(list(piece))
+    inf = (-sympy.oo, sympy.oo)
+    regions = tuple(
+        Region(
+            low=inf[0] if lo is None else _as_sympy(lo), high=inf[1] if hi is None else _as_sympy(hi),
+            low_closed=lc, high_closed=hc, verdict=verdict,
+            at=at.sympy() if isinstance(at, AlgebraicPoint) else at,
+            witness=wit, gap_witness=gap, certificate=checks,
+        )
+        for lo, hi, lc, hc, at, verdict, wit, gap, checks in merged
+    )
+    return ThresholdTable(
+        measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
+        depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
+        runs=len(an.runs), covers=len(an.cov.lower), groups=len(an.d) + len(an.t), degree=an.degree,
+        critical=tuple(_as_sympy(c) for c in crit),
+    )
+
+
+def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], grades: int = 1,
+                           gains: Gains | None = None, topic: Topic | None = None,
+                           progress: Callable[[int], None] | None = None) -> list[ThresholdTable]:
+    """:func:`thresholds` at each depth of ``depths`` (one table per depth).
+
+    ``progress`` is called with each depth once it is computed.
+
+    >>> from workbench.measure.names import parse_measure
+    >>> rows = thresholds_over_depths(parse_measure("RBP"), "p", "rank", range(1, 4))
+    >>> [[r.verdict for r in t.regions] for t in rows]  # doctest: +NORMALIZE_WHITESPACE
+    [['interval'], ['ordinal', 'interval', 'ordinal'],
+     ['ordinal', 'interval', 'ordinal', 'weak', 'violated']]
+
+    References
+    ----------
+    Seed 003 sec. 5; SPEC section 3.
+    """
+    from workbench.order.orders import get_order
+    from workbench.space.spaces import rank_space, set_space
+
+    if isinstance(order, str):
+        order = get_order(order)
+    build = rank_space if order.space_kind == "rank" else set_space
+    depths = list(depths)
+    if isinstance(measure, str):
+        from workbench.measure.names import parse_measure
+
+        measure = parse_measure(measure)
+    for d in depths:
+        check_depth(d)
+    if depths:
+        measure.check_topic(topic)
+        _param_spec(measure, param)
+        check_thresholds(measure, order, order.space_kind, depths, grades, topic, gains or Gains.default(grades),
+                         free_name(measure, param))
+    out = []
+    for depth in depths:
+        out.append(thresholds(measure, param, order, build(depth, grades, topic), gains))
+        if progress is not None:
+            progress(depth)
+    return out

@@ -1,0 +1,285 @@
+"""Grades, gain mappings, topics and judged runs (SPEC section 1).
+
+A judged run is a tuple of grades ``0..c``; a :class:`Gains` maps grades to
+exact non-negative rationals; a :class:`Topic` says how many documents of each
+relevant grade exist.
+
+References
+----------
+Ferrante, Ferro, Pontarollo, "A formal theory to determine scale properties of
+evaluation measures", SEBD 2019 (seed 003), sec. 3.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+from workbench.errors import BadDepthError, BadGainsError, BadRunError, BadTopicError
+
+Run = tuple[int, ...]
+
+#: Most relevant grades a scale may have: grades are stored in one byte (``uint8``) per position.
+MAX_GRADES = 255
+
+
+def check_grades(grades: int, what: str = "grades") -> int:
+    """Return ``grades`` or raise :class:`BadGainsError` unless it is an integer in ``1..MAX_GRADES``.
+
+    >>> check_grades(2)
+    2
+    >>> check_grades(10 ** 20)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadGainsError: grades 100000000000000000000: at most 255 relevant grades (a grade is stored in one byte)
+
+    References
+    ----------
+    SPEC section 1 (grades ``0 < 1 < ... < c``).
+    """
+    if isinstance(grades, bool) or not isinstance(grades, int) or grades < 1:
+        raise BadGainsError(f"{what} {grades!r}: need at least one relevant grade")
+    if grades > MAX_GRADES:
+        raise BadGainsError(f"{what} {grades}: at most {MAX_GRADES} relevant grades (a grade is stored in one byte)")
+    return grades
+
+
+@dataclass(frozen=True)
+class Gains:
+    """A gain mapping ``g(0) = 0 < g(1) < ... < g(c)`` of exact rationals.
+
+    Parameters
+    ----------
+    values : tuple of Fraction
+        ``g(0), ..., g(c)``.
+
+    Examples
+    --------
+    >>> g = Gains.parse("0,1,3")
+    >>> g.grades, g.gmax, g.smallest_gap
+    (2, Fraction(3, 1), Fraction(1, 3))
+    >>> str(Gains.default(2))
+    '0,1,2'
+
+    References
+    ----------
+    Seed 003 sec. 3 (gain function, indicator ``delta_a``) and sec. 5 (``G``).
+    """
+
+    values: tuple[Fraction, ...]
+
+    def __post_init__(self) -> None:
+        vals = tuple(Fraction(v) for v in self.values)
+        object.__setattr__(self, "values", vals)
+        if len(vals) < 2:
+            raise BadGainsError(f"gains {self}: need at least two grades (g(0)=0 and g(1))")
+        check_grades(len(vals) - 1, f"gains with {len(vals)} values: grades")
+        if vals[0] != 0:
+            raise BadGainsError(f"gains {self}: g(0) must be 0, got {vals[0]}")
+        for j in range(1, len(vals)):
+            if vals[j] <= vals[j - 1]:
+                raise BadGainsError(
+                    f"gains {self}: not strictly increasing at grade {j} ({vals[j - 1]} >= {vals[j]})"
+                )
+
+    @classmethod
+    def default(cls, grades: int = 1) -> "Gains":
+        """The indicator mapping ``g(i) = i`` for ``grades`` relevant grades."""
+        check_grades(grades)
+        return cls(tuple(Fraction(i) for i in range(grades + 1)))
+
+    @classmethod
+    def parse(cls, text: str) -> "Gains":
+        """Parse ``"0,1,3"`` or ``"0,1/2,1"``."""
+        from workbench.core.exact import check_number_text
+
+        parts = [p for p in text.split(",")]
+        if len(parts) > MAX_GRADES + 1:
+            raise BadGainsError(f"gains: {len(parts):,} values; at most {MAX_GRADES + 1} (grades 0..{MAX_GRADES})")
+        for p in parts:  # refuse 1e999999999 (a billion digits) before building it
+            check_number_text(p, f"gains {text!r}", BadGainsError)
+        try:
+            vals = tuple(Fraction(p.strip()) for p in parts)
+        except (ValueError, ZeroDivisionError):
+            raise BadGainsError(f"gains {text!r}: not a comma-separated list of exact numbers") from None
+        return cls(vals)
+
+    @property
+    def grades(self) -> int:
+        """Number of relevant grades ``c``."""
+        return len(self.values) - 1
+
+    @property
+    def gmax(self) -> Fraction:
+        """``g(c)``."""
+        return self.values[-1]
+
+    @property
+    def smallest_gap(self) -> Fraction:
+        """``G = min_j (g(j) - g(j-1)) / g(c)`` (seed 003 sec. 5)."""
+        return min(self.values[j] - self.values[j - 1] for j in range(1, len(self.values))) / self.gmax
+
+    def __call__(self, grade: int) -> Fraction:
+        return self.values[grade]
+
+    def __str__(self) -> str:
+        return ",".join(str(v) for v in self.values)
+
+
+@dataclass(frozen=True)
+class Topic:
+    """How many documents of each relevant grade a topic has: ``n_1..n_c``.
+
+    Examples
+    --------
+    >>> t = Topic.parse("2,1")
+    >>> t.recall_base, t.ideal(4)
+    (3, (2, 1, 1, 0))
+    >>> t.recall_base_gain(Gains.parse("0,1,3"))
+    Fraction(5, 1)
+
+    References
+    ----------
+    SPEC section 1; seed 003 sec. 3 (recall base).
+    """
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        counts = tuple(self.counts)
+        object.__setattr__(self, "counts", counts)
+        if not counts:
+            raise BadTopicError("topic (): give the number of documents of each relevant grade")
+        if len(counts) > MAX_GRADES:
+            raise BadTopicError(f"topic: {len(counts):,} grade counts; at most {MAX_GRADES} relevant grades")
+        for j, n in enumerate(counts, start=1):
+            if not isinstance(n, int) or n < 0:
+                raise BadTopicError(f"topic {self}: count {n!r} of grade {j} is not a non-negative integer")
+        if sum(counts) == 0:
+            raise BadTopicError(f"topic {self}: has no relevant document (recall base 0)")
+
+    @classmethod
+    def parse(cls, text: str) -> "Topic":
+        """Parse ``"3"`` (binary) or ``"2,1"`` (two grade-1, one grade-2)."""
+        from workbench.core.exact import check_number_text
+
+        for p in text.split(","):
+            check_number_text(p, f"topic {text!r}", BadTopicError)
+        try:
+            counts = tuple(int(p.strip()) for p in text.split(","))
+        except ValueError:
+            raise BadTopicError(f"topic {text!r}: not a comma-separated list of integers") from None
+        return cls(counts)
+
+    @property
+    def grades(self) -> int:
+        return len(self.counts)
+
+    @property
+    def recall_base(self) -> int:
+        """``RB = sum_j n_j`` (binary view)."""
+        return sum(self.counts)
+
+    def recall_base_gain(self, gains: Gains) -> Fraction:
+        """``RB_g = sum_j n_j g(j)`` (gain view)."""
+        return sum((n * gains(j) for j, n in enumerate(self.counts, start=1)), Fraction(0))
+
+    def ideal(self, depth: int) -> Run:
+        """The ideal run: the topic's documents by grade, highest first, padded with zeros."""
+        docs: list[int] = []
+        for grade in range(len(self.counts), 0, -1):
+            docs.extend([grade] * self.counts[grade - 1])
+        docs = docs[:depth]
+        return tuple(docs + [0] * (depth - len(docs)))
+
+    def check_grades(self, grades: int) -> None:
+        """Raise unless the topic has exactly ``grades`` counts."""
+        if self.grades != grades:
+            raise BadTopicError(
+                f"topic {self}: has {self.grades} grade count(s) but the scale has {grades} relevant grade(s)"
+            )
+
+    def __str__(self) -> str:
+        return ",".join(str(n) for n in self.counts)
+
+
+def check_depth(depth: int) -> int:
+    """Return ``depth`` or raise :class:`BadDepthError` when it is not ``>= 1``."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise BadDepthError(f"depth {depth!r}: must be an integer >= 1")
+    return depth
+
+
+def parse_depths(text: str) -> list[int]:
+    """Parse ``--depth``: ``"4"`` or a range ``"2..10"`` (both ends included).
+
+    >>> parse_depths("4"), parse_depths("2..5")
+    ([4], [2, 3, 4, 5])
+    >>> parse_depths("5..2")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadDepthError: depth '5..2': the range A..B needs 1 <= A <= B
+
+    References
+    ----------
+    SPEC section 6 (common options).
+    """
+    raw = str(text).strip()
+    lo, sep, hi = raw.partition("..")
+    try:
+        a = int(lo)
+        b = int(hi) if sep else a
+    except ValueError:
+        raise BadDepthError(f"depth {text!r}: write a depth N >= 1 or a range A..B such as 2..10") from None
+    if sep and not 1 <= a <= b:
+        raise BadDepthError(f"depth {text!r}: the range A..B needs 1 <= A <= B")
+    if a < 1:
+        raise BadDepthError(f"depth {text!r}: must be an integer >= 1")
+    if b - a + 1 > MAX_DEPTH_RANGE:
+        from workbench.errors import TooLargeError
+
+        raise TooLargeError(
+            f"depth {text!r}: a range of {b - a + 1:,} depths; a range holds at most {MAX_DEPTH_RANGE:,} "
+            f"depths: {a}..{a + MAX_DEPTH_RANGE - 1} fits"
+        )
+    return list(range(a, b + 1))
+
+
+#: Most depths a range ``A..B`` may hold (each depth is a computation of its own).
+MAX_DEPTH_RANGE = 10_000
+
+
+def parse_run(text: str | Sequence[int], grades: int | None = None) -> Run:
+    """Parse a run written as ``"0112"`` or ``"0,1,1,2"``.
+
+    >>> parse_run("0112")
+    (0, 1, 1, 2)
+    >>> parse_run("0,1,10", grades=10)
+    (0, 1, 10)
+    """
+    if isinstance(text, str):
+        s = text.strip()
+        try:
+            run = tuple(int(x) for x in s.split(",")) if "," in s else tuple(int(ch) for ch in s)
+        except ValueError:
+            raise BadRunError(f"run {text!r}: write grades as digits (0112) or comma-separated (0,1,1,2)") from None
+    else:
+        run = tuple(int(x) for x in text)
+    if not run:
+        raise BadRunError(f"run {text!r}: empty")
+    for g in run:
+        if g < 0 or (grades is not None and g > grades):
+            top = grades if grades is not None else "c"
+            raise BadRunError(f"run {text!r}: grade {g} outside 0..{top}")
+    return run
+
+
+def format_run(run: Sequence[int]) -> str:
+    """Write a run as a digit string when every grade is a digit, else comma-separated.
+
+    >>> format_run((0, 1, 2))
+    '012'
+    """
+    if all(0 <= g <= 9 for g in run):
+        return "".join(str(g) for g in run)
+    return ",".join(str(g) for g in run)

@@ -1,0 +1,865 @@
+"""Spaces of judged runs, enumerated exactly in canonical order (SPEC section 1).
+
+A :class:`Space` is either the rank-based space ``R(N) = {0..c}^N`` or the
+set-based space of multisets of ``N`` grades (stored as runs sorted
+non-increasing), optionally restricted by a :class:`~workbench.space.runs.Topic`
+(at most ``n_j`` documents of grade ``j >= 1``; grade 0 unlimited).
+
+Runs are handed out in chunks as ``uint8`` numpy arrays of shape
+``(n, depth)``; a large space is never materialised as Python objects.
+Sizes, ranks and unranking are exact Python integers, so spaces far beyond
+``2**63`` runs can be counted, indexed and sampled.
+
+Canonical orders
+----------------
+* ``rank``: ascending lexicographic order, position 1 most significant, so
+  without a topic ``index(r) = sum_i r_i (c+1)^(N-i)`` (RBTO, seed 003
+  eq. 5-6).  With a topic: the constrained runs in the same relative order.
+* ``set``: rows in canonical form (sorted non-increasing), ascending in the
+  ``set`` order of SPEC section 2 (compare the counts ``(n_c, ..., n_1)``
+  lexicographically).  On sorted runs this is exactly lexicographic order of
+  the rows, so the same machinery serves both kinds.
+
+The index <-> run arithmetic (base-``(c+1)`` digits without a topic, a
+counting automaton otherwise, with a table of completion counts) lives
+in :mod:`workbench.space.indexing`.
+
+References
+----------
+SPEC section 1 (spaces) and section 2 (orders); Ferrante, Ferro, Pontarollo,
+"A formal theory to determine scale properties of evaluation measures",
+SEBD 2019 (seed 003), eq. 1-6.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterator
+
+import numpy as np
+
+from workbench.errors import BadIndexError, BadParameterError, BadRunError, SpaceTooLargeError, TooLargeError
+from workbench.space.indexing import _INT64_MAX, Automaton, rank_digits
+from workbench.space.runs import Run, Topic, check_depth, format_run, parse_run
+
+__all__ = ["Space", "rank_space", "set_space", "BadIndexError", "Estimate", "memory_budget", "time_budget",
+           "refuse_unless_fits", "largest_fitting"]
+
+
+# ---------------------------------------------------------------------------
+# budgets: every command estimates what it will build and refuses before
+# allocating when the estimate is beyond what the machine allows
+# ---------------------------------------------------------------------------
+
+#: The most memory (bytes) one request may plan to use, unless the machine has less.
+MEMORY_CAP = 4 * 2**30
+#: The most seconds of estimated work one request may plan (a silent minute at most).
+TIME_CAP = 60.0
+
+
+def _parse_bytes(text: str) -> int | None:
+    units = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = t[-1:] if t[-1:] in units and t[-1:] else ""
+    try:
+        value = float(t[: len(t) - len(unit)] if unit else t)
+    except ValueError:
+        return None
+    return int(value * units[unit]) if value > 0 and math.isfinite(value) else None
+
+
+def _machine_memory() -> tuple[int, str]:
+    """(bytes, why): half the physical memory, a cgroup's limit, or the address-space limit."""
+    import os
+    import resource
+
+    best, why = MEMORY_CAP, "this machine allows"
+    try:
+        phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        if phys > 0 and phys // 2 < best:
+            best = phys // 2
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as fh:
+            raw = fh.read().strip()
+        if raw.isdigit() and int(raw) * 3 // 4 < best:
+            best = int(raw) * 3 // 4
+    except OSError:
+        pass
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY and soft > 0:
+            # the interpreter and its libraries already hold part of the address space
+            with open("/proc/self/statm") as fh:
+                used = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            room = max(soft - used, 0) * 3 // 4
+            if room < best:
+                best, why = room, "the address-space limit (ulimit -v) allows"
+    except (OSError, ValueError, AttributeError):
+        pass
+    return best, why
+
+
+def memory_budget() -> tuple[int, str]:
+    """``(bytes, phrase)``: the memory a request may plan, and how the message says where it comes from.
+
+    ``$WORKBENCH_MEMORY_LIMIT`` (e.g. ``8G``, ``500M``) overrides the default,
+    which is :data:`MEMORY_CAP` (4 GiB) or less when the machine has less
+    (half its physical memory, three quarters of a cgroup limit or of the
+    room left under ``ulimit -v``).
+    """
+    import os
+
+    env = os.environ.get("WORKBENCH_MEMORY_LIMIT")
+    if env:
+        n = _parse_bytes(env)
+        if n is not None:
+            return n, "WORKBENCH_MEMORY_LIMIT allows"
+    return _machine_memory()
+
+
+def time_budget() -> tuple[float, str]:
+    """``(seconds, phrase)``: the estimated work a request may plan (``$WORKBENCH_TIME_LIMIT`` overrides :data:`TIME_CAP`)."""
+    import os
+
+    env = os.environ.get("WORKBENCH_TIME_LIMIT")
+    if env:
+        try:
+            v = float(env)
+            if v > 0 and math.isfinite(v):
+                return v, "WORKBENCH_TIME_LIMIT allows"
+        except ValueError:
+            pass
+    return TIME_CAP, "the workbench allows"
+
+
+def human_bytes(n: float) -> str:
+    """``"~12 GB"``, ``"~300 MB"`` (powers of 1024), any magnitude.
+
+    >>> human_bytes(12.7 * 2**30), human_bytes(4 * 2**30), human_bytes(3 * 2**20), human_bytes(2.0 ** 200)
+    ('~13 GB', '~4.0 GB', '~3 MB', '~1.4e+42 EB')
+    """
+    for unit, size in (("EB", 2**60), ("PB", 2**50), ("TB", 2**40), ("GB", 2**30), ("MB", 2**20)):
+        if n >= size:
+            v = n / size
+            if unit == "EB" and v >= 10**6:
+                return f"~{v:.2g} EB"
+            return f"~{v:.0f} {unit}" if v >= 10 or unit == "MB" else f"~{v:.1f} {unit}"
+    return f"~{max(n, 0) / 2**10:.0f} KB"
+
+
+def human_seconds(t: float) -> str:
+    """``"~5 min"``, ``"~40 s"``, ``"~3 h"``, ``"~2e+30 years"``."""
+    if t < 120:
+        return f"~{t:.0f} s"
+    if t < 2 * 3600:
+        return f"~{t / 60:.0f} min"
+    if t < 2 * 86400:
+        return f"~{t / 3600:.0f} h"
+    years = t / (365.25 * 86400)
+    if years < 2:
+        return f"~{t / 86400:.0f} days"
+    return f"~{years:.2g} years" if years < 10**6 else f"~{years:.1e} years"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a request will build, estimated from its arguments before anything is allocated.
+
+    ``what`` describes the size in words (``"about 16,777,216 runs"``);
+    ``bytes`` and ``seconds`` are the planned peak memory and work.
+    """
+
+    what: str
+    bytes: float = 0.0
+    seconds: float = 0.0
+    #: A fixed limit of the command the request exceeds, in words (``"classify
+    #: enumerates at most 16,777,216 runs"``); empty when there is none.
+    over_cap: str = ""
+
+    def fits(self) -> bool:
+        return not self.over_cap and self.bytes <= memory_budget()[0] and self.seconds <= time_budget()[0]
+
+    def excess(self) -> str:
+        """``"needing ~12 GB; this machine allows ~4 GB"`` for the first budget it exceeds ('' if it fits)."""
+        mem, mem_why = memory_budget()
+        if self.bytes > mem:
+            need = human_bytes(self.bytes) if math.isfinite(self.bytes) else "more memory than any machine has"
+            return f"needing {need}; {mem_why} {human_bytes(mem)}"
+        sec, sec_why = time_budget()
+        if self.seconds > sec:
+            return f"needing {human_seconds(self.seconds)} of work; {sec_why} {human_seconds(sec)}"
+        if self.over_cap:
+            return f"; {self.over_cap}"
+        return ""
+
+
+def largest_fitting(estimate, low: int, high: int) -> int | None:
+    """The largest ``x`` in ``low..high`` with ``estimate(x).fits()`` (estimates grow with ``x``), or None."""
+    if high < low or not estimate(low).fits():
+        return None
+    lo, hi = low, high
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if estimate(mid).fits():
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def refuse_unless_fits(request: str, est: Estimate, fits: str | None) -> None:
+    """Raise :class:`~workbench.errors.TooLargeError` unless ``est`` fits the budgets.
+
+    The message: ``"{request}: {est.what} needing ~12 GB; this machine allows
+    ~4 GB: {fits}"`` where ``fits`` names the largest setting that fits (or
+    says that none does).
+    """
+    if est.fits():
+        return
+    tail = f": {fits}" if fits else ""
+    excess = est.excess()
+    raise TooLargeError(f"{request}: {est.what}{'' if excess.startswith(';') else ' '}{excess}{tail}")
+
+
+def space_label(kind: str, depth: int, grades: int, topic) -> str:
+    """``"rank space at depth 24"`` (+ grades and topic when not the defaults)."""
+    extra = "" if grades == 1 else f" with {grades} relevant grades"
+    t = f", topic {topic}" if topic is not None else ""
+    return f"{kind} space at depth {depth}{extra}{t}"
+
+
+def log2_space_size(kind: str, depth: int, grades: int, topic=None) -> float:
+    """``log2`` of the number of runs, from logarithms (never the exact count).
+
+    With a topic it is the bound of the unrestricted space unless the quotas
+    bind (``n_j < depth``), in which case it is exact through the counting
+    automaton when that is cheap, else still the bound.
+
+    >>> log2_space_size("rank", 10**20, 1)
+    1e+20
+    >>> round(2 ** log2_space_size("set", 1000, 2))
+    501501
+    """
+    if kind == "rank":
+        bound = depth * math.log2(grades + 1)
+    else:
+        bound = (math.lgamma(depth + grades + 1) - math.lgamma(depth + 1) - math.lgamma(grades + 1)) / math.log(2)
+    if topic is None or all(n >= depth for n in topic.counts):
+        return bound
+    if _automaton_bytes(kind, depth, grades, topic, bound) <= min(memory_budget()[0], 2**28):
+        return math.log2(Space(kind, depth, grades, topic).size)
+    return bound
+
+
+def _automaton_states(kind: str, depth: int, grades: int, topic) -> int:
+    counts = [n for n in (topic.counts if topic is not None else ()) if n < depth]
+    if kind == "set":
+        return sum(n + 2 for n in counts) + grades + 2
+    states = 1
+    for n in counts:
+        states *= n + 1
+    return states
+
+
+def _automaton_bytes(kind: str, depth: int, grades: int, topic, log2_size: float) -> float:
+    """Memory of the counting automaton's tables (completion counts per position, state and grade)."""
+    entries = float(depth + 1) * (_automaton_states(kind, depth, grades, topic) + 1) * (grades + 1)
+    per = 8.0 if log2_size < 63 else 40.0 + log2_size / 8
+    return entries * per * 4  # W, C, P and the flat copy of P
+
+_KINDS = ("rank", "set")
+
+
+def _check_int(value, what: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool):
+        raise BadParameterError(f"{what} {value!r}: must be an integer")
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise BadParameterError(f"{what} {value!r}: must be an integer") from None
+    if v < low or (high is not None and v > high):
+        rng = f">= {low}" if high is None else f"in {low}..{high}"
+        raise BadParameterError(f"{what} {value!r}: must be an integer {rng}")
+    return v
+
+
+def _randbelow(rng: np.random.Generator, n: int) -> int:
+    """A uniform Python int in ``0..n-1`` for any ``n >= 1`` (rejection sampling)."""
+    nbits = n.bit_length()
+    nbytes = (nbits + 7) // 8
+    while True:
+        x = int.from_bytes(rng.bytes(nbytes), "little") >> (8 * nbytes - nbits)
+        if x < n:
+            return x
+
+
+@dataclass(frozen=True)
+class Space:
+    """A space of judged runs, enumerated exactly in canonical order.
+
+    Parameters
+    ----------
+    kind : {"rank", "set"}
+        ``"rank"``: vectors in ``{0..c}^N``; ``"set"``: multisets of ``N``
+        grades, each stored sorted non-increasing.
+    depth : int
+        ``N >= 1``.
+    grades : int, default 1
+        Number of relevant grades ``c`` (``1 <= c <= 255``).
+    topic : Topic or None
+        If given, only runs with at most ``n_j`` documents of grade ``j >= 1``.
+
+    Notes
+    -----
+    Rank space order: lexicographic, position 1 most significant (without a
+    topic ``index = RBTO``).  Set space order: the ``set`` order of SPEC
+    section 2, which on canonical (sorted non-increasing) rows is lexicographic
+    order; ``index = SBTO`` of seed 003 eq. 2-3 without a topic.
+
+    Examples
+    --------
+    >>> sp = Space("rank", 2)
+    >>> sp.size
+    4
+    >>> sp.array().tolist()
+    [[0, 0], [0, 1], [1, 0], [1, 1]]
+    >>> Space("set", 2, grades=2).array().tolist()
+    [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
+
+    References
+    ----------
+    SPEC sec. 1; seed 003 eq. 2-6 (SBTO, RBTO).
+    """
+
+    kind: str
+    depth: int
+    grades: int = 1
+    topic: Topic | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise BadParameterError(f"space kind {self.kind!r}: must be 'rank' or 'set'")
+        check_depth(self.depth)
+        if isinstance(self.grades, bool) or not isinstance(self.grades, int) or not 1 <= self.grades <= 255:
+            raise BadParameterError(f"grades {self.grades!r}: must be an integer in 1..255")
+        if self.topic is not None:
+            if not isinstance(self.topic, Topic):
+                raise BadParameterError(f"topic {self.topic!r}: must be a Topic (e.g. Topic.parse('2,1'))")
+            self.topic.check_grades(self.grades)
+
+    # structure --------------------------------------------------------------
+    @cached_property
+    def _auto(self) -> Automaton:
+        bound = log2_space_size(self.kind, self.depth, self.grades, None)
+        need = _automaton_bytes(self.kind, self.depth, self.grades, self.topic, bound)
+        refuse_unless_fits(
+            f"{space_label(self.kind, self.depth, self.grades, self.topic)}",
+            Estimate(f"counting and indexing its runs (at most {about_runs(bound)})", need),
+            "use a smaller --depth",
+        )
+        return Automaton(self.kind, self.depth, self.grades, self.topic)
+
+    @property
+    def log2_size(self) -> float:
+        """``log2(size)`` from logarithms: safe for any depth (see :func:`log2_space_size`)."""
+        return log2_space_size(self.kind, self.depth, self.grades, self.topic)
+
+    @cached_property
+    def _free_rank(self) -> bool:
+        """True when the space is all of ``{0..c}^N`` (index = RBTO)."""
+        if self.kind != "rank":
+            return False
+        return self.topic is None or all(n >= self.depth for n in self.topic.counts)
+
+    @property
+    def size(self) -> int:
+        """Number of runs, exact, computed without enumerating.
+
+        ``(c+1)^N`` (rank) or ``C(N+c, c)`` (set) without a topic; a dynamic
+        programme over remaining quotas with one.
+
+        Examples
+        --------
+        >>> rank_space(30).size
+        1073741824
+        >>> set_space(1000, grades=2).size
+        501501
+        >>> rank_space(3, topic=Topic((1,))).size
+        4
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        if self._free_rank:
+            bits = self.depth * math.log2(self.grades + 1)
+            if bits > _SIZE_BITS_LIMIT:
+                raise TooLargeError(
+                    f"{space_label(self.kind, self.depth, self.grades, self.topic)}: {about_runs(bits)}; "
+                    f"even their exact count would need {human_bytes(bits / 8)}: use a smaller --depth"
+                )
+            return (self.grades + 1) ** self.depth
+        if self.kind == "set" and self.topic is None:
+            return math.comb(self.depth + self.grades, self.grades)
+        return self._auto.size
+
+    def __len__(self) -> int:
+        s = self.size
+        if s > _INT64_MAX:
+            raise SpaceTooLargeError(f"space of {s} runs is too large for len(); use .size")
+        return s
+
+    def __iter__(self) -> Iterator[Run]:
+        for _, block in self.blocks():
+            for row in block.tolist():
+                yield tuple(row)
+
+    def __contains__(self, run) -> bool:
+        try:
+            self.index(run)
+        except BadRunError:
+            return False
+        return True
+
+    def __str__(self) -> str:
+        t = f", topic {self.topic}" if self.topic is not None else ""
+        return f"{self.kind} space, depth {self.depth}, {self.grades} grade(s){t}"
+
+    # enumeration --------------------------------------------------------------
+    def _int_index_array(self, start: int, n: int) -> np.ndarray:
+        if start + n - 1 <= _INT64_MAX:
+            return np.arange(start, start + n, dtype=np.int64)
+        arr = np.empty(n, dtype=object)
+        arr[:] = [start + i for i in range(n)]
+        return arr
+
+    def _rows(self, start: int, n: int) -> np.ndarray:
+        if self._free_rank:
+            return rank_digits(start, n, self.depth, self.grades)
+        return self._auto.unrank(self._int_index_array(start, n), self.depth)
+
+    def blocks(self, block_size: int = 1 << 16, start: int = 0, stop: int | None = None) -> Iterator[tuple[int, np.ndarray]]:
+        """Yield the runs with index in ``[start, stop)`` in canonical order, in blocks.
+
+        Parameters
+        ----------
+        block_size : int, default 65536
+            Maximum number of rows per block (``>= 1``).
+        start, stop : int
+            Index range; ``stop=None`` means ``size``.
+
+        Yields
+        ------
+        (int, numpy.ndarray)
+            Index of the first row, and the rows, shape ``(n, depth)``, ``uint8``.
+
+        Examples
+        --------
+        >>> [(i, b.tolist()) for i, b in rank_space(2).blocks(block_size=3)]
+        [(0, [[0, 0], [0, 1], [1, 0]]), (3, [[1, 1]])]
+        >>> [(i, b.tolist()) for i, b in rank_space(3).blocks(start=2, stop=4)]
+        [(2, [[0, 1, 0], [0, 1, 1]])]
+
+        References
+        ----------
+        SPEC sec. 1; seed 003 eq. 5-6 (rank order).
+        """
+        size = self.size
+        bs = _check_int(block_size, "block_size", 1)
+        a = _check_int(start, "start", 0, size)
+        b = size if stop is None else _check_int(stop, "stop", a, size)
+        return self._blocks(bs, a, b)
+
+    def _blocks(self, bs: int, a: int, b: int) -> Iterator[tuple[int, np.ndarray]]:
+        while a < b:
+            n = min(bs, b - a)
+            yield a, self._rows(a, n)
+            a += n
+
+    def array(self, limit: int = 1 << 24) -> np.ndarray:
+        """The whole space as one array, shape ``(size, depth)``, ``uint8``.
+
+        Raises
+        ------
+        SpaceTooLargeError
+            If ``size > limit``.
+
+        Examples
+        --------
+        >>> set_space(3, topic=Topic((1,))).array().tolist()
+        [[0, 0, 0], [1, 0, 0]]
+        >>> rank_space(40).array()
+        Traceback (most recent call last):
+        ...
+        workbench.errors.SpaceTooLargeError: rank space at depth 40 with 1 relevant grade(s) has 1099511627776 runs, more than the limit 16777216: use a smaller --depth or sampling
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        if self.log2_size > 62:
+            size = None
+        else:
+            size = self.size
+        if size is None or size > limit:
+            t = f" and topic {self.topic}" if self.topic is not None else ""
+            shown = str(size) if size is not None else about_runs(self.log2_size).removesuffix(" runs")
+            raise SpaceTooLargeError(
+                f"{self.kind} space at depth {self.depth} with {self.grades} relevant grade(s){t} has {shown} runs, "
+                f"more than the limit {limit}: use a smaller --depth or sampling"
+            )
+        refuse_unless_fits(
+            f"{space_label(self.kind, self.depth, self.grades, self.topic)}",
+            Estimate(f"{size:,} runs of {self.depth} grades", float(size) * self.depth),
+            "use a smaller --depth",
+        )
+        N = self.depth
+        if self._free_rank:
+            B = self.grades + 1
+            out = np.empty((size, N), dtype=np.uint8)
+            grades = np.arange(B, dtype=np.uint8)
+            for i in range(N):
+                col = np.repeat(grades, B ** (N - 1 - i))
+                out[:, i] = np.tile(col, B ** i)
+            return out
+        out = np.empty((size, N), dtype=np.uint8)
+        for a, blk in self._blocks(1 << 16, 0, size):
+            out[a:a + blk.shape[0]] = blk
+        return out
+
+    # ranking ----------------------------------------------------------------
+    def _check_index(self, index) -> int:
+        size = self.size
+        if isinstance(index, bool):
+            raise BadIndexError(f"index {index!r}: not an integer")
+        try:
+            i = operator.index(index)
+        except TypeError:
+            raise BadIndexError(f"index {index!r}: not an integer") from None
+        if not 0 <= i < size:
+            raise BadIndexError(f"index {index!r}: outside 0..{size - 1} of the {self.kind} space")
+        return i
+
+    def run(self, index: int) -> Run:
+        """The run at ``index`` in canonical order (unranking).
+
+        Raises
+        ------
+        BadIndexError
+            (a ``BadRunError`` and ``IndexError``) if ``index`` is not in ``0..size-1``.
+
+        Examples
+        --------
+        >>> rank_space(4, grades=2).run(5)
+        (0, 0, 1, 2)
+        >>> set_space(3, grades=2).run(4)
+        (2, 0, 0)
+        >>> rank_space(100).run(2**100 - 1) == (1,) * 100
+        True
+
+        References
+        ----------
+        SPEC sec. 1; seed 003 eq. 2-3 and 5-6.
+        """
+        i = self._check_index(index)
+        if self._free_rank:
+            B = self.grades + 1
+            digits = []
+            for _ in range(self.depth):
+                i, d = divmod(i, B)
+                digits.append(d)
+            return tuple(digits[::-1])
+        return self._auto.unrank_one(i, self.depth)
+
+    def _check_run(self, run) -> Run:
+        if isinstance(run, str):
+            r = parse_run(run, self.grades)
+        else:
+            try:
+                r = tuple(operator.index(g) for g in run)
+            except TypeError:
+                raise BadRunError(f"run {run!r}: grades must be integers") from None
+        shown = format_run(r) if r and min(r) >= 0 else repr(run)
+        if len(r) != self.depth:
+            raise BadRunError(f"run {shown}: has {len(r)} grade(s) but the depth is {self.depth}")
+        for g in r:
+            if not 0 <= g <= self.grades:
+                raise BadRunError(f"run {shown}: grade {g} outside 0..{self.grades}")
+        if self.kind == "set" and any(r[k] < r[k + 1] for k in range(len(r) - 1)):
+            canon = format_run(sorted(r, reverse=True))
+            raise BadRunError(f"run {shown}: a set-based run must be sorted non-increasing (write {canon})")
+        if self.topic is not None:
+            for j, nj in enumerate(self.topic.counts, start=1):
+                k = r.count(j)
+                if k > nj:
+                    raise BadRunError(
+                        f"run {shown}: retrieves {k} document(s) of grade {j} but topic {self.topic} has only {nj}"
+                    )
+        return r
+
+    def index(self, run) -> int:
+        """Position of ``run`` in the canonical order (ranking).
+
+        Parameters
+        ----------
+        run : sequence of int or str
+            Grades, or a run written as ``"0112"`` / ``"0,1,1,2"``.  Set-based
+            runs must be in canonical form (sorted non-increasing).
+
+        Raises
+        ------
+        BadRunError
+            Naming the run, if it is not in the space (wrong length, grade
+            outside ``0..c``, set run not sorted non-increasing, more documents
+            of a grade than the topic has).
+
+        Examples
+        --------
+        >>> rank_space(4, grades=2).index((0, 0, 1, 2))   # RBTO
+        5
+        >>> set_space(3, grades=2).index("200")            # SBTO
+        4
+        >>> set_space(3).index("011")
+        Traceback (most recent call last):
+        ...
+        workbench.errors.BadRunError: run 011: a set-based run must be sorted non-increasing (write 110)
+
+        References
+        ----------
+        SPEC sec. 1-2; seed 003 eq. 2-3 (SBTO) and 5-6 (RBTO).
+        """
+        r = self._check_run(run)
+        if self._free_rank:
+            B = self.grades + 1
+            acc = 0
+            for g in r:
+                acc = acc * B + g
+            return acc
+        i = self._auto.rank_one(r, self.depth)
+        if i is None:  # pragma: no cover - _check_run already rejects these
+            raise BadRunError(f"run {format_run(r)}: not in the {self.kind} space")
+        return i
+
+    def _rows_array(self, runs) -> np.ndarray:
+        arr = np.asarray(runs)
+        if arr.ndim == 1 and arr.shape[0] == self.depth:
+            arr = arr[None, :]
+        if arr.ndim != 2 or arr.shape[1] != self.depth:
+            raise BadRunError(f"runs array of shape {arr.shape}: need shape (n, {self.depth})")
+        if arr.dtype.kind not in "iub":
+            raise BadRunError(f"runs array of dtype {arr.dtype}: grades must be integers")
+        return arr
+
+    def _rank_rows(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(index, in-space mask) of integer rows; index is meaningless where the mask is False."""
+        c = self.grades
+        if rows.size == 0:
+            inrange = np.ones(rows.shape[0], dtype=bool)
+        elif rows.dtype.kind == "u" or rows.dtype.kind == "b":
+            inrange = rows.max(axis=1) <= c
+        else:
+            inrange = (rows.max(axis=1) <= c) & (rows.min(axis=1) >= 0)
+        if inrange.all():
+            clipped = rows.astype(np.intp, copy=False) if rows.dtype.kind == "b" else rows
+        else:
+            clipped = np.where((rows >= 0) & (rows <= c), rows, 0)
+        if self._free_rank:
+            B = c + 1
+            if self.size <= _INT64_MAX:
+                idx = np.zeros(rows.shape[0], dtype=np.int64)
+                for k in range(self.depth):
+                    idx *= B
+                    idx += clipped[:, k]
+            else:
+                idx = np.zeros(rows.shape[0], dtype=object)
+                for k in range(self.depth):
+                    idx = idx * B + clipped[:, k].astype(object)
+            return idx, inrange
+        idx, ok = self._auto.rank(clipped.astype(np.intp, copy=False), self.depth)
+        return idx, ok & inrange
+
+    def indices(self, runs: np.ndarray, check: bool = False) -> np.ndarray:
+        """Vectorised :meth:`index` of every row of ``runs``.
+
+        Rows are assumed to be in the space (canonical form for set spaces);
+        the result for a row outside it is meaningless unless ``check=True``,
+        which raises :class:`BadRunError` naming the first such row.
+
+        Parameters
+        ----------
+        runs : array_like of int, shape (n, depth)
+        check : bool, default False
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int64`` indices; ``object`` (Python ints) if the space has more
+            than ``2**63 - 1`` runs.
+
+        Examples
+        --------
+        >>> sp = rank_space(3)
+        >>> sp.indices(sp.array()).tolist()
+        [0, 1, 2, 3, 4, 5, 6, 7]
+        >>> set_space(2, grades=2).indices([[2, 1], [0, 0]]).tolist()
+        [4, 0]
+
+        References
+        ----------
+        SPEC sec. 1; seed 003 eq. 2-3 and 5-6.
+        """
+        rows = self._rows_array(runs)
+        idx, ok = self._rank_rows(rows)
+        if check and not ok.all():
+            bad = rows[int(np.argmin(ok))].tolist()
+            self._check_run(bad)  # raises with the precise reason
+            raise BadRunError(f"run {bad}: not in the {self.kind} space")  # pragma: no cover
+        return idx
+
+    def contains(self, runs: np.ndarray) -> np.ndarray:
+        """Boolean mask: which rows of ``runs`` are runs of this space.
+
+        For a set space a row is contained only in canonical form (sorted
+        non-increasing).
+
+        Examples
+        --------
+        >>> sp = rank_space(3, topic=Topic((1,)))
+        >>> sp.contains([[1, 0, 0], [1, 1, 0], [0, 0, 2]]).tolist()
+        [True, False, False]
+        >>> set_space(2).contains([[1, 0], [0, 1]]).tolist()
+        [True, False]
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        rows = self._rows_array(runs)
+        return self._rank_rows(rows)[1]
+
+    # sampling ---------------------------------------------------------------
+    def sample_indices(self, k: int, seed: int) -> np.ndarray:
+        """``k`` indices drawn uniformly with replacement, reproducible with ``seed``.
+
+        Returns ``int64`` indices, or ``object`` (Python ints) for spaces
+        with more than ``2**63 - 1`` runs.
+
+        Examples
+        --------
+        >>> sp = rank_space(10)
+        >>> sp.sample_indices(5, seed=1).tolist() == sp.sample_indices(5, seed=1).tolist()
+        True
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        k = _check_int(k, "sample size", 0)
+        rng = np.random.default_rng(seed)
+        size = self.size
+        if size <= _INT64_MAX:
+            return rng.integers(0, size, size=k, dtype=np.int64)
+        out = np.empty(k, dtype=object)
+        out[:] = [_randbelow(rng, size) for _ in range(k)]
+        return out
+
+    def sample(self, k: int, seed: int) -> np.ndarray:
+        """``k`` runs drawn uniformly at random over the space, with replacement.
+
+        Indices are drawn exactly (Python ints when the space has more than
+        ``2**63 - 1`` runs) with ``numpy.random.default_rng(seed)`` and then
+        unranked, so the result is reproducible and exactly uniform.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(k, depth)``, ``uint8``.
+
+        Examples
+        --------
+        >>> sp = set_space(50, grades=3, topic=Topic((5, 5, 5)))
+        >>> s = sp.sample(4, seed=7)
+        >>> s.shape, bool(sp.contains(s).all())
+        ((4, 50), True)
+        >>> bool((rank_space(200).sample(3, seed=0) == rank_space(200).sample(3, seed=0)).all())
+        True
+
+        References
+        ----------
+        SPEC sec. 1.
+        """
+        idx = self.sample_indices(k, seed)
+        if k == 0:
+            return np.zeros((0, self.depth), dtype=np.uint8)
+        if self._free_rank and idx.dtype == np.int64:
+            # digits of arbitrary indices
+            B = self.grades + 1
+            out = np.empty((k, self.depth), dtype=np.uint8)
+            x = idx.copy()
+            for p in range(self.depth - 1, -1, -1):
+                x, d = np.divmod(x, B)
+                out[:, p] = d
+            return out
+        return self._auto.unrank(idx, self.depth)
+
+
+#: Largest exact space size (in bits) :attr:`Space.size` computes: ``2^(2^30)``
+#: is a 128 MB integer, far beyond anything enumerated, ranked or sampled.
+_SIZE_BITS_LIMIT = 2**30
+
+
+def about_runs(log2_size: float) -> str:
+    """``"16,777,216 runs"`` or ``"about 2.8 x 10^4515 runs"`` from ``log2`` of a count.
+
+    >>> about_runs(24.0), about_runs(15000.0), about_runs(1e20)
+    ('16,777,216 runs', 'about 2.8 x 10^4515 runs', 'about 10^3.01e+19 runs')
+    """
+    if log2_size < 26 or (log2_size < 62 and float(log2_size).is_integer()):
+        return f"{round(2 ** log2_size):,} runs"
+    log10 = log2_size * math.log10(2)
+    exp = math.floor(log10)
+    mant = 10 ** (log10 - exp)
+    if round(mant, 1) >= 10:
+        mant, exp = mant / 10, exp + 1
+    return f"about {mant:.1f} x 10^{exp} runs" if exp < 10**6 else f"about 10^{log10:.4g} runs"
+
+
+def rank_space(depth: int, grades: int = 1, topic: Topic | None = None) -> Space:
+    """The rank-based space ``{0..c}^N`` (restricted by ``topic`` if given).
+
+    Examples
+    --------
+    >>> sp = rank_space(12, grades=2)
+    >>> sp.size, sp.run(1), sp.index((2,) * 12)
+    (531441, (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1), 531440)
+    >>> rank_space(3, topic=Topic((1,))).array().tolist()
+    [[0, 0, 0], [0, 0, 1], [0, 1, 0], [1, 0, 0]]
+
+    References
+    ----------
+    SPEC sec. 1; seed 003 eq. 4-6 (RBTO).
+    """
+    return Space("rank", depth, grades, topic)
+
+
+def set_space(depth: int, grades: int = 1, topic: Topic | None = None) -> Space:
+    """The set-based space of multisets of ``N`` grades (restricted by ``topic`` if given).
+
+    Rows are sorted non-increasing and ordered by the ``set`` order.
+
+    Examples
+    --------
+    >>> set_space(2, grades=2, topic=Topic((1, 1))).array().tolist()
+    [[0, 0], [1, 0], [2, 0], [2, 1]]
+    >>> set_space(30, grades=3).size
+    5456
+
+    References
+    ----------
+    SPEC sec. 1-2; seed 003 eq. 1-3 (SBTO).
+    """
+    return Space("set", depth, grades, topic)
