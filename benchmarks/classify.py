@@ -38,7 +38,7 @@ TREC_MEASURES = {"map", "recip_rank"}
 def child_classify(measure: str, order: str, depth: int, grades: int, topic) -> dict:
     import resource
 
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.space.runs import Gains, Topic
     from workbench.scale.classify import classify
@@ -103,7 +103,7 @@ def main() -> None:
         "| space | measure | order | runs | covers | verdict | classify median s | peak MiB | pytrec_eval median s | ratio |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
 
     for label, sp in SPACES.items():
         # pytrec_eval scores exactly the runs that are classified: the whole

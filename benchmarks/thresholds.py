@@ -33,7 +33,7 @@ CASES = [
 def child(measure: str, depth: int, grades: int) -> dict:
     import resource
 
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.space.spaces import rank_space
     from workbench.scale.thresholds import thresholds

@@ -1,7 +1,7 @@
 """The atlas of measure scales (workbench/papers/atlas.py), checked against a slow brute-force oracle.
 
 The oracle scores runs with its own Fraction formulas (written here from
-SPEC section 4, not taken from workbench.measure.measures), compares every pair of
+SPEC section 4, not taken from workbench.measures.measure), compares every pair of
 runs with the order's pairwise definition (``Order.compare``, not the cover
 relations that classify walks) and derives the verdict from SPEC section 3.
 """
@@ -19,8 +19,8 @@ import sympy
 from workbench.cli import main as cli
 from workbench.papers.atlas import BUILTIN_MEASURES, TWIST_FAMILIES, build_atlas
 from workbench.papers.atlas_report import atlas_markdown, json_text
-from workbench.measure.families import FAMILIES
-from workbench.measure.names import parse_measure
+from workbench.measures.families import FAMILIES
+from workbench.measures.names import parse_measure
 from workbench.order.orders import ORDERS, get_order
 from workbench.space.runs import Gains
 from workbench.scale.classify import classify

@@ -34,7 +34,7 @@ from workbench.scale.axioms import (
 )
 from workbench.core.exact import ValueBlock
 from workbench.scale.intrinsic import interval_transformation, intrinsic_category
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import classify

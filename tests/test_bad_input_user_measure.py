@@ -25,8 +25,8 @@ import z3
 
 from workbench.cli.main import main
 from workbench.errors import BadRunError, NotExpressibleError, TimeLimitError, UserMeasureError, WorkbenchError
-from workbench.measure.measures import Measure, register_family, user_family
-from workbench.measure.names import parse_measure
+from workbench.measures.measure import Measure, register_family, user_family
+from workbench.measures.names import parse_measure
 from workbench.space.runs import Gains
 
 ROOT = Path(__file__).resolve().parents[1]

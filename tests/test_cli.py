@@ -1,11 +1,13 @@
 """The command line: SPEC section 6 JSON contract, exit statuses, one-line errors."""
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -126,5 +128,84 @@ def test_tour_writes_figures(capsys, tmp_path):
 
 def test_console_script_entry_point():
     out = subprocess.run([sys.executable, "-m", "workbench.cli.main", "classify", "P", "--depth", "2", "--json"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and json.loads(out.stdout)["verdict"] == "weak"
+
+
+# ---------------------------------------------------------------------------
+# the shell: one module per subcommand, shared helpers in common, a light start-up
+
+CLI = Path(__file__).resolve().parents[1] / "workbench" / "cli"
+HEAVY = ("numpy", "sympy", "z3", "networkx", "matplotlib", "scipy", "ir_measures", "pandas")
+
+
+def _cli_imports(path: Path) -> set[str]:
+    """The ``workbench.cli`` modules a file imports, anywhere in it (``from workbench.cli import x`` gives x)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("workbench.cli")}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("workbench.cli"):
+            found |= {f"{node.module}.{a.name}" for a in node.names} if node.module in (
+                "workbench.cli", "workbench.cli.ipso", "workbench.cli.experiment") else {node.module}
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            raise AssertionError(f"{path}: relative import")
+    return found
+
+
+def test_subcommand_modules_import_common_and_no_other_cli_module():
+    subcommands = [p for p in sorted(CLI.rglob("*.py")) if p.name not in ("__init__.py", "main.py", "common.py")]
+    assert {p.stem for p in subcommands} >= {"classify", "thresholds", "counterexample", "tour", "prove", "axioms",
+                                             "measures", "hasse", "atlas", "reproduce", "twist", "twist_runs",
+                                             "twist_curve", "twist_scale", "compare", "census", "freedom", "runs",
+                                             "agreement", "grid", "correlation", "significance", "study"}
+    for path in subcommands:
+        assert _cli_imports(path) <= {"workbench.cli.common"}, path
+    assert _cli_imports(CLI / "common.py") == set()
+    for group in ("ipso", "experiment"):
+        package = f"workbench.cli.{group}"
+        assert all(m.startswith(package + ".") for m in _cli_imports(CLI / group / "__init__.py"))
+
+
+def test_every_command_has_timeout_and_traceback():
+    import inspect
+
+    from workbench.cli.main import app
+
+    def commands(typer_app, prefix=""):
+        for info in typer_app.registered_commands:
+            yield prefix + (info.name or info.callback.__name__), info.callback
+        for group in typer_app.registered_groups:
+            yield from commands(group.typer_instance, f"{prefix}{group.name} ")
+
+    found = dict(commands(app))
+    assert len(found) >= 25 and "ipso compare" in found and "experiment study" in found
+    for name, callback in found.items():
+        params = inspect.signature(callback).parameters
+        assert "show_traceback" in params and ("time_limit" in params or name == "counterexample"), name
+        assert "timeout" in params if name == "counterexample" else "timeout" not in params, name
+
+
+def _modules_after(code: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_importing_the_command_line_is_light():
+    loaded = _modules_after("import workbench.cli.main")
+    assert not [m for m in loaded if m.split(".")[0] in HEAVY]
+    # no library module beyond what ``import workbench`` itself loads (the subcommands import theirs when run)
+    library = {m for m in loaded if m.startswith("workbench.") and not m.startswith("workbench.cli")}
+    assert library <= set(_modules_after("import workbench")) | {"workbench.errors"}, library
+
+
+def test_help_is_light():
+    loaded = _modules_after("from workbench.cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass")
+    assert not [m for m in loaded if m.split(".")[0] in HEAVY]
+
+
+def test_python_dash_m_workbench_runs_the_command_line():
+    out = subprocess.run([sys.executable, "-m", "workbench", "classify", "P", "--depth", "2", "--json"],
                          capture_output=True, text=True)
     assert out.returncode == 0 and json.loads(out.stdout)["verdict"] == "weak"

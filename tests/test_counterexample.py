@@ -17,7 +17,7 @@ import pytest
 from workbench.cli.main import main
 from workbench.scale.counterexample import Counterexample, find_counterexample, parse_param_range
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import classify

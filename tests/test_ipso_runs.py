@@ -236,7 +236,7 @@ def test_metric_tests_against_scipy_on_ir_measures_values():
         npos = int((nz > 0).sum())
         assert tests[m]["sign"].p == pytest.approx(stats.binomtest(npos, nz.size).pvalue, rel=1e-9)
         assert tests[m]["t"].direction == ("A" if d.mean() > 0 else "B")
-    # RBP: exact values from workbench.measure.measures against a direct float formula
+    # RBP: exact values from workbench.measures.measure against a direct float formula
     for p_name, p in (("RBP(0.5)", 0.5), ("RBP(0.8)", 0.8)):
         w = (1 - p) * p ** np.arange(10)
         serps = np.array([pa.serps[t] for t in pa.topics])

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.exact import to_float
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.space.runs import Gains, Topic
 from workbench.data.trec import TrecFormatError, judged_topics, read_qrels, read_run
 

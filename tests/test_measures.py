@@ -2,7 +2,7 @@
 
 The oracles below are written directly from SPEC section 4 (and seeds 000
 sec. 4.1, 003 eq. 2-3 and 5-6) with Fraction in plain loops; they share no
-code with workbench.measure.measures.
+code with workbench.measures.measure.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from workbench.errors import (
     NotExpressibleError,
     WorkbenchError,
 )
-from workbench.measure.measures import FAMILIES, Measure
+from workbench.measures.measure import FAMILIES, Measure
 from workbench.space.runs import Gains, Topic
 
 # ---------------------------------------------------------------------------

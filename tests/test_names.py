@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from workbench.errors import (
     BadParameterError, NeedsTopicError, NotExpressibleError, UnknownMeasureError, UserMeasureError,
 )
-from workbench.measure.measures import FAMILIES, Measure
-from workbench.measure.names import describe_families, parse_measure
+from workbench.measures.measure import FAMILIES, Measure
+from workbench.measures.names import describe_families, parse_measure
 from workbench.space.runs import Gains, Topic
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from workbench.cli.main import main
 from workbench.errors import NeedsTopicError, SpaceTooLargeError, WorkbenchError
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.ipso.pairgrid import CATEGORIES, draw_pair_grid, pair_grid
 from workbench.space.runs import Gains, Topic
 

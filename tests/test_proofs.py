@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from workbench.cli.main import main
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.scale.proofs import (ClaimFileError, load_claims, ob_rank_cover_tail, ob_rank_violation_limit,
                               report_markdown, run_claims)

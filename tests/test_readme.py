@@ -82,3 +82,33 @@ def test_readme_example_output(command, expected, capsys, checkout_like):
 
 def test_readme_has_checked_examples():
     assert len(examples()) >= 3
+
+
+def python_examples() -> str:
+    """The README's fenced ``python`` blocks that hold ``>>>`` examples, joined as one session."""
+    blocks, current = [], None
+    for line in README.read_text().splitlines():
+        if current is None:
+            if line.strip() == "```python":
+                current = []
+        elif line.startswith("```"):
+            if any(x.startswith(">>> ") for x in current):
+                blocks.append("\n".join(current))
+            current = None
+        else:
+            current.append(line)
+    return "\n\n".join(blocks) + "\n"
+
+
+def test_readme_python_examples_print_what_they_show(checkout_like):
+    """The "From Python" section, run by :mod:`doctest` in a checkout-like folder (it writes fig1.svg there)."""
+    import doctest
+
+    text = python_examples()
+    assert "import workbench as wb" in text and text.count(">>> ") >= 20
+    test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(README), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    out: list[str] = []
+    runner.run(test, out=out.append)
+    assert runner.failures == 0, "".join(out)
+    assert (checkout_like / "fig1.svg").is_file()

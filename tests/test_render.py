@@ -25,7 +25,7 @@ from workbench.order.hasse import hasse_diagram, rank_function
 from workbench.figures.hasse_figure import write_figure
 from workbench.figures.hasse_marks import Highlight, chain, measure_diagram, nonseparable, violations, witness
 from workbench.ipso.compare import compare as ipso_compare
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.figures.render import layers, resolve, to_dot, to_json, to_tikz
 from workbench.space.runs import Gains

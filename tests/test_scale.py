@@ -12,7 +12,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import classify

@@ -29,7 +29,7 @@ from workbench.errors import (
     UnknownMeasureError,
     WorkbenchError,
 )
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.data.ranked_matrix import ranked_matrix
 from workbench.space.runs import Gains, Topic
 from workbench.data.score_matrix import (

@@ -19,7 +19,7 @@ import sympy
 
 from workbench.cli.main import main
 from workbench.errors import BadDepthError, BadParameterError, WorkbenchError
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.space.runs import Gains
 from workbench.scale.classify import classify

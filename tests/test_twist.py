@@ -1,7 +1,7 @@
 """Twist (seed 002 Def. 1-6): the one definition, the fast curves and a naive oracle agree.
 
 The oracle below is written straight from the paper's text, independent of
-``workbench.measure.twist``: it scans the ideal run for each grade's minimum and
+``workbench.measures.twist``: it scans the ideal run for each grade's minimum and
 maximum rank (Def. 15), applies Def. 1-6 literally with Fractions, and is
 compared with every algebra (numeric blocks, sympy, z3) and with the fast
 integer curves on every run of small topic spaces.
@@ -16,10 +16,10 @@ import pytest
 import z3
 
 from workbench.cli.main import main
-from workbench.measure.crp import curves
+from workbench.measures.crp import curves
 from workbench.errors import BadRunError, BadTopicError, UndefinedMeasureError
-from workbench.measure.measures import Measure
-from workbench.measure.names import parse_measure
+from workbench.measures.measure import Measure
+from workbench.measures.names import parse_measure
 from workbench.space.runs import Gains, Topic
 from workbench.space.spaces import rank_space
 
@@ -151,7 +151,7 @@ def test_worked_example_rp_and_crp_vectors():
     names = list(EXAMPLE)
     c = curves([EXAMPLE[k] for k in names], EXAMPLE_TOPIC)
     assert EXAMPLE["i"] == list(EXAMPLE_TOPIC.ideal(15))
-    from workbench.measure.twist import full_scale, rank_ranges
+    from workbench.measures.twist import full_scale, rank_ranges
 
     assert EXAMPLE["fs"] == list(full_scale(EXAMPLE_TOPIC, 15))
     # the paper lists min/max ranks hr 1-2, fr 3-4, pr 5-7, nr 8-15

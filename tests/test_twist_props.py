@@ -1,6 +1,6 @@
 """Seed 002 Prop. 1-3 beyond the enumerated scope of proofs/24-32, and the `bounds` proof method.
 
-The oracle here is written from the paper, independent of workbench.measure.twist:
+The oracle here is written from the paper, independent of workbench.measures.twist:
 the ideal run (Def. 12), the full-scale run as the ideal run reversed
 (Def. 14), min/max rank as the first/last position of a grade in the ideal run
 (Def. 15), RP (Def. 1), CRP (Def. 2) and the recovery ratio with its crossing
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from workbench.measure.crp import curves
+from workbench.measures.crp import curves
 from workbench.errors import BadDepthError, WorkbenchError
 from workbench.scale.proofs import Claim, ClaimFileError, load_claim, settle, settle_bounds
 from workbench.space.runs import Topic

@@ -2,7 +2,7 @@
 
 Synthetic qrels and runs where the answer is known by construction (ideal
 runs, runs without a relevant document), every row checked against the
-:func:`workbench.measure.crp.curves` oracle, gain measures against hand-written AP,
+:func:`workbench.measures.crp.curves` oracle, gain measures against hand-written AP,
 RBP and nDCG, and the effort/gain grid against brute-force counting.  The
 Robust 2003 tests skip when the data is missing.
 """
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from workbench.cli.main import main
-from workbench.measure.crp import TABLE2, curves
+from workbench.measures.crp import TABLE2, curves
 from workbench.errors import TrecFormatError, WorkbenchError
 from workbench.space.runs import Topic
 from workbench.figures.twist_plots import effort_gain_figure

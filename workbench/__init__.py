@@ -1,3 +1,43 @@
-"""workbench: exact scale analysis of IR evaluation measures."""
+"""workbench: exact scale analysis of IR evaluation measures.
+
+One import for a notebook or a script; the functions take the command
+line's strings and return objects that display themselves::
+
+    >>> import workbench as wb
+    >>> wb.classify("RBP(p=1/2)", order="rank", depth=5).verdict
+    'interval'
+    >>> wb.census(depth=3).nonsep
+    2
+
+The functions (:mod:`workbench.api`): ``classify``, ``thresholds``,
+``counterexample``, ``hasse``, ``census``, ``compare``, ``measure``,
+``score_matrix``.  They are loaded on first use (PEP 562), so that
+``import workbench`` imports neither numpy nor sympy nor z3.
+
+``wb.measure`` is the function; the measures themselves live in the
+subpackage :mod:`workbench.measures`.
+
+References
+----------
+PEP 562 (module ``__getattr__`` and ``__dir__``); DESIGN.md ("a notebook user needs one import").
+"""
 
 __version__ = "0.1.0"
+
+#: The public API, loaded from :mod:`workbench.api` on first use.
+__all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix"]
+
+def __getattr__(name: str):
+    """Load the API function ``name`` from :mod:`workbench.api` on first use (PEP 562)."""
+    if name in __all__:
+        from workbench import api
+
+        value = getattr(api, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    """The module's names and the API's (PEP 562)."""
+    return sorted(set(globals()) | set(__all__))

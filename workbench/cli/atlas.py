@@ -3,8 +3,9 @@
 ``workbench atlas`` regenerates ``reports/atlas.md`` and ``reports/atlas.json``;
 ``workbench atlas --measure mine.py:half_life [--measure ...] [--orders rank,dominance]
 [--grades 1..2] [--depths 2..6] [-o out.md] [--json]`` puts any measures through
-the same atlas.  Registered on the main app in :mod:`workbench.cli.main`; the
-shared helpers (``emit_json``, ``progress_bar``, ``stdout``) come from there.
+the same atlas.  Registered on the main app by :mod:`workbench.cli.main`; the
+shared helpers (``emit_json``, ``progress_bar``, ``stdout``) come from
+:mod:`workbench.cli.common`.
 
 References
 ----------
@@ -17,7 +18,8 @@ from typing import Optional
 
 import typer
 
-from workbench.errors import BadDepthError, BadParameterError, WorkbenchError
+from workbench.cli.common import emit_json, progress_bar, stdout
+
 
 DEFAULT_REPORT = Path("reports/atlas.md")
 
@@ -45,6 +47,8 @@ def parse_range(text: str, what: str, low: int, high: int | None = None) -> list
     ----------
     SPEC section 6 (common options).
     """
+    from workbench.errors import BadDepthError, BadParameterError
+
     error = BadDepthError if what == "depths" else BadParameterError
     lo, sep, hi = str(text).strip().partition("..")
     try:
@@ -74,6 +78,7 @@ def parse_orders(text: str) -> list[str]:
     ----------
     SPEC section 2 (the orders).
     """
+    from workbench.errors import BadParameterError
     from workbench.order.orders import get_order
 
     names = [part.strip() for part in str(text).split(",")]
@@ -83,6 +88,8 @@ def parse_orders(text: str) -> list[str]:
 
 
 def _check_folder(path: Path) -> None:
+    from workbench.errors import WorkbenchError
+
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise WorkbenchError(f"output {str(path)!r}: folder {str(parent)!r} does not exist")
@@ -101,7 +108,6 @@ def atlas(
     from workbench.papers.atlas import BUILTIN_MEASURES, plan_atlas, run_atlas
     from workbench.papers.atlas_report import atlas_json, atlas_markdown, json_text
     from workbench.core.files import atomic_write as write_atomic
-    from workbench.cli.main import emit_json, progress_bar, stdout
 
     own = bool(measure)
     names = list(measure) if own else list(BUILTIN_MEASURES)

@@ -1,11 +1,12 @@
 """The ``workbench hasse`` command: a Hasse diagram, its highlights, and its figure.
 
-Registered on the main app in :mod:`workbench.cli.main`; the shared helpers
+Registered on the main app by :mod:`workbench.cli.main`; the shared helpers
 (``setting``, ``make_space``, ``emit_json``, ``progress_bar``) come from
-there.  Without ``-o`` the text formats (json, dot, tikz) go to stdout; with
-``-o FILE`` any format of :data:`workbench.figures.hasse_figure.FORMATS` is written
-to FILE atomically.  ``--figure FILE`` additionally writes a figure whose
-format is given by FILE's suffix.
+:mod:`workbench.cli.common`.  Without ``-o`` the text formats (json, dot,
+tikz) go to stdout; with ``-o FILE`` any format of
+:data:`workbench.figures.hasse_figure.FORMATS` is written to FILE atomically.
+``--figure FILE`` additionally writes a figure whose format is given by
+FILE's suffix.
 
 References
 ----------
@@ -19,7 +20,7 @@ from typing import Optional
 
 import typer
 
-from workbench.errors import SpaceTooLargeError, WorkbenchError
+from workbench.cli.common import emit_json, make_space, progress_bar, setting
 
 
 def register(app: typer.Typer) -> None:
@@ -46,13 +47,13 @@ def hasse(
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """The Hasse diagram (cover relations) of an order, or of a measure's weak order, with highlights."""
-    from workbench.cli.main import emit_json, make_space, progress_bar, setting
+    from workbench.errors import SpaceTooLargeError, WorkbenchError
     from workbench.order.hasse import hasse_diagram, is_lattice, width
     from workbench.figures.hasse_figure import TEXT_FORMATS, check_format, check_output, format_of, render_text, write_figure
     from workbench.figures.hasse_marks import chain, measure_diagram, nonseparable, parse_runs, runs_highlight
     from workbench.figures.hasse_marks import violations as violation_marks
     from workbench.figures.hasse_marks import witness as witness_mark
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.figures.render import to_json
 

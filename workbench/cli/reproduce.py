@@ -1,6 +1,6 @@
 """The ``workbench reproduce`` command: regenerate the seed papers' reproduction reports.
 
-Registered on the main app in :mod:`workbench.cli.main`; one call of
+Registered on the main app by :mod:`workbench.cli.main`; one call of
 :func:`workbench.papers.reproduce.reproduce` plus formatting.
 
 References
@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+
+from workbench.cli.common import emit_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
@@ -26,7 +28,6 @@ def reproduce(
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """Re-derive every checkable claim of a seed paper: reports/<paper>.md with its figures."""
-    from workbench.cli.main import emit_json, progress_bar
     from workbench.errors import WorkbenchError
     from workbench.papers.reproduce import PAPERS, get_paper, reproduce as run
 

@@ -16,7 +16,7 @@ an open interval and exact polynomial interpolation over QQ through them
 (:func:`_sample_points`, :func:`_interpolate`), and the real roots of a
 polynomial inside an open interval (:func:`_roots_in`; the interval is any
 object with ``low``/``high``, ``None`` for an infinite end, such as a
-:class:`workbench.measure.params.ParamSpec`).  :mod:`workbench.scale.thresholds` uses these
+:class:`workbench.measures.params.ParamSpec`).  :mod:`workbench.scale.thresholds` uses these
 to find, order and label the critical points of a measure's parameter.
 
 References

@@ -29,12 +29,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
-import sympy
 
 from workbench.errors import UndecidedComparisonError
+
+if TYPE_CHECKING:  # sympy is imported where it computes, not at start-up
+    import sympy
 
 INT64_SAFE = 1 << 62
 ONE = ("one",)
@@ -78,6 +80,8 @@ def log_ratio(base: int, m: int) -> tuple[Fraction, tuple]:
 
 def basis_sympy(elem: tuple) -> sympy.Expr:
     """The basis element as an exact sympy expression."""
+    import sympy
+
     if elem == ONE:
         return sympy.Integer(1)
     _, b, m = elem
@@ -175,7 +179,9 @@ class ValueBlock:
     den: int
     basis: tuple = (ONE,)
     bound: int = 0
-    scale: sympy.Expr = sympy.Integer(1)
+    # 1 (a Python int: arithmetic with it is sympy's 1 without importing sympy at start-up),
+    # or a positive sympy expression once a block is divided by an irrational constant
+    scale: sympy.Expr = 1
 
     # construction -----------------------------------------------------
     @classmethod
@@ -462,6 +468,8 @@ class ValueBlock:
         row = self.coords[i if self.n > 1 else 0]
         if self.is_rational and self.scale == 1:
             return Fraction(int(row[0]), self.den)
+        import sympy
+
         # one Add of all terms: summing term by term re-canonicalises the sum each time (quadratic)
         expr = sympy.Add(*(sympy.Integer(int(c)) * basis_sympy(e) for c, e in zip(row, self.basis) if c))
         return self.scale * expr / self.den
@@ -544,6 +552,8 @@ def exact_str(v) -> str:
     """The canonical exact string of a value (``"1/2"``, ``"log(2)/log(3) + 1"``)."""
     if isinstance(v, Fraction):
         return str(v)
+    import sympy
+
     return sympy.sstr(sympy.nsimplify(v) if isinstance(v, sympy.Rational) else v)
 
 
@@ -563,6 +573,8 @@ def to_float(v) -> float:
             return float(v)
         except OverflowError:
             return math.inf if v > 0 else -math.inf
+    import sympy
+
     return float(sympy.N(v, 20))
 
 
@@ -587,12 +599,15 @@ def approx_str(v, digits: int = 6) -> str:
     Inside the float range it is ``format(to_float(v), f".{digits}g")``;
     beyond it, a decimal string with ``digits`` significant digits.
 
+    >>> import sympy
     >>> approx_str(Fraction(1, 3)), approx_str(sympy.Integer(10) ** 400 / 3)
     ('0.333333', '3.33333e+399')
     """
     x = json_float(v)
     if x is not None:
         return format(x, f".{digits}g")
+    import sympy
+
     text = sympy.sstr(sympy.N(sympy.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else v, digits))
     mantissa, _, exponent = text.lower().partition("e")
     if "." in mantissa:
@@ -607,6 +622,8 @@ def _scale_float(scale) -> float:
     try:
         return float(scale)
     except (OverflowError, TypeError):
+        import sympy
+
         return float(sympy.N(scale, 20))
 
 

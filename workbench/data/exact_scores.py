@@ -1,6 +1,6 @@
 """Exact helpers of the score matrices: fast measure evaluation, float read-out, exact orders of values and sums.
 
-* :func:`evaluate_measure`: :meth:`workbench.measure.measures.Measure.evaluate`, with
+* :func:`evaluate_measure`: :meth:`workbench.measures.measure.Measure.evaluate`, with
   nDCG's ideal DCG cached and built with one ``sympy.Add`` (the same exact
   value as the family definition, much faster at depth 250).
 * :func:`block_floats`: the one place where exact values become floats.
@@ -43,7 +43,7 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic) -> ValueBlo
     The same exact value as the family definition (tested), without the
     quadratic sympy sum of :meth:`ValueBlock.value` on a deep ideal run.
 
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> [str(v) for v in evaluate_measure(parse_measure("nDCG"), np.array([[1, 0], [0, 1]]), Gains.default(), Topic((1,))).values()]
     ['1', 'log(2)/log(3)']
 
@@ -53,7 +53,7 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic) -> ValueBlo
     """
     if m.family != "nDCG":
         return m.evaluate(arr, gains, topic)
-    from workbench.measure.measures import Measure
+    from workbench.measures.measure import Measure
 
     topic.check_grades(gains.grades)
     dcg = Measure("DCG", m.params, m.cutoff)

@@ -79,7 +79,7 @@ SET_BASED = frozenset({"P", "gP", "R", "gR", "F", "Succ", "SBTO"})
 def closed_form(measure, gains: Gains) -> str | None:
     """The space whose index is the measure's position (``"rank"``, ``"rank-binary"``, ``"set"``) or None.
 
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> [closed_form(parse_measure(n), Gains.default(2)) for n in ("RBTO", "gRBP(p=1/3)", "gRBP(p=0.4)", "RBP(p=0.5)", "SBTO", "AP")]
     ['rank', 'rank', None, 'rank-binary', 'set', None]
 

@@ -17,7 +17,7 @@ Rules:
   as a run file is: score descending, ties by docid descending
   (:func:`workbench.data.trec.ranked_run`).  Any other shape raises
   :class:`~workbench.errors.BadInputShapeError` naming it.
-* **Measure names.**  A name the workbench parses (:func:`workbench.measure.names.parse_measure`:
+* **Measure names.**  A name the workbench parses (:func:`workbench.measures.names.parse_measure`:
   ``AP``, ``RBP(p=0.8)``, ``SBTO``, ``DCG(discount=logb,b=10)``,
   ``nDCG@10``, ``file.py:fn`` ...) is scored exactly by the workbench.  A
   prefix ``ir:`` (or ``ir_measures:``) forces ir_measures with ir_measures'
@@ -181,7 +181,7 @@ def resolve_measure(name: str):
     """
     import ir_measures
 
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
 
     text = str(name).strip()
     for pre in IR_PREFIXES + (TREC_PREFIX,):
@@ -489,6 +489,46 @@ class ScoreMatrix:
     def __repr__(self) -> str:
         return (f"ScoreMatrix({self.measure!r}, {self.source}, {self.view}, depth={self.depth}, "
                 f"{len(self.topics)} topics x {len(self.systems)} systems)")
+
+    def _repr_html_(self) -> str:
+        """The matrix as an HTML table (Jupyter): a row per topic, a column per system.
+
+        Exact values are shown exactly when short, else as a float with the
+        exact value as the cell's tooltip; rows past
+        :data:`workbench.core.display.MAX_ROWS` are left out.
+
+        >>> m = score_matrices({"1": {"a": 1}, "2": {"b": 1}}, {"x": {"1": ["a"]}, "y": {"2": ["n", "b"]}}, ["RR"])[0]
+        >>> print(m._repr_html_())  # doctest: +ELLIPSIS
+        <table class="workbench workbench-scores" ...>
+        <caption>RR (workbench, exact; graded view, rankings uncut): 2 topics x 2 systems</caption>
+        <thead><tr><th>topic</th><th>x</th><th>y</th></tr></thead>
+        <tbody>
+        <tr><td>1</td><td>1</td><td>0</td></tr>
+        <tr><td>2</td><td>0</td><td>1/2</td></tr>
+        </tbody>
+        </table>
+
+        References
+        ----------
+        IPython's rich display protocol; seed 000 sec. 5.2 (the T x S matrices).
+        """
+        from workbench.core.display import MAX_ROWS, Markup, cell, html_table
+        from workbench.core.exact import approx_str, exact_str
+
+        def shown(k: int, j: int):
+            if not self.exact:
+                return format(float(self.floats[k, j]), ".6g")
+            v = self.blocks[k].value(j)
+            text = exact_str(v)
+            return text if len(text) <= 24 else Markup(f'<span title="{cell(text)}">~{cell(approx_str(v))}</span>')
+
+        rows = [[t] + [shown(k, j) for j in range(len(self.systems))] for k, t in enumerate(self.topics[:MAX_ROWS])]
+        cut = "uncut" if self.depth is None else f"cut at {self.depth}"
+        caption = (f"{self.measure} ({self.source}, {'exact' if self.exact else 'floats'}; {self.view} view, "
+                   f"rankings {cut}): {len(self.topics)} topics x {len(self.systems)} systems"
+                   + (f"; undefined on {len(self.dropped)} topic(s), left out" if self.dropped else ""))
+        return html_table(rows, header=["topic", *self.systems], caption=caption, kind="scores",
+                          omitted=len(self.topics) - len(rows))
 
 
 def _ir_floats(judged: JudgedRuns, qrels: dict, ims: list) -> list[np.ndarray]:

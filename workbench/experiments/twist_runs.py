@@ -2,7 +2,7 @@
 
 For a set of TREC runs and graded qrels, :func:`twist_table` judges every
 run on every topic of the qrels, scores all runs of a topic at once with
-:func:`workbench.measure.crp.curves` (exact integer CRP, Fractions for the ratios)
+:func:`workbench.measures.crp.curves` (exact integer CRP, Fractions for the ratios)
 and records per (run, topic) the Twist, recovery ratio, space ratio, first
 crossing and archetype, plus the gain measures AP, nDCG and RBP(0.8) from
 ir_measures.  :class:`TwistTable` gives the per-run mean Twist table, the
@@ -38,7 +38,7 @@ Conventions:
   and topic) is refused before anything is allocated
   (:class:`~workbench.errors.TooLargeError`, with the largest depth that fits).
 * **Exactness.** Twist, recovery and space ratios are exact Fractions
-  (identical to :meth:`workbench.measure.crp.Curves.twist`); floats appear only in
+  (identical to :meth:`workbench.measures.crp.Curves.twist`); floats appear only in
   tables, JSON and plots.  Means over topics are exact too.
 * **Gain measures** (ir_measures, as in :mod:`workbench.ipso.trec_runs`): AP@N
   (pytrec_eval) and RBP(p=0.8) (cwl_eval) in the lenient binary view (grade
@@ -88,14 +88,14 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from workbench.measure.crp import TABLE2, curves
+from workbench.measures.crp import TABLE2, curves
 from workbench.errors import TrecFormatError, UndefinedMeasureError, WorkbenchError
 from workbench.core.files import check_memory
 from workbench.data.trec import topic_key as _topic_key
 from workbench.ipso.trec_runs import _ranking_of
 from workbench.space.runs import Topic, check_depth
 from workbench.data.trec import as_qrels, judge, require_common_topics, topic_of
-from workbench.measure.twist import CROSSINGS
+from workbench.measures.twist import CROSSINGS
 
 #: Gain measures of the effort/gain analysis (labels used in tables and JSON).
 GAIN_MEASURES = ("AP", "nDCG", "RBP(0.8)")
@@ -455,9 +455,9 @@ def _unique(names: list[str]) -> list[str]:
 def score_topic(block: np.ndarray, topic: Topic, crossing: str = "literal"):
     """Exact ``(twist, rho, sigma, first crossing, archetype)`` of each row of ``block`` (depth ``N >= 2 RB``).
 
-    One :func:`workbench.measure.crp.curves` call; the spaces of all runs and the
+    One :func:`workbench.measures.crp.curves` call; the spaces of all runs and the
     full-scale spaces are computed once, the ratios per run as Fractions (the
-    same numbers as :meth:`~workbench.measure.crp.Curves.twist`).
+    same numbers as :meth:`~workbench.measures.crp.Curves.twist`).
 
     >>> [tuple(map(str, t[:3])) + t[3:] for t in score_topic(np.array([[1, 0, 0, 0], [0, 0, 0, 1]]), Topic((1,)))]
     [('1', '1', '1', 1, 'ideal'), ('1/6', '1/3', '0', 3, 'full-scale')]
@@ -489,7 +489,7 @@ def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "liter
         ``N``: every ranking is cut to ``depth`` and padded with grade 0 up
         to ``depth`` (module conventions).
     crossing : {"literal", "strict"}
-        Def. 3's crossing set (:mod:`workbench.measure.twist`).
+        Def. 3's crossing set (:mod:`workbench.measures.twist`).
     names : sequence of str, optional
         Run names (default: file names, ``run1``, ``run2``... for dicts).
     gain_measures : bool

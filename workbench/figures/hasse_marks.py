@@ -252,7 +252,7 @@ def violations(space, order, measure, gains: Gains | None = None, ties: bool = F
 
     Examples
     --------
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.spaces import rank_space
     >>> [h] = violations(rank_space(3), "dominance", parse_measure("RBP(p=1/2)"))
     >>> len(h.pairs)
@@ -296,7 +296,7 @@ def witness(space, order, measure, gains: Gains | None = None) -> Highlight:
 
     Examples
     --------
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.spaces import rank_space
     >>> h = witness(rank_space(4), "rank", parse_measure("RBP(p=4/5)"))
     >>> h.label, sorted(h.pairs)
@@ -370,7 +370,7 @@ def measure_diagram(space, measure, gains: Gains | None = None) -> nx.DiGraph:
 
     Examples
     --------
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.spaces import rank_space
     >>> G = measure_diagram(rank_space(2), parse_measure("P"))
     >>> list(nx.topological_sort(G))

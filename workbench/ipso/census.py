@@ -110,6 +110,67 @@ class Census:
             out[f"{key}_fraction"] = _float_fraction(getattr(self, key), self.pairs)
         return out
 
+    def _head(self) -> str:
+        from workbench.core.display import grades_text, short_int
+
+        return (f"depth {self.depth}, {grades_text(self.grades)}, gains {self.gains}: "
+                f"{short_int(self.pairs)} ordered pairs")
+
+    def __repr__(self) -> str:
+        """A summary: each category's exact count (long counts shortened) and its share of all pairs.
+
+        >>> census(5)
+        Census at depth 5, 1 relevant grade, gains 0,1: 1024 ordered pairs
+          equal   32   (3.125000%)
+          ni      430  (41.992188%)
+          ns      430  (41.992188%)
+          nonsep  132  (12.890625%)
+        >>> census(1000)
+        Census at depth 1000, 1 relevant grade, gains 0,1: 11481306...029376 (603 digits) ordered pairs
+          equal   10715086...069376 (302 digits)  (0.000000%)
+          ni      40942571...199744 (601 digits)  (3.566020%)
+          ns      40942571...199744 (601 digits)  (3.566020%)
+          nonsep  10662455...560512 (603 digits)  (92.867960%)
+
+        References
+        ----------
+        Seed 001 Table 2; SPEC section 6 (``ipso census``).
+        """
+        from workbench.core.display import short_int
+
+        counts = {key: short_int(getattr(self, key)) for key in ("equal", "ni", "ns", "nonsep")}
+        width = max(len(v) for v in counts.values())
+        lines = [f"Census at {self._head()}"]
+        for key, text in counts.items():
+            lines.append(f"  {key:7s} {text:<{width}}  ({_float_fraction(getattr(self, key), self.pairs):.6%})")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The counts as an HTML table (Jupyter): category, exact count, share of all pairs.
+
+        >>> print(census(3)._repr_html_())  # doctest: +ELLIPSIS
+        <table class="workbench workbench-census" ...>
+        <caption>IPSO census at depth 3, 1 relevant grade, gains 0,1: 64 ordered pairs</caption>
+        <thead><tr><th>category</th><th>pairs</th><th>share</th></tr></thead>
+        <tbody>
+        <tr><td>equal</td><td>8</td><td>12.500000%</td></tr>
+        <tr><td>ni</td><td>27</td><td>42.187500%</td></tr>
+        <tr><td>ns</td><td>27</td><td>42.187500%</td></tr>
+        <tr><td>nonsep</td><td>2</td><td>3.125000%</td></tr>
+        </tbody>
+        </table>
+
+        References
+        ----------
+        IPython's rich display protocol; seed 001 Table 2.
+        """
+        from workbench.core.display import html_table, short_int
+
+        rows = [(key, short_int(getattr(self, key)), f"{_float_fraction(getattr(self, key), self.pairs):.6%}")
+                for key in ("equal", "ni", "ns", "nonsep")]
+        return html_table(rows, header=("category", "pairs", "share"), caption=f"IPSO census at {self._head()}",
+                          kind="census")
+
 
 def _float_fraction(num: int, den: int) -> float:
     """``num / den`` as a float approximation, for counts far beyond the float range.

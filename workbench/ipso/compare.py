@@ -199,6 +199,76 @@ class IpsoComparison:
             "notes": list(self.notes),
         }
 
+    def trace_text(self) -> str:
+        """The trace in runs of equal categories: ``ns at depths 1-2, nonsep at 3-4``.
+
+        >>> compare("0110", "1001").trace_text()
+        'ns at depths 1-2, nonsep at 3-4'
+        >>> compare("1", "0").trace_text()
+        'ni at depth 1'
+
+        References
+        ----------
+        Seed 001 Fig. 4 (the category as the depth grows).
+        """
+        words, start = [], 0
+        for end in range(1, len(self.trace) + 1):
+            if end == len(self.trace) or self.trace[end] != self.trace[start]:
+                span = f"{start + 1}" if end == start + 1 else f"{start + 1}-{end}"
+                where = "" if words else ("depth " if end == start + 1 else "depths ")
+                words.append(f"{self.trace[start]} at {where}{span}")
+                start = end
+        return ", ".join(words)
+
+    def __repr__(self) -> str:
+        """A summary: the two runs, the category, the trace by depth, dominance beside ipso.
+
+        >>> compare("0110", "1001")
+        IpsoComparison of A = 0110 and B = 1001 at depth 4, gains 0,1: nonsep
+          trace: ns at depths 1-2, nonsep at 3-4
+          dominance (Rules 1-2 on grades): nonsep; ipso (gains): nonsep
+
+        References
+        ----------
+        Seed 001 Alg. 1 and Fig. 4; SPEC section 6 (``ipso compare``).
+        """
+        lines = [f"IpsoComparison of A = {format_run(self.run_a)} and B = {format_run(self.run_b)} "
+                 f"at depth {self.depth}, gains {self.gains}: {self.category}",
+                 f"  trace: {self.trace_text()}"]
+        lines += [f"  note: {note}" for note in self.notes]
+        lines.append(f"  dominance (Rules 1-2 on grades): {self.dominance}; ipso (gains): {self.ipso}")
+        if self.note:
+            lines.append(f"  differ: {self.note}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The comparison as an HTML table (Jupyter): one row per depth with both prefix sums and the category.
+
+        >>> print(compare("10", "01")._repr_html_())  # doctest: +ELLIPSIS
+        <table class="workbench workbench-ipso" ...>
+        <caption>A = 10, B = 01, depth 2, gains 0,1: ni (dominance: ni, ipso: ni)</caption>
+        <thead><tr><th>depth</th><th>prefix A</th><th>prefix B</th><th>category</th></tr></thead>
+        <tbody>
+        <tr><td>1</td><td>1</td><td>0</td><td>ni</td></tr>
+        <tr><td>2</td><td>1</td><td>1</td><td><b>ni</b></td></tr>
+        </tbody>
+        </table>
+
+        References
+        ----------
+        IPython's rich display protocol; seed 001 Fig. 4.
+        """
+        from workbench.core.display import bold, html_table
+
+        last = len(self.trace) - 1
+        rows = [(str(i + 1), str(pa), str(pb), bold(cat) if i == last else cat)
+                for i, (cat, pa, pb) in enumerate(zip(self.trace, self.prefix_a, self.prefix_b))]
+        caption = (f"A = {format_run(self.run_a)}, B = {format_run(self.run_b)}, depth {self.depth}, "
+                   f"gains {self.gains}: {self.category} (dominance: {self.dominance}, ipso: {self.ipso})")
+        if self.note:
+            caption += f"; {self.note}"
+        return html_table(rows, header=("depth", "prefix A", "prefix B", "category"), caption=caption, kind="ipso")
+
 
 def compare(run_a, run_b, gains: Optional[Gains] = None, depth: Optional[int] = None) -> IpsoComparison:
     """Compare two runs by IPSO (seed 001 Alg. 1 on prefix sums of gains).

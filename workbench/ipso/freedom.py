@@ -394,7 +394,7 @@ def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Option
     Seed 001 sec. 2.4, Table 1 (RBP ties 100 and 011 at (sqrt(5)-1)/2).
     """
     from workbench.ipso.compare import _align, compare
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
 
     a, b, g, k, notes = _align(run_a, run_b, gains, depth)
     names = split_measures(measures) if isinstance(measures, str) else list(measures)

@@ -39,7 +39,7 @@ import numpy as np
 
 from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.scale.intrinsic import sorted_distinct
-from workbench.measure.measures import Measure
+from workbench.measures.measure import Measure
 from workbench.space.runs import Gains, Topic, check_depth, format_run
 
 #: Category names in code order: ``categories[i, j]`` holds an index into this tuple.
@@ -211,7 +211,7 @@ def category_matrix(prefix: np.ndarray, row_idx: np.ndarray | None = None, col_i
 def _measure(m) -> Measure:
     if isinstance(m, Measure):
         return m
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
 
     return parse_measure(str(m))
 
@@ -285,7 +285,7 @@ def pair_grid(
         Run depth ``k``.
     row_measure, col_measure : Measure or str
         Measures ordering the rows and the columns (names as for
-        :func:`workbench.measure.names.parse_measure`).
+        :func:`workbench.measures.names.parse_measure`).
     grades : int, default 1
         Relevant grades ``c`` (ignored when ``gains`` is given).
     gains : Gains, optional

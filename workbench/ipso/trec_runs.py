@@ -34,7 +34,7 @@ Conventions (the paper's where it states one):
   its pytrec_eval provider (``iter_calc``); RBP(0.5) and RBP(0.8) in the
   binary view by ir_measures with its cwl_eval provider.  ir_measures' RBP is
   binary, so in the graded view **gRBP is computed exactly by**
-  :mod:`workbench.measure.measures` with the gains and converted to float.
+  :mod:`workbench.measures.measure` with the gains and converted to float.
 * Metric values are trec_eval's floats: a per-topic difference of magnitude
   below ``TIE = 1e-12`` is a tie (see :mod:`workbench.ipso.agreement` for the
   paired tests).  The sign test's significance is ``p < alpha``; with
@@ -218,13 +218,13 @@ class PreparedRun:
 
 
 class _Evaluator:
-    """ir_measures for the metrics (pytrec_eval; cwl_eval for binary RBP); workbench.measure.measures for graded RBP."""
+    """ir_measures for the metrics (pytrec_eval; cwl_eval for binary RBP); workbench.measures.measure for graded RBP."""
 
     def __init__(self, qrels: dict, depth: int, view: View):
         import ir_measures
         from ir_measures import AP, RBP, RR, P, nDCG
 
-        from workbench.measure.measures import Measure
+        from workbench.measures.measure import Measure
 
         L = view.relevance_level
         all_grades = {g for q in qrels.values() for g in q.values()}
@@ -471,7 +471,7 @@ class RunComparison:
 
 
 RBP_NOTE = ("RR, P@k, AP@k and nDCG@k by ir_measures (pytrec_eval); RBP(0.5), RBP(0.8) by ir_measures (cwl_eval) "
-            "in the binary view, and exactly by workbench.measure.measures (gRBP with the gains) in the graded view.")
+            "in the binary view, and exactly by workbench.measures.measure (gRBP with the gains) in the graded view.")
 
 
 def compare_runs(run_a, run_b, qrels, depth: int, gains: Gains | str | None = None, relevance_level: int = 1,

@@ -50,8 +50,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from workbench.errors import BadDepthError, BadParameterError, NotExpressibleError, UndefinedMeasureError, WorkbenchError
-from workbench.measure.families import is_user_spec
-from workbench.measure.names import parse_measure
+from workbench.measures.families import is_user_spec
+from workbench.measures.names import parse_measure
 from workbench.order.orders import ORDERS, get_order
 from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import Witness, classify
@@ -307,7 +307,7 @@ def continuous_params(measure) -> list[str]:
 
     References
     ----------
-    :mod:`workbench.measure.params` (each parameter's domain, declared once).
+    :mod:`workbench.measures.params` (each parameter's domain, declared once).
     """
     return [ps.name for ps in measure.family_obj.params if ps.numeric and not ps.integer]
 

@@ -28,7 +28,7 @@ import sympy
 from workbench.papers.atlas import (LETTERS, RUN_LIMIT, SET_REASON, THRESHOLD_RUN_LIMIT, TWIST_FAMILIES, TWIST_THRESHOLD_RUN_LIMIT,
                     Atlas)
 from workbench.core.exact import exact_str
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.order.orders import ORDERS, get_order
 from workbench.space.runs import Gains, format_run
 from workbench.scale.classify import Witness
@@ -54,7 +54,7 @@ def region_text(r) -> str:
     """A region with exact endpoints: ``[1/2]``, ``(0, 1/2)``, ``(1/2, CRootOf(...) ~ 0.618034)``.
 
     >>> from workbench.papers.atlas import threshold_row
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> [region_text(x) for x in threshold_row(parse_measure("RBP"), "p", get_order("rank"), 1, 2).regions]
     ['(0, 1/2)', '[1/2]', '(1/2, 1)']
 
@@ -72,7 +72,7 @@ def witness_text(w: Witness, order: str, grades: int) -> str:
     """A violation's witness: the runs, their relation in the order (``<``, or ``~`` for a tie), the scores.
 
     >>> from workbench.papers.atlas import classify_cell
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> w = classify_cell(parse_measure("RBP(p=4/5)"), get_order("rank"), 1, 4).witness
     >>> witness_text(w, "rank", 1)
     '`0011 < 0100` but 144/625 > 4/25'

@@ -183,7 +183,7 @@ def _difference_structures() -> Finding:
 
 
 def _graded_set_pair() -> Finding:
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
 
     order = get_order("set")
@@ -212,7 +212,7 @@ def _graded_set_pair() -> Finding:
 
 
 def _sec5_pair() -> tuple[Finding, Finding]:
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
 
     r, s = (1, 0, 2, 0, 1), (1, 1, 0, 0, 0)
@@ -264,7 +264,7 @@ def _sec5_pair() -> tuple[Finding, Finding]:
 
 
 def _rbp_thresholds(figures: Path) -> Finding:
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.scale.thresholds import thresholds_over_depths
 
     tables = thresholds_over_depths(parse_measure("RBP"), "p", "rank", range(2, 9))

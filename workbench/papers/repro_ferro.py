@@ -2,7 +2,7 @@
 
 The worked example (RB = 7, N = 15, runs i, w, fs, a, b) is transcribed from
 the paper as data, with the line numbers of ``../shared/seeds/002_*.txt``,
-and compared exactly with :func:`workbench.measure.crp.curves`.  Propositions 1-3
+and compared exactly with :func:`workbench.measures.crp.curves`.  Propositions 1-3
 are settled by the claim files ``proofs/24-32``.  The definitional remarks
 of Def. 3-6 and the archetype tables (Fig. 4-6) are checked on every run of
 every topic of :data:`SCOPE_TEXT` (:mod:`workbench.papers.repro_ferro_scope`, the
@@ -29,13 +29,13 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
-from workbench.measure.crp import curves
+from workbench.measures.crp import curves
 from workbench.errors import WorkbenchError
 from workbench.papers.repro_ferro_scope import (FIG5, FIG6, SCOPE_TEXT, _archetype_table, _binary_excellent, _fig4, _means,
                                 _order, _ratio, _recovery_remarks, _space_remarks, scope_records)
 from workbench.papers.reproduce import Finding, PaperReport, claim_finding
 from workbench.space.runs import Topic, format_run
-from workbench.measure.twist import full_scale, rank_ranges, rp_table
+from workbench.measures.twist import full_scale, rank_ranges, rp_table
 from workbench.core.plotting import pyplot, save_figure
 
 KEY = "ferro2018"
@@ -164,7 +164,7 @@ def _example_rp() -> Finding:
     paper = ("Def. 1 and the RP vectors of i, w, fs, a, b (l. 136), the worked entries of l. 138 and of Fig. 1 "
              "(l. 115), the remarks of l. 138-140, and Prop. 1 on the example (l. 153): min(rp_fs) = rp_fs[1] = -7, "
              "max(rp_fs) = rp_fs[15] = 15 - 2 = +13.")
-    result = f"RP from Def. 1 with `workbench.measure.crp.curves` (fs: the 15-entry full-scale run).\n\n{table}"
+    result = f"RP from Def. 1 with `workbench.measures.crp.curves` (fs: the 15-entry full-scale run).\n\n{table}"
     return Finding("Def. 1, Prop. 1, l. 115-153", "worked example: RP vectors and bounds", paper, result,
                    *_verdict(bad))
 
@@ -189,7 +189,7 @@ def _example_crp(figures: Path) -> Finding:
     paper = ("Def. 2 and the CRP vectors of i, w, fs, a, b (l. 172-176) with the worked sums of l. 179, and Prop. 2 "
              "on the example (l. 203): Delta_hr = 2, Delta_fr = 2, Delta_pr = 3; min(crp_fs) = crp_fs[7] = -7 * 8 / 2 "
              "= -28; max(crp_fs) = crp_fs[15] = 7 * (15 - 7) - (2*2 + 2*4 + 3*7) = 56 - 33 = 23.")
-    result = (f"CRP = cumulative sum of RP (`workbench.measure.crp.curves`).\n\n{table}\n\nThe printed sum takes each inner "
+    result = (f"CRP = cumulative sum of RP (`workbench.measures.crp.curves`).\n\n{table}\n\nThe printed sum takes each inner "
               f"sum over the grades at or above rel_i (hr, fr, pr: {above}); Prop. 2 writes rel_k <= rel_i (at or "
               f"below: {below}). The double sums are {sum(delta[g] * a for g, a in zip(top, above))} and "
               f"{sum(delta[g] * b for g, b in zip(top, below))}: the double sum is symmetric (see "
@@ -363,7 +363,7 @@ def build(figures: Path) -> PaperReport:
         "the example runs, so the workbench's are shown without a verdict of their own. Propositions 1-3 are "
         "settled by the claim files `proofs/24-32` (scope stated with each). The remarks of Def. 3-6 and the "
         f"archetype tables Fig. 4-6 are checked on {SCOPE_TEXT}, with Def. 3's formula (the workbench's default "
-        "crossing reading) and the archetypes of `workbench.measure.crp`. Table 2 is checked for consistency with Table 1 "
+        "crossing reading) and the archetypes of `workbench.measures.crp`. Table 2 is checked for consistency with Table 1 "
         "and recomputed on the 17 TREC 2003 Robust runs the workbench has (both readings).\n\n"
         "Not reproduced: the effort/gain plots (Fig. 7-11), the correlations (Tables 3-4), pool downsampling "
         "(Fig. 13) and discriminative power (Fig. 12, 14) are measured on TREC 10, 14, 20 and 21, which the "

@@ -32,10 +32,10 @@ from collections import namedtuple
 from fractions import Fraction
 from pathlib import Path
 
-from workbench.measure.crp import ARCHETYPES, curves
+from workbench.measures.crp import ARCHETYPES, curves
 from workbench.papers.reproduce import Finding
 from workbench.space.runs import Topic, format_run
-from workbench.measure.twist import full_scale
+from workbench.measures.twist import full_scale
 from workbench.core.plotting import pyplot, save_figure
 
 SCOPE_TEXT = ("every run of every topic with 1-3 relevant grades and 1 <= RB <= 3 (every split, zero counts "
@@ -203,7 +203,7 @@ def _archetype_table(recs, fig: dict, field_names, ref: str, title: str, paper: 
         entries = ", ".join(e for e, _ in checks) or "(tends to 1: not an exact claim)"
         rows.append(f"| {a} | {len(rs)} | " + " | ".join(ranges) + f" | {entries} | {'no' if fails else 'yes'} |")
     low = [r for r in recs if r.arch == "full-scale" and not _in_fig_scope(r)]
-    result = (f"On {SCOPE_TEXT}, Def. 3's formula, archetypes as in `workbench.measure.crp` (the full-scale column at "
+    result = (f"On {SCOPE_TEXT}, Def. 3's formula, archetypes as in `workbench.measures.crp` (the full-scale column at "
               f"N >= 3 RB, Prop. 3's scope; {len(scoped)} runs):\n\n" + "\n".join(rows) +
               f"\n\nAt 2 RB <= N < 3 RB the full-scale runs ({len(low)}) reach " +
               ", ".join(f"{LABELS[f]} {_range([v for v in (getattr(r, f) for r in low) if v is not None])}"
@@ -227,7 +227,7 @@ def _fig4(recs, path: Path) -> Finding:
     f = _archetype_table(recs, FIG4, ("first", "beta", "rho"), "Fig. 4", "crossings, balance point and recovery "
                          "ratio by archetype", paper, (f"figures/{fig.name}",))
     note = ("\n\nThe excellent, ups-and-downs and typical columns restate the rules that define the archetypes "
-            "(`workbench.measure.crp`), so only the ideal, worst and full-scale columns are independent checks. The figure "
+            "(`workbench.measures.crp`), so only the ideal, worst and full-scale columns are independent checks. The figure "
             "shows, per archetype, the run of median Twist in the first setting of the scope where all seven occur.")
     return Finding(f.ref, f.title, f.paper, f.result + note, f.verdict, f.witness, f.figures)
 
@@ -277,7 +277,7 @@ def _means(recs) -> Finding:
 
 
 def _order() -> Finding:
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.scale.classify import classify
     from workbench.space.spaces import rank_space

@@ -108,7 +108,7 @@ def _space(name: str, grades: int, depth: int):
 
 def classifications() -> dict:
     """``(measure, grades, depth) -> Classification`` on the rank order (the set order for ``P[set]``)."""
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.scale.classify import classify
 
@@ -123,7 +123,7 @@ def classifications() -> dict:
 
 def rational_values(name: str, grades: int, depth: int):
     """Runs and exact values of a rational measure (``None`` for nDCG, whose values hold logarithms)."""
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
 
     space = _space(name, grades, depth)
     runs = space.array()

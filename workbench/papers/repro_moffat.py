@@ -41,7 +41,7 @@ from workbench.order.hasse import hasse_diagram
 from workbench.scale.intrinsic import sorted_distinct
 from workbench.ipso.compare import compare
 from workbench.ipso.trec_runs import TopicRow, order_rows
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.ipso.pairgrid import category_matrix, draw_pair_grid, integer_prefix_sums, pair_grid
 from workbench.figures.hasse_figure import draw_hasse

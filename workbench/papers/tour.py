@@ -94,7 +94,7 @@ def run_tour(depth: int = 4, out: Path | str = "out", progress: Callable[[str], 
     [...'interval'...]
     """
     from workbench.order.hasse import hasse_diagram
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.figures.hasse_figure import draw_hasse
     from workbench.scale.classify import classify

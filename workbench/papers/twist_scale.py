@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from workbench.measure.crp import curves
+from workbench.measures.crp import curves
 from workbench.core.exact import exact_str
-from workbench.measure.names import parse_measure
+from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.space.runs import Gains, Topic, format_run
 from workbench.space.spaces import rank_space
@@ -89,7 +89,7 @@ def summary(rows: Sequence[ScaleRow]) -> list[tuple]:
 
 def surprises() -> list[tuple[str, str]]:
     """Where Def. 1-6 read literally surprise, each with a witness computed here."""
-    from workbench.measure.twist import full_scale
+    from workbench.measures.twist import full_scale
 
     ex = Topic((3, 2, 2))
     b = (3, 0, 1, 0, 2, 0, 0, 0, 2, 1, 0, 0, 3, 1, 0)

@@ -412,7 +412,7 @@ def check_measure(measure, space, gains: Gains | None = None) -> AxiomReport:
 
     Examples
     --------
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.spaces import rank_space
     >>> check_measure(parse_measure("RBP(p=1/2)"), rank_space(3)).holds
     True

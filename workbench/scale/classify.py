@@ -34,7 +34,7 @@ import numpy as np
 from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import ValueBlock, exact_str, json_float as to_float
 from workbench.scale.intrinsic import Intrinsic, interval_transformation, intrinsic_category, sorted_distinct
-from workbench.space.runs import Gains, Run, Topic
+from workbench.space.runs import Gains, Run, Topic, format_run
 
 VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
 
@@ -271,10 +271,83 @@ class Witness:
             "upper_value_float": to_float(self.upper_value),
         }
 
+    def describe(self, relation: str = "scores above") -> str:
+        """The witness in one line, as the command line prints it.
+
+        >>> Witness((0, 1, 1), (1, 0, 0), Fraction(10, 27), Fraction(1, 3)).describe()
+        '011 <= 100 in the order, but 011 scores above it: 10/27 vs 1/3'
+
+        References
+        ----------
+        SPEC section 3 (a violation comes with a witness pair and both exact values).
+        """
+        lo, up = format_run(self.lower), format_run(self.upper)
+        return (f"{lo} <= {up} in the order, but {lo} {relation} it: "
+                f"{show_value(self.lower_value)} vs {show_value(self.upper_value)}")
+
+    def increment(self) -> str:
+        """The cover as a step and what it gains: ``000->001 gains 2/27``.
+
+        >>> Witness((0, 0), (0, 1), Fraction(0), Fraction(1, 4)).increment()
+        '00->01 gains 1/4'
+
+        References
+        ----------
+        SPEC section 3 (interval: equal increments between consecutive runs).
+        """
+        return (f"{format_run(self.lower)}->{format_run(self.upper)} gains "
+                f"{exact_str(self.upper_value - self.lower_value)}")
+
+
+def show_value(v) -> str:
+    """An exact value for a summary: its exact string, with a float beside it when logarithms appear.
+
+    >>> import sympy
+    >>> show_value(Fraction(144, 625)), show_value(1 / sympy.log(3) * sympy.log(2) / 2)
+    ('144/625', 'log(2)/(2*log(3)) (~0.315465)')
+
+    References
+    ----------
+    DESIGN.md, "Arithmetic" (floats are for the approximations printed beside exact values).
+    """
+    from workbench.core.exact import approx_str
+
+    text = exact_str(v)
+    return text if "/" not in text or "log" not in text else f"{text} (~{approx_str(v)})"
+
+
+def _html_witness(w: Witness, relation: str) -> tuple:
+    """Two rows of a verdict's HTML table: the pair in the order, and its exact values."""
+    from workbench.core.display import Markup, cell, code
+
+    lo, up = format_run(w.lower), format_run(w.upper)
+    pair = Markup(f"{code(lo)} \u2264 {code(up)} in the order, but {code(lo)} {cell(relation)} it")
+    values = Markup(f"M({cell(lo)}) = {code(show_value(w.lower_value))}, "
+                    f"M({cell(up)}) = {code(show_value(w.upper_value))}")
+    return ("witness", pair), ("values", values)
+
 
 @dataclass(frozen=True)
 class Classification:
-    """The scale of a measure relative to an order on a space."""
+    """The scale of a measure relative to an order on a space.
+
+    Returned by :func:`classify`; its ``repr`` is a short summary and, in
+    Jupyter, ``_repr_html_`` shows the verdict and its witness as a table.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.order.orders import get_order
+    >>> from workbench.space.spaces import rank_space
+    >>> classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(3))
+    Classification of RBP(p=1/2): rank order, rank-based runs, depth 3, 1 relevant grade, gains 0,1 (8 runs, 7 covers)
+      verdict: interval    intrinsic (Giner): interval/metric
+      RBP(p=1/2) = 1/8 * rank + 0
+
+    References
+    ----------
+    SPEC section 3 (verdict words, witnesses); Giner 2023 (seed 004).
+    """
 
     measure: str
     order: str
@@ -331,6 +404,82 @@ class Classification:
         }
         return out
 
+    def _relation(self) -> str:
+        return "tied with" if self.verdict == "weak" else "scores above"
+
+    def _setting(self) -> str:
+        from workbench.core.display import grades_text
+
+        return (f"{self.order} order, {self.kind}-based runs, depth {self.depth}, {grades_text(self.grades)}, "
+                f"gains {self.gains}" + (f", topic {self.topic}" if self.topic else ""))
+
+    def __repr__(self) -> str:
+        """A summary: the setting, the verdict and the intrinsic category, the witness or the affine form.
+
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> from workbench.space.spaces import rank_space
+        >>> classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(4))
+        Classification of RBP(p=4/5): rank order, rank-based runs, depth 4, 1 relevant grade, gains 0,1 (16 runs, 15 covers)
+          verdict: violated    intrinsic (Giner): ordinal/metric
+          witness: 0011 <= 0100 in the order, but 0011 scores above it: 144/625 vs 4/25
+
+        References
+        ----------
+        SPEC section 3.
+        """
+        lines = [f"Classification of {self.measure}: {self._setting()} ({self.runs} runs, {self.covers} covers)",
+                 f"  verdict: {self.verdict}    intrinsic (Giner): {self.intrinsic.category}"]
+        if self.affine:
+            a, b = self.affine
+            lines.append(f"  {self.measure} = {show_value(a)} * rank + {show_value(b)}")
+        if self.witness:
+            lines.append(f"  witness: {self.witness.describe(self._relation())}")
+        if self.gap_witness:
+            w1, w2 = self.gap_witness
+            lines.append(f"  unequal increments: {w1.increment()}, {w2.increment()}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The verdict as an HTML table (Jupyter): setting, verdict, witness with both exact values.
+
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> from workbench.space.spaces import rank_space
+        >>> c = classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(4))
+        >>> print(c._repr_html_())  # doctest: +ELLIPSIS
+        <table class="workbench workbench-classification" ...>
+        <caption>Classification of RBP(p=4/5)</caption>
+        <tbody>
+        <tr><th>measure</th><td><code>RBP(p=4/5)</code></td></tr>
+        <tr><th>setting</th><td>rank order, rank-based runs, depth 4, 1 relevant grade, gains 0,1</td></tr>
+        <tr><th>size</th><td>16 runs, 15 covers</td></tr>
+        <tr><th>verdict</th><td><b>violated</b></td></tr>
+        <tr><th>intrinsic (Giner)</th><td>ordinal/metric (16 distinct values)</td></tr>
+        <tr><th>witness</th><td><code>0011</code> ≤ <code>0100</code> in the order, but <code>0011</code> scores above it</td></tr>
+        <tr><th>values</th><td>M(0011) = <code>144/625</code>, M(0100) = <code>4/25</code></td></tr>
+        </tbody>
+        </table>
+
+        References
+        ----------
+        IPython's rich display protocol; SPEC section 3.
+        """
+        from workbench.core.display import bold, code, html_fields
+
+        fields = [("measure", code(self.measure)), ("setting", self._setting()),
+                  ("size", f"{self.runs} runs, {self.covers} covers"), ("verdict", bold(self.verdict)),
+                  ("intrinsic (Giner)", f"{self.intrinsic.category} ({self.intrinsic.distinct} distinct values)")]
+        if self.affine:
+            a, b = self.affine
+            fields.append(("scale", code(f"{self.measure} = {show_value(a)} * rank + {show_value(b)}")))
+        if self.witness:
+            fields.extend(_html_witness(self.witness, self._relation()))
+        if self.gap_witness:
+            w1, w2 = self.gap_witness
+            fields.append(("unequal increments", code(f"{w1.increment()}, {w2.increment()}")))
+        return html_fields(fields, caption=f"Classification of {self.measure}", kind="classification")
+
 
 def _witness(runs: np.ndarray, values: ValueBlock, lo: int, hi: int) -> Witness:
     return Witness(
@@ -371,7 +520,7 @@ def classify(
 
     Parameters
     ----------
-    measure : workbench.measure.measures.Measure
+    measure : workbench.measures.measure.Measure
     order : workbench.order.orders.Order
     space : workbench.space.spaces.Space
         Its ``kind`` must be the order's ``space_kind``; its topic (if any)
@@ -387,7 +536,7 @@ def classify(
 
     Examples
     --------
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> from workbench.order.orders import get_order
     >>> from workbench.space.spaces import rank_space
     >>> c = classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(4))

@@ -4,7 +4,7 @@
 
 ``found``    a pair ``lower < upper`` in the order with ``M(lower) > M(upper)``,
              with both exact values, re-checked exactly with
-             :meth:`Measure.evaluate <workbench.measure.measures.Measure.evaluate>` (certified
+             :meth:`Measure.evaluate <workbench.measures.measure.Measure.evaluate>` (certified
              signs) and :meth:`Order.compare <workbench.order.orders.Order.compare>`;
              for a free parameter also the parameter value, an exact rational;
 ``none``     proved: every depth searched is ``unsat`` for the SMT solver, or was
@@ -192,6 +192,81 @@ class Counterexample:
             "seconds": round(self.seconds, 6),
         }
 
+    def _where(self) -> str:
+        from workbench.core.display import grades_text
+
+        return (f"{self.measure} on the {self.order} order, {grades_text(self.grades)}, gains {self.gains}"
+                + (f", topic {self.topic}" if self.topic else ""))
+
+    def _searched(self) -> str:
+        if len(self.depths) == 1:
+            return f"depth {self.depths[0]}"
+        return f"depths {self.depths[0]}..{self.depths[-1]}" if self.depths else "no depth"
+
+    def _at(self) -> str:
+        return "" if self.param is None else f" at {', '.join(f'{k}={v}' for k, v in self.param.items())}"
+
+    def __repr__(self) -> str:
+        """A summary: the answer, how it was reached, the pair or the proof (without the time taken).
+
+        >>> find_counterexample("RBP(p=3/5)", "rank", max_depth=8)
+        Counterexample found (enumeration, depth 4): RBP(p=3/5) on the rank order, 1 relevant grade, gains 0,1
+          0111 < 1000 in the order, but M = 294/625 > 2/5
+          no violation at smaller depths (exhaustive enumeration)
+        >>> find_counterexample("P", "dominance", max_depth=3, method="smt")
+        Counterexample none (smt, depths 1..3): P on the dominance order, 1 relevant grade, gains 0,1
+          proof: unsat
+
+        References
+        ----------
+        DESIGN.md, "Three-valued answers"; SPEC section 6 (``counterexample``).
+        """
+        from workbench.scale.classify import show_value
+        from workbench.space.runs import format_run
+
+        if self.status == "found":
+            lines = [f"Counterexample found ({self.method}, depth {self.depth}): {self._where()}",
+                     f"  {format_run(self.lower)} < {format_run(self.upper)} in the order, but{self._at()} "
+                     f"M = {show_value(self.lower_value)} > {show_value(self.upper_value)}"]
+            if self.depth is not None and len(self.depths) > 1:
+                lines.append(f"  no violation at smaller depths ({self.proof})")
+        elif self.status == "none":
+            lines = [f"Counterexample none ({self.method}, {self._searched()}): {self._where()}",
+                     f"  proof: {self.proof}"]
+        else:
+            lines = [f"Counterexample unknown ({self.method}, {self._searched()} decided): {self._where()}"]
+        if self.reason:
+            lines.append(f"  {self.reason}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The answer as an HTML table (Jupyter): status, method, the pair with both exact values or the proof.
+
+        >>> html = find_counterexample("RBP(p=3/5)", "rank", max_depth=8)._repr_html_()
+        >>> "<tr><th>status</th><td><b>found</b></td></tr>" in html, "<code>294/625</code>" in html
+        (True, True)
+
+        References
+        ----------
+        IPython's rich display protocol; SPEC section 6 (``counterexample``).
+        """
+        from workbench.core.display import Markup, bold, cell, code, html_fields
+        from workbench.scale.classify import show_value
+        from workbench.space.runs import format_run
+
+        fields = [("status", bold(self.status)), ("measure", code(self.measure)), ("setting", self._where()),
+                  ("method", self.method), ("searched", self._searched())]
+        if self.status == "found":
+            lo, up = format_run(self.lower), format_run(self.upper)
+            fields += [("depth", str(self.depth)),
+                       ("pair", Markup(f"{code(lo)} &lt; {code(up)} in the order")),
+                       ("values", Markup(f"M({cell(lo)}) = {code(show_value(self.lower_value))} &gt; "
+                                         f"M({cell(up)}) = {code(show_value(self.upper_value))}"))]
+            if self.param is not None:
+                fields.append(("parameter", code(self._at().removeprefix(" at "))))
+        fields += [("proof", self.proof), ("reason", self.reason), ("time", f"{self.seconds:.3g} s")]
+        return html_fields(fields, caption=f"Counterexample search for {self.measure}", kind="counterexample")
+
 
 # ---------------------------------------------------------------------------
 # input
@@ -267,9 +342,9 @@ def _display_name(measure, prange) -> str:
 
 
 def _check_inputs(measure, order, depth, max_depth, grades, gains, topic, method, timeout):
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import Order, get_order
-    from workbench.measure.measures import Measure
+    from workbench.measures.measure import Measure
 
     m = parse_measure(measure) if isinstance(measure, str) else measure
     if not isinstance(m, Measure):

@@ -275,7 +275,7 @@ def check_scope(method: str, scope: dict, path: str = "<scope>") -> None:
     ...
     workbench.scale.proofs.ClaimFileError: c.toml: scope.measures = 'P': need a non-empty list of measure names, e.g. ["P", "AP"]
     """
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
 
     required, optional = SCOPE_OF[method]
@@ -369,7 +369,7 @@ def _topic(scope: dict, measure, depth: int, grades: int) -> Topic | None:
 
 def settle_enumeration(scope: dict) -> Outcome:
     """Classify each measure at each depth; ``quantifier`` all or some."""
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.scale.classify import classify
     from workbench.space.spaces import rank_space, set_space
@@ -415,7 +415,7 @@ def settle_pair(scope: dict) -> Outcome:
     import numpy as np
 
     from workbench.core.exact import exact_str
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
 
     order = get_order(scope["order"])
@@ -565,7 +565,7 @@ def settle_thresholds(scope: dict) -> Outcome:
     with rational endpoints; the exact regions come from
     :func:`workbench.scale.thresholds.thresholds`.
     """
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.space.spaces import rank_space, set_space
     from workbench.scale.thresholds import thresholds

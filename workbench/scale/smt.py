@@ -12,7 +12,7 @@ The encoding: each grade ``r_i`` is a z3 ``Int`` in ``0..c`` tied to 0/1
 indicators ``x_{i,j} = [r_i = j]`` (:class:`_Runs`); the order's strict relation
 (:func:`_strict_relation`), the topic's limits ``#{i : r_i = j} <= n_j`` and the
 violation ``M(r) > M(s)`` (the measure's
-:meth:`~workbench.measure.measures.Measure.z3_term`) are asserted.  Every sub-term of
+:meth:`~workbench.measures.measure.Measure.z3_term`) are asserted.  Every sub-term of
 the measure that depends on one grade only (a gain lookup, ``p^i g(r_i)``) is
 rewritten as the linear form ``sum_j value_j x_{i,j}``, and a product of such a
 factor with one other term becomes an ``If`` over the grade
@@ -40,7 +40,7 @@ this module does not import z3.
 Examples
 --------
 >>> import z3
->>> from workbench.measure.names import parse_measure
+>>> from workbench.measures.names import parse_measure
 >>> from workbench.order.orders import get_order
 >>> from workbench.space.runs import Gains
 >>> decide_depth(z3, parse_measure("P"), get_order("dominance"), 3, Gains.default(1), None, None, 10.0)

@@ -54,7 +54,7 @@ from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp,
                         _roots_in, _sample_points, _sign_at)
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
-from workbench.space.runs import Gains, Topic, check_depth
+from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.scale.classify import ENUMERATION_LIMIT, Witness, max_enumerable_depth, verdict_from_signs
 
 # ---------------------------------------------------------------------------
@@ -123,6 +123,35 @@ class Region:
             return f"[{lo}]"
         return ("[" if self.low_closed else "(") + f"{lo}, {hi}" + ("]" if self.high_closed else ")")
 
+    def witness_text(self, param: str) -> str:
+        """The region's witness in one line, at the point it was found (empty when there is none).
+
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> from workbench.space.spaces import rank_space
+        >>> t = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3))
+        >>> t.regions[-1].witness_text("p")
+        'at p=2/3: 011 <= 100 but scores above it: 10/27 vs 1/3'
+        >>> t.regions[0].witness_text("p")
+        'at p=1/3: 000->001 gains 2/27, 001->010 gains 4/27'
+        >>> t.regions[1].witness_text("p")
+        ''
+
+        References
+        ----------
+        SPEC section 3 (a verdict below the best comes with a witness).
+        """
+        w = self.witness
+        if w is None:
+            return ""
+        at = f"{param}={exact_str(self.at)}"
+        if self.gap_witness is not None:
+            w0, w1 = self.gap_witness
+            return f"at {at}: {w0.increment()}, {w1.increment()}"
+        rel = "tied with" if self.verdict == "weak" else "above"
+        return (f"at {at}: {format_run(w.lower)} <= {format_run(w.upper)} but scores {rel} it: "
+                f"{exact_str(w.lower_value)} vs {exact_str(w.upper_value)}")
+
 
 @dataclass(frozen=True)
 class ThresholdTable:
@@ -160,7 +189,7 @@ class ThresholdTable:
     def verdict_at(self, value) -> str:
         """The verdict of the region holding ``value`` (a rational).
 
-        >>> from workbench.measure.names import parse_measure
+        >>> from workbench.measures.names import parse_measure
         >>> from workbench.order.orders import get_order
         >>> from workbench.space.spaces import rank_space
         >>> t = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3))
@@ -179,6 +208,218 @@ class ThresholdTable:
                 return r.verdict
         raise BadParameterError(f"{self.param}={value} outside {self.domain}")
 
+    def _setting(self, depth: bool = True) -> str:
+        from workbench.core.display import grades_text
+
+        return (f"{self.order} order, {self.kind}-based runs" + (f", depth {self.depth}" if depth else "")
+                + f", {grades_text(self.grades)}, gains {self.gains}" + (f", topic {self.topic}" if self.topic else ""))
+
+    def __repr__(self) -> str:
+        """A summary: the setting, then each region with its verdict and witness.
+
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> from workbench.space.spaces import rank_space
+        >>> thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(2))
+        ThresholdTable of RBP in p (0, 1): rank order, rank-based runs, depth 2, 1 relevant grade, gains 0,1 (4 runs, 3 covers, 2 distinct differences)
+          (0, 1/2)  ordinal   at p=1/3: 00->01 gains 2/9, 01->10 gains 4/9
+          [1/2]     interval
+          (1/2, 1)  ordinal   at p=2/3: 00->01 gains 2/9, 01->10 gains 1/9
+
+        References
+        ----------
+        SPEC sections 3 and 6 (``thresholds``).
+        """
+        labels = [r.label() for r in self.regions]
+        width = max(len(x) for x in labels)
+        lines = [f"ThresholdTable of {self.measure} in {self.param} {self.domain}: {self._setting()} "
+                 f"({self.runs} runs, {self.covers} covers, {self.groups} distinct differences)"]
+        for label, r in zip(labels, self.regions):
+            lines.append(f"  {label:<{width}}  {r.verdict:<8}  {r.witness_text(self.param)}".rstrip())
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The regions as an HTML table (Jupyter): region, verdict, where it was checked, witness.
+
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> from workbench.space.spaces import rank_space
+        >>> html = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3))._repr_html_()
+        >>> html.count("<tr>"), "<td>(0.618034 (root of p**2 + p - 1), 1)</td><td><b>violated</b></td>" in html
+        (6, True)
+
+        References
+        ----------
+        IPython's rich display protocol; SPEC section 6 (``thresholds``).
+        """
+        from workbench.core.display import bold, code, html_table
+
+        rows = [(r.label(), bold(r.verdict), ", ".join(exact_str(ch.point) for ch in r.certificate),
+                 code(r.witness_text(self.param)) if r.witness is not None else "")
+                for r in self.regions]
+        caption = (f"{self.measure} in {self.param} {self.domain}: {self._setting()} "
+                   f"({self.runs} runs, {self.covers} covers, {self.groups} distinct differences)")
+        return html_table(rows, header=("region", "verdict", "checked at", "witness"), caption=caption,
+                          kind="thresholds")
+
+
+def _depths_label(depths) -> str:
+    """``"2..8"`` for consecutive depths, else the list: ``"2, 4, 8"``."""
+    depths = list(depths)
+    if len(depths) > 1 and depths == list(range(depths[0], depths[-1] + 1)):
+        return f"{depths[0]}..{depths[-1]}"
+    return ", ".join(str(d) for d in depths)
+
+
+@dataclass(frozen=True)
+class ThresholdSeries:
+    """Threshold tables of one measure and parameter at several depths (``thresholds --depth A..B``).
+
+    Attributes
+    ----------
+    rows : tuple of ThresholdTable
+        One table per depth, in the order the depths were given.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> series = ThresholdSeries(tuple(thresholds_over_depths(parse_measure("RBP"), "p", "rank", range(1, 4))))
+    >>> series
+    ThresholdSeries of RBP in p (0, 1): rank order, rank-based runs, 1 relevant grade, gains 0,1, depths 1..3
+      depth 1: (0, 1) interval
+      depth 2: (0, 1/2) ordinal; [1/2] interval; (1/2, 1) ordinal
+      depth 3: (0, 1/2) ordinal; [1/2] interval; (1/2, a) ordinal; [a] weak; (a, 1) violated
+               a = 0.618034 (root of p**2 + p - 1)
+    >>> series.depths, series.at(2).verdict_at("1/2"), len(series)
+    ([1, 2, 3], 'interval', 3)
+
+    References
+    ----------
+    Seed 003 sec. 5 (RBP's thresholds as the depth grows); SPEC section 6 (``thresholds``).
+    """
+
+    rows: tuple[ThresholdTable, ...]
+
+    def __post_init__(self) -> None:
+        rows = tuple(self.rows)
+        if not rows or not all(isinstance(r, ThresholdTable) for r in rows):
+            raise WorkbenchError("threshold series: give one ThresholdTable per depth (at least one)")
+        object.__setattr__(self, "rows", rows)
+
+    @property
+    def depths(self) -> list[int]:
+        """The depths, one per table.
+
+        >>> from workbench.measures.names import parse_measure
+        >>> ThresholdSeries(tuple(thresholds_over_depths(parse_measure("RBP"), "p", "rank", [3, 2]))).depths
+        [3, 2]
+
+        References
+        ----------
+        SPEC section 6 (``thresholds --depth A..B``: one row per depth).
+        """
+        return [r.depth for r in self.rows]
+
+    def at(self, depth: int) -> ThresholdTable:
+        """The table of ``depth``.
+
+        >>> from workbench.measures.names import parse_measure
+        >>> s = ThresholdSeries(tuple(thresholds_over_depths(parse_measure("RBP"), "p", "rank", [2, 3])))
+        >>> s.at(3).depth
+        3
+        >>> s.at(5)
+        Traceback (most recent call last):
+        ...
+        workbench.errors.BadDepthError: depth 5: not among the depths of this series (2..3)
+
+        References
+        ----------
+        SPEC section 6 (one row per depth).
+        """
+        from workbench.errors import BadDepthError
+
+        for r in self.rows:
+            if r.depth == depth:
+                return r
+        raise BadDepthError(f"depth {depth!r}: not among the depths of this series ({_depths_label(self.depths)})")
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def to_json(self) -> dict:
+        """The JSON object of ``thresholds --depth A..B --json``: the setting once, then one row per depth.
+
+        >>> from workbench.measures.names import parse_measure
+        >>> js = ThresholdSeries(tuple(thresholds_over_depths(parse_measure("RBP"), "p", "rank", [1, 2]))).to_json()
+        >>> js["depths"], [len(r["regions"]) for r in js["rows"]]
+        ([1, 2], [1, 3])
+
+        References
+        ----------
+        SPEC section 6 (``thresholds``).
+        """
+        head = self.rows[0].to_json()
+        keys = ("measure", "param", "domain", "order", "space", "grades", "gains", "topic")
+        return {key: head[key] for key in keys} | {"depths": self.depths, "rows": [r.to_json() for r in self.rows]}
+
+    def _head(self) -> str:
+        h = self.rows[0]
+        return f"{h.measure} in {h.param} {h.domain}: {h._setting(depth=False)}, depths {_depths_label(self.depths)}"
+
+    def __repr__(self) -> str:
+        """A summary: the setting, then the regions and verdicts of each depth on one line (see the class).
+
+        An algebraic endpoint is named by a letter on the depth's line and given once below it.
+        """
+        lines = [f"ThresholdSeries of {self._head()}"]
+        for row in self.rows:
+            names: dict = {}
+
+            def end(x) -> str:
+                if isinstance(x, sympy.CRootOf):
+                    return names.setdefault(x, "abcdefghijklmnopqrstuvwxyz"[len(names) % 26])
+                return sympy.sstr(x)
+
+            parts = []
+            for r in row.regions:
+                lo, hi = end(r.low), end(r.high)
+                label = f"[{lo}]" if r.is_point else (
+                    ("[" if r.low_closed else "(") + f"{lo}, {hi}" + ("]" if r.high_closed else ")"))
+                parts.append(f"{label} {r.verdict}")
+            head = f"  depth {row.depth}: "
+            lines.append(head + "; ".join(parts))
+            lines += [" " * len(head) + f"{name} = {_endpoint_label(x)}" for x, name in names.items()]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """One HTML row per depth (Jupyter): the regions of the domain with their verdicts.
+
+        >>> from workbench.measures.names import parse_measure
+        >>> s = ThresholdSeries(tuple(thresholds_over_depths(parse_measure("RBP"), "p", "rank", [1, 2])))
+        >>> print(s._repr_html_())  # doctest: +ELLIPSIS
+        <table class="workbench workbench-thresholds" ...>
+        <caption>RBP in p (0, 1): rank order, rank-based runs, 1 relevant grade, gains 0,1, depths 1..2</caption>
+        <thead><tr><th>depth</th><th>regions of the domain and their verdicts</th><th>distinct differences</th></tr></thead>
+        <tbody>
+        <tr><td>1</td><td>(0, 1) <b>interval</b></td><td>1</td></tr>
+        <tr><td>2</td><td>(0, 1/2) <b>ordinal</b><br/>[1/2] <b>interval</b><br/>(1/2, 1) <b>ordinal</b></td><td>2</td></tr>
+        </tbody>
+        </table>
+
+        References
+        ----------
+        IPython's rich display protocol; SPEC section 6 (``thresholds``).
+        """
+        from workbench.core.display import Markup, bold, cell, html_table
+
+        rows = [(str(row.depth), Markup("<br/>".join(f"{cell(r.label())} {bold(r.verdict)}" for r in row.regions)),
+                 str(row.groups)) for row in self.rows]
+        return html_table(rows, header=("depth", "regions of the domain and their verdicts", "distinct differences"),
+                          caption=self._head(), kind="thresholds")
+
 
 # ---------------------------------------------------------------------------
 # the computation
@@ -187,7 +428,7 @@ class ThresholdTable:
 def free_name(measure, param: str) -> str:
     """The measure's name with ``param`` left free (its value is what thresholds vary).
 
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> free_name(parse_measure("RBP(p=0.8)@10"), "p"), free_name(parse_measure("gRBP"), "p")
     ('RBP@10', 'gRBP')
 
@@ -205,7 +446,7 @@ def free_name(measure, param: str) -> str:
 def default_param(measure) -> str:
     """The measure's only continuous rational parameter (what ``--param`` defaults to).
 
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> default_param(parse_measure("gRBP"))
     'p'
     >>> default_param(parse_measure("AP"))
@@ -537,7 +778,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
 
     Parameters
     ----------
-    measure : workbench.measure.measures.Measure or str
+    measure : workbench.measures.measure.Measure or str
         A measure with a continuous rational parameter (``RBP``, ``gRBP``);
         the value it carries for ``param`` is ignored.
     param : str
@@ -566,7 +807,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
 
     Examples
     --------
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> from workbench.order.orders import get_order
     >>> from workbench.space.spaces import rank_space
     >>> t = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3))
@@ -583,7 +824,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     ----------
     Seed 003 sec. 5 (the claims re-derived here); SPEC sections 3 and 6.
     """
-    from workbench.measure.names import parse_measure
+    from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
 
     if isinstance(measure, str):
@@ -662,7 +903,7 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
 
     ``progress`` is called with each depth once it is computed.
 
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> rows = thresholds_over_depths(parse_measure("RBP"), "p", "rank", range(1, 4))
     >>> [[r.verdict for r in t.regions] for t in rows]  # doctest: +NORMALIZE_WHITESPACE
     [['interval'], ['ordinal', 'interval', 'ordinal'],
@@ -680,7 +921,7 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
     build = rank_space if order.space_kind == "rank" else set_space
     depths = list(depths)
     if isinstance(measure, str):
-        from workbench.measure.names import parse_measure
+        from workbench.measures.names import parse_measure
 
         measure = parse_measure(measure)
     for d in depths:

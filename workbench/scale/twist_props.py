@@ -1,9 +1,9 @@
 """Seed 002's Propositions 1-3, checked exhaustively on one topic at one depth.
 
 Each property compares the paper's statement with the workbench's own
-computation: RP and CRP from :func:`workbench.measure.crp.curves` (Def. 1-2), the
-full-scale run from :func:`workbench.measure.twist.full_scale` (Def. 14), ``min_i``
-and ``max_i`` from :func:`workbench.measure.twist.rank_ranges` (Def. 15), and every
+computation: RP and CRP from :func:`workbench.measures.crp.curves` (Def. 1-2), the
+full-scale run from :func:`workbench.measures.twist.full_scale` (Def. 14), ``min_i``
+and ``max_i`` from :func:`workbench.measures.twist.rank_ranges` (Def. 15), and every
 run of :func:`workbench.space.spaces.rank_space` (at most ``n_j`` documents of
 grade ``j``).  ``max(REL)`` is the highest grade the topic has documents of
 (seed 002 footnote 8).
@@ -41,11 +41,11 @@ from itertools import product
 
 import numpy as np
 
-from workbench.measure.crp import curves
+from workbench.measures.crp import curves
 from workbench.errors import WorkbenchError
 from workbench.space.runs import Topic, format_run
 from workbench.space.spaces import rank_space
-from workbench.measure.twist import full_scale, rank_ranges
+from workbench.measures.twist import full_scale, rank_ranges
 
 PROPERTIES = ("rp-bounds", "crp-lower-bound", "crp-upper-bound", "fs-recovery-below-half")
 PARTS = ("closed-form", "all-runs")

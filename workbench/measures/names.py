@@ -23,8 +23,8 @@ import ast
 from fractions import Fraction
 
 from workbench.errors import BadParameterError, UnknownMeasureError
-from workbench.measure.families import ALIASES, load_user_family, unknown_family_error  # noqa: F401 (public here)
-from workbench.measure.measures import FAMILIES, Family, Measure, is_user_spec
+from workbench.measures.families import ALIASES, load_user_family, unknown_family_error  # noqa: F401 (public here)
+from workbench.measures.measure import FAMILIES, Family, Measure, is_user_spec
 
 def _number(node: ast.AST, text: str) -> Fraction:
     """An exact number from a literal, a signed literal or a quotient of them."""

@@ -48,11 +48,11 @@ DESIGN.md, "One definition, three algebras"; cwl-eval (a family from one primiti
 from __future__ import annotations
 
 import operator
+import sys
 from fractions import Fraction
 from typing import Iterable, Sequence
 
 import numpy as np
-import sympy
 
 from workbench.errors import BadRunError, NotExpressibleError
 from workbench.core.exact import ValueBlock, log_ratio
@@ -192,6 +192,8 @@ class SympyAlgebra(_Base):
         self.depth = len(self.run)
 
     def const(self, q):
+        import sympy
+
         q = Fraction(q)
         return sympy.Rational(q.numerator, q.denominator)
 
@@ -199,6 +201,8 @@ class SympyAlgebra(_Base):
         return self.const(table[self.run[i]])
 
     def log_ratio(self, base: int, m: int):
+        import sympy
+
         q, elem = log_ratio(base, m)
         c = self.const(q)
         return c if elem[0] == "one" else c * sympy.log(elem[1]) / sympy.log(elem[2])
@@ -214,27 +218,39 @@ class SympyAlgebra(_Base):
         return SympyAlgebra(sorted(self.run, reverse=True), self.gains)
 
     def param(self, name: str, value=None):
+        import sympy
+
         if value is None:
             return sympy.Symbol(name, positive=True)
         return self.const(value)
 
     def compare0(self, x, op: str):
+        import sympy
+
         _check_op(op)
         rel = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}[op](sympy.sympify(x), 0)
         return bool(rel) if rel in (sympy.true, sympy.false) else rel
 
     def both(self, c, d):
+        import sympy
+
         return (c and d) if isinstance(c, bool) and isinstance(d, bool) else sympy.And(c, d)
 
     def either(self, c, d):
+        import sympy
+
         return (c or d) if isinstance(c, bool) and isinstance(d, bool) else sympy.Or(c, d)
 
     def where(self, cond, x, y):
+        import sympy
+
         if isinstance(cond, bool):
             return x if cond else y
         return sympy.Piecewise((x, cond), (y, True))
 
     def ratio(self, x, y, if_zero=0):
+        import sympy
+
         y = sympy.sympify(y)
         if y.is_number:
             return self.const(if_zero) if y == 0 else sympy.sympify(x) / y
@@ -342,8 +358,24 @@ class Z3Algebra(_Base):
 # ---------------------------------------------------------------------------
 # A user's measure sees the algebra through a strict view
 
-#: Numbers that are not exact: a Python float (numpy's too), a complex number, a sympy Float.
-_INEXACT = (float, complex, np.floating, np.complexfloating, sympy.Float)
+#: Numbers that are not exact: a Python float (numpy's too), a complex number; and a sympy Float (:func:`_inexact`).
+_INEXACT_BUILTIN = (float, complex, np.floating, np.complexfloating)
+
+
+def _inexact() -> tuple:
+    """The types of numbers that are not exact: :data:`_INEXACT_BUILTIN`, and a sympy Float once sympy is loaded.
+
+    A sympy Float cannot exist before sympy is imported, so refusing one
+    does not need sympy at start-up.
+    """
+    sympy = sys.modules.get("sympy")
+    return _INEXACT_BUILTIN if sympy is None else (*_INEXACT_BUILTIN, sympy.Float)
+
+
+def _sympy_instance(value, name: str) -> bool:
+    """Whether ``value`` is an instance of sympy's class ``name`` (never, before sympy is loaded)."""
+    sympy = sys.modules.get("sympy")
+    return sympy is not None and isinstance(value, getattr(sympy, name))
 
 
 def _short(value, width: int = 40) -> str:
@@ -388,7 +420,7 @@ def _article(word: str) -> str:
 
 
 def _kind(value) -> str:
-    if isinstance(value, sympy.Float):
+    if _sympy_instance(value, "Float"):
         return "sympy Float"
     if isinstance(value, (complex, np.complexfloating)):
         return "complex number"
@@ -400,7 +432,7 @@ class InexactNumberError(TypeError):
 
     Raised by :class:`StrictAlgebra` and :class:`StrictValue`, where a user's
     measure meets the algebra, so that floating point never decides an order;
-    :func:`workbench.measure.families.user_family` turns it into a one-line
+    :func:`workbench.measures.families.user_family` turns it into a one-line
     :class:`~workbench.errors.UserMeasureError` naming the measure, its file
     and line.
 
@@ -448,13 +480,13 @@ def _exact(x):
     """The algebra's own value behind ``x``; an inexact number is refused."""
     if type(x) is StrictValue:
         return x.value
-    if isinstance(x, _INEXACT):
+    if isinstance(x, _inexact()):
         raise InexactNumberError(x)
     return x
 
 
 def _wrap(v):
-    if isinstance(v, _INEXACT):
+    if isinstance(v, _inexact()):
         raise InexactNumberError(v, produced=True)
     return StrictValue(v)
 
@@ -499,7 +531,7 @@ class StrictValue:
     >>> 0.5 * x
     Traceback (most recent call last):
     ...
-    workbench.measure.algebra.InexactNumberError: a float (0.5) entered the exact algebra; use A.const(Fraction(1, 2)) instead
+    workbench.measures.algebra.InexactNumberError: a float (0.5) entered the exact algebra; use A.const(Fraction(1, 2)) instead
 
     References
     ----------
@@ -558,6 +590,8 @@ class StrictValue:
         return format(self.value, spec)
 
     def _sympy_(self):
+        import sympy
+
         return sympy.sympify(self.value)
 
 
@@ -586,11 +620,11 @@ class StrictAlgebra:
     >>> A.const(0.1)
     Traceback (most recent call last):
     ...
-    workbench.measure.algebra.InexactNumberError: a float (0.1) entered the exact algebra; use A.const(Fraction(1, 10)) instead
+    workbench.measures.algebra.InexactNumberError: a float (0.1) entered the exact algebra; use A.const(Fraction(1, 10)) instead
     >>> A.result(0.5)
     Traceback (most recent call last):
     ...
-    workbench.measure.algebra.BadResultError: returned a float (0.5); return an exact value built from A (e.g. A.const(Fraction(1, 2)))
+    workbench.measures.algebra.BadResultError: returned a float (0.5); return an exact value built from A (e.g. A.const(Fraction(1, 2)))
 
     References
     ----------
@@ -694,9 +728,9 @@ class StrictAlgebra:
             what = "None"
         else:
             what = f"{_article(type(v).__name__)} ({_short(v)})"
-            if isinstance(v, sympy.Expr) and v.has(sympy.Float):
+            if _sympy_instance(v, "Expr") and v.has(sys.modules["sympy"].Float):
                 what = f"a value holding a float ({_short(v)})"
-        hint = exact_hint(v) if isinstance(v, _INEXACT) else "A.gain(0)"
+        hint = exact_hint(v) if isinstance(v, _inexact()) else "A.gain(0)"
         raise BadResultError(f"returned {what}; return an exact value built from A (e.g. {hint})")
 
     def _is_value(self, v) -> bool:
@@ -708,7 +742,9 @@ class StrictAlgebra:
         if isinstance(a, NumericAlgebra):
             return isinstance(v, ValueBlock)
         if isinstance(a, SympyAlgebra):
+            import sympy
+
             return isinstance(v, sympy.Expr) and not v.has(sympy.Float)
         if isinstance(a, Z3Algebra):
             return isinstance(v, a._z3.ArithRef)
-        return not isinstance(v, (str, bytes, list, tuple, dict, set, np.ndarray, *_INEXACT))
+        return not isinstance(v, (str, bytes, list, tuple, dict, set, np.ndarray, *_inexact()))

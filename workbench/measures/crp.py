@@ -3,7 +3,7 @@
 :func:`curves` evaluates RP, CRP, the crossings and the spaces of many runs
 against one topic with integer numpy arithmetic (exact: every quantity is
 an integer), and the ratios and Twist as Fractions.  It is the fast path for
-real runs (thousands of ranks); :mod:`workbench.measure.twist` holds the one
+real runs (thousands of ranks); :mod:`workbench.measures.twist` holds the one
 definition over an algebra that ``classify``, ``thresholds`` and
 ``counterexample`` use, and the tests check the two against each other.
 
@@ -50,7 +50,7 @@ import numpy as np
 
 from workbench.errors import BadRunError, WorkbenchError
 from workbench.space.runs import Topic, format_run
-from workbench.measure.twist import CROSSINGS, full_scale, full_scale_spaces, require_full_scale, rp_table
+from workbench.measures.twist import CROSSINGS, full_scale, full_scale_spaces, require_full_scale, rp_table
 
 ARCHETYPES = ("ideal", "worst", "full-scale", "excellent", "ups-and-downs", "typical A", "typical B")
 TABLE2 = {"ideal": "ideal", "worst": "worst", "full-scale": "full-scale", "excellent": "excellent",

@@ -8,8 +8,8 @@ definition gives exact values of a whole block of runs
 (:meth:`Measure.z3_term`).
 
 The families and their definitions (with the conventions SPEC section 4
-leaves open) are in :mod:`workbench.measure.families`, the parameter domains in
-:mod:`workbench.measure.params`; their public names are importable from here too.
+leaves open) are in :mod:`workbench.measures.families`, the parameter domains in
+:mod:`workbench.measures.params`; their public names are importable from here too.
 
 Examples
 --------
@@ -34,9 +34,8 @@ from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
-import sympy
 
-from workbench.measure.algebra import NumericAlgebra, SympyAlgebra, Z3Algebra
+from workbench.measures.algebra import NumericAlgebra, SympyAlgebra, Z3Algebra
 from workbench.errors import (
     BadParameterError,
     BadRunError,
@@ -44,9 +43,9 @@ from workbench.errors import (
     NotExpressibleError,
 )
 from workbench.core.exact import ValueBlock
-# re-exported: the families and parameters lived here before workbench.measure.families / workbench.measure.params
-from workbench.measure.families import FAMILIES, Family, get_family, is_user_spec, register_family, user_family  # noqa: F401
-from workbench.measure.params import BASE, DISCOUNT, P_PERSISTENCE, ParamSpec  # noqa: F401
+# re-exported: the families and parameters lived here before workbench.measures.families / workbench.measures.params
+from workbench.measures.families import FAMILIES, Family, get_family, is_user_spec, register_family, user_family  # noqa: F401
+from workbench.measures.params import BASE, DISCOUNT, P_PERSISTENCE, ParamSpec  # noqa: F401
 from workbench.space.runs import Gains, Topic
 
 
@@ -289,6 +288,8 @@ class Measure:
         A, k = self._prepare(SympyAlgebra(run, gains), len(run), topic, gains)
         params = self._params_for(A, free)
         v = self._run_guard(lambda: self.family_obj.definition(A, params, topic, k))
+        import sympy
+
         return sympy.sympify(v)
 
     def z3_term(self, run: Sequence, gains: Gains, topic: Topic | None = None, free: Sequence[str] = (),

@@ -197,7 +197,7 @@ def twist(A, topic: Topic, w=Fraction(1, 2), crossing: str = "literal"):
     return w * recovery_ratio(A, topic, crossing) + (A.const(1) - w) * sigma
 
 
-# -- family definitions (registered in workbench.measure.families) -------------------
+# -- family definitions (registered in workbench.measures.families) -------------------
 def _checked(A, topic):
     A.check_counts(topic)
     return A

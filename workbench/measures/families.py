@@ -1,7 +1,7 @@
 """The measure families of SPEC section 4, each defined once over an algebra.
 
 Every measure family is one plain function ``definition(A, params, topic, k)``
-that reads the run only through an algebra ``A`` (:mod:`workbench.measure.algebra`):
+that reads the run only through an algebra ``A`` (:mod:`workbench.measures.algebra`):
 
 ``A``       the run (or block of runs) after the ``@k`` cut-off; ``A.depth = min(k, depth)``
 ``params``  the family's parameters, as values of the algebra (a rational, a sympy
@@ -13,7 +13,7 @@ that reads the run only through an algebra ``A`` (:mod:`workbench.measure.algebr
 
 :data:`FAMILIES` holds the built-in families by name; :func:`get_family` also
 loads a user's own family, named ``path/to/file.py:function``, on first use.
-A :class:`~workbench.measure.measures.Measure` is a family with its parameters and
+A :class:`~workbench.measures.measure.Measure` is a family with its parameters and
 cut-off filled in.
 
 Conventions fixed here (SPEC sec. 4 leaves them open):
@@ -60,10 +60,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
-from workbench.measure.algebra import BadResultError, InexactNumberError, StrictAlgebra
+from workbench.measures.algebra import BadResultError, InexactNumberError, StrictAlgebra
 from workbench.errors import BadParameterError, NotExpressibleError, UnknownMeasureError, UserMeasureError, WorkbenchError
-from workbench.measure import twist as _tw
-from workbench.measure.params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
+from workbench.measures import twist as _tw
+from workbench.measures.params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
 from workbench.space.runs import Gains
 
 
@@ -331,7 +331,7 @@ def get_family(name: str) -> Family:
 def user_family(name: str, func: Callable, path: str = "") -> Family:
     """Wrap a user's definition ``func(A)`` or ``func(A, topic)`` as a :class:`Family`.
 
-    The function sees the algebra through :class:`~workbench.measure.algebra.StrictAlgebra`
+    The function sees the algebra through :class:`~workbench.measures.algebra.StrictAlgebra`
     (a Python float anywhere is refused) and is called in one place, where
     whatever goes wrong becomes one :class:`~workbench.errors.UserMeasureError`
     naming the measure, the file and line and the error, chained to the
@@ -360,7 +360,7 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
 
     Examples
     --------
-    >>> from workbench.measure.measures import Measure
+    >>> from workbench.measures.measure import Measure
     >>> fam = register_family(user_family("mine.py:top", lambda A: A.gain(0)))
     >>> fam.needs_topic, Measure("mine.py:top").value((1, 0), Gains.default())
     (False, Fraction(1, 1))
@@ -556,7 +556,7 @@ def load_user_family(spec: str) -> Family:
     """Load a user's measure ``path/to/file.py:function`` as a family.
 
     The function is a definition written against the algebra
-    (:mod:`workbench.measure.algebra`) and so works exactly, symbolically and in z3.
+    (:mod:`workbench.measures.algebra`) and so works exactly, symbolically and in z3.
     It takes the algebra ``A`` and, if it needs the topic, a ``topic``
     argument (then the measure needs ``--topic``).  For example, a file
     ``top2.py`` holding::
@@ -584,7 +584,7 @@ def load_user_family(spec: str) -> Family:
         The file does not load (a syntax error, an exception at import): one
         line with the file and line, chained to the original.  Mistakes in the
         function itself are reported when it is evaluated (see
-        :func:`workbench.measure.families.user_family`).
+        :func:`workbench.measures.families.user_family`).
 
     Examples
     --------
@@ -593,7 +593,7 @@ def load_user_family(spec: str) -> Family:
     >>> d = tempfile.mkdtemp()
     >>> path = os.path.join(d, "top2.py")
     >>> _ = open(path, "w").write("def top2(A):\\n    return 2 * A.gain(0) + A.gain(1)\\n")
-    >>> from workbench.measure.names import parse_measure
+    >>> from workbench.measures.names import parse_measure
     >>> m = parse_measure(path + ":top2")
     >>> m.value((1, 1, 0), Gains.default()), m.needs_topic
     (Fraction(3, 1), False)

@@ -1,0 +1,621 @@
+"""The public API for notebooks and scripts: one call per question, the command line's strings accepted.
+
+``import workbench as wb`` gives these functions (loaded on first use, so the
+import itself stays cheap).  Each takes what the matching ``workbench``
+subcommand takes -- measure names (``"RBP(p=1/2)"``, ``"nDCG@10"``,
+``"file.py:function"``), order names, ``depth``, ``grades``, ``gains``
+(``"0,1,3"``), ``topic`` (``"2,1"`` or ``3``), runs (``"0110"`` or
+``"0,1,1,0"``) -- validates them with the same typed errors
+(:mod:`workbench.errors`), calls the same library function and returns its
+result object: a :class:`~workbench.scale.classify.Classification`, a
+:class:`~workbench.scale.thresholds.ThresholdTable` (one depth) or
+:class:`~workbench.scale.thresholds.ThresholdSeries` (several), a
+:class:`~workbench.scale.counterexample.Counterexample`, a
+:class:`~workbench.figures.diagram.HasseDiagram`, a
+:class:`~workbench.ipso.census.Census`, an
+:class:`~workbench.ipso.compare.IpsoComparison`, a
+:class:`~workbench.measures.measure.Measure` or a
+:class:`~workbench.data.score_matrix.ScoreMatrix`.  Their ``repr`` is a short
+summary and they display themselves in Jupyter (``_repr_html_``,
+``_repr_svg_``).  For a classification, a threshold table, a counterexample,
+a Hasse diagram, a census and a comparison, ``to_json()`` gives the object
+``workbench ... --json`` prints.
+
+Examples
+--------
+>>> import workbench as wb
+>>> wb.classify("RBP(p=1/2)", order="rank", depth=5)
+Classification of RBP(p=1/2): rank order, rank-based runs, depth 5, 1 relevant grade, gains 0,1 (32 runs, 31 covers)
+  verdict: interval    intrinsic (Giner): interval/metric
+  RBP(p=1/2) = 1/32 * rank + 0
+>>> wb.compare("0110", "1001").category
+'nonsep'
+
+References
+----------
+SPEC sections 1-6 (the definitions and the command line the API mirrors);
+DESIGN.md ("a notebook user needs one import").
+"""
+from __future__ import annotations
+
+import operator
+from pathlib import Path
+
+from workbench.errors import (BadDepthError, BadGainsError, BadParameterError, BadRunError, BadTopicError,
+                              TooLargeError, UnknownMeasureError, UnknownOrderError, WorkbenchError)
+
+__all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix"]
+
+
+# ---------------------------------------------------------------------------
+# the command line's values, read as the command line reads them
+
+
+def _int(value, what: str, error=BadDepthError) -> int:
+    """An integer given as an int (not a bool) or as its digits; ``error`` names it otherwise."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("-").isdigit() and len(text) <= 1000:
+            return int(text)
+    elif not isinstance(value, bool) and hasattr(value, "__index__"):
+        return operator.index(value)
+    raise error(f"{what} {value!r}: must be an integer")
+
+
+def _depth(value, what: str = "depth") -> int:
+    """One depth ``N >= 1``: an int or its digits (``5`` or ``"5"``)."""
+    from workbench.space.runs import check_depth
+
+    if isinstance(value, str) and ".." in value:
+        raise BadDepthError(f"{what} {value!r}: give one depth N >= 1 (a range A..B only for thresholds)")
+    n = _int(value, what)
+    if n < 1:
+        raise BadDepthError(f"{what} {value!r}: must be an integer >= 1")
+    return check_depth(n)
+
+
+def _depths(value) -> tuple[list[int], bool]:
+    """Depths for :func:`thresholds`: ``(depths, whether a range was asked for)``.
+
+    An int or ``"5"`` is one depth; ``"2..8"``, a ``range`` or a list of ints are several.
+    """
+    from workbench.space.runs import MAX_DEPTH_RANGE, parse_depths
+
+    if isinstance(value, str):
+        return parse_depths(value), ".." in value
+    if isinstance(value, (range, list, tuple)):
+        if len(value) > MAX_DEPTH_RANGE:
+            raise TooLargeError(f"depth {value!r}: {len(value):,} depths; a range holds at most {MAX_DEPTH_RANGE:,}")
+        depths = [_depth(d) for d in value]
+        if not depths:
+            raise BadDepthError(f"depth {value!r}: no depth; give a depth N >= 1 or a range such as range(2, 9)")
+        return depths, True
+    return [_depth(value)], False
+
+
+def _grades(value) -> int | None:
+    from workbench.space.runs import check_grades
+
+    if value is None:
+        return None
+    return check_grades(_int(value, "grades", BadGainsError))
+
+
+def _gains(value):
+    """``None``, a :class:`Gains`, ``"0,1,3"`` or a sequence of exact numbers (``[0, 1, 3]``, ``["0", "1/2", "1"]``)."""
+    from workbench.space.runs import Gains
+
+    if value is None or isinstance(value, Gains):
+        return value
+    if isinstance(value, str):
+        return Gains.parse(value)
+    if isinstance(value, (list, tuple)) and not any(isinstance(v, bool) for v in value):
+        return Gains.parse(",".join(str(v) for v in value))
+    raise BadGainsError(f"gains {value!r}: write them as '0,1,3' or a list such as [0, 1, 3]")
+
+
+def _topic(value):
+    """``None``, a :class:`Topic`, ``"2,1"``, an int (binary: that many relevant documents) or a sequence of ints."""
+    from workbench.space.runs import Topic
+
+    if value is None or isinstance(value, Topic):
+        return value
+    if isinstance(value, str):
+        return Topic.parse(value)
+    if isinstance(value, bool):
+        raise BadTopicError(f"topic {value!r}: give the number of relevant documents of each grade, e.g. 3 or '2,1'")
+    if isinstance(value, int):
+        return Topic((value,))
+    if isinstance(value, (list, tuple)):
+        return Topic(tuple(value))
+    raise BadTopicError(f"topic {value!r}: give the number of relevant documents of each grade, e.g. 3 or '2,1'")
+
+
+def _setting(grades, gains, topic):
+    """``(c, Gains, Topic|None)`` from the common options, checked as ``workbench`` checks them."""
+    from workbench.space.runs import Gains
+
+    g, t, c = _gains(gains), _topic(topic), _grades(grades)
+    if c is None:
+        c = g.grades if g is not None else (t.grades if t is not None else 1)
+    if g is None:
+        g = Gains.default(c)
+    elif g.grades != c:
+        raise BadGainsError(f"gains {g}: give {c + 1} values for grades={c}")
+    if t is not None:
+        t.check_grades(c)
+    return c, g, t
+
+
+def _measure(value):
+    from workbench.measures.measure import Measure
+    from workbench.measures.names import parse_measure
+
+    if isinstance(value, Measure):
+        return value
+    if not isinstance(value, str):
+        raise UnknownMeasureError(f"measure {value!r}: give a name such as 'RBP(p=1/2)', 'nDCG@10' or 'file.py:function'")
+    return parse_measure(value)
+
+
+def _order(value):
+    from workbench.order.orders import Order, get_order
+
+    if isinstance(value, Order):
+        return value
+    if not isinstance(value, str):
+        raise UnknownOrderError(f"order {value!r}: give its name (rank, set, dominance, ipso, replacement)")
+    return get_order(value)
+
+
+def _space(order, depth: int, grades: int, topic):
+    from workbench.space.spaces import rank_space, set_space
+
+    return (rank_space if order.space_kind == "rank" else set_space)(depth, grades, topic)
+
+
+def _runs(value, grades: int, what: str) -> list:
+    """Runs for a highlight: ``"100,011"`` or a sequence of runs (``["100", (0, 1, 1)]``)."""
+    from workbench.figures.hasse_marks import parse_runs
+    from workbench.space.runs import parse_run
+
+    if isinstance(value, str):
+        return parse_runs(value, grades)
+    if isinstance(value, (list, tuple)):
+        return [parse_run(r, grades) for r in value]
+    raise BadRunError(f"{what} {value!r}: give runs as '100,011' or a list such as ['100', '011']")
+
+
+# ---------------------------------------------------------------------------
+# the questions
+
+
+def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=None):
+    """On which scale is ``measure`` relative to ``order``: a verdict with a witness (``workbench classify``).
+
+    Parameters
+    ----------
+    measure : str or Measure
+        ``"RBP(p=1/2)"``, ``"AP"``, ``"nDCG@10"``, ``"path/to/file.py:function"``.
+    order : str
+        ``rank``, ``set``, ``dominance``, ``ipso`` or ``replacement``.
+    depth : int
+        Run depth ``N >= 1``.
+    grades : int, optional
+        Number of relevant grades ``c`` (default 1, or from ``gains`` / ``topic``).
+    gains : str, sequence or Gains, optional
+        ``"0,1,3"`` (default ``g(i) = i``).
+    topic : str, int, sequence or Topic, optional
+        Relevant documents per grade, ``"2,1"`` or ``3``; needed by AP, nDCG, R, ...
+
+    Returns
+    -------
+    Classification
+        ``verdict`` (``interval``, ``ordinal``, ``strict``, ``weak``, ``violated``),
+        ``witness`` (two runs and their exact values), ``affine``, ``intrinsic``;
+        ``to_json()`` is what ``workbench classify --json`` prints.
+
+    Raises
+    ------
+    WorkbenchError
+        Bad input, naming the value: :class:`~workbench.errors.UnknownMeasureError`,
+        :class:`~workbench.errors.UnknownOrderError`, :class:`~workbench.errors.BadDepthError`,
+        :class:`~workbench.errors.NeedsTopicError`, ...
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> c = wb.classify("RBP(p=4/5)", depth=4)
+    >>> c
+    Classification of RBP(p=4/5): rank order, rank-based runs, depth 4, 1 relevant grade, gains 0,1 (16 runs, 15 covers)
+      verdict: violated    intrinsic (Giner): ordinal/metric
+      witness: 0011 <= 0100 in the order, but 0011 scores above it: 144/625 vs 4/25
+    >>> c.witness.lower, c.witness.lower_value
+    ((0, 0, 1, 1), Fraction(144, 625))
+    >>> wb.classify("AP", order="dominance", depth=4, topic=3).verdict
+    'strict'
+
+    References
+    ----------
+    Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 2 and 4-5; Giner 2023 (seed 004); SPEC section 3.
+    """
+    from workbench.scale.classify import classify as run_classify
+
+    m, o = _measure(measure), _order(order)
+    n = _depth(depth)
+    c, g, t = _setting(grades, gains, topic)
+    m.check_topic(t)
+    return run_classify(m, o, _space(o, n, c, t), g)
+
+
+def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None):
+    """Exact regions of a parameter by verdict (``workbench thresholds``).
+
+    Parameters
+    ----------
+    measure : str or Measure
+        A measure with a continuous parameter: ``"RBP"``, ``"gRBP"``, ``"Twist"``.
+    param : str, optional
+        The parameter (default: the measure's only continuous one, e.g. ``"p"``).
+    order : str
+    depth : int, str or range
+        One depth (``5`` or ``"5"``) gives one table; a range (``range(2, 9)``,
+        ``"2..8"``, a list of depths) gives a table per depth.
+    grades, gains, topic
+        As for :func:`classify`.
+
+    Returns
+    -------
+    ThresholdTable or ThresholdSeries
+        Regions with exact endpoints (rationals or algebraic numbers), each with
+        its verdict, witness and certificate; a series holds one table per depth.
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> wb.thresholds("RBP", param="p", depth=range(2, 5))
+    ThresholdSeries of RBP in p (0, 1): rank order, rank-based runs, 1 relevant grade, gains 0,1, depths 2..4
+      depth 2: (0, 1/2) ordinal; [1/2] interval; (1/2, 1) ordinal
+      depth 3: (0, 1/2) ordinal; [1/2] interval; (1/2, a) ordinal; [a] weak; (a, 1) violated
+               a = 0.618034 (root of p**2 + p - 1)
+      depth 4: (0, 1/2) ordinal; [1/2] interval; (1/2, a) ordinal; [a] weak; (a, 1) violated
+               a = 0.543689 (root of p**3 + p**2 + p - 1)
+    >>> t = wb.thresholds("gRBP", grades=2, depth=3)
+    >>> t.regions[1].label(), t.regions[1].verdict
+    ('[1/3]', 'interval')
+
+    References
+    ----------
+    Seed 003 sec. 5 (RBP and gRBP); SPEC sections 3 and 6.
+    """
+    from workbench.scale.thresholds import ThresholdSeries, default_param, thresholds_over_depths
+
+    m, o = _measure(measure), _order(order)
+    depths, ranged = _depths(depth)
+    c, g, t = _setting(grades, gains, topic)
+    if param is not None and not isinstance(param, str):
+        raise BadParameterError(f"param {param!r}: give the parameter's name, e.g. 'p'")
+    p = param if param is not None else default_param(m)
+    m.check_topic(t)
+    rows = thresholds_over_depths(m, p, o, depths, c, g, t)
+    return ThresholdSeries(tuple(rows)) if ranged else rows[0]
+
+
+def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=None, gains=None, topic=None,
+                   method="enumeration", param_range=None, timeout=60.0):
+    """Runs ``r < s`` in the order with ``M(r) > M(s)``, or a proof there are none (``workbench counterexample``).
+
+    Parameters
+    ----------
+    measure : str or Measure
+    order : str
+    depth : int, optional
+        Search this depth only.
+    max_depth : int, optional
+        Search depths ``1..max_depth``; the smallest violating one is reported.
+        Give exactly one of ``depth`` and ``max_depth``.
+    grades, gains, topic
+        As for :func:`classify`.
+    method : {"enumeration", "smt"}
+        Exhaustive enumeration (any measure), or z3 (no logarithms; spaces too large to enumerate).
+    param_range : str, optional
+        ``"p=0.4..0.6"``: the parameter is free in that closed range (``smt`` only).
+    timeout : float
+        Time budget of the whole search, in seconds.
+
+    Returns
+    -------
+    Counterexample
+        ``status`` ``found`` (with the pair and both exact values), ``none``
+        (with the proof) or ``unknown`` (with the reason).
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> wb.counterexample("RBP(p=3/5)", max_depth=8)
+    Counterexample found (enumeration, depth 4): RBP(p=3/5) on the rank order, 1 relevant grade, gains 0,1
+      0111 < 1000 in the order, but M = 294/625 > 2/5
+      no violation at smaller depths (exhaustive enumeration)
+    >>> wb.counterexample("gRBP(p=1/3)", grades=2, depth=30, method="smt").proof
+    'unsat'
+
+    References
+    ----------
+    SPEC sections 2, 3 and 6; seed 003 sec. 4-5; de Moura and Bjorner, "Z3", TACAS 2008.
+    """
+    from workbench.scale.counterexample import find_counterexample
+
+    if (depth is None) == (max_depth is None):
+        raise WorkbenchError("counterexample: give exactly one of depth=N and max_depth=N")
+    m, o = _measure(measure), _order(order)
+    one = _depth(depth) if depth is not None else None
+    top = _depth(max_depth, "max_depth") if max_depth is not None else None
+    c, g, t = _setting(grades, gains, topic)
+    m.check_topic(t)
+    return find_counterexample(m, o, depth=one, max_depth=top, grades=c, gains=g, topic=t, method=method,
+                               param_range=param_range, timeout=timeout)
+
+
+def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, measure=None, highlight=None,
+          chain=None, nonsep=False, violations=None, ties=False, witness=None):
+    """The Hasse diagram of an order, or of a measure's weak order, with highlights (``workbench hasse``).
+
+    Parameters
+    ----------
+    order : str
+    depth, grades, gains, topic
+        As for :func:`classify`.
+    measure : str, optional
+        Draw the weak order this measure induces (equal scores merged) instead of the order.
+    highlight : str or sequence, optional
+        Runs to mark, ``"100,011"``.
+    chain : str or sequence, optional
+        A chain of runs to mark, sorted upwards in the order.
+    nonsep : bool
+        Mark the non-separable (incomparable) pairs.
+    violations : str, optional
+        Mark the covers this measure scores lower > upper (``ties=True``: also those it ties).
+    witness : str, optional
+        Mark the witness of :func:`classify` for this measure.
+
+    Returns
+    -------
+    HasseDiagram
+        ``graph`` (the networkx DiGraph, edges lower -> upper), ``nodes``,
+        ``edges``, ``graded``, ``lattice``; ``save(path)`` writes svg, pdf,
+        png, dot, tikz or json; in Jupyter it draws itself (SVG).
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> d = wb.hasse(order="dominance", depth=3)
+    >>> d
+    HasseDiagram of the dominance order, depth 3, c = 1: 8 nodes, 8 covers, graded, a lattice, width 2
+    >>> sorted(d.graph.successors((0, 1, 1)))
+    [(1, 0, 1)]
+    >>> wb.hasse(order="dominance", depth=3, nonsep=True)
+    HasseDiagram of the dominance order, depth 3, c = 1: 8 nodes, 8 covers, graded, a lattice, width 2
+      highlight non-separable pairs under dominance (1): 011-100
+
+    References
+    ----------
+    Moffat and Mackenzie, JASIST 2024 (seed 001) sec. 2.2 and Fig. 1; SPEC sections 2 and 6.
+    """
+    from workbench.figures.diagram import HasseDiagram
+    from workbench.figures.hasse_marks import measure_diagram, nonseparable, runs_highlight
+    from workbench.figures.hasse_marks import chain as chain_mark
+    from workbench.figures.hasse_marks import violations as violation_marks
+    from workbench.figures.hasse_marks import witness as witness_mark
+    from workbench.order.hasse import hasse_diagram
+
+    if ties and violations is None:
+        raise WorkbenchError("ties=True: only with violations=MEASURE")
+    o = _order(order)
+    n = _depth(depth)
+    c, g, t = _setting(grades, gains, topic)
+    named = {key: _measure(value) for key, value in
+             (("measure", measure), ("violations", violations), ("witness", witness)) if value is not None}
+    for m in named.values():
+        m.check_topic(t)
+    space = _space(o, n, c, t)
+    G = measure_diagram(space, named["measure"], g) if "measure" in named else hasse_diagram(space, o, g)
+    marks = []
+    if highlight is not None:
+        marks.append(runs_highlight(space, _runs(highlight, c, "highlight")))
+    if chain is not None:
+        marks.append(chain_mark(space, _runs(chain, c, "chain"), o, g))
+    if nonsep:
+        marks.append(nonseparable(space, o, g))
+    if "violations" in named:
+        marks.extend(violation_marks(space, o, named["violations"], g, ties=ties))
+    if "witness" in named:
+        marks.append(witness_mark(space, o, named["witness"], g))
+    label = f"{o.name} order" if "measure" not in named else f"{named['measure']} weak order"
+    title = f"{label}, depth {n}, c = {c}" + (f", topic {t}" if t is not None else "")
+    meta = {"order": o.name, "measure": str(named["measure"]) if "measure" in named else None, "depth": n,
+            "grades": c, "gains": [str(x) for x in g.values], "topic": None if t is None else list(t.counts)}
+    return HasseDiagram(G, marks, title, meta)
+
+
+def census(depth=4, *, grades=None, gains=None):
+    """Exact counts of the IPSO categories over all ordered pairs of runs (``workbench ipso census``).
+
+    Parameters
+    ----------
+    depth : int
+        Run depth ``k``; any depth, counted exactly (dynamic programming, closed form for binary gains).
+    grades, gains
+        As for :func:`classify`.
+
+    Returns
+    -------
+    Census
+        ``pairs``, ``equal``, ``ni``, ``ns``, ``nonsep`` (exact integers) and ``fraction(key)``.
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> wb.census(depth=5)
+    Census at depth 5, 1 relevant grade, gains 0,1: 1024 ordered pairs
+      equal   32   (3.125000%)
+      ni      430  (41.992188%)
+      ns      430  (41.992188%)
+      nonsep  132  (12.890625%)
+    >>> len(str(wb.census(depth=1000).nonsep)), wb.census(depth=2, gains="0,1,3").nonsep
+    (603, 6)
+
+    References
+    ----------
+    Moffat and Mackenzie, JASIST 2024 (seed 001) Alg. 1 and Table 2; SPEC section 5.
+    """
+    from workbench.ipso.census import census as run_census
+
+    n = _depth(depth)
+    c, g, _ = _setting(grades, gains, None)
+    return run_census(n, c, g)
+
+
+def compare(run_a, run_b, *, depth=None, grades=None, gains=None):
+    """The IPSO category of run A against run B, with its per-depth trace (``workbench ipso compare``).
+
+    Parameters
+    ----------
+    run_a, run_b : str or sequence of int
+        ``"0110"``, ``"0,1,1,0"`` or ``(0, 1, 1, 0)``.
+    depth : int, optional
+        Default: the longer run (the shorter is padded with zeros).
+    grades : int, optional
+        Default: from ``gains``, else the largest grade present.
+    gains : str, sequence or Gains, optional
+
+    Returns
+    -------
+    IpsoComparison
+        ``category`` (``equal``, ``ni``, ``ns``, ``nonsep``), ``trace``,
+        prefix sums, and the pair under ``dominance`` beside ``ipso``.
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> wb.compare("0110", "1001")
+    IpsoComparison of A = 0110 and B = 1001 at depth 4, gains 0,1: nonsep
+      trace: ns at depths 1-2, nonsep at 3-4
+      dominance (Rules 1-2 on grades): nonsep; ipso (gains): nonsep
+    >>> wb.compare("02", "11", gains="0,1,2").differ
+    True
+
+    References
+    ----------
+    Moffat and Mackenzie, JASIST 2024 (seed 001) sec. 2.2, Alg. 1, Fig. 4, sec. 3.8; SPEC section 5.
+    """
+    from workbench.ipso.compare import compare as run_compare
+    from workbench.space.runs import Gains, parse_run
+
+    c, g = _grades(grades), _gains(gains)
+    if g is not None and c is not None and g.grades != c:
+        raise BadGainsError(f"gains {g}: give {c + 1} values for grades={c}")
+    if g is None and c is not None:
+        g = Gains.default(c)
+    a, b = parse_run(run_a), parse_run(run_b)
+    if g is None:
+        g = Gains.default(max(1, max(a), max(b)))
+    return run_compare(a, b, gains=g, depth=None if depth is None else _depth(depth))
+
+
+def measure(name):
+    """A measure from its name, as the command line reads it: an immutable value, scored exactly.
+
+    Parameters
+    ----------
+    name : str or Measure
+        ``"nDCG@10"``, ``"RBP(p=0.8)@10"`` (parsed exactly: ``p = 4/5``),
+        ``"DCG(discount=logb,b=2)"``, ``"path/to/file.py:function"``.
+
+    Returns
+    -------
+    Measure
+        ``value(run, gains, topic)``, ``evaluate(runs, gains, topic)``,
+        ``expression(...)`` (sympy), ``params``, ``cutoff``; ``str(m)`` is its canonical name.
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> wb.measure("nDCG@10")
+    Measure('nDCG@10')
+    >>> m = wb.measure("RBP(p=0.8)@10")
+    >>> m, m.params, m.cutoff
+    (Measure('RBP(p=4/5)@10'), (('p', Fraction(4, 5)),), 10)
+    >>> wb.measure("RBP(p=1)")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: RBP: p=1 outside (0, 1)
+
+    References
+    ----------
+    ir_measures measure syntax (MacAvaney et al., ECIR 2022); SPEC section 4.
+    """
+    return _measure(name)
+
+
+def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None, skip_missing=False):
+    """Topics x systems score matrices of TREC runs, exact where the measure allows (``workbench experiment``).
+
+    Parameters
+    ----------
+    qrels : str, Path or dict
+        A qrels file, or ``{topic: {docid: grade}}``.
+    runs : str, Path, sequence of paths, or dict
+        Run files (plain or gzip), or ``{name: {topic: [docid, ...]}}`` /
+        ``{name: {topic: {docid: score}}}``.
+    measures : str or sequence of str
+        ``"AP"`` gives one matrix; ``"AP,RBP(p=0.8),ir:Bpref"`` or a list gives one per measure.
+    view : {"graded", "binary"}
+    depth : int, optional
+        Cut every ranking to its first ``depth`` documents.
+    gains : str, sequence or Gains, optional
+        Gains of the view (default ``g(j) = j``).
+    skip_missing : bool
+        Ignore (and list) run topics absent from the qrels instead of raising.
+
+    Returns
+    -------
+    ScoreMatrix or list of ScoreMatrix
+        Exact values per topic and system (``value(topic, system)``), the
+        float copy ``floats``, exact orders (``ranks``, ``mean_signs``).
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> qrels = {"1": {"a": 2, "b": 1, "n": 0}, "2": {"c": 1}}
+    >>> runs = {"good": {"1": ["a", "b"], "2": ["c"]}, "bad": {"1": ["n", "b", "a"]}}
+    >>> ap = wb.score_matrix(qrels, runs, "AP", depth=3)
+    >>> ap
+    ScoreMatrix('AP', workbench, graded, depth=3, 2 topics x 2 systems)
+    >>> [str(ap.value(t, "bad")) for t in ap.topics]
+    ['7/12', '0']
+    >>> [m.measure for m in wb.score_matrix(qrels, runs, "AP,RBP(p=0.8)")]
+    ['AP', 'RBP(p=4/5)']
+
+    References
+    ----------
+    Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000) sec. 5.1-5.2; NIST trec_eval (``-c``).
+    """
+    from workbench.data.score_matrix import VIEWS, score_matrices
+    from workbench.ipso.freedom import split_measures
+
+    if isinstance(measures, str):
+        names = split_measures(measures)
+        single = len(names) == 1
+    elif isinstance(measures, (list, tuple)) and all(isinstance(x, str) for x in measures):
+        names, single = list(measures), False
+    else:
+        raise UnknownMeasureError(f"measures {measures!r}: give names as 'AP,RBP(p=0.8)' or a list of names")
+    if not names:
+        raise UnknownMeasureError("measures: name at least one measure, e.g. 'AP'")
+    if view not in VIEWS:
+        raise WorkbenchError(f"view {view!r}: use {' or '.join(VIEWS)}")
+    n = None if depth is None else _depth(depth)
+    if isinstance(runs, (str, Path)):
+        runs = [runs]
+    matrices = score_matrices(qrels, runs, names, view, n, gains=_gains(gains), skip_missing=skip_missing)
+    return matrices[0] if single else matrices

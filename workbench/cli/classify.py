@@ -1,0 +1,91 @@
+"""``workbench classify``: the scale of a measure relative to an order, with a witness.
+
+One call of :func:`workbench.scale.classify.classify` plus formatting.
+
+References
+----------
+SPEC section 6 (``classify``); Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from workbench.cli.common import (
+    DepthOpt, GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, make_space, progress_bar, setting, stdout,
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``classify`` to ``app``."""
+    app.command("classify")(classify)
+
+
+def classify(
+    measure: str = typer.Argument(..., help="Measure name, e.g. 'RBP(p=0.8)', AP, nDCG@5, or path/file.py:function."),
+    order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso or replacement."),
+    depth: int = DepthOpt,
+    grades: Optional[int] = GradesOpt,
+    gains: Optional[str] = GainsOpt,
+    topic: Optional[str] = TopicOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Classify MEASURE relative to an order: interval / ordinal / strict / weak / violated, with a witness."""
+    from workbench.measures.names import parse_measure
+    from workbench.order.orders import get_order
+    from workbench.scale.classify import classify as run_classify
+
+    m = parse_measure(measure)
+    o = get_order(order)
+    depth, c, g, t = setting(depth, grades, gains, topic)
+    m.check_topic(t)
+    space = make_space(o, depth, c, t)
+    with progress_bar(label=f"{m} on {o.name}") as bar:
+        result = run_classify(m, o, space, g, progress=bar.phase)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    print_classification(result)
+
+
+def print_classification(result) -> None:
+    from workbench.space.runs import format_run
+    from workbench.core.exact import exact_str, to_float
+
+    def show(v) -> str:
+        text = exact_str(v)
+        return text if "/" not in text or "log" not in text else f"{text} (~{to_float(v):.6g})"
+
+    stdout.print(
+        f"[bold]{result.measure}[/bold] on {result.kind}-based runs, depth {result.depth}, "
+        f"{result.grades} relevant grade(s), gains {result.gains}"
+        + (f", topic {result.topic}" if result.topic else "")
+        + f", order [bold]{result.order}[/bold] ({result.runs} runs, {result.covers} covers)"
+    )
+    stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic.category}")
+    if result.affine:
+        a, b = result.affine
+        stdout.print(f"  {result.measure} = {show(a)} * rank + {show(b)}")
+    if result.ranked_values is not None:
+        gaps = [exact_str(b - a) for a, b in zip(result.ranked_values, result.ranked_values[1:4])]
+        stdout.print(
+            f"  interval transformation: {len(result.ranked_values)} attained values -> positions "
+            f"0..{len(result.ranked_values) - 1}" + (f"; first gaps {', '.join(gaps)}" if gaps else "")
+        )
+    else:
+        stdout.print(f"  interval transformation: {result.intrinsic.distinct} attained values (too many to list)")
+    if result.witness:
+        w = result.witness
+        rel = "tied with" if result.verdict == "weak" else "scores above"
+        stdout.print(
+            f"  witness: {format_run(w.lower)} <= {format_run(w.upper)} in the order, but "
+            f"{format_run(w.lower)} {rel} it: {show(w.lower_value)} vs {show(w.upper_value)}"
+        )
+    if result.gap_witness:
+        w1, w2 = result.gap_witness
+        stdout.print(
+            f"  unequal increments: {format_run(w1.lower)}->{format_run(w1.upper)} gains "
+            f"{exact_str(w1.upper_value - w1.lower_value)}, {format_run(w2.lower)}->{format_run(w2.upper)} gains "
+            f"{exact_str(w2.upper_value - w2.lower_value)}"
+        )

@@ -1,0 +1,35 @@
+"""The ``workbench ipso`` group (seed 001): one module per subcommand, each one library call plus formatting.
+
+The group's :data:`ipso_app` lives here and :func:`register` adds it to the
+main app; the subcommand modules import :mod:`workbench.cli.common` and no
+other module of the command line.
+
+References
+----------
+Moffat and Mackenzie, "How much freedom does an effectiveness metric really
+have?", JASIST 2024 (seed 001).
+"""
+from __future__ import annotations
+
+import typer
+
+from workbench.cli.ipso import agreement, census, compare, freedom, grid, runs
+
+
+ipso_app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Innate pairwise SERP orderings (seed 001): compare, census, freedom, runs, agreement, grid.",
+)
+
+
+#: The subcommands, in the order ``workbench ipso --help`` lists them.
+COMMANDS = (grid, compare, census, freedom, runs, agreement)
+
+for _command in COMMANDS:
+    _command.register(ipso_app)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``ipso`` group to ``app``."""
+    app.add_typer(ipso_app, name="ipso")

@@ -1,0 +1,84 @@
+"""``workbench ipso agreement``: the IPSO sign test against the usual tests of six metrics (Fig. 7).
+
+One call of :func:`workbench.ipso.agreement.agreement` plus the table and figure.
+
+References
+----------
+Moffat and Mackenzie, JASIST 2024 (seed 001).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from workbench.cli.common import emit_json, progress_bar, stdout
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``agreement`` to ``app``."""
+    app.command("agreement")(agreement_cmd)
+
+
+def agreement_cmd(
+    runs: list[Path] = typer.Argument(..., help="Two or more TREC run files (plain or .gz)."),
+    qrels: Path = typer.Option(..., "--qrels", help="TREC qrels file (topic iter docid grade)."),
+    depth: int = typer.Option(10, "--depth", help="SERP depth k (>= 1)."),
+    gains: Optional[str] = typer.Option(None, "--gains", help="Graded view with these gains, e.g. 0,1,2 (default: binary view)."),
+    relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
+    alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
+    figure: Optional[Path] = typer.Option(None, "--figure", help="Stacked bars (seed 001 Fig. 7): writes .png and .pdf (a missing folder is created)."),
+    table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown summary to this file (atomically; a missing folder is created)."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+) -> None:
+    """IPSO sign test vs paired t / Wilcoxon / sign tests of six metrics, all unordered run pairs (seed 001 Fig. 7)."""
+    from workbench.errors import WorkbenchError
+    from workbench.core.files import atomic_write, check_output_path
+    from workbench.ipso.agreement import AGREEMENT, AGREEMENT_NAMES, TEST_NAMES, agreement, agreement_figure
+
+    if len(runs) < 2:
+        raise WorkbenchError(f"agreement: give at least two runs, got {len(runs)}")
+    if not 0 < alpha < 1:
+        raise WorkbenchError(f"alpha {alpha}: must be in (0, 1)")
+    if figure is not None and figure.suffix.lower() not in (".png", ".pdf"):
+        raise WorkbenchError(f"figure {str(figure)!r}: unknown format {figure.suffix!r} (use .png or .pdf)")
+    for path, what in ((figure, "--figure"), (table, "--table")):
+        if path is not None:
+            check_output_path(path, what)
+    n_pairs = len(runs) * (len(runs) - 1) // 2
+    with progress_bar(total=n_pairs, label="system pairs") as bar:
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage == "runs":
+                bar.phase(f"reading runs {done}/{total}")
+            else:
+                bar.advance(1, f"pair {done}/{total}")
+
+        result = agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=progress)
+        written = agreement_figure(result, figure) if figure is not None else []
+    if table is not None:
+        atomic_write(table, result.markdown(), "--table")
+    if as_json:
+        out = result.to_dict()
+        out["figure"] = [str(p) for p in written]
+        out["table"] = None if table is None else str(table)
+        emit_json(out)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    tab = Table(title=f"{len(runs)} runs, {n_pairs} unordered pairs, depth {depth}, alpha {alpha}")
+    for head in ["Metric", "Test"] + [AGREEMENT_NAMES[c] for c in AGREEMENT] + ["agree %"]:
+        tab.add_column(head)
+    for (m, t), c in result.summary().items():
+        tab.add_row(result.label(m), TEST_NAMES[t], *[str(c[k]) for k in AGREEMENT],
+                    f"{100 * (c['both_yes'] + c['both_no']) / n_pairs:.1f}")
+    stdout.print(f"{result.view.describe()}; IPSO sign test significant for "
+                 f"{sum(p.ipso.significant for p in result.pairs)} of {n_pairs} pairs")
+    Console(width=max(stdout.width, 160), force_terminal=stdout.is_terminal).print(tab)
+    for note in result.notes:
+        stdout.print(note)
+    for p in written:
+        stdout.print(f"figure: {p}")
+    if table is not None:
+        stdout.print(f"table: {table}")

@@ -1,0 +1,42 @@
+"""``workbench ipso census``: exact counts of the IPSO categories over all pairs of runs (Table 2).
+
+One call of :func:`workbench.ipso.census.census` plus formatting.
+
+References
+----------
+Moffat and Mackenzie, JASIST 2024 (seed 001).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from workbench.cli.common import emit_json, progress_bar, setting, stdout
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``census`` to ``app``."""
+    app.command("census")(census_cmd)
+
+
+def census_cmd(
+    depth: int = typer.Option(4, "--depth", help="Run depth k (>= 1); any k, counted exactly by dynamic programming."),
+    grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains)."),
+    gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+) -> None:
+    """Exact counts of equal/ni/ns/nonsep over all ordered pairs of runs in {0..c}^k (seed 001 Table 2)."""
+    from workbench.ipso.census import _float_fraction, census
+
+    depth, c, g, _ = setting(depth, grades, gains, None)
+    with progress_bar(total=depth, label=f"census depth {depth}") as bar:
+        result = census(depth, c, g, progress=lambda i: bar.advance(1))
+    if as_json:
+        emit_json(result.to_json())
+        return
+    stdout.print(f"depth {depth}, {c} relevant grade(s), gains {g}: {result.pairs} ordered pairs",
+                 soft_wrap=True, highlight=False)
+    for key in ("equal", "ni", "ns", "nonsep"):
+        stdout.print(f"  {key:7s} {getattr(result, key)}  ({_float_fraction(getattr(result, key), result.pairs):.6%})",
+                     soft_wrap=True, highlight=False)

@@ -1,0 +1,68 @@
+"""``workbench ipso freedom``: the metric freedom of a pair of runs (Table 1).
+
+One call of :func:`workbench.ipso.freedom.freedom` plus formatting.
+
+References
+----------
+Moffat and Mackenzie, JASIST 2024 (seed 001).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from workbench.cli.common import emit_json, ipso_gains, stdout
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``freedom`` to ``app``."""
+    app.command("freedom")(freedom_cmd)
+
+
+def freedom_cmd(
+    run_a: str = typer.Argument(..., help="First run, e.g. 100."),
+    run_b: str = typer.Argument(..., help="Second run, e.g. 011."),
+    measures: str = typer.Option("RR,P,RBP(p=1/2)", "--measures", help="Comma-separated measures, e.g. 'RR,P@3,RBP(p=0.5),AP'."),
+    param_measure: Optional[str] = typer.Option(None, "--param-measure", help="Measure(s) whose parameter is swept for exact ties, e.g. RBP (default: the parameterised ones in --measures)."),
+    depth: Optional[int] = typer.Option(None, "--depth", help="Depth k (default: the longer run; shorter runs are padded with zeros)."),
+    grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default: from --gains, else the largest grade present)."),
+    gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
+    topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 2 (needed by AP, nDCG, R, ...)."),
+    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+) -> None:
+    """Metric freedom of a pair (seed 001 Table 1): each measure's order, and exact parameter values where it ties."""
+    from workbench.ipso.freedom import freedom
+    from workbench.errors import WorkbenchError
+    from workbench.space.runs import Topic
+
+    if not measures.strip(" ,"):
+        raise WorkbenchError(f"--measures {measures!r}: name at least one measure, e.g. 'RR,P@3,RBP(p=0.5),AP'")
+    if param_measure is not None and not param_measure.strip(" ,"):
+        raise WorkbenchError(f"--param-measure {param_measure!r}: name a measure with a parameter, e.g. RBP")
+    g = ipso_gains(grades, gains)
+    t = Topic.parse(topic) if topic is not None else None
+    if g is None and t is not None:
+        from workbench.space.runs import Gains
+
+        g = Gains.default(t.grades)
+    result = freedom(run_a, run_b, measures, gains=g, topic=t, vary=param_measure, depth=depth)
+    if as_json:
+        emit_json(result.to_json())
+        return
+    js = result.to_json()
+    stdout.print(f"A = {js['run_a']}, B = {js['run_b']}, depth {result.depth}, gains {result.gains}: "
+                 f"IPSO [bold]{result.category}[/bold]"
+                 + (" (measures are free to order the pair)" if result.category == "nonsep" else ""))
+    for note in result.notes:
+        stdout.print(f"  note: {note}")
+    for m in js["orders"]:
+        flag = "" if m["allowed"] else "  [red]violates IPSO[/red]"
+        stdout.print(f"  {m['measure']:20s} {m['order']:4s}  {m['value_a']} vs {m['value_b']}{flag}")
+    for s in js["sweeps"]:
+        stdout.print(f"  {s['measure']} over {s['param']} in {s['domain']}: M(A) - M(B) = {s['difference']}")
+        for r in s["regions"]:
+            if "at" in r:
+                stdout.print(f"    {s['param']} = {r['at']} (~{r['at_approx']:.6g}): tie")
+            else:
+                stdout.print(f"    {r['low']} < {s['param']} < {r['high']}: {r['order']}")

@@ -1,0 +1,35 @@
+"""``workbench measures``: the measures with their parameters, domains and references.
+
+One call of :func:`workbench.measures.names.describe_families` plus a table.
+
+References
+----------
+SPEC section 4 (the measures).
+"""
+from __future__ import annotations
+
+import typer
+
+from workbench.cli.common import JsonOpt, emit_json, stdout
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``measures`` to ``app``."""
+    app.command("measures")(measures)
+
+
+def measures(as_json: bool = JsonOpt) -> None:
+    """List the measures with their parameters, domains and whether they need a topic."""
+    from rich.table import Table
+
+    from workbench.measures.names import describe_families
+
+    fams = describe_families()
+    if as_json:
+        emit_json({"measures": fams})
+        return
+    table = Table("name", "parameters", "topic", "z3", "reference")
+    for f in fams:
+        params = ", ".join(p["name"] + " " + p["domain"] + (f" = {p['default']}" if p.get("default") is not None else "") for p in f["params"])
+        table.add_row(f["name"], params or "-", "yes" if f["needs_topic"] else "no", "yes" if f["z3_ok"] else "no", f["reference"])
+    stdout.print(table)

@@ -1,0 +1,90 @@
+"""``workbench thresholds``: exact thresholds of a measure in one parameter, region by region.
+
+One call of :func:`workbench.scale.thresholds.thresholds_over_depths` plus
+a table (one row per region, or one per depth for a range ``A..B``).
+
+References
+----------
+SPEC section 6 (``thresholds``).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from workbench.cli.common import (
+    GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, setting, stdout,
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``thresholds`` to ``app``."""
+    app.command("thresholds")(thresholds)
+
+
+def thresholds(
+    measure: str = typer.Argument(..., help="Measure with a continuous parameter, e.g. RBP or gRBP."),
+    param: Optional[str] = typer.Option(None, "--param", help="Parameter to vary (default: the measure's only rational one)."),
+    order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso or replacement."),
+    depth: str = typer.Option("4", "--depth", help="Run depth N, or a range A..B (one row per depth)."),
+    grades: Optional[int] = GradesOpt,
+    gains: Optional[str] = GainsOpt,
+    topic: Optional[str] = TopicOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Exact thresholds in a parameter: the verdict of every region of its domain, with witnesses."""
+    from rich.table import Table
+
+    from workbench.core.exact import exact_str
+    from workbench.measures.names import parse_measure
+    from workbench.order.orders import get_order
+    from workbench.space.runs import format_run, parse_depths
+    from workbench.scale.thresholds import default_param, free_name, thresholds_over_depths
+
+    m = parse_measure(measure)
+    o = get_order(order)
+    depths = parse_depths(depth)
+    _, c, g, t = setting(depths[0], grades, gains, topic)
+    p = param if param is not None else default_param(m)
+    m.check_topic(t)
+    with progress_bar(total=len(depths), label=f"thresholds of {free_name(m, p)} in {p}") as bar:
+        rows = thresholds_over_depths(m, p, o, depths, c, g, t, progress=lambda d: bar.advance(1, f"depth {d} done"))
+    ranged = ".." in depth
+    if as_json:
+        if not ranged:
+            emit_json(rows[0].to_json())
+            return
+        head = rows[0].to_json()
+        emit_json({key: head[key] for key in ("measure", "param", "domain", "order", "space", "grades", "gains", "topic")}
+                  | {"depths": depths, "rows": [r.to_json() for r in rows]})
+        return
+
+    def witness_text(region) -> str:
+        w = region.witness
+        if w is None:
+            return ""
+        at = f"{p}={exact_str(region.at)}"
+        if region.gap_witness is not None:
+            w0, w1 = region.gap_witness
+            return (f"at {at}: {format_run(w0.lower)}->{format_run(w0.upper)} gains {exact_str(w0.upper_value - w0.lower_value)}, "
+                    f"{format_run(w1.lower)}->{format_run(w1.upper)} gains {exact_str(w1.upper_value - w1.lower_value)}")
+        rel = "tied with" if region.verdict == "weak" else "above"
+        return (f"at {at}: {format_run(w.lower)} <= {format_run(w.upper)} but scores {rel} it: "
+                f"{exact_str(w.lower_value)} vs {exact_str(w.upper_value)}")
+
+    head = rows[0]
+    stdout.print(
+        f"[bold]{head.measure}[/bold] in {p} {head.domain}, order [bold]{head.order}[/bold], {head.kind}-based runs, "
+        f"{head.grades} relevant grade(s), gains {head.gains}" + (f", topic {head.topic}" if head.topic else "")
+    )
+    if not ranged:
+        table = Table("region", "verdict", "checked at", "witness",
+                      title=f"depth {head.depth}: {head.runs} runs, {head.covers} covers, {head.groups} distinct differences")
+        for r in head.regions:
+            table.add_row(r.label(), r.verdict, ", ".join(exact_str(ch.point) for ch in r.certificate), witness_text(r))
+    else:
+        table = Table("depth", "regions of the domain and their verdicts", "distinct differences")
+        for row in rows:
+            table.add_row(str(row.depth), "\n".join(f"{r.label()}  {r.verdict}" for r in row.regions), str(row.groups))
+    stdout.print(table)

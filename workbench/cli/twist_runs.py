@@ -1,0 +1,58 @@
+"""``workbench twist-runs``: Twist of TREC runs over the topics of a qrels file (seed 002 Table 2, Fig. 7-10).
+
+One call of :func:`workbench.experiments.twist_runs.twist_table` plus
+formatting, and the effort/gain figure on request.
+
+References
+----------
+Ferro et al., "The Twist measure for IR evaluation", JASIST 2016 (seed 002).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from workbench.cli.common import JsonOpt, emit_json, progress_bar, stdout
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``twist-runs`` to ``app``."""
+    app.command("twist-runs")(twist_runs)
+
+
+def twist_runs(
+    qrels: Path = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip."),
+    runs: list[Path] = typer.Argument(..., help="One or more TREC run files (plain or .gz)."),
+    depth: int = typer.Option(1000, "--depth", help="N: each ranking is cut to N and padded with grade 0 up to N."),
+    crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
+    per_topic: bool = typer.Option(False, "--per-topic", help="Also list every (run, topic) row."),
+    effort_gain: Optional[Path] = typer.Option(None, "--effort-gain", help="Draw the effort/gain scatter (seed 002 Fig. 7-10): FIG.png or FIG.pdf."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Twist of TREC runs over the topics of the qrels: mean Twist per run, Table 2 archetypes, effort/gain grids (seed 002)."""
+    from workbench.figures.twist_plots import check_figure_path, effort_gain_figure
+    from workbench.experiments.twist_runs import twist_table
+
+    if effort_gain is not None:
+        check_figure_path(effort_gain)
+    with progress_bar(total=len(runs), label="twist runs") as bar:
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage == "runs":
+                bar.advance(1, f"read, judged, scored run {done}/{total}")
+            else:
+                bar.phase(f"Twist of topic {done}/{total}")
+
+        table = twist_table(qrels, runs, depth, crossing, progress=progress)
+        if effort_gain is not None:
+            bar.phase("drawing")
+            effort_gain_figure(table, effort_gain)
+    if as_json:
+        out = table.to_dict(per_topic)
+        out["effort_gain_figure"] = None if effort_gain is None else str(effort_gain)
+        emit_json(out)
+        return
+    stdout.print(table.markdown(per_topic), markup=False, highlight=False, soft_wrap=True, end="")
+    if effort_gain is not None:
+        stdout.print(f"figure: {effort_gain}", markup=False, highlight=False, soft_wrap=True)
