@@ -133,18 +133,9 @@ def _topic(value):
 
 def _setting(grades, gains, topic):
     """``(c, Gains, Topic|None)`` from the common options, checked as ``workbench`` checks them."""
-    from workbench.space.runs import Gains
+    from workbench.space.runs import resolve_scale
 
-    g, t, c = _gains(gains), _topic(topic), _grades(grades)
-    if c is None:
-        c = g.grades if g is not None else (t.grades if t is not None else 1)
-    if g is None:
-        g = Gains.default(c)
-    elif g.grades != c:
-        raise BadGainsError(f"gains {g}: give {c + 1} values for grades={c}")
-    if t is not None:
-        t.check_grades(c)
-    return c, g, t
+    return resolve_scale(_grades(grades), _gains(gains), _topic(topic), "grades=")
 
 
 def _measure(value):
@@ -402,10 +393,7 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
     Moffat and Mackenzie, JASIST 2024 (seed 001) sec. 2.2 and Fig. 1; SPEC sections 2 and 6.
     """
     from workbench.figures.diagram import HasseDiagram
-    from workbench.figures.hasse_marks import measure_diagram, nonseparable, runs_highlight
-    from workbench.figures.hasse_marks import chain as chain_mark
-    from workbench.figures.hasse_marks import violations as violation_marks
-    from workbench.figures.hasse_marks import witness as witness_mark
+    from workbench.figures.hasse_marks import highlights, measure_diagram
     from workbench.order.hasse import hasse_diagram
 
     if ties and violations is None:
@@ -419,17 +407,9 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
         m.check_topic(t)
     space = _space(o, n, c, t)
     G = measure_diagram(space, named["measure"], g) if "measure" in named else hasse_diagram(space, o, g)
-    marks = []
-    if highlight is not None:
-        marks.append(runs_highlight(space, _runs(highlight, c, "highlight")))
-    if chain is not None:
-        marks.append(chain_mark(space, _runs(chain, c, "chain"), o, g))
-    if nonsep:
-        marks.append(nonseparable(space, o, g))
-    if "violations" in named:
-        marks.extend(violation_marks(space, o, named["violations"], g, ties=ties))
-    if "witness" in named:
-        marks.append(witness_mark(space, o, named["witness"], g))
+    marks = highlights(space, o, g, runs=None if highlight is None else _runs(highlight, c, "highlight"),
+                       chain_runs=None if chain is None else _runs(chain, c, "chain"), nonsep=nonsep,
+                       violations_of=named.get("violations"), ties=ties, witness_of=named.get("witness"))
     label = f"{o.name} order" if "measure" not in named else f"{named['measure']} weak order"
     title = f"{label}, depth {n}, c = {c}" + (f", topic {t}" if t is not None else "")
     meta = {"order": o.name, "measure": str(named["measure"]) if "measure" in named else None, "depth": n,

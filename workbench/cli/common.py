@@ -36,22 +36,12 @@ JsonOpt = typer.Option(False, "--json", help="Print exactly one JSON object on s
 
 def setting(depth: int, grades: Optional[int], gains: Optional[str], topic: Optional[str]):
     """Validate the common options; return ``(depth, grades, Gains, Topic|None)``."""
-    from workbench.errors import WorkbenchError
-    from workbench.space.runs import Gains, Topic, check_depth, check_grades
+    from workbench.space.runs import Gains, Topic, check_depth, resolve_scale
 
     check_depth(depth)
     g = Gains.parse(gains) if gains is not None else None
     t = Topic.parse(topic) if topic is not None else None
-    c = grades
-    if c is None:
-        c = g.grades if g is not None else (t.grades if t is not None else 1)
-    check_grades(c)
-    if g is None:
-        g = Gains.default(c)
-    elif g.grades != c:
-        raise WorkbenchError(f"gains {g}: give {c + 1} values for --grades {c}")
-    if t is not None:
-        t.check_grades(c)
+    c, g, t = resolve_scale(grades, g, t)
     return depth, c, g, t
 
 

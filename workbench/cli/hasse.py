@@ -50,9 +50,7 @@ def hasse(
     from workbench.errors import SpaceTooLargeError, WorkbenchError
     from workbench.order.hasse import hasse_diagram, is_lattice, width
     from workbench.figures.hasse_figure import TEXT_FORMATS, check_format, check_output, format_of, render_text, write_figure
-    from workbench.figures.hasse_marks import chain, measure_diagram, nonseparable, parse_runs, runs_highlight
-    from workbench.figures.hasse_marks import violations as violation_marks
-    from workbench.figures.hasse_marks import witness as witness_mark
+    from workbench.figures.hasse_marks import highlights, measure_diagram, parse_runs
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.figures.render import to_json
@@ -85,17 +83,9 @@ def hasse(
         bar.phase("covers")
         G = measure_diagram(space, named["measure"], g) if "measure" in named else hasse_diagram(space, o, g)
         bar.phase("highlights")
-        marks = []
-        if highlight is not None:
-            marks.append(runs_highlight(space, parse_runs(highlight, c)))
-        if chain_runs is not None:
-            marks.append(chain(space, parse_runs(chain_runs, c), o, g))
-        if nonsep:
-            marks.append(nonseparable(space, o, g))
-        if "violations" in named:
-            marks.extend(violation_marks(space, o, named["violations"], g, ties=ties))
-        if "witness" in named:
-            marks.append(witness_mark(space, o, named["witness"], g))
+        marks = highlights(space, o, g, runs=None if highlight is None else parse_runs(highlight, c),
+                           chain_runs=None if chain_runs is None else parse_runs(chain_runs, c), nonsep=nonsep,
+                           violations_of=named.get("violations"), ties=ties, witness_of=named.get("witness"))
         bar.phase("properties")
         try:
             lattice, w = is_lattice(G), width(G)

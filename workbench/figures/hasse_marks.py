@@ -323,6 +323,39 @@ def witness(space, order, measure, gains: Gains | None = None) -> Highlight:
     return Highlight(f"{measure} {result.verdict}: no witness", frozenset(), frozenset(), color)
 
 
+def highlights(space, order, gains: Gains | None = None, *, runs: Sequence | None = None,
+               chain_runs: Sequence | None = None, nonsep: bool = False, violations_of=None, ties: bool = False,
+               witness_of=None) -> list[Highlight]:
+    """The highlights a diagram asks for, in the order of its legend.
+
+    ``runs`` (marked runs), ``chain_runs`` (a chain), ``nonsep``
+    (non-separable pairs), ``violations_of`` (a measure's reversed covers,
+    with ``ties`` its tied covers too) and ``witness_of`` (a measure's
+    classification witness); what is ``None`` or false is left out.
+
+    >>> from workbench.space.spaces import rank_space
+    >>> from workbench.order.orders import get_order
+    >>> [h.label for h in highlights(rank_space(3), get_order("dominance"), nonsep=True)]
+    ['non-separable pairs under dominance (1)']
+
+    References
+    ----------
+    Seed 001 Fig. 1 (the non-separable pair); SPEC section 3 (witnesses).
+    """
+    marks = []
+    if runs is not None:
+        marks.append(runs_highlight(space, runs))
+    if chain_runs is not None:
+        marks.append(chain(space, chain_runs, order, gains))
+    if nonsep:
+        marks.append(nonseparable(space, order, gains))
+    if violations_of is not None:
+        marks.extend(violations(space, order, violations_of, gains, ties=ties))
+    if witness_of is not None:
+        marks.append(witness(space, order, witness_of, gains))
+    return marks
+
+
 def nonseparable(space, order, gains: Gains | None = None) -> Highlight:
     """The non-separable (incomparable) pairs of ``order`` on ``space``.
 

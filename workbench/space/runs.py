@@ -203,6 +203,39 @@ class Topic:
         return ",".join(str(n) for n in self.counts)
 
 
+def resolve_scale(grades: int | None, gains: "Gains | None", topic: "Topic | None",
+                  option: str = "--grades") -> tuple[int, "Gains", "Topic | None"]:
+    """``(c, gains, topic)`` from the options a user gave: the grades follow the gains or the topic if not given.
+
+    ``option`` names the grades in the message when the gains do not fit
+    (``--grades`` on the command line, ``grades=`` in Python).
+
+    >>> c, g, t = resolve_scale(None, Gains.parse("0,1,3"), None)
+    >>> c, str(g), t
+    (2, '0,1,3', None)
+    >>> resolve_scale(2, Gains.parse("0,1"), None)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadGainsError: gains 0,1: give 3 values for --grades 2
+
+    References
+    ----------
+    SPEC section 6 (common options).
+    """
+    c = grades
+    if c is None:
+        c = gains.grades if gains is not None else (topic.grades if topic is not None else 1)
+    check_grades(c)
+    if gains is None:
+        gains = Gains.default(c)
+    elif gains.grades != c:
+        sep = "" if option.endswith("=") else " "
+        raise BadGainsError(f"gains {gains}: give {c + 1} values for {option}{sep}{c}")
+    if topic is not None:
+        topic.check_grades(c)
+    return c, gains, topic
+
+
 def check_depth(depth: int) -> int:
     """Return ``depth`` or raise :class:`BadDepthError` when it is not ``>= 1``."""
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
