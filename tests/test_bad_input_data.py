@@ -658,10 +658,9 @@ def test_too_large_requests_are_refused_before_allocating(capsys, tmp_path, cmd,
 def test_the_largest_depth_named_fits_and_one_more_does_not(monkeypatch):
     import re
 
-    import workbench.core.files as files
     from workbench.experiments.twist_runs import twist_table
 
-    monkeypatch.setattr(files, "MEMORY_LIMIT", 4 * 1024 ** 2)          # 4 MiB: small depths, fast
+    monkeypatch.setenv("WORKBENCH_MEMORY_LIMIT", "4M")                  # 4 MiB: small depths, fast
     with pytest.raises(TooLargeError) as e:
         twist_table(QRELS, RUNS, depth=10 ** 6, gain_measures=False)
     fits = int(re.search(r"the largest depth that fits is (\d+)", str(e.value)).group(1))

@@ -1,4 +1,4 @@
-"""Writing files so that nothing is lost or half-written, and refusing requests too large to hold.
+"""Writing files so that nothing is lost or half-written.
 
 :func:`atomic_write` writes to a temporary file beside the target and renames
 it over the target, so a failure (or an interrupt: Ctrl-C, SIGTERM turned
@@ -17,9 +17,6 @@ Rules:
   :class:`~workbench.errors.OutputPathError` naming the path; the command
   line prints it as one line with exit status 2.  :func:`check_output_path`
   checks what can be checked before any work is done.
-* **Memory.**  :func:`check_memory` refuses (:class:`~workbench.errors.TooLargeError`)
-  a request whose estimated memory exceeds :data:`MEMORY_LIMIT`, with the
-  estimate and the largest value that fits, before anything is allocated.
 
 References
 ----------
@@ -32,10 +29,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Union
 
-from workbench.errors import OutputPathError, TooLargeError
-
-#: Largest memory (bytes) a single request may estimate before it is refused: 2 GiB.
-MEMORY_LIMIT = 2 * 1024 ** 3
+from workbench.errors import OutputPathError
 
 Data = Union[bytes, str, Iterable[Union[bytes, str]]]
 
@@ -218,42 +212,3 @@ def save_figure(fig, path: str | Path, what: str = "figure", close: bool = True,
 
             plt.close(fig)
     return p
-
-
-def _size(n: float) -> str:
-    """``"512 bytes"``, ``"6.0 GB"``, ``"8.9e+07 PB"`` (powers of 1024)."""
-    for unit in ("bytes", "KB", "MB", "GB", "TB"):
-        if n < 1024:
-            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} PB" if n < 1024 else f"{n:.1e} PB"
-
-
-def check_memory(what: str, option: str, value: int, bytes_per_unit: float, fixed: float = 0,
-                 limit: int | None = None) -> None:
-    """Refuse ``option value`` before allocating if ``fixed + value * bytes_per_unit`` bytes exceed the limit.
-
-    Raises :class:`~workbench.errors.TooLargeError` with the estimate and the
-    largest value of ``option`` that fits in ``limit`` (default
-    :data:`MEMORY_LIMIT`, 2 GiB).
-
-    Examples
-    --------
-    >>> check_memory("twist-runs", "--depth", 1000, 64)
-    >>> check_memory("twist-runs of 3 run(s) x 8 topic(s)", "--depth", 10 ** 8, 64)
-    Traceback (most recent call last):
-    ...
-    workbench.errors.TooLargeError: --depth 100000000: twist-runs of 3 run(s) x 8 topic(s) would need about 6.0 GB of memory (limit 2.0 GB); the largest --depth that fits is 33554432
-
-    References
-    ----------
-    SPEC section 6 (bad input: one line, exit status 2).
-    """
-    limit = MEMORY_LIMIT if limit is None else limit
-    need = fixed + value * bytes_per_unit
-    if need <= limit:
-        return
-    fits = int((limit - fixed) // bytes_per_unit) if limit > fixed else 0
-    hint = f"the largest {option} that fits is {fits}" if fits >= 1 else "nothing fits; use fewer runs or topics"
-    raise TooLargeError(f"{option} {value}: {what} would need about {_size(need)} of memory "
-                        f"(limit {_size(limit)}); {hint}")

@@ -39,7 +39,7 @@ Rules:
   ``skip_missing=True`` (then it is ignored and listed in the notes).
 * **Depth.**  ``depth`` cuts every ranking to its first ``depth`` documents
   (seed 000 uses 250); a depth whose arrays would exceed
-  :data:`workbench.core.files.MEMORY_LIMIT` (estimated at ``(64 T + 256) S N``
+  :func:`workbench.core.budget.memory_budget` (estimated at ``(64 T + 256) S N``
   bytes) is refused first (:class:`~workbench.errors.TooLargeError`).  Exact measures see every run padded with
   non-relevant documents to one common length ``N`` (``depth``, or the
   longest ranking when ``depth`` is None), so ``P`` is ``count / N`` and
@@ -104,7 +104,7 @@ from workbench.errors import (
 from workbench.core.exact import ValueBlock
 from workbench.data.exact_scores import block_floats, dense_ranks, evaluate_measure, signs_from_ranks, sum_signs
 from workbench.space.runs import Gains, Topic, check_depth
-from workbench.core.files import check_memory
+from workbench.core.budget import check_memory
 from workbench.data.trec import topic_key as _topic_key, RUN_SHAPES, _kind, as_qrels, ranked_run, read_run, require_common_topics
 
 VIEWS = ("graded", "binary")

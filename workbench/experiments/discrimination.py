@@ -67,7 +67,7 @@ from typing import Sequence
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.core.files import check_memory
+from workbench.core.budget import check_memory
 from workbench.experiments.significance import _check_alpha, check_score_matrix
 
 DEFAULT_B = 1000
@@ -156,7 +156,7 @@ def paired_bootstrap(values, systems: Sequence[str], measure: str = "", *, alpha
     ------
     TooLargeError
         When the ``B x T`` samples would need more than
-        :data:`workbench.core.files.MEMORY_LIMIT` (about ``48 B T`` bytes).
+        :func:`workbench.core.budget.memory_budget` (about ``48 B T`` bytes).
 
     Examples
     --------

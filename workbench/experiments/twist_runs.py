@@ -34,7 +34,7 @@ Conventions:
 * **Runs** are files or dicts (``{topic: [docid, ...]}`` or
   ``{topic: {docid: score}}``, :func:`workbench.data.trec.ranked_run`).
 * **Size.** A depth whose arrays would need more than
-  :data:`workbench.core.files.MEMORY_LIMIT` (2 GiB; about ``8 N`` bytes per run
+  :func:`workbench.core.budget.memory_budget` (about ``8 N`` bytes per run
   and topic) is refused before anything is allocated
   (:class:`~workbench.errors.TooLargeError`, with the largest depth that fits).
 * **Exactness.** Twist, recovery and space ratios are exact Fractions
@@ -90,7 +90,7 @@ import numpy as np
 
 from workbench.measures.crp import TABLE2, curves
 from workbench.errors import TrecFormatError, UndefinedMeasureError, WorkbenchError
-from workbench.core.files import check_memory
+from workbench.core.budget import check_memory
 from workbench.data.trec import topic_key as _topic_key
 from workbench.ipso.trec_runs import _ranking_of
 from workbench.space.runs import Topic, check_depth

@@ -352,7 +352,7 @@ def census_estimate(depth: int, gains: Gains):
     >>> census_estimate(10, Gains.default(1)).seconds < 1, census_estimate(7150, Gains.default(2)).seconds > 60
     (True, True)
     """
-    from workbench.space.spaces import Estimate
+    from workbench.core.budget import Estimate
 
     ints = _integer_gains(gains)
     steps = _step_multiplicities(ints)
@@ -377,7 +377,7 @@ def check_census(depth: int, gains: Gains) -> None:
     ...
     workbench.errors.TooLargeError: census at depth 7150 with gains 0,1,2: 6,823-digit counts needing ~... of work; ...: depth <= ... fits
     """
-    from workbench.space.spaces import largest_fitting, refuse_unless_fits
+    from workbench.core.budget import largest_fitting, refuse_unless_fits
 
     est = census_estimate(depth, gains)
     if est.fits():

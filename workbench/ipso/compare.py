@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Optional, Sequence
 
 from workbench.errors import BadDepthError, BadRunError
-from workbench.core.files import check_memory
+from workbench.core.budget import check_memory
 from workbench.space.runs import Gains, format_run, parse_run
 
 __all__ = ["CATEGORIES", "IpsoComparison", "compare", "category_of"]

@@ -66,7 +66,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.core.files import check_memory
+from workbench.core.budget import check_memory
 from workbench.space.runs import Gains
 from workbench.data.trec import topic_key as _topic_key, as_qrels, judge, ranked_run, read_run, require_common_topics
 
@@ -287,7 +287,7 @@ def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = 
         :func:`workbench.data.trec.ranked_run`).  A run answering none of the
         qrels' topics is refused (:func:`workbench.data.trec.require_common_topics`).
         A depth whose SERPs would need more than
-        :data:`workbench.core.files.MEMORY_LIMIT` is refused first
+        :func:`workbench.core.budget.memory_budget` is refused first
         (:class:`~workbench.errors.TooLargeError`).
     qrels : path or dict
         ``{topic: {docid: grade}}`` or a qrels file.

@@ -114,7 +114,8 @@ class Workload:
         return 2.0 ** min(self.log2_runs, 1000.0)
 
     def estimate(self) -> "Estimate":
-        from workbench.space.spaces import Estimate, about_runs
+        from workbench.core.budget import Estimate
+        from workbench.space.spaces import about_runs
 
         n, d, c = self.runs, self.depth, self.covers
         ib, ob = self.int_bytes, self.obj_bytes
@@ -193,7 +194,8 @@ def classify_workload(measure, order, kind: str, depth: int, grades: int, topic,
     the depth) and the order's rules are run on the sample to count covers.
     """
     from workbench.order.covers import estimate_covers
-    from workbench.space.spaces import Space, log2_space_size, memory_budget
+    from workbench.core.budget import memory_budget
+    from workbench.space.spaces import Space, log2_space_size
 
     lg = log2_space_size(kind, depth, grades, topic)
     if lg > 40 or 2.0**lg * depth > 4 * memory_budget()[0]:
@@ -222,7 +224,7 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
     ``classify DCG on rank order at depth 24: 16,777,216 runs needing ~12 GB;
     this machine allows ~4 GB: depth <= 22 fits``.
     """
-    from workbench.space.spaces import Estimate, largest_fitting, refuse_unless_fits
+    from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 
     gains = gains or Gains.default(space.grades)
 

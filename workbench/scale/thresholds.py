@@ -712,7 +712,7 @@ def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topi
     distinct cover differences of degree ``depth``.
     """
     from workbench.scale.classify import ENUMERATION_LIMIT, classify_workload
-    from workbench.space.spaces import Estimate
+    from workbench.core.budget import Estimate
 
     w = classify_workload(measure, order, kind, depth, grades, topic, gains)
     est = w.estimate()
@@ -732,7 +732,7 @@ def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gain
     sum the estimates over at most 64 buckets, each counted at its deepest
     depth (the estimates grow with the depth, so the sum is an upper bound).
     """
-    from workbench.space.spaces import Estimate, largest_fitting, refuse_unless_fits
+    from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 
     depths = list(depths)
     if not depths:

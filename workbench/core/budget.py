@@ -1,0 +1,224 @@
+"""Budgets: every command estimates what it will build and refuses before allocating beyond them.
+
+:func:`memory_budget` is the memory one request may plan (4 GiB, less on a
+smaller machine, ``$WORKBENCH_MEMORY_LIMIT`` to change it) and
+:func:`time_budget` the estimated work (a minute, ``$WORKBENCH_TIME_LIMIT``);
+an :class:`Estimate` says what a request will build, :func:`refuse_unless_fits`
+refuses it with the estimate and what fits, and :func:`largest_fitting` finds
+the largest setting that does.
+
+References
+----------
+SPEC section 6 (bad input: one line, exit status 2); Linux cgroup v2 ``memory.max``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from workbench.errors import TooLargeError
+
+#: The most memory (bytes) one request may plan to use, unless the machine has less.
+MEMORY_CAP = 4 * 2**30
+#: The most seconds of estimated work one request may plan (a silent minute at most).
+TIME_CAP = 60.0
+
+
+def _parse_bytes(text: str) -> int | None:
+    units = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = t[-1:] if t[-1:] in units and t[-1:] else ""
+    try:
+        value = float(t[: len(t) - len(unit)] if unit else t)
+    except ValueError:
+        return None
+    return int(value * units[unit]) if value > 0 and math.isfinite(value) else None
+
+
+def _machine_memory() -> tuple[int, str]:
+    """(bytes, why): half the physical memory, a cgroup's limit, or the address-space limit."""
+    import os
+    import resource
+
+    best, why = MEMORY_CAP, "this machine allows"
+    try:
+        phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        if phys > 0 and phys // 2 < best:
+            best = phys // 2
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as fh:
+            raw = fh.read().strip()
+        if raw.isdigit() and int(raw) * 3 // 4 < best:
+            best = int(raw) * 3 // 4
+    except OSError:
+        pass
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY and soft > 0:
+            # the interpreter and its libraries already hold part of the address space
+            with open("/proc/self/statm") as fh:
+                used = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            room = max(soft - used, 0) * 3 // 4
+            if room < best:
+                best, why = room, "the address-space limit (ulimit -v) allows"
+    except (OSError, ValueError, AttributeError):
+        pass
+    return best, why
+
+
+def memory_budget() -> tuple[int, str]:
+    """``(bytes, phrase)``: the memory a request may plan, and how the message says where it comes from.
+
+    ``$WORKBENCH_MEMORY_LIMIT`` (e.g. ``8G``, ``500M``) overrides the default,
+    which is :data:`MEMORY_CAP` (4 GiB) or less when the machine has less
+    (half its physical memory, three quarters of a cgroup limit or of the
+    room left under ``ulimit -v``).
+    """
+    import os
+
+    env = os.environ.get("WORKBENCH_MEMORY_LIMIT")
+    if env:
+        n = _parse_bytes(env)
+        if n is not None:
+            return n, "WORKBENCH_MEMORY_LIMIT allows"
+    return _machine_memory()
+
+
+def time_budget() -> tuple[float, str]:
+    """``(seconds, phrase)``: the estimated work a request may plan (``$WORKBENCH_TIME_LIMIT`` overrides :data:`TIME_CAP`)."""
+    import os
+
+    env = os.environ.get("WORKBENCH_TIME_LIMIT")
+    if env:
+        try:
+            v = float(env)
+            if v > 0 and math.isfinite(v):
+                return v, "WORKBENCH_TIME_LIMIT allows"
+        except ValueError:
+            pass
+    return TIME_CAP, "the workbench allows"
+
+
+def human_bytes(n: float) -> str:
+    """``"~12 GB"``, ``"~300 MB"`` (powers of 1024), any magnitude.
+
+    >>> human_bytes(12.7 * 2**30), human_bytes(4 * 2**30), human_bytes(3 * 2**20), human_bytes(2.0 ** 200)
+    ('~13 GB', '~4.0 GB', '~3 MB', '~1.4e+42 EB')
+    """
+    for unit, size in (("EB", 2**60), ("PB", 2**50), ("TB", 2**40), ("GB", 2**30), ("MB", 2**20)):
+        if n >= size:
+            v = n / size
+            if unit == "EB" and v >= 10**6:
+                return f"~{v:.2g} EB"
+            return f"~{v:.0f} {unit}" if v >= 10 or unit == "MB" else f"~{v:.1f} {unit}"
+    return f"~{max(n, 0) / 2**10:.0f} KB"
+
+
+def human_seconds(t: float) -> str:
+    """``"~5 min"``, ``"~40 s"``, ``"~3 h"``, ``"~2e+30 years"``."""
+    if t < 120:
+        return f"~{t:.0f} s"
+    if t < 2 * 3600:
+        return f"~{t / 60:.0f} min"
+    if t < 2 * 86400:
+        return f"~{t / 3600:.0f} h"
+    years = t / (365.25 * 86400)
+    if years < 2:
+        return f"~{t / 86400:.0f} days"
+    return f"~{years:.2g} years" if years < 10**6 else f"~{years:.1e} years"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a request will build, estimated from its arguments before anything is allocated.
+
+    ``what`` describes the size in words (``"about 16,777,216 runs"``);
+    ``bytes`` and ``seconds`` are the planned peak memory and work.
+    """
+
+    what: str
+    bytes: float = 0.0
+    seconds: float = 0.0
+    #: A fixed limit of the command the request exceeds, in words (``"classify
+    #: enumerates at most 16,777,216 runs"``); empty when there is none.
+    over_cap: str = ""
+
+    def fits(self) -> bool:
+        return not self.over_cap and self.bytes <= memory_budget()[0] and self.seconds <= time_budget()[0]
+
+    def excess(self) -> str:
+        """``"needing ~12 GB; this machine allows ~4 GB"`` for the first budget it exceeds ('' if it fits)."""
+        mem, mem_why = memory_budget()
+        if self.bytes > mem:
+            need = human_bytes(self.bytes) if math.isfinite(self.bytes) else "more memory than any machine has"
+            return f"needing {need}; {mem_why} {human_bytes(mem)}"
+        sec, sec_why = time_budget()
+        if self.seconds > sec:
+            return f"needing {human_seconds(self.seconds)} of work; {sec_why} {human_seconds(sec)}"
+        if self.over_cap:
+            return f"; {self.over_cap}"
+        return ""
+
+
+def largest_fitting(estimate, low: int, high: int) -> int | None:
+    """The largest ``x`` in ``low..high`` with ``estimate(x).fits()`` (estimates grow with ``x``), or None."""
+    if high < low or not estimate(low).fits():
+        return None
+    lo, hi = low, high
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if estimate(mid).fits():
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def refuse_unless_fits(request: str, est: Estimate, fits: str | None) -> None:
+    """Raise :class:`~workbench.errors.TooLargeError` unless ``est`` fits the budgets.
+
+    The message: ``"{request}: {est.what} needing ~12 GB; this machine allows
+    ~4 GB: {fits}"`` where ``fits`` names the largest setting that fits (or
+    says that none does).
+    """
+    if est.fits():
+        return
+    tail = f": {fits}" if fits else ""
+    excess = est.excess()
+    raise TooLargeError(f"{request}: {est.what}{'' if excess.startswith(';') else ' '}{excess}{tail}")
+
+
+def check_memory(what: str, option: str, value: int, bytes_per_unit: float, fixed: float = 0,
+                 limit: int | None = None) -> None:
+    """Refuse ``option value`` before allocating if ``fixed + value * bytes_per_unit`` bytes exceed the budget.
+
+    Raises :class:`~workbench.errors.TooLargeError` with the estimate and the
+    largest value of ``option`` that fits in ``limit`` (default
+    :func:`memory_budget`).
+
+    Examples
+    --------
+    >>> check_memory("twist-runs", "--depth", 1000, 64)
+    >>> check_memory("twist-runs of 3 run(s) x 8 topic(s)", "--depth", 10 ** 8, 64, limit=2 * 2**30)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.TooLargeError: --depth 100000000: twist-runs of 3 run(s) x 8 topic(s) would need ~6.0 GB of memory; the limit is ~2.0 GB: the largest --depth that fits is 33554432
+
+    References
+    ----------
+    SPEC section 6 (bad input: one line, exit status 2).
+    """
+    if limit is None:
+        limit, allows = memory_budget()
+    else:
+        allows = "the limit is"
+    need = fixed + value * bytes_per_unit
+    if need <= limit:
+        return
+    fits = int((limit - fixed) // bytes_per_unit) if limit > fixed else 0
+    hint = f"the largest {option} that fits is {fits}" if fits >= 1 else "nothing fits; use fewer runs or topics"
+    raise TooLargeError(f"{option} {value}: {what} would need {human_bytes(need)} of memory; "
+                        f"{allows} {human_bytes(limit)}: {hint}")
+
