@@ -138,6 +138,7 @@ CASES = [
     C("classify-gains-grades-mismatch", ["classify", "P", "--grades", "2", "--gains", "0,1"], "0,1"),
     C("classify-topic-text", ["classify", "P", "--topic", "two"], "two"),
     C("classify-topic-negative", ["classify", "P", "--topic", "-1"], "-1"),
+    C("classify-ranked-values-negative", ["classify", "P", "--ranked-values", "-1"], "--ranked-values -1"),
     C("classify-topic-grades-mismatch", ["classify", "P", "--grades", "2", "--topic", "3"], "topic 3"),
     C("classify-needs-topic", ["classify", "AP"], "--topic"),
     C("classify-order-unknown", ["classify", "P", "--order", "bogus"], "bogus"),

@@ -253,3 +253,26 @@ def test_seed003_counterexample_runs_of_sec5():
     m = parse_measure("gRBP(p=1/2)")
     assert m.value(r, g) > m.value(s, g)
     assert parse_measure("gRBP(p=9/20)").value(r, g) < parse_measure("gRBP(p=9/20)").value(s, g)
+
+
+def test_ranked_values_beyond_the_limit_say_so_and_all_can_be_asked_for(capsys):
+    # RBP(1/3) at depth 10 attains 1024 distinct values: capped by default, listed with --ranked-values 0
+    import itertools
+    import json
+    from fractions import Fraction
+
+    from workbench.cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["classify", "RBP(p=1/3)", "--depth", "10", "--json"])
+    capped = json.loads(capsys.readouterr().out)
+    assert capped["ranked_values"] is None and "1,024 distinct values" in capped["ranked_values_omitted"]
+    with pytest.raises(SystemExit):
+        main(["classify", "RBP(p=1/3)", "--depth", "10", "--json", "--ranked-values", "0"])
+    full = json.loads(capsys.readouterr().out)
+    assert "ranked_values_omitted" not in full
+    p = Fraction(1, 3)
+    direct = sorted({(1 - p) * sum(p ** i * r for i, r in enumerate(run))
+                     for run in itertools.product((0, 1), repeat=10)})
+    assert [Fraction(v["value"]) for v in full["ranked_values"]] == direct
+    assert [v["position"] for v in full["ranked_values"]] == list(range(1024))

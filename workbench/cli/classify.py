@@ -29,6 +29,7 @@ def classify(
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,
     topic: Optional[str] = TopicOpt,
+    ranked_values: int = typer.Option(256, "--ranked-values", help="List the attained values (interval transformation) when at most this many; 0 lists all."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Classify MEASURE relative to an order: interval / ordinal / strict / weak / violated, with a witness."""
@@ -36,13 +37,17 @@ def classify(
     from workbench.order.orders import get_order
     from workbench.scale.classify import classify as run_classify
 
+    from workbench.errors import WorkbenchError
+
+    if ranked_values < 0:
+        raise WorkbenchError(f"--ranked-values {ranked_values}: give a count >= 0 (0 lists all)")
     m = parse_measure(measure)
     o = get_order(order)
     depth, c, g, t = setting(depth, grades, gains, topic)
     m.check_topic(t)
     space = make_space(o, depth, c, t)
     with progress_bar(label=f"{m} on {o.name}") as bar:
-        result = run_classify(m, o, space, g, progress=bar.phase)
+        result = run_classify(m, o, space, g, progress=bar.phase, ranked_limit=ranked_values or None)
     if as_json:
         emit_json(result.to_json())
         return
@@ -74,7 +79,7 @@ def print_classification(result) -> None:
             f"0..{len(result.ranked_values) - 1}" + (f"; first gaps {', '.join(gaps)}" if gaps else "")
         )
     else:
-        stdout.print(f"  interval transformation: {result.intrinsic.distinct} attained values (too many to list)")
+        stdout.print(f"  interval transformation: {result.ranked_values_omitted}")
     if result.witness:
         w = result.witness
         rel = "tied with" if result.verdict == "weak" else "scores above"

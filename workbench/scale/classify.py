@@ -368,8 +368,18 @@ class Classification:
     covers: int
     notes: tuple[str, ...] = field(default=())
     #: The attained values in increasing order (exact), when at most
-    #: :data:`RANKED_VALUES_LIMIT`; each value's position is its index (seed 004).
+    #: ``ranked_limit``; each value's position is its index (seed 004).
     ranked_values: tuple | None = None
+    #: The most attained values listed (None: all); beyond it ``ranked_values`` is None and says so.
+    ranked_limit: int | None = RANKED_VALUES_LIMIT
+
+    @property
+    def ranked_values_omitted(self) -> str | None:
+        """Why ``ranked_values`` is None (too many distinct values), and how to get them; None when listed."""
+        if self.ranked_values is not None:
+            return None
+        return (f"{self.intrinsic.distinct:,} distinct values, more than the {self.ranked_limit:,} listed; "
+                f"ask for more with --ranked-values N (0: all)")
 
     def to_json(self) -> dict:
         """The SPEC section 6 JSON object of ``classify``."""
@@ -404,6 +414,8 @@ class Classification:
                 for k, v in enumerate(self.ranked_values)
             ],
         }
+        if self.ranked_values is None:
+            out["ranked_values_omitted"] = self.ranked_values_omitted
         return out
 
     def _relation(self) -> str:
@@ -517,6 +529,7 @@ def classify(
     space,
     gains: Gains | None = None,
     progress: Callable[[str], None] | None = None,
+    ranked_limit: int | None = RANKED_VALUES_LIMIT,
 ) -> Classification:
     """Classify ``measure`` relative to ``order`` on ``space``, exactly.
 
@@ -531,6 +544,11 @@ def classify(
         Default ``g(i) = i`` on the space's grades.
     progress : callable, optional
         Called with a short phase name before each phase.
+    ranked_limit : int or None, optional
+        List the attained values (the interval transformation) when there
+        are at most this many (default :data:`RANKED_VALUES_LIMIT`); None
+        lists all.  Beyond it the result says so
+        (:attr:`Classification.ranked_values_omitted`).
 
     Returns
     -------
@@ -610,7 +628,10 @@ def classify(
     presorted = sorted_distinct(values)
     intrinsic = intrinsic_category(values, presorted)
     ranked_values = None
-    if intrinsic.distinct <= RANKED_VALUES_LIMIT:
+    if ranked_limit is not None and (isinstance(ranked_limit, bool) or not isinstance(ranked_limit, int)
+                                     or ranked_limit < 0):
+        raise WorkbenchError(f"ranked values limit {ranked_limit!r}: give a count >= 0, or None for all")
+    if ranked_limit is None or intrinsic.distinct <= ranked_limit:
         ranked_values = tuple(interval_transformation(values, presorted).values.values())
     intrinsic_witness = None
     if intrinsic.collision is not None:
@@ -639,4 +660,5 @@ def classify(
         runs=len(runs),
         covers=len(cov.lower),
         ranked_values=ranked_values,
+        ranked_limit=ranked_limit,
     )
