@@ -17,7 +17,7 @@ import pytest
 import sympy
 
 from workbench.cli import main as cli
-from workbench.papers.atlas import BUILTIN_MEASURES, TWIST_FAMILIES, build_atlas
+from workbench.papers.atlas import BUILTIN_MEASURES, NOT_IN_ATLAS, TWIST_FAMILIES, build_atlas
 from workbench.papers.atlas_report import atlas_markdown, json_text
 from workbench.measures.families import FAMILIES
 from workbench.measures.names import parse_measure
@@ -324,7 +324,9 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, bad):
 # the committed report
 
 def test_builtin_measures_cover_every_family():
-    assert {parse_measure(m).family for m in BUILTIN_MEASURES} == set(FAMILIES)
+    # every family is in the atlas or named in its report as left out
+    assert {parse_measure(m).family for m in BUILTIN_MEASURES} | set(NOT_IN_ATLAS) == set(FAMILIES)
+    assert not {parse_measure(m).family for m in BUILTIN_MEASURES} & set(NOT_IN_ATLAS)
     assert set(TWIST_FAMILIES) <= set(FAMILIES)
 
 

@@ -64,6 +64,8 @@ from workbench.measures.algebra import BadResultError, InexactNumberError, Stric
 from workbench.errors import BadParameterError, NotExpressibleError, UnknownMeasureError, UserMeasureError, WorkbenchError
 from workbench.measures import twist as _tw
 from workbench.measures.params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
+from workbench.measures import cwl as _cwl
+from workbench.measures.params import CWL_OUTPUT, T_DESIRED
 from workbench.space.runs import Gains
 
 
@@ -297,6 +299,36 @@ FAMILIES: dict[str, Family] = {
                "seed 002 Def. 2", _tw.def_crp),
     ]
 }
+
+def _cwl_output(A, P, cont, k):
+    """The C/W/L quantity ``P["output"]`` of continuation ``cont`` on a ranking of ``k`` positions."""
+    v = _cwl.cwl_values(A, cont, k)
+    return {"EU": v.eu, "ETU": v.etu, "ED": v.ed}[P["output"]]
+
+
+def _def_INST(A, P, topic, k):
+    return _cwl_output(A, P, _cwl.inst(P["T"]), k)
+
+
+def _def_INSQ(A, P, topic, k):
+    return _cwl_output(A, P, _cwl.insq(P["T"]), k)
+
+
+# C/W/L families (workbench.measures.cwl): gains g_i / g_max, a ranking of k positions
+# (the cut-off, else the run depth; zero-gain padding past the run), cwl-eval's truncation.
+FAMILIES.update({
+    f.name: f
+    for f in [
+        Family("INST", (CWL_OUTPUT, T_DESIRED), False,
+               "C/W/L with C(i) = ((i+T+T_i-1)/(i+T+T_i))^2, T_i = T - sum_{j<=i} g_i/g_max; "
+               "EU = sum_i W(i) g_i/g_max (output=ETU, ED: expected total utility, expected depth)",
+               "Moffat et al. ADCS 2015; cwl-eval INSTCWLMetric", _def_INST),
+        Family("INSQ", (CWL_OUTPUT, T_DESIRED), False,
+               "C/W/L with C(i) = ((i+2T-1)/(i+2T))^2; EU = sum_i W(i) g_i/g_max "
+               "(output=ETU, ED: expected total utility, expected depth)",
+               "Moffat, Scholer, Thomas ADCS 2012; cwl-eval INSQCWLMetric", _def_INSQ),
+    ]
+})
 
 _USER_FAMILIES: dict[str, Family] = {}
 

@@ -175,3 +175,11 @@ CROSSING = ParamSpec(
     "crossing", "literal", choices=("literal", "strict"), quiet=True,
     description="literal: seed 002 Def. 3's formula (<= 0 then >= 0); strict: the text's reading (< 0 then >= 0)",
 )
+
+T_DESIRED = ParamSpec("T", Fraction(1), Fraction(0), None, False, False,
+                      description="desired total gain (gains g_i / g_max in [0, 1]); cwl-eval's and ir_measures' default 1")
+CWL_OUTPUT = ParamSpec(
+    "output", "EU", choices=("EU", "ETU", "ED"), quiet=True,
+    description="C/W/L quantity: EU expected utility per document (cwl-eval's and ir_measures' value), "
+                "ETU expected total utility, ED expected documents examined",
+)

@@ -25,7 +25,7 @@ import json
 
 import sympy
 
-from workbench.papers.atlas import (LETTERS, RUN_LIMIT, SET_REASON, THRESHOLD_RUN_LIMIT, TWIST_FAMILIES, TWIST_THRESHOLD_RUN_LIMIT,
+from workbench.papers.atlas import (LETTERS, NOT_IN_ATLAS, RUN_LIMIT, SET_REASON, THRESHOLD_RUN_LIMIT, TWIST_FAMILIES, TWIST_THRESHOLD_RUN_LIMIT,
                     Atlas)
 from workbench.core.exact import exact_str
 from workbench.measures.names import parse_measure
@@ -132,6 +132,8 @@ def atlas_markdown(a: Atlas) -> str:
             "  binary runs) and `p = 4/5` (Moffat & Zobel's 0.8, ir_measures' default); `DCG` with trec_eval's",
             "  discount `1/log2(i+1)` and the seeds' `DCG(discount=logb)` (`1/max(1, log_2 i)`, seed 000);",
             "  `nDCG` as trec_eval; `Twist` with `w = 1/2` and Def. 3's literal crossing.",
+            "- **Not in this atlas.** " + ", ".join(f"`{name}` ({why})" for name, why in NOT_IN_ATLAS.items())
+            + ": classify them with `workbench classify`.",
         ]
     lines += [
         "- **Gains and cut-off.** `g(i) = i`; no cut-off (`k = N`).",

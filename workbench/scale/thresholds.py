@@ -599,13 +599,13 @@ class _Analysis:
 
     def _confirmed(self, lo: int, up: int, ys: list) -> sympy.Poly:
         coeffs = _interpolate(self.xs, ys)
+        exact = self._run_poly(up) - self._run_poly(lo)  # a measure not polynomial in the parameter is refused as such
         if len(coeffs) - 1 > self.degree:
             raise NotExpressibleError(
                 f"{self.measure}: a cover difference has degree {len(coeffs) - 1} in {self.param}, above the bound "
                 f"{self.degree} from the probed runs; thresholds cannot group covers safely"
             )
         poly = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in coeffs], self.x, domain="QQ")
-        exact = self._run_poly(up) - self._run_poly(lo)
         if exact != poly:
             raise NotExpressibleError(
                 f"{self.measure}: interpolated cover difference {poly.as_expr()} differs from the sympy "
