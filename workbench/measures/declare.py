@@ -212,26 +212,44 @@ def parameter(name: str, default, domain: str = "(0, 1)", *, integer: bool = Fal
     try:
         spec = declare(name, default, domain, integer=integer, choices=choices, description=description)
     except BadParameterError as exc:
-        raise UserMeasureError(f"{where}{exc}") from None
+        raise declaration_error(where, str(exc)) from None
 
     def record(func: Callable) -> Callable:
         known = declared_params(func)
         if any(ps.name == spec.name for ps in known):
-            raise UserMeasureError(f"{where}parameter {spec.name} declared twice")
+            raise declaration_error(where, f"parameter {spec.name} declared twice")
         try:
             setattr(func, PARAMS_ATTRIBUTE, (spec, *known))
         except (AttributeError, TypeError):
-            raise UserMeasureError(f"{where}@parameter({spec.name!r}) decorates a function, "
-                                   f"not {type(func).__name__}") from None
+            raise declaration_error(where, f"@parameter({spec.name!r}) decorates a function, "
+                                           f"not {type(func).__name__}") from None
         return func
 
     return record
 
 
-def _caller() -> str:
-    """``file:line: `` of the code that called :func:`parameter` (the decorator's line)."""
+def _caller() -> tuple[str, int]:
+    """The file and line of the code that called :func:`parameter` (the decorator's line)."""
     frame = sys._getframe(2)
-    return f"{frame.f_code.co_filename}:{frame.f_lineno}: "
+    return frame.f_code.co_filename, frame.f_lineno
+
+
+def declaration_error(where: tuple[str, int], text: str) -> UserMeasureError:
+    """``file:line: text`` as a :class:`UserMeasureError`; ``where`` and ``text`` kept as attributes.
+
+    The loader of a measure file rewrites the file as the user named it
+    (:func:`workbench.measures.families.load_user_family`).
+
+    >>> str(declaration_error(("mine.py", 3), "parameter p declared twice"))
+    'mine.py:3: parameter p declared twice'
+
+    References
+    ----------
+    SPEC section 4 (a user's own measure).
+    """
+    error = UserMeasureError(f"{where[0]}:{where[1]}: {text}")
+    error.where, error.text = where, text
+    return error
 
 
 def declared_params(func: Callable) -> tuple:
@@ -248,4 +266,4 @@ def declared_params(func: Callable) -> tuple:
     return specs if isinstance(specs, tuple) and all(isinstance(s, ParamSpec) for s in specs) else ()
 
 
-__all__ = ["parameter", "declare", "declared_params", "parse_domain", "PARAMS_ATTRIBUTE"]
+__all__ = ["parameter", "declare", "declaration_error", "declared_params", "parse_domain", "PARAMS_ATTRIBUTE"]

@@ -703,7 +703,11 @@ def load_user_family(spec: str) -> Family:
     try:
         mspec.loader.exec_module(module)
     except UserMeasureError as e:  # a bad @workbench.parameter declaration: it names the file and line
-        raise UserMeasureError(f"measure {spec!r}: {e}") from e
+        where = getattr(e, "where", None)
+        if where is None:
+            raise UserMeasureError(f"measure {spec!r}: {e}") from e
+        shown = _user_files(path).get(os.path.realpath(where[0]), where[0])
+        raise UserMeasureError(f"measure {spec!r}: {shown}:{where[1]}: {e.text}") from e
     except (WorkbenchError, MemoryError):
         raise
     except Exception as e:  # the user's file is arbitrary code: one line with its file and line, chained
