@@ -654,7 +654,9 @@ def load_user_family(spec: str) -> Family:
             '''Gain of the first two documents, the first counting double.'''
             return 2 * A.gain(0) + (A.gain(1) if A.depth > 1 else A.const(0))
 
-    is used as ``workbench classify top2.py:top2``.
+    is used as ``workbench classify top2.py:top2``.  Parameters declared with
+    ``@workbench.parameter`` (:mod:`workbench.measures.declare`) are named as
+    for a built-in: ``top2.py:top2(p=3/5)@10``.
 
     Parameters
     ----------
@@ -670,8 +672,9 @@ def load_user_family(spec: str) -> Family:
     UnknownMeasureError
         The file or the function is missing.
     UserMeasureError
-        The file does not load (a syntax error, an exception at import): one
-        line with the file and line, chained to the original.  Mistakes in the
+        The file does not load (a syntax error, an exception at import, a bad
+        parameter declaration): one line with the file and line, chained to
+        the original.  Mistakes in the
         function itself are reported when it is evaluated (see
         :func:`workbench.measures.families.user_family`).
 
