@@ -131,7 +131,7 @@ def parse_measure(text: str) -> Measure:
             return Measure(spec, (), int(tail[1:]))
         # the tail is parsed as a built-in's would be, after a stand-in name
         source = "M" + tail
-        if tail[0] not in "(@":
+        if tail.lstrip()[:1] not in ("(", "@"):
             raise UnknownMeasureError(f"measure name {text!r} is not of the form {spec}, {spec}@k or {spec}(param=value,...)@k")
     else:
         source = text
