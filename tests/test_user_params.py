@@ -166,11 +166,14 @@ def test_names_parse_exactly_like_builtin_parameters(mine):
     assert str(parse_measure(f"{mine}:urbp@3")) == f"{mine}:urbp(p=4/5)@3"
     assert str(parse_measure(f"{mine}:top(mode=graded)")) == f"{mine}:top(T=2,mode=graded)"
     assert parse_measure(f"{mine}:top(T=3)").param_dict == {"T": 3, "mode": "flat"}
+    assert parse_measure(f"{mine}:gp (p = 0.6) @ 3") == parse_measure(f"{mine}:gp(p=3/5)@3")
 
 
 def test_a_measure_without_declared_parameters_keeps_its_name():
     m = parse_measure("examples/half_life.py:half_life@3")
     assert str(m) == "examples/half_life.py:half_life@3" and m.params == ()
+    with pytest.raises(BadParameterError, match=r"unknown parameter 'p' \(known: none\)"):
+        parse_measure("examples/half_life.py:half_life(p=1/2)")
 
 
 @settings(max_examples=60, deadline=None)
