@@ -170,10 +170,11 @@ def test_names_parse_exactly_like_builtin_parameters(mine):
 
 
 def test_a_measure_without_declared_parameters_keeps_its_name():
-    m = parse_measure("examples/half_life.py:half_life@3")
-    assert str(m) == "examples/half_life.py:half_life@3" and m.params == ()
+    spec = f"{ROOT / 'examples' / 'half_life.py'}:half_life"
+    m = parse_measure(f"{spec}@3")
+    assert str(m) == f"{spec}@3" and m.params == ()
     with pytest.raises(BadParameterError, match=r"unknown parameter 'p' \(known: none\)"):
-        parse_measure("examples/half_life.py:half_life(p=1/2)")
+        parse_measure(f"{spec}(p=1/2)")
 
 
 @settings(max_examples=60, deadline=None)
