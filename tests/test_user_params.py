@@ -471,3 +471,12 @@ def test_declaration_outside_a_file():
     assert parse_domain("[1, inf)") == (Fraction(1), None, True, False)
     assert parse_domain("(-inf, 0]") == (None, Fraction(0), False, True)
     assert parse_domain(" [1/3 , 0.75] ") == (Fraction(1, 3), Fraction(3, 4), True, True)
+
+
+def test_freedom_refuses_a_pole_inside_the_domain(capsys, tmp_path):
+    (tmp_path / "pole.py").write_text(
+        'import workbench\n\n\n@workbench.parameter("p", "1/2", "(0, 2)")\n'
+        'def f(A, p):\n    return A.rel(0) / (1 - p)\n')
+    # M(10) - M(01) = 1 / (1 - p): no tie, but a pole at p = 1 inside (0, 2)
+    err = cli_error(capsys, "ipso", "freedom", "10", "01", "--measures", f"{tmp_path / 'pole.py'}:f")
+    assert "has a pole in (0, 2)" in err and "[1, 1]" in err
