@@ -14,6 +14,9 @@ The functions (:mod:`workbench.api`): ``classify``, ``thresholds``,
 ``score_matrix``.  They are loaded on first use (PEP 562), so that
 ``import workbench`` imports neither numpy nor sympy nor z3.
 
+``wb.parameter`` declares a parameter of a measure of your own (a decorator,
+:func:`workbench.measures.declare.parameter`).
+
 ``wb.measure`` is the function; the measures themselves live in the
 subpackage :mod:`workbench.measures`.
 
@@ -25,11 +28,22 @@ PEP 562 (module ``__getattr__`` and ``__dir__``); DESIGN.md ("a notebook user ne
 __version__ = "0.1.0"
 
 #: The public API, loaded from :mod:`workbench.api` on first use.
-__all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix"]
+_API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix"]
+
+#: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
+_DECLARE = ["parameter"]
+
+__all__ = _API + _DECLARE
 
 def __getattr__(name: str):
     """Load the API function ``name`` from :mod:`workbench.api` on first use (PEP 562)."""
-    if name in __all__:
+    if name in _DECLARE:
+        from workbench.measures import declare
+
+        value = getattr(declare, name)
+        globals()[name] = value
+        return value
+    if name in _API:
         from workbench import api
 
         value = getattr(api, name)

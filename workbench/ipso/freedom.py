@@ -272,6 +272,32 @@ def _isolate(poly: sympy.Poly, ps) -> list[tuple[Fraction, Fraction]]:
             raise NotExpressibleError("could not isolate the roots of the difference polynomial")
 
 
+def _rational_difference(diff, x, ps, name: str):
+    """``(N/D, N*D)`` for a difference ``N/D`` of polynomials whose ``D`` has no root in the domain.
+
+    ``N*D`` has the sign of ``N/D`` and the same roots in the domain, so the
+    sweep of a polynomial applies (a measure that is a rational function of its
+    parameter, such as a user's geometric precision).
+    """
+    num, den = sympy.fraction(sympy.cancel(sympy.together(diff)))
+    try:
+        pnum = sympy.Poly(num, x, domain="QQ")
+        pden = sympy.Poly(den, x, domain="QQ")
+    except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
+        raise NotExpressibleError(
+            f"{name}: M(a) - M(b) = {sympy.sstr(diff)} is not a rational function of {ps.name}; "
+            "tie parameters need a polynomial or rational measure (RBP, gRBP)"
+        ) from None
+    if pden.degree() > 0:
+        for a, b in _isolate(pden, ps):
+            if _in_domain_point(a, ps) and _in_domain_point(b, ps):
+                raise NotExpressibleError(
+                    f"{name}: M(a) - M(b) = {sympy.sstr(num / den)} has a pole in {ps.domain()} "
+                    f"(a root of {sympy.sstr(den)} in [{a}, {b}])"
+                )
+    return num / den, pnum * pden
+
+
 def _sweep(measure, a, b, gains, topic) -> ParamSweep:
     param = _continuous_param(measure)
     ps = measure.family_obj.param(param)
@@ -288,10 +314,7 @@ def _sweep(measure, a, b, gains, topic) -> ParamSweep:
     try:
         poly = sympy.Poly(diff, x, domain="QQ")
     except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
-        raise NotExpressibleError(
-            f"{name}: M(a) - M(b) = {sympy.sstr(diff)} is not a polynomial in {param}; "
-            "tie parameters need a polynomial measure (RBP, gRBP)"
-        ) from None
+        diff, poly = _rational_difference(diff, x, ps, name)
     lo = None if ps.low is None else sympy.Rational(ps.low.numerator, ps.low.denominator)
     hi = None if ps.high is None else sympy.Rational(ps.high.numerator, ps.high.denominator)
     if poly.is_zero:

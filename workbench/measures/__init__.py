@@ -1,7 +1,8 @@
 """Measures, defined once over three algebras (exact, sympy, z3), and named as in ir_measures.
 
 ``algebra`` is the arithmetic a definition is written in, ``params`` the
-parameters and their domains, ``families`` the built-in and user
+parameters and their domains, ``declare`` the decorator that declares a
+user's own measure's parameters, ``families`` the built-in and user
 definitions, ``measures`` the immutable :class:`Measure` value, ``names`` the
 parser, ``twist`` and ``crp`` seed 002's Twist.  It may import the layers
 below: :mod:`workbench.errors`, :mod:`workbench.core`, :mod:`workbench.space`

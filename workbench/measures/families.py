@@ -60,7 +60,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
-from workbench.measures.algebra import BadResultError, InexactNumberError, StrictAlgebra
+from workbench.measures.algebra import BadResultError, InexactNumberError, StrictAlgebra, StrictValue
+from workbench.measures.declare import declared_params
 from workbench.errors import BadParameterError, NotExpressibleError, UnknownMeasureError, UserMeasureError, WorkbenchError
 from workbench.measures import twist as _tw
 from workbench.measures.params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
@@ -374,13 +375,20 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
     (``KeyboardInterrupt``, ``SystemExit``,
     :class:`~workbench.errors.TimeLimitError`) pass through unchanged.
 
+    Parameters declared with :func:`workbench.parameter`
+    (:mod:`workbench.measures.declare`) become the family's parameters and are
+    passed by keyword: a rational one as a
+    :class:`~workbench.measures.algebra.StrictValue` of the algebra (a
+    rational, a sympy symbol or a z3 real when free), an integer one as an
+    ``int``, a choice as a ``str``.
+
     Parameters
     ----------
     name : str
         The measure's name, ``path/to/file.py:function``.
     func : callable
-        The definition; takes the algebra ``A`` and, if it has a parameter
-        called ``topic``, the topic.
+        The definition; takes the algebra ``A``, its declared parameters by
+        keyword and, if it has a parameter called ``topic``, the topic.
     path : str, optional
         The file as the user named it (shown in messages); default: the
         function's own file.
@@ -388,7 +396,14 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
     Returns
     -------
     Family
-        Without parameters; needs a topic if ``func`` takes one.
+        With the declared parameters; needs a topic if ``func`` takes one.
+
+    Raises
+    ------
+    UserMeasureError
+        The function takes an argument that is not declared (and has no
+        default), or a declared parameter is not an argument of the function;
+        the message names the file and line of the function.
 
     Examples
     --------
@@ -396,23 +411,32 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
     >>> fam = register_family(user_family("mine.py:top", lambda A: A.gain(0)))
     >>> fam.needs_topic, Measure("mine.py:top").value((1, 0), Gains.default())
     (False, Fraction(1, 1))
+    >>> from workbench.measures.declare import parameter
+    >>> @parameter("p", "1/2")
+    ... def rbp(A, p):
+    ...     return (1 - p) * A.sum(p ** i * A.rel(i) for i in range(A.depth))
+    >>> fam = register_family(user_family("mine.py:rbp", rbp))
+    >>> str(Measure("mine.py:rbp")), Measure("mine.py:rbp", {"p": "3/4"}).value((0, 1), Gains.default())
+    ('mine.py:rbp(p=1/2)', Fraction(3, 16))
 
     References
     ----------
     SPEC section 4 (a user's own measure).
     """
-    try:
-        takes_topic = "topic" in inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        takes_topic = False
     files = _user_files(path, func)
+    declared = declared_params(func)
+    takes_topic = _check_signature(name, func, declared, files)
+    kinds = {ps.name: (ps.numeric and not ps.integer) for ps in declared}
 
     def definition(A, P, topic, k):
         # The one place a user's function is called: whatever goes wrong in it
         # becomes one UserMeasureError naming the measure, the file and the line.
         strict = StrictAlgebra(A)
+        kwargs = {n: StrictValue(P[n]) if rational else P[n] for n, rational in kinds.items()}
+        if takes_topic:
+            kwargs["topic"] = topic
         try:
-            value = func(strict, topic=topic) if takes_topic else func(strict)
+            value = func(strict, **kwargs)
         except (WorkbenchError, MemoryError):
             raise
         except Exception as exc:  # the user's code is arbitrary: report it, chained for --traceback
@@ -424,7 +448,40 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
             raise UserMeasureError(f"measure {name!r}: {where}{exc}") from None
 
     doc = (inspect.getdoc(func) or "user-defined measure").splitlines()[0]
-    return Family(name, (), takes_topic, doc, f"user-defined ({path or name})", definition)
+    return Family(name, declared, takes_topic, doc, f"user-defined ({path or name})", definition)
+
+
+def _check_signature(name: str, func: Callable, declared: tuple, files: dict[str, str]) -> bool:
+    """Whether ``func`` takes a ``topic``; its other arguments (after ``A``) must be the declared parameters."""
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):
+        return False
+    args = list(signature.parameters.values())
+    takes_topic = "topic" in signature.parameters
+    if args and args[0].kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD) \
+            and args[0].name != "topic":
+        args = args[1:]  # the algebra
+    names = {ps.name for ps in declared}
+    where = f"measure {name!r}: {_location(files, None, func)}"
+    fname = getattr(func, "__name__", "the function")
+    for arg in args:
+        if arg.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD) or arg.name == "topic":
+            continue
+        if arg.name not in names and (arg.default is inspect.Parameter.empty or declared):
+            raise UserMeasureError(
+                f"{where}{fname} takes {arg.name}, which is not a declared parameter; declare it with "
+                f"@workbench.parameter({arg.name!r}, default, domain) or give it no place in the signature"
+            )
+    taken = {a.name for a in args if a.kind is not inspect.Parameter.POSITIONAL_ONLY}
+    if not any(a.kind is inspect.Parameter.VAR_KEYWORD for a in args):
+        for ps in declared:
+            if ps.name not in taken:
+                raise UserMeasureError(
+                    f"{where}parameter {ps.name} is declared but {fname} does not take it; "
+                    f"add it to the arguments: def {fname}(A, {ps.name}, ...)"
+                )
+    return takes_topic
 
 
 def _user_files(path: str, func: Callable | None = None) -> dict[str, str]:
@@ -597,7 +654,9 @@ def load_user_family(spec: str) -> Family:
             '''Gain of the first two documents, the first counting double.'''
             return 2 * A.gain(0) + (A.gain(1) if A.depth > 1 else A.const(0))
 
-    is used as ``workbench classify top2.py:top2``.
+    is used as ``workbench classify top2.py:top2``.  Parameters declared with
+    ``@workbench.parameter`` (:mod:`workbench.measures.declare`) are named as
+    for a built-in: ``top2.py:top2(p=3/5)@10``.
 
     Parameters
     ----------
@@ -613,8 +672,9 @@ def load_user_family(spec: str) -> Family:
     UnknownMeasureError
         The file or the function is missing.
     UserMeasureError
-        The file does not load (a syntax error, an exception at import): one
-        line with the file and line, chained to the original.  Mistakes in the
+        The file does not load (a syntax error, an exception at import, a bad
+        parameter declaration): one line with the file and line, chained to
+        the original.  Mistakes in the
         function itself are reported when it is evaluated (see
         :func:`workbench.measures.families.user_family`).
 
@@ -645,6 +705,12 @@ def load_user_family(spec: str) -> Family:
     module = importlib.util.module_from_spec(mspec)
     try:
         mspec.loader.exec_module(module)
+    except UserMeasureError as e:  # a bad @workbench.parameter declaration: it names the file and line
+        where = getattr(e, "where", None)
+        if where is None:
+            raise UserMeasureError(f"measure {spec!r}: {e}") from e
+        shown = _user_files(path).get(os.path.realpath(where[0]), where[0])
+        raise UserMeasureError(f"measure {spec!r}: {shown}:{where[1]}: {e.text}") from e
     except (WorkbenchError, MemoryError):
         raise
     except Exception as e:  # the user's file is arbitrary code: one line with its file and line, chained

@@ -4,7 +4,9 @@ Grammar: ``Family``, ``Family@k``, ``Family(name=value, ...)``,
 ``Family(name=value, ...)@k``.  Values are numbers read exactly from their
 source text (``0.8`` is ``4/5``; ``1/3``, ``-0.5`` and ``2`` as written) or bare
 words for choices (``discount=logb``).  A user's own measure is written
-``path/to/file.py:function`` (optionally ``@k``).
+``path/to/file.py:function`` (optionally ``@k``), with parameters
+(``path/to/file.py:function(p=3/5)@k``) when the function declares them
+(:func:`workbench.parameter`).
 
 Examples
 --------
@@ -20,6 +22,7 @@ ir_measures (MacAvaney, Macdonald, Ounis, ECIR 2022), measure naming syntax.
 from __future__ import annotations
 
 import ast
+import re
 from fractions import Fraction
 
 from workbench.errors import BadParameterError, UnknownMeasureError
@@ -62,14 +65,18 @@ def _value(node: ast.AST, text: str):
         ) from None
 
 
-def _split_user_cutoff(text: str) -> tuple[str, int | None]:
-    head, sep, tail = text.rpartition("@")
-    if sep and is_user_spec(head):
-        try:
-            return head, int(tail)
-        except ValueError:
-            raise BadParameterError(f"{head}: cut-off @{tail} must be an integer >= 1") from None
-    return text, None
+def _split_user_spec(text: str) -> tuple[str, str] | None:
+    """``("path/to/file.py:function", "(p=3/5)@10")`` for a user's measure name, else None."""
+    match = _USER_NAME.match(text)
+    if match is None or not is_user_spec(match.group(1)):
+        return None
+    return match.group(1), match.group(2)
+
+
+#: ``path/to/file.py:function`` then anything (parameters, cut-off); the last ``.py:`` ends the path.
+_USER_NAME = re.compile(r"^(.*\.py:[A-Za-z_][A-Za-z0-9_]*)(.*)$", re.DOTALL)
+
+_FORM = "Name, Name@k or Name(param=value,...)@k"
 
 
 def parse_measure(text: str) -> Measure:
@@ -80,7 +87,9 @@ def parse_measure(text: str) -> Measure:
     text : str
         ``RBP(p=0.8)@10``, ``RBP(p=4/5)``, ``nDCG@5``, ``DCG(discount=logb,b=2)``,
         ``P@10``, ``AP``, ``ERR@10``, ``RR``, ``Succ@5`` (aliases: ``Success``,
-        ``NDCG``, ``MRR``, ``MAP``, ...), or ``path/to/file.py:function``.
+        ``NDCG``, ``MRR``, ``MAP``, ...), or ``path/to/file.py:function``,
+        with parameters and cut-off as for a built-in
+        (``path/to/file.py:function(p=3/5)@10``) when the function declares them.
 
     Returns
     -------
@@ -113,21 +122,30 @@ def parse_measure(text: str) -> Measure:
     if not isinstance(text, str) or not text.strip():
         raise UnknownMeasureError(f"measure name {text!r} is empty")
     text = text.strip()
-    spec, cut = _split_user_cutoff(text)
-    if is_user_spec(spec):
-        return Measure(spec, (), cut)
+    user = _split_user_spec(text)
+    if user is not None:
+        spec, tail = user
+        if not tail:
+            return Measure(spec, (), None)
+        if tail[0] == "@" and tail[1:].isascii() and tail[1:].isdigit():  # as before parameters: @05 is @5
+            return Measure(spec, (), int(tail[1:]))
+        # the tail is parsed as a built-in's would be, after a stand-in name
+        source = "M" + tail
+        if tail.lstrip()[:1] not in ("(", "@"):
+            raise UnknownMeasureError(f"measure name {text!r} is not of the form {spec}, {spec}@k or {spec}(param=value,...)@k")
+    else:
+        source = text
     try:
-        tree = ast.parse(text, mode="eval").body
+        tree = ast.parse(source, mode="eval").body
     except SyntaxError:
-        raise UnknownMeasureError(
-            f"measure name {text!r} is not of the form Name, Name@k or Name(param=value,...)@k"
-        ) from None
+        form = _FORM if user is None else f"{user[0]}, {user[0]}@k or {user[0]}(param=value,...)@k"
+        raise UnknownMeasureError(f"measure name {text!r} is not of the form {form}") from None
     cutoff = None
     if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult):
         cnode = tree.right
-        seg = ast.get_source_segment(text, cnode)
+        seg = ast.get_source_segment(source, cnode)
         try:
-            c = _number(cnode, text)
+            c = _number(cnode, source)
         except ValueError:
             raise BadParameterError(f"{text}: cut-off @{seg} must be an integer >= 1") from None
         if c.denominator != 1 or c < 1 or (isinstance(cnode, ast.Constant) and isinstance(cnode.value, float)):
@@ -138,19 +156,20 @@ def parse_measure(text: str) -> Measure:
     if isinstance(tree, ast.Call):
         if tree.args:
             raise BadParameterError(
-                f"{text}: write parameters by name, e.g. RBP(p=0.8) (got {ast.get_source_segment(text, tree.args[0])})"
+                f"{text}: write parameters by name, e.g. RBP(p=0.8) (got {ast.get_source_segment(source, tree.args[0])})"
             )
         for kw in tree.keywords:
             if kw.arg is None:
                 raise BadParameterError(f"{text}: write parameters as name=value")
             if kw.arg in params:
                 raise BadParameterError(f"{text}: parameter {kw.arg} given twice")
-            params[kw.arg] = _value(kw.value, text)
+            params[kw.arg] = _value(kw.value, source)
         tree = tree.func
-    if not isinstance(tree, ast.Name):
-        raise UnknownMeasureError(
-            f"measure name {text!r} is not of the form Name, Name@k or Name(param=value,...)@k"
-        )
+    if not isinstance(tree, ast.Name) or (user is not None and tree.id != "M"):
+        form = _FORM if user is None else f"{user[0]}, {user[0]}@k or {user[0]}(param=value,...)@k"
+        raise UnknownMeasureError(f"measure name {text!r} is not of the form {form}")
+    if user is not None:
+        return Measure(user[0], params, cutoff)
     name = ALIASES.get(tree.id, tree.id)
     if name not in FAMILIES:
         raise unknown_family_error(tree.id)

@@ -330,7 +330,10 @@ def threshold_limit(measure) -> int:
 
 
 def threshold_row(measure, param: str, order, grades: int, depth: int, limit: int | None = None) -> ThresholdRow:
-    """The exact regions of ``param`` at one (grades, depth), or a capped/undefined row.
+    """The exact regions of ``param`` at one (grades, depth), or a capped/undefined/not computed row.
+
+    A measure ``thresholds`` cannot analyse (not a polynomial in ``param``)
+    gives a row whose note says why, instead of stopping the atlas.
 
     Parameters
     ----------
@@ -371,7 +374,11 @@ def threshold_row(measure, param: str, order, grades: int, depth: int, limit: in
     if space.size > limit:
         return ThresholdRow(name, param, order.name, grades, depth, counts, space.size, None,
                             f"capped: {space.size:,} runs > {limit:,}")
-    table = thresholds(measure, param, order, space, Gains.default(grades))
+    try:
+        table = thresholds(measure, param, order, space, Gains.default(grades))
+    except NotExpressibleError as e:  # e.g. a user's measure that is not a polynomial in its parameter
+        return ThresholdRow(name, param, order.name, grades, depth, counts, space.size, None,
+                            f"not computed: {' '.join(str(e).split())}")
     return ThresholdRow(name, param, order.name, grades, depth, counts, table.runs, table.regions)
 
 
