@@ -55,8 +55,14 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from workbench.errors import BadRunError, NotExpressibleError
-from workbench.core.exact import ValueBlock, log_ratio
+from workbench.core.exact import ValueBlock, algebraic_power, log_ratio
 from workbench.space.runs import Gains, format_run
+
+
+def _is_algebraic(value) -> bool:
+    """Whether a parameter value is an irrational real algebraic number (:class:`~workbench.core.algebraic.AlgebraicPoint`)."""
+    module = sys.modules.get("workbench.core.algebraic")  # no such value exists before it is loaded (sympy)
+    return module is not None and isinstance(value, module.AlgebraicPoint)
 
 
 class _Base:
@@ -144,9 +150,12 @@ class NumericAlgebra(_Base):
         """The runs' grades sorted non-increasing (set-based canonical form)."""
         return NumericAlgebra(np.sort(self.runs, axis=1)[:, ::-1], self.gains)
 
-    def param(self, name: str, value=None) -> Fraction:
+    def param(self, name: str, value=None):
+        """A rational parameter as a Fraction; a real algebraic one as a one-row block in QQ(alpha)."""
         if value is None:
             raise NotExpressibleError(f"parameter {name} needs a value for exact evaluation")
+        if _is_algebraic(value):
+            return ValueBlock.constant(1, algebraic_power(value, 1))
         return Fraction(value)
 
     def compare0(self, x, op: str):
@@ -222,6 +231,8 @@ class SympyAlgebra(_Base):
 
         if value is None:
             return sympy.Symbol(name, positive=True)
+        if _is_algebraic(value):
+            return value.sympy()
         return self.const(value)
 
     def compare0(self, x, op: str):
@@ -326,6 +337,10 @@ class Z3Algebra(_Base):
         return Z3Algebra(run, self.gains, self.params)
 
     def param(self, name: str, value=None):
+        if _is_algebraic(value):
+            raise NotExpressibleError(
+                f"{name}={value} is an irrational algebraic number: SMT search needs a rational parameter "
+                "(use counterexample --method enumeration, classify or thresholds)")
         if value is not None:
             return self.const(value)
         if name not in self.params:
