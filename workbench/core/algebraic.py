@@ -195,8 +195,11 @@ class AlgebraicPoint:
         """
         while True:
             text = _decimal_text(self, digits)
-            if nearest_root(_real_roots_of_irreducible(self.f), Fraction(text)) == self:
-                return text
+            try:
+                if nearest_root(_real_roots_of_irreducible(self.f), Fraction(text)) == self:
+                    return text
+            except EquallyNearError:
+                pass
             digits += 2
 
     def __str__(self) -> str:

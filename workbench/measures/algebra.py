@@ -339,8 +339,7 @@ class Z3Algebra(_Base):
     def param(self, name: str, value=None):
         if _is_algebraic(value):
             raise NotExpressibleError(
-                f"{name}={value} is an irrational algebraic number: SMT search needs a rational parameter "
-                "(use counterexample --method enumeration, classify or thresholds)")
+                f"{name}={value} is an irrational algebraic number; z3 terms take rational parameters only")
         if value is not None:
             return self.const(value)
         if name not in self.params:
