@@ -306,13 +306,22 @@ def test_measures_with_an_algebraic_parameter_in_each_algebra():
     expect = (1 - phi) * (1 + phi**2 + phi**3)
     assert in_field(m.value(run, Gains.default()), alpha) == in_field(expect, alpha)
     assert in_field(m.expression(run, Gains.default()), alpha) == in_field(expect, alpha)
-    with pytest.raises(NotExpressibleError, match="rational parameters only"):
+    with pytest.raises(NotExpressibleError, match="pinned by its polynomial"):
         m.z3_term(list(run), Gains.default())
     g = parse_measure("gRBP(p=root(p**2 + p - 1, 0.6))").value((2, 1), Gains.default(2))
     assert in_field(g, alpha) == in_field((1 - phi) * (2 + phi) / 2, alpha)
 
 
 # --- acceptance: at every critical point of RBP's thresholds, depths 3..8 ----------------------
+
+
+def oracle_rbp(run, f: list) -> list:
+    """RBP of a binary run, ``(1 - p) sum_i p^i r_i``, reduced modulo the monic ``f``."""
+    poly = [Fraction(0)] * (len(run) + 1)
+    for i, r in enumerate(run):
+        poly[i] += r
+        poly[i + 1] -= r
+    return reduce_mod(poly, f)
 
 
 def oracle_verdict(depth: int, alpha) -> tuple[str, set, set]:
@@ -324,14 +333,7 @@ def oracle_verdict(depth: int, alpha) -> tuple[str, set, set]:
     d = len(f) - 1
     runs = [tuple((n >> (depth - 1 - i)) & 1 for i in range(depth)) for n in range(2**depth)]  # rank order
 
-    def rbp(run):
-        poly = [Fraction(0)] * (depth + 1)
-        for i, r in enumerate(run):  # (1 - p) p^i r_i
-            poly[i] += r
-            poly[i + 1] -= r
-        return reduce_mod(poly, f)
-
-    vals = [rbp(r) for r in runs]
+    vals = [oracle_rbp(r, f) for r in runs]
     gaps = [[y - x for x, y in zip(a, b)] for a, b in zip(vals, vals[1:])]
     signs = [oracle_sign(g, root) for g in gaps]
     ties = {(runs[k], runs[k + 1]) for k, s in enumerate(signs) if s == 0}
@@ -397,10 +399,19 @@ def test_classify_cli_at_the_depth_4_threshold(capsys):
 def test_counterexample_enumeration_and_thresholds_table_labels(capsys):
     from workbench import api
 
-    ce = api.counterexample("RBP(p=root(p**2 + p - 1, 0.7))", max_depth=6)
-    assert ce.found and (ce.lower, ce.upper) == ((0, 1, 1, 1), (1, 0, 0, 0))
-    with pytest.raises(NotExpressibleError):
-        api.counterexample("RBP(p=root(p**2 + p - 1, 0.7))", max_depth=6, method="smt")
+    golden = parse_real("root(p**2 + p - 1, 0.7)")
+    for method in ("enumeration", "smt"):  # z3 pins p by f(p) = 0 and the isolating interval
+        ce = api.counterexample("RBP(p=root(p**2 + p - 1, 0.7))", max_depth=6, method=method)
+        assert ce.found and ce.depth == 4, method
+        assert ce.lower < ce.upper  # lexicographic: the rank order
+        f = monic_low_first(golden.f)
+        gap = [x - y for x, y in zip(oracle_rbp(ce.lower, f), oracle_rbp(ce.upper, f))]
+        assert oracle_sign(gap, golden.sympy()) > 0
+        assert not oracle_verdict(3, golden)[2]
+    at_threshold = parse_real("root(p**3 + p**2 + p - 1, 0.54)")
+    assert not oracle_verdict(4, at_threshold)[2]
+    none = api.counterexample("RBP(p=root(p**3 + p**2 + p - 1, 0.54))", depth=4, method="smt")
+    assert not none.found and none.proof == "unsat"
     from workbench.order.orders import get_order
     from workbench.space.spaces import rank_space
 

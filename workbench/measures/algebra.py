@@ -339,7 +339,8 @@ class Z3Algebra(_Base):
     def param(self, name: str, value=None):
         if _is_algebraic(value):
             raise NotExpressibleError(
-                f"{name}={value} is an irrational algebraic number; z3 terms take rational parameters only")
+                f"{name}={value} is an irrational algebraic number; a z3 term takes it only as a free "
+                "parameter pinned by its polynomial (as counterexample --method smt does)")
         if value is not None:
             return self.const(value)
         if name not in self.params:
