@@ -586,15 +586,11 @@ def _field_basis(alpha) -> tuple:
 
 
 def _power_columns(block: "ValueBlock", alpha) -> list:
-    """The block's coordinates as ``d`` columns of Python ints, column ``k`` for ``alpha ** k``."""
-    d = alpha.degree
-    rows = block.coords.tolist()
-    cols = [[0] * block.n for _ in range(d)]
+    """The block's coordinates as ``d`` object columns of Python ints, column ``k`` for ``alpha ** k``."""
+    coords = _as_object(block.coords)
+    cols = [np.zeros(block.n, dtype=object) for _ in range(alpha.degree)]
     for j, e in enumerate(block.basis):
-        k = 0 if e == ONE else e[2]
-        col = cols[k]
-        for i in range(block.n):
-            col[i] += int(rows[i][j])
+        cols[0 if e == ONE else e[2]] += coords[:, j]
     return cols
 
 
@@ -617,25 +613,18 @@ def _reduction(alpha) -> tuple[int, list]:
 
 
 def _from_columns(cols: list, den: int, alpha, scale) -> "ValueBlock":
-    """A block from power columns (Python ints), reduced by the common gcd."""
-    n = len(cols[0])
+    """A block from power columns (object arrays of Python ints), reduced by their common gcd with ``den``."""
+    coords = np.stack(cols, axis=1) if cols[0].shape[0] else np.zeros((0, len(cols)), dtype=object)
     g = den
-    for col in cols:
-        for v in col:
-            if v:
-                g = math.gcd(g, v)
-                if g == 1:
-                    break
-        if g == 1:
-            break
-    coords = np.empty((n, len(cols)), dtype=object)
-    bound = 0
-    for k, col in enumerate(cols):
-        for i, v in enumerate(col):
-            v //= g
-            coords[i, k] = v
-            if abs(v) > bound:
-                bound = abs(v)
+    for v in coords.ravel().tolist():
+        if v:
+            g = math.gcd(g, v)
+            if g == 1:
+                break
+    if g != 1:
+        coords = coords // g
+    flat = coords.ravel().tolist()
+    bound = max((abs(v) for v in flat), default=0)
     return ValueBlock(coords, den // g, _field_basis(alpha), bound, scale)
 
 
@@ -644,29 +633,21 @@ def _field_product(a: "ValueBlock", b: "ValueBlock", alpha) -> "ValueBlock":
     d = alpha.degree
     n = max(a.n, b.n) if min(a.n, b.n) else 0
     ca, cb = _power_columns(a, alpha), _power_columns(b, alpha)
-
-    def at(col, i):
-        return col[i if len(col) > 1 else 0]
-
-    full = [[0] * n for _ in range(2 * d - 1)]
+    full = [np.zeros(n, dtype=object) for _ in range(2 * d - 1)]
     for i in range(d):
-        for j in range(d):
-            x, y, z = ca[i], cb[j], full[i + j]
-            if not (any(x) and any(y)):
-                continue
-            for r in range(n):
-                z[r] += at(x, r) * at(y, r)
-    D, R = _reduction(alpha)
-    cols = [[v * D for v in full[k]] for k in range(d)]
-    for m in range(d, 2 * d - 1):
-        src, coef = full[m], R[m - d]
-        if not any(src):
+        if not ca[i].any():
             continue
-        for k in range(d):
-            if coef[k]:
-                col = cols[k]
-                for r in range(n):
-                    col[r] += src[r] * coef[k]
+        for j in range(d):
+            if cb[j].any():
+                full[i + j] = full[i + j] + ca[i] * cb[j]  # broadcasts a one-row operand
+    D, R = _reduction(alpha)
+    cols = [full[k] * D if D != 1 else full[k] for k in range(d)]
+    for m in range(d, 2 * d - 1):
+        if not full[m].any():
+            continue
+        for k, coef in enumerate(R[m - d]):
+            if coef:
+                cols[k] = cols[k] + full[m] * coef
     return _from_columns(cols, a.den * b.den * D, alpha, a.scale * b.scale)
 
 
@@ -676,7 +657,7 @@ def _field_inverse(c: "ValueBlock", alpha) -> "ValueBlock":
 
     x = sympy.Dummy("x")
     cols = _power_columns(c, alpha)
-    h = sympy.Poly([sympy.Integer(col[0]) for col in reversed(cols)], x, domain="QQ")
+    h = sympy.Poly([sympy.Integer(int(col[0])) for col in reversed(cols)], x, domain="QQ")
     if h.is_zero:
         raise ZeroDivisionError("division of a value block by zero")
     f = sympy.Poly([sympy.Rational(q.numerator, q.denominator) for q in alpha.coeffs], x, domain="QQ")
@@ -684,7 +665,7 @@ def _field_inverse(c: "ValueBlock", alpha) -> "ValueBlock":
     coeffs = [Fraction(int(q.p), int(q.q)) for q in reversed(inv.all_coeffs())] + [Fraction(0)] * alpha.degree
     coeffs = [q * c.den for q in coeffs[:alpha.degree]]  # 1 / (h / den) = den * h^-1
     den = math.lcm(*(q.denominator for q in coeffs))
-    return _from_columns([[int(q * den)] for q in coeffs], den, alpha, 1)
+    return _from_columns([np.array([int(q * den)], dtype=object) for q in coeffs], den, alpha, 1)
 
 
 def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
