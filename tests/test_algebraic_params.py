@@ -419,3 +419,16 @@ def test_counterexample_enumeration_and_thresholds_table_labels(capsys):
     labels = [r.label() for r in t.regions]
     assert labels[3] == "[root(p**2 + p - 1, 0.618034)]"
     assert "root(p**2 + p - 1, 0.618034)" in repr(t) and "root(p**2 + p - 1, 0.618034)" in t._repr_html_()
+
+
+def test_json_endpoints_and_critical_points_read_back_as_the_same_numbers():
+    from workbench.core.algebraic import from_crootof
+
+    for table in thresholds_over_depths("RBP", "p", "rank", range(3, 6)):
+        data = table.to_json()
+        for text, exact in zip(data["critical_points"], table.critical):
+            assert parse_real(text) == from_crootof(exact) == parse_real(_endpoint_label(exact))
+        for r, region in zip(data["regions"], table.regions):
+            for end, exact in ((r["low"], region.low), (r["high"], region.high)):
+                if exact not in (sympy.oo, -sympy.oo):
+                    assert parse_real(end) == from_crootof(exact)

@@ -204,7 +204,10 @@ class AlgebraicPoint:
 
     def __str__(self) -> str:
         """``root(p**2 + p - 1, 0.618034)``: the syntax :func:`workbench.core.algebraic_syntax.parse_real` reads back."""
-        return f"root({self.polynomial_text()}, {self.approximation()})"
+        text = self.__dict__.get("_text")
+        if text is None:  # the number never changes (only its interval narrows): print it once
+            text = self._text = f"root({self.polynomial_text()}, {self.approximation()})"
+        return text
 
     def __repr__(self) -> str:
         return f"AlgebraicPoint({sympy.sstr(self.f.as_expr())}, {self.index})"
