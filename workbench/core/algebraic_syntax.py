@@ -30,6 +30,7 @@ sympy ``CRootOf``; Collins & Akritas (real root isolation).
 from __future__ import annotations
 
 import ast
+import sys
 from fractions import Fraction
 
 from workbench.core.exact import MAX_NUMBER_DIGITS, check_number_text
@@ -40,6 +41,18 @@ MAX_DEGREE = 100
 
 #: The function names of the syntax.
 ROOT_FUNCTIONS = ("root", "CRootOf")
+
+
+def is_algebraic(value) -> bool:
+    """Whether ``value`` is an irrational real algebraic number (:class:`~workbench.core.algebraic.AlgebraicPoint`).
+
+    Decided without importing sympy: no such value exists before :mod:`workbench.core.algebraic` is loaded.
+
+    >>> is_algebraic(parse_real("root(p**2 - 2, 1)")), is_algebraic(Fraction(1, 2))
+    (True, False)
+    """
+    module = sys.modules.get("workbench.core.algebraic")
+    return module is not None and isinstance(value, module.AlgebraicPoint)
 
 
 def looks_algebraic(text: str) -> bool:

@@ -55,14 +55,9 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from workbench.errors import BadRunError, NotExpressibleError
+from workbench.core.algebraic_syntax import is_algebraic
 from workbench.core.exact import ValueBlock, algebraic_power, log_ratio
 from workbench.space.runs import Gains, format_run
-
-
-def _is_algebraic(value) -> bool:
-    """Whether a parameter value is an irrational real algebraic number (:class:`~workbench.core.algebraic.AlgebraicPoint`)."""
-    module = sys.modules.get("workbench.core.algebraic")  # no such value exists before it is loaded (sympy)
-    return module is not None and isinstance(value, module.AlgebraicPoint)
 
 
 class _Base:
@@ -154,7 +149,7 @@ class NumericAlgebra(_Base):
         """A rational parameter as a Fraction; a real algebraic one as a one-row block in QQ(alpha)."""
         if value is None:
             raise NotExpressibleError(f"parameter {name} needs a value for exact evaluation")
-        if _is_algebraic(value):
+        if is_algebraic(value):
             return ValueBlock.constant(1, algebraic_power(value, 1))
         return Fraction(value)
 
@@ -231,7 +226,7 @@ class SympyAlgebra(_Base):
 
         if value is None:
             return sympy.Symbol(name, positive=True)
-        if _is_algebraic(value):
+        if is_algebraic(value):
             return value.sympy()
         return self.const(value)
 
@@ -337,7 +332,7 @@ class Z3Algebra(_Base):
         return Z3Algebra(run, self.gains, self.params)
 
     def param(self, name: str, value=None):
-        if _is_algebraic(value):
+        if is_algebraic(value):
             raise NotExpressibleError(
                 f"{name}={value} is an irrational algebraic number; a z3 term takes it only as a free "
                 "parameter pinned by its polynomial (as counterexample --method smt does)")

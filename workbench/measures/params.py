@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from workbench.core.algebraic_syntax import is_algebraic, looks_algebraic, parse_real
 from workbench.errors import BadParameterError
 
 
@@ -123,13 +124,11 @@ class ParamSpec:
             return value
         if isinstance(value, bool):
             raise BadParameterError(f"{where}{self.name}={value} is not a number")
-        from workbench.core.algebraic import AlgebraicPoint
-        from workbench.core.algebraic_syntax import looks_algebraic, parse_real
-
         if isinstance(value, str) and looks_algebraic(value):
             value = parse_real(value, f"{where}{self.name}={value.strip()}")
+        algebraic = is_algebraic(value)
         try:
-            if isinstance(value, AlgebraicPoint):
+            if algebraic:
                 q = value.renamed(self.name)  # canonical: the polynomial in the parameter's name
             elif isinstance(value, float):
                 if not math.isfinite(value):
@@ -141,7 +140,7 @@ class ParamSpec:
                 raise ValueError
         except (ValueError, ZeroDivisionError, TypeError):
             raise BadParameterError(f"{where}{self.name}={value} is not an exact number in {self.domain()}") from None
-        if self.integer and (isinstance(q, AlgebraicPoint) or q.denominator != 1):
+        if self.integer and (algebraic or q.denominator != 1):
             raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")
         if self.low is not None and (q < self.low or (q == self.low and not self.low_closed)):
             raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")

@@ -149,11 +149,11 @@ def _algebraic_params(z3, m, free: tuple) -> list:
     pinned exactly by its minimal polynomial and its rational isolating
     interval: ``f(p) = 0 and lo < p < hi`` has the one solution ``alpha``.
     """
-    from workbench.measures.algebra import _is_algebraic
+    from workbench.core.algebraic_syntax import is_algebraic
 
     out = []
     for name, value in m.params:
-        if name in free or not _is_algebraic(value):
+        if name in free or not is_algebraic(value):
             continue
         p = z3.Real(name)
         poly = _real(z3, 0)
