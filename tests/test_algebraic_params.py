@@ -432,3 +432,16 @@ def test_json_endpoints_and_critical_points_read_back_as_the_same_numbers():
             for end, exact in ((r["low"], region.low), (r["high"], region.high)):
                 if exact not in (sympy.oo, -sympy.oo):
                     assert parse_real(end) == from_crootof(exact)
+
+
+def test_hasse_marks_the_ties_at_the_depth_3_threshold(capsys):
+    import json
+
+    label = "root(p**2 + p - 1, 0.6)"
+    assert run_cli(["hasse", "--order", "rank", "--depth", "3", "--violations", f"RBP(p={label})", "--ties",
+                    "--format", "json"]) == 0
+    marks = {h["label"].split(": ", 1)[1]: h["edges"] for h in json.loads(capsys.readouterr().out)["highlights"]}
+    alpha = parse_real(label)
+    _, ties, drops = oracle_verdict(3, alpha)  # in a chain the covers are the consecutive pairs
+    assert {tuple(map(tuple, e)) for e in marks["not strict, equal scores (1 covers)"]} == ties
+    assert marks["lower run scores higher (0 of 7 covers)"] == [] and not drops
