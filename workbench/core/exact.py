@@ -8,7 +8,14 @@ multiplied by one common positive factor::
 
 The basis holds ``1`` (the rational part) and the constants that logarithmic
 discounts bring in, ``ln(b) / ln(m)`` for integers ``m`` that are not perfect
-powers (so ``1/log2(8) = 1/3`` stays rational).  Rational measures have a
+powers (so ``1/log2(8) = 1/3`` stays rational), or, for a parameter set to a
+real algebraic number ``alpha`` of degree ``d`` (``RBP(p=root(...))``), the
+powers ``alpha^k``, ``k = 1 .. d-1`` (:func:`algebraic_power`): values in the
+number field QQ(alpha), whose products are reduced modulo the minimal
+polynomial and whose one-row constants have exact inverses.  Signs there are
+certified from balls certainly holding ``alpha`` (its isolating interval,
+refined).  A basis mixing ``alpha`` with logarithms or with a second
+algebraic number is refused (:class:`~workbench.errors.NotExpressibleError`).  Rational measures have a
 basis of one element and compare as integers.  Irrational values compare by
 their exact coordinates first (equal coordinates: an exact tie); otherwise
 the sign is certified with floating point plus a rigorous error bound and,
@@ -84,6 +91,11 @@ def algebraic_power(alpha, k: int) -> tuple:
     ``alpha`` is a :class:`~workbench.core.algebraic.AlgebraicPoint` (equal by
     minimal polynomial and root index); ``1, alpha, ..., alpha^(d-1)`` are
     linearly independent over QQ, so equal coordinates mean equal values.
+
+    >>> from workbench.core.algebraic_syntax import parse_real
+    >>> phi = ValueBlock.constant(1, algebraic_power(parse_real("root(p**2 + p - 1, 0.6)"), 1))
+    >>> [str(v) for v in (phi * phi + phi).values()], [str(v) for v in (ValueBlock.constant(1) / phi - phi).values()]
+    (['1'], ['1'])
     """
     return ("alg", alpha, k)
 
@@ -211,8 +223,9 @@ class ValueBlock:
     """Exact values of ``n`` runs: ``scale * (coords @ basis) / den``.
 
     Arithmetic (``+``, ``-``, ``*`` by a rational or by a rational block,
-    ``/`` by a rational) keeps every value exact.  A block with one row
-    broadcasts against a block of ``n`` rows.
+    ``/`` by a rational; ``*`` and ``/`` by a one-row constant also within
+    QQ(alpha)) keeps every value exact.  A block with one row broadcasts
+    against a block of ``n`` rows.
 
     Examples
     --------
