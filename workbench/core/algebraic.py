@@ -128,20 +128,40 @@ class AlgebraicPoint:
         return len(self.coeffs) - 1
 
     def renamed(self, name: str) -> "AlgebraicPoint":
-        """The same number with its polynomial written in the variable ``name``."""
+        """The same number with its polynomial written in the variable ``name``.
+
+        >>> x = sympy.Symbol("x")
+        >>> str(AlgebraicPoint(sympy.Poly(x**2 - 2, x), 1, Fraction(1), Fraction(2)).renamed("p"))
+        'root(p**2 - 2, 1.41421)'
+        """
         if str(self.f.gen) == name:
             return self
         f = sympy.Poly(self.f.all_coeffs(), sympy.Symbol(name), domain="QQ")
         return AlgebraicPoint(f, self.index, self.lo, self.hi)
 
     def arb(self, prec: int):
-        """A python-flint ``arb`` ball certainly holding this number, about ``2**-prec`` wide."""
+        """A python-flint ``arb`` ball certainly holding this number, about ``2**-prec`` wide.
+
+        >>> p = sympy.Symbol("p")
+        >>> ball = AlgebraicPoint(sympy.Poly(p**2 - 2, p), 1, Fraction(1), Fraction(2)).arb(64)
+        >>> (ball * ball - 2).contains(0), ball.rad() < 2.0 ** -60
+        (True, True)
+
+        References
+        ----------
+        python-flint ``arb`` (rigorous ball arithmetic).
+        """
         import flint
 
         self.refine_to(Fraction(1, 1 << prec) * max(1, abs(self.lo), abs(self.hi)))
-        lo = flint.arb(flint.fmpq(self.lo.numerator, self.lo.denominator))
-        hi = flint.arb(flint.fmpq(self.hi.numerator, self.hi.denominator))
-        return lo.union(hi)
+        old = flint.ctx.prec
+        flint.ctx.prec = max(old, prec + 16)  # the endpoints' own rounding stays below the width
+        try:
+            lo = flint.arb(flint.fmpq(self.lo.numerator, self.lo.denominator))
+            hi = flint.arb(flint.fmpq(self.hi.numerator, self.hi.denominator))
+            return lo.union(hi)
+        finally:
+            flint.ctx.prec = old
 
     def __float__(self) -> float:
         return float(sympy.N(self.sympy(), 20))
@@ -192,6 +212,10 @@ class AlgebraicPoint:
         >>> p = sympy.Symbol("p")
         >>> AlgebraicPoint(sympy.Poly(p**2 - 2, p), 1, Fraction(1), Fraction(2)).approximation()
         '1.41421'
+
+        References
+        ----------
+        :func:`nearest_root` (the reading :func:`workbench.core.algebraic_syntax.parse_real` applies).
         """
         while True:
             text = _decimal_text(self, digits)
@@ -244,6 +268,10 @@ def real_roots(poly: sympy.Poly) -> list:
     >>> p = sympy.Symbol("p")
     >>> real_roots(sympy.Poly((p**2 - 2) * (2 * p - 1), p))
     [AlgebraicPoint(p**2 - 2, 0), Fraction(1, 2), AlgebraicPoint(p**2 - 2, 1)]
+
+    References
+    ----------
+    Collins & Akritas (real root isolation, sympy ``Poly.intervals``).
     """
     roots: list = []
     for f, _mult in poly.factor_list()[1]:
@@ -270,6 +298,11 @@ def nearest_root(roots: Sequence, q: Fraction):
     Traceback (most recent call last):
     ...
     workbench.core.algebraic.EquallyNearError: two roots are equally near 0
+
+    References
+    ----------
+    Exact comparison by interval refinement; the tie ``rb + ra = 2q`` is
+    decided by polynomial remainder.
     """
     if not roots:
         raise ValueError("no real root")
@@ -403,6 +436,10 @@ def from_crootof(r) -> "AlgebraicPoint | Fraction":
     >>> p = sympy.Symbol("p")
     >>> from_crootof(sympy.CRootOf(p**3 + 2*p - 1, 0))
     AlgebraicPoint(p**3 + 2*p - 1, 0)
+
+    References
+    ----------
+    sympy ``CRootOf`` (real roots indexed from 0 in increasing order).
     """
     if isinstance(r, sympy.Rational):
         return Fraction(int(r.p), int(r.q))

@@ -50,6 +50,10 @@ def is_algebraic(value) -> bool:
 
     >>> is_algebraic(parse_real("root(p**2 - 2, 1)")), is_algebraic(Fraction(1, 2))
     (True, False)
+
+    References
+    ----------
+    :mod:`workbench.core.algebraic`.
     """
     module = sys.modules.get("workbench.core.algebraic")
     return module is not None and isinstance(value, module.AlgebraicPoint)
@@ -60,6 +64,10 @@ def looks_algebraic(text: str) -> bool:
 
     >>> looks_algebraic(" root(p**2 - 2, 1.4)"), looks_algebraic("0.8")
     (True, False)
+
+    References
+    ----------
+    sympy ``CRootOf`` (the second spelling).
     """
     head = text.strip().split("(", 1)[0].strip()
     return "(" in text and head in ROOT_FUNCTIONS
@@ -107,7 +115,16 @@ def parse_real(text: str, what: str | None = None):
 
 
 def real_from_ast(node: ast.AST, text: str, what: str | None = None):
-    """The exact real of an :mod:`ast` node of ``text`` (see :func:`parse_real`)."""
+    """The exact real of an :mod:`ast` node of ``text`` (see :func:`parse_real`).
+
+    >>> text = "RBP(p=root(x**2 + x - 1, 0.6))"
+    >>> real_from_ast(ast.parse(text, mode="eval").body.keywords[0].value, text)
+    AlgebraicPoint(x**2 + x - 1, 1)
+
+    References
+    ----------
+    Python :mod:`ast` (the tree is read, never evaluated).
+    """
     seg = ast.get_source_segment(text, node) or text
     what = what or seg
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ROOT_FUNCTIONS):
