@@ -143,6 +143,11 @@ def test_both_syntaxes_name_the_same_number_and_reduce_to_the_irreducible_factor
     assert parse_real("root(2*p**2 - 3*p + 1, 0.9)") == Fraction(1)  # a rational root is a Fraction
     assert parse_real("CRootOf(x**2*(x - 1), 1)") == 0  # sympy's indexing counts multiplicity
     assert str(parse_real("root(4*p**2 - 8, 1.4)")) == "root(p**2 - 2, 1.41421)"
+    # a hair off the midpoint 3/2 of sqrt 2 and 3 - sqrt 2 decides between them
+    assert parse_real("root((p**2 - 2)*((p - 3)**2 - 2), 1.5000000000000000000000000001)") == \
+        parse_real("CRootOf(p**2 - 6*p + 7, 0)")
+    assert parse_real("root((p**2 - 2)*((p - 3)**2 - 2), 1.4999999999999999999999999999)") == \
+        parse_real("CRootOf(p**2 - 2, 1)")
     assert str(parse_real("root(p**2/3 + p/2 - 1/5, 0.3)")).startswith("root(10*p**2 + 15*p - 6, ")
 
 
@@ -186,6 +191,7 @@ def test_canonical_names_print_the_syntax_and_parse_back_to_an_equal_measure(tex
     ("root(p**2 + 1, 0)", "has no real root"),
     ("root(p**2 - 2, 0)", "equally near 0"),
     ("root((p-1)**2 - 2, 1)", "equally near 1"),
+    ("root((p**2 - 2)*((p - 3)**2 - 2), 1.5)", "equally near 1.5"),  # sqrt 2 and 3 - sqrt 2: different factors
     ("root(p*q - 1, 1)", "one variable only"),
     ("root(p**2 - 2)", "two arguments"),
     ("root(p**1000 - 2, 1)", f"above {MAX_DEGREE}"),
