@@ -268,9 +268,9 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
     ThresholdSeries of RBP in p (0, 1): rank order, rank-based runs, 1 relevant grade, gains 0,1, depths 2..4
       depth 2: (0, 1/2) ordinal; [1/2] interval; (1/2, 1) ordinal
       depth 3: (0, 1/2) ordinal; [1/2] interval; (1/2, a) ordinal; [a] weak; (a, 1) violated
-               a = 0.618034 (root of p**2 + p - 1)
+               a = root(p**2 + p - 1, 0.618034)
       depth 4: (0, 1/2) ordinal; [1/2] interval; (1/2, a) ordinal; [a] weak; (a, 1) violated
-               a = 0.543689 (root of p**3 + p**2 + p - 1)
+               a = root(p**3 + p**2 + p - 1, 0.543689)
     >>> t = wb.thresholds("gRBP", grades=2, depth=3)
     >>> t.regions[1].label(), t.regions[1].verdict
     ('[1/3]', 'interval')

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import cmp_to_key
 from typing import Sequence
 
 import sympy
@@ -63,7 +64,8 @@ class AlgebraicPoint:
     def __init__(self, f: sympy.Poly, index: int, lo: Fraction, hi: Fraction) -> None:
         self.f = f
         self.index = index
-        self.coeffs = [Fraction(int(c.p), int(c.q)) for c in f.all_coeffs()]
+        coeffs = [Fraction(int(c.p), int(c.q)) for c in f.all_coeffs()]
+        self.coeffs = [c / coeffs[0] for c in coeffs]  # monic: the key does not depend on a scaling of f
         self.lo, self.hi = Fraction(lo), Fraction(hi)
         self._slo = _sgn(_horner(self.coeffs, self.lo))
         if self._slo == 0 or _sgn(_horner(self.coeffs, self.hi)) == 0:
@@ -108,6 +110,8 @@ class AlgebraicPoint:
 
     def sign_of(self, h: sympy.Poly) -> int:
         """The sign of ``h`` at this number, decided exactly."""
+        if h.gens != self.f.gens:  # the same polynomial in this number's variable
+            h = sympy.Poly(h.all_coeffs(), *self.f.gens, domain="QQ")
         if h.is_zero or h.rem(self.f).is_zero:
             return 0  # f irreducible: h(alpha) = 0 iff f | h
         while h.count_roots(sympy.Rational(self.lo.numerator, self.lo.denominator),
@@ -119,13 +123,228 @@ class AlgebraicPoint:
     def sympy(self) -> sympy.Expr:
         return sympy.CRootOf(self.f.as_expr(), self.index)
 
+    @property
+    def degree(self) -> int:
+        return len(self.coeffs) - 1
+
+    def renamed(self, name: str) -> "AlgebraicPoint":
+        """The same number with its polynomial written in the variable ``name``.
+
+        >>> x = sympy.Symbol("x")
+        >>> str(AlgebraicPoint(sympy.Poly(x**2 - 2, x), 1, Fraction(1), Fraction(2)).renamed("p"))
+        'root(p**2 - 2, 1.41421)'
+        """
+        if str(self.f.gen) == name:
+            return self
+        f = sympy.Poly(self.f.all_coeffs(), sympy.Symbol(name), domain="QQ")
+        return AlgebraicPoint(f, self.index, self.lo, self.hi)
+
+    def arb(self, prec: int):
+        """A python-flint ``arb`` ball certainly holding this number, about ``2**-prec`` wide.
+
+        >>> p = sympy.Symbol("p")
+        >>> ball = AlgebraicPoint(sympy.Poly(p**2 - 2, p), 1, Fraction(1), Fraction(2)).arb(64)
+        >>> (ball * ball - 2).contains(0), ball.rad() < 2.0 ** -60
+        (True, True)
+
+        References
+        ----------
+        python-flint ``arb`` (rigorous ball arithmetic).
+        """
+        import flint
+
+        self.refine_to(Fraction(1, 1 << prec) * max(1, abs(self.lo), abs(self.hi)))
+        old = flint.ctx.prec
+        flint.ctx.prec = max(old, prec + 16)  # the endpoints' own rounding stays below the width
+        try:
+            lo = flint.arb(flint.fmpq(self.lo.numerator, self.lo.denominator))
+            hi = flint.arb(flint.fmpq(self.hi.numerator, self.hi.denominator))
+            return lo.union(hi)
+        finally:
+            flint.ctx.prec = old
+
     def __float__(self) -> float:
         return float(sympy.N(self.sympy(), 20))
+
+    # a number among numbers: equal by (minimal polynomial, root index), ordered against rationals
+    def __eq__(self, other) -> bool:
+        if isinstance(other, AlgebraicPoint):
+            return self.key == other.key
+        if isinstance(other, (int, Fraction)):
+            return False  # irrational
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("AlgebraicPoint", self.key))
+
+    def _order(self, other):
+        if isinstance(other, (AlgebraicPoint, int, Fraction)) and not isinstance(other, bool):
+            return self.compare(other)
+        return None
+
+    def __lt__(self, other):
+        c = self._order(other)
+        return NotImplemented if c is None else c < 0
+
+    def __le__(self, other):
+        c = self._order(other)
+        return NotImplemented if c is None else c <= 0
+
+    def __gt__(self, other):
+        c = self._order(other)
+        return NotImplemented if c is None else c > 0
+
+    def __ge__(self, other):
+        c = self._order(other)
+        return NotImplemented if c is None else c >= 0
+
+    def polynomial_text(self) -> str:
+        """The minimal polynomial with coprime integer coefficients, positive leading one."""
+        den = math.lcm(*(c.denominator for c in self.coeffs))
+        ints = [int(c * den) for c in self.coeffs]
+        g = math.gcd(*ints)
+        x = self.f.gen
+        return sympy.sstr(sympy.Add(*(sympy.Integer(c // g) * x ** (self.degree - k) for k, c in enumerate(ints))))
+
+    def approximation(self, digits: int = 6) -> str:
+        """A decimal with at least ``digits`` significant digits whose nearest root of ``f`` is this one.
+
+        >>> p = sympy.Symbol("p")
+        >>> AlgebraicPoint(sympy.Poly(p**2 - 2, p), 1, Fraction(1), Fraction(2)).approximation()
+        '1.41421'
+
+        References
+        ----------
+        :func:`nearest_root` (the reading :func:`workbench.core.algebraic_syntax.parse_real` applies).
+        """
+        while True:
+            text = _decimal_text(self, digits)
+            try:
+                if nearest_root(_real_roots_of_irreducible(self.f), Fraction(text)) == self:
+                    return text
+            except EquallyNearError:
+                pass
+            digits += 2
+
+    def __str__(self) -> str:
+        """``root(p**2 + p - 1, 0.618034)``: the syntax :func:`workbench.core.algebraic_syntax.parse_real` reads back."""
+        text = self.__dict__.get("_text")
+        if text is None:  # the number never changes (only its interval narrows): print it once
+            text = self._text = f"root({self.polynomial_text()}, {self.approximation()})"
+        return text
 
     def __repr__(self) -> str:
         return f"AlgebraicPoint({sympy.sstr(self.f.as_expr())}, {self.index})"
 
 
+def _decimal_text(x: AlgebraicPoint, digits: int) -> str:
+    """``x`` rounded to ``digits`` significant decimal digits, as plain decimal text."""
+    from decimal import Context, Decimal, ROUND_HALF_EVEN
+
+    x.refine_to(max(abs(x.lo), abs(x.hi)) / 10 ** (digits + 6) if 0 not in (x.lo, x.hi) and (x.lo > 0) == (x.hi > 0)
+                else Fraction(1, 10 ** (digits + 6)))
+    while x.lo <= 0 <= x.hi:  # an irrational root is not 0: refine away from it
+        x.refine()
+    mid = (x.lo + x.hi) / 2
+    d = Context(prec=digits, rounding=ROUND_HALF_EVEN).divide(Decimal(mid.numerator), Decimal(mid.denominator))
+    return format(d.normalize(), "f") if abs(d) >= Decimal("1e-6") else format(d, "g")
+
+
+def _real_roots_of_irreducible(f: sympy.Poly) -> list:
+    """The real roots of an irreducible ``f`` over QQ, increasing (Fractions or AlgebraicPoints)."""
+    if f.degree() == 1:
+        a, b = f.all_coeffs()
+        r = -b / a
+        return [Fraction(int(r.p), int(r.q))]
+    return [AlgebraicPoint(f, i, Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q)))
+            for i, ((a, b), _m) in enumerate(f.intervals())]
+
+
+def real_roots(poly: sympy.Poly) -> list:
+    """The distinct real roots of a univariate ``poly`` over QQ, increasing.
+
+    Each is a Fraction or an :class:`AlgebraicPoint` of its irreducible factor.
+
+    >>> p = sympy.Symbol("p")
+    >>> real_roots(sympy.Poly((p**2 - 2) * (2 * p - 1), p))
+    [AlgebraicPoint(p**2 - 2, 0), Fraction(1, 2), AlgebraicPoint(p**2 - 2, 1)]
+
+    References
+    ----------
+    Collins & Akritas (real root isolation, sympy ``Poly.intervals``).
+    """
+    roots: list = []
+    for f, _mult in poly.factor_list()[1]:
+        f = f.to_field().monic()
+        roots.extend(_real_roots_of_irreducible(f))
+    return sorted(roots, key=cmp_to_key(_cmp))
+
+
+class EquallyNearError(ValueError):
+    """Two roots are equally near the given approximation."""
+
+
+def nearest_root(roots: Sequence, q: Fraction):
+    """The root in the increasing list ``roots`` nearest to the rational ``q``, decided exactly.
+
+    Raises :class:`EquallyNearError` when two roots are equally near (and
+    ``ValueError`` when there is no root).
+
+    >>> p = sympy.Symbol("p")
+    >>> roots = real_roots(sympy.Poly(p**2 - 2, p))
+    >>> nearest_root(roots, Fraction(1)), nearest_root(roots, Fraction(-1, 10))
+    (AlgebraicPoint(p**2 - 2, 1), AlgebraicPoint(p**2 - 2, 0))
+    >>> nearest_root(roots, Fraction(0))
+    Traceback (most recent call last):
+    ...
+    workbench.core.algebraic.EquallyNearError: two roots are equally near 0
+
+    References
+    ----------
+    Exact comparison by interval refinement; the tie ``rb + ra = 2q`` is
+    decided by polynomial remainder.
+    """
+    if not roots:
+        raise ValueError("no real root")
+    below = [r for r in roots if _cmp(r, q) < 0]
+    above = [r for r in roots if _cmp(r, q) > 0]
+    if len(below) + len(above) < len(roots):
+        return next(r for r in roots if _cmp(r, q) == 0)
+    if not below or not above:
+        return above[0] if not below else below[-1]
+    rb, ra = below[-1], above[0]
+    if _mirror(rb, ra, q):
+        raise EquallyNearError(f"two roots are equally near {q}")
+    while True:  # not a tie, so the distance intervals separate
+        lb, hb = (rb.lo, rb.hi) if isinstance(rb, AlgebraicPoint) else (rb, rb)
+        la, ha = (ra.lo, ra.hi) if isinstance(ra, AlgebraicPoint) else (ra, ra)
+        if q - lb <= la - q:
+            return rb
+        if ha - q <= q - hb:
+            return ra
+        wider = max((w for w in (rb, ra) if isinstance(w, AlgebraicPoint)), key=lambda w: w.hi - w.lo)
+        wider.refine()
+
+
+def _mirror(rb, ra, q: Fraction) -> bool:
+    """Whether ``rb + ra == 2 q`` exactly (``rb < q < ra`` consecutive roots)."""
+    if not isinstance(rb, AlgebraicPoint) and not isinstance(ra, AlgebraicPoint):
+        return rb + ra == 2 * q
+    if not (isinstance(rb, AlgebraicPoint) and isinstance(ra, AlgebraicPoint)):
+        return False  # an irrational plus a rational is not rational
+    x = rb.f.gen
+    mirrored = sympy.Poly(ra.f.as_expr().subs(ra.f.gen, 2 * sympy.Rational(q.numerator, q.denominator) - x), x,
+                          domain="QQ")
+    if rb.sign_of(mirrored) != 0:
+        return False
+    # s = 2q - rb is a root of ra's polynomial; it is ra iff it lies in ra's isolating interval
+    while True:
+        s_lo, s_hi = 2 * q - rb.hi, 2 * q - rb.lo
+        if ra.lo < s_lo and s_hi < ra.hi:
+            return True
+        if s_hi <= ra.lo or s_lo >= ra.hi:
+            return False
+        rb.refine()
 def _cmp(a, b) -> int:
     if isinstance(a, AlgebraicPoint):
         return a.compare(b)
@@ -194,9 +413,43 @@ def _float_or_none(x) -> float | None:
 
 
 def _endpoint_label(x) -> str:
+    """An exact real as text the measure syntax reads back: ``1/2`` or ``root(p**2 + p - 1, 0.618034)``.
+
+    >>> p = sympy.Symbol("p")
+    >>> _endpoint_label(sympy.CRootOf(p**2 + p - 1, 1)), _endpoint_label(sympy.Rational(1, 2))
+    ('root(p**2 + p - 1, 0.618034)', '1/2')
+
+    References
+    ----------
+    SPEC section 6 (threshold tables).
+    """
     if isinstance(x, sympy.CRootOf):
-        return f"{float(sympy.N(x, 20)):.6g} (root of {sympy.sstr(x.expr)})"
+        return str(from_crootof(x))
+    if isinstance(x, AlgebraicPoint):
+        return str(x)
     return sympy.sstr(x)
+
+
+def from_crootof(r) -> "AlgebraicPoint | Fraction":
+    """The exact real of a sympy ``CRootOf`` (or Rational) as an :class:`AlgebraicPoint` (or Fraction).
+
+    >>> p = sympy.Symbol("p")
+    >>> from_crootof(sympy.CRootOf(p**3 + 2*p - 1, 0))
+    AlgebraicPoint(p**3 + 2*p - 1, 0)
+
+    References
+    ----------
+    sympy ``CRootOf`` (real roots indexed from 0 in increasing order).
+    """
+    if isinstance(r, sympy.Rational):
+        return Fraction(int(r.p), int(r.q))
+    if not isinstance(r, sympy.CRootOf) or not r.is_real:
+        raise ValueError(f"{r} is not a real algebraic number")
+    x = r.poly.gen
+    f = sympy.Poly(r.expr, x, domain="QQ")
+    f = f.monic()  # CRootOf's polynomial is irreducible
+    roots = _real_roots_of_irreducible(f)
+    return roots[r.index]
 
 
 def _sample_points(ps, k: int) -> list[Fraction]:

@@ -8,7 +8,14 @@ multiplied by one common positive factor::
 
 The basis holds ``1`` (the rational part) and the constants that logarithmic
 discounts bring in, ``ln(b) / ln(m)`` for integers ``m`` that are not perfect
-powers (so ``1/log2(8) = 1/3`` stays rational).  Rational measures have a
+powers (so ``1/log2(8) = 1/3`` stays rational), or, for a parameter set to a
+real algebraic number ``alpha`` of degree ``d`` (``RBP(p=root(...))``), the
+powers ``alpha^k``, ``k = 1 .. d-1`` (:func:`algebraic_power`): values in the
+number field QQ(alpha), whose products are reduced modulo the minimal
+polynomial and whose one-row constants have exact inverses.  Signs there are
+certified from balls certainly holding ``alpha`` (its isolating interval,
+refined).  A basis mixing ``alpha`` with logarithms or with a second
+algebraic number is refused (:class:`~workbench.errors.NotExpressibleError`).  Rational measures have a
 basis of one element and compare as integers.  Irrational values compare by
 their exact coordinates first (equal coordinates: an exact tie); otherwise
 the sign is certified with floating point plus a rigorous error bound and,
@@ -78,21 +85,52 @@ def log_ratio(base: int, m: int) -> tuple[Fraction, tuple]:
     return Fraction(kb, km), ("logratio", b0, m0)
 
 
+def algebraic_power(alpha, k: int) -> tuple:
+    """The basis element ``alpha ** k`` (``1 <= k < deg alpha``) of the number field QQ(alpha).
+
+    ``alpha`` is a :class:`~workbench.core.algebraic.AlgebraicPoint` (equal by
+    minimal polynomial and root index); ``1, alpha, ..., alpha^(d-1)`` are
+    linearly independent over QQ, so equal coordinates mean equal values.
+
+    >>> from workbench.core.algebraic_syntax import parse_real
+    >>> phi = ValueBlock.constant(1, algebraic_power(parse_real("root(p**2 + p - 1, 0.6)"), 1))
+    >>> [str(v) for v in (phi * phi + phi).values()], [str(v) for v in (ValueBlock.constant(1) / phi - phi).values()]
+    (['1'], ['1'])
+    """
+    return ("alg", alpha, k)
+
+
+def _is_alg(elem: tuple) -> bool:
+    return elem[0] == "alg"
+
+
 def basis_sympy(elem: tuple) -> sympy.Expr:
     """The basis element as an exact sympy expression."""
     import sympy
 
     if elem == ONE:
         return sympy.Integer(1)
+    if _is_alg(elem):
+        return elem[1].sympy() ** elem[2]
     _, b, m = elem
     return sympy.log(b) / sympy.log(m)
 
 
 def basis_float(elem: tuple) -> float:
+    """The basis element as a float within one rounding of its value."""
     if elem == ONE:
         return 1.0
+    if _is_alg(elem):
+        return float(_basis_arb(elem, 128).mid())
     _, b, m = elem
     return math.log(b) / math.log(m)
+
+
+def _basis_sign(elem: tuple) -> int:
+    """The sign of a basis element (logarithm ratios are positive; ``alpha ** k`` may not be)."""
+    if _is_alg(elem):
+        return -1 if elem[1] < 0 and elem[2] % 2 else 1
+    return 1
 
 
 def _basis_arb(elem: tuple, prec: int):
@@ -103,10 +141,33 @@ def _basis_arb(elem: tuple, prec: int):
     try:
         if elem == ONE:
             return flint.arb(1)
+        if _is_alg(elem):  # a ball certainly holding alpha, raised to k in ball arithmetic
+            return elem[1].arb(prec + 8) ** elem[2]
         _, b, m = elem
         return flint.arb(b).log() / flint.arb(m).log()
     finally:
         flint.ctx.prec = old
+
+
+def _check_basis_mix(basis: Sequence[tuple]) -> None:
+    """Refuse a basis mixing an algebraic number with logarithms or with another algebraic number.
+
+    Linear independence over QQ, which makes equal coordinates an exact tie,
+    is established here only for ``1, alpha, ..., alpha^(d-1)`` of one
+    ``alpha`` and for the logarithm ratios alone.
+    """
+    algs = {e[1] for e in basis if _is_alg(e)}
+    if not algs:
+        return
+    from workbench.errors import NotExpressibleError
+
+    if len(algs) > 1:
+        raise NotExpressibleError("values in two different algebraic numbers "
+                                  + " and ".join(str(a) for a in algs) + " cannot be combined exactly")
+    if any(e != ONE and not _is_alg(e) for e in basis):
+        raise NotExpressibleError(
+            f"values mixing the algebraic number {next(iter(algs))} with logarithms are not supported "
+            "(no exact basis for their products)")
 
 
 def certified_sign(coords: Sequence[int], basis: Sequence[tuple]) -> int:
@@ -127,7 +188,7 @@ def certified_sign(coords: Sequence[int], basis: Sequence[tuple]) -> int:
     if not any(coords):
         return 0
     if len(basis) == 1:
-        return (coords[0] > 0) - (coords[0] < 0)
+        return ((coords[0] > 0) - (coords[0] < 0)) * _basis_sign(basis[0])
     prec = 128
     while prec <= 8192:
         old = flint.ctx.prec
@@ -162,8 +223,9 @@ class ValueBlock:
     """Exact values of ``n`` runs: ``scale * (coords @ basis) / den``.
 
     Arithmetic (``+``, ``-``, ``*`` by a rational or by a rational block,
-    ``/`` by a rational) keeps every value exact.  A block with one row
-    broadcasts against a block of ``n`` rows.
+    ``/`` by a rational; ``*`` and ``/`` by a one-row constant also within
+    QQ(alpha)) keeps every value exact.  A block with one row broadcasts
+    against a block of ``n`` rows.
 
     Examples
     --------
@@ -263,6 +325,7 @@ class ValueBlock:
         if ONE not in index:
             index[ONE] = len(basis)
             basis.append(ONE)
+        _check_basis_mix(basis)
         den = math.lcm(q.denominator, *(b.den for b in blocks))
         bound = abs(q.numerator) * (den // q.denominator) + sum(b.bound * (den // b.den) for b in blocks)
         rows = [b.n for b in blocks]
@@ -315,6 +378,7 @@ class ValueBlock:
     def _add(self, other: "ValueBlock", sign: int) -> "ValueBlock":
         self._same_scale(other)
         basis = self.basis + tuple(e for e in other.basis if e not in self.basis)
+        _check_basis_mix(basis)
         den = math.lcm(self.den, other.den)
         fa, fb = den // self.den, den // other.den
         bound = self.bound * fa + other.bound * fb
@@ -365,7 +429,10 @@ class ValueBlock:
             return ValueBlock(coords * q.numerator, self.den * q.denominator, self.basis, bound, self.scale)
         if isinstance(other, ValueBlock):
             if not (self.is_rational or other.is_rational):
-                raise ValueError("product of two irrational blocks is outside the basis")
+                alpha = _field_of(self.basis + other.basis)
+                if alpha is None:
+                    raise ValueError("product of two irrational blocks is outside the basis")
+                return _field_product(self, other, alpha)
             rat, irr = (self, other) if self.is_rational else (other, self)
             bound = rat.bound * irr.bound
             a, b = rat.coords, irr.coords
@@ -384,6 +451,9 @@ class ValueBlock:
         if isinstance(other, ValueBlock) and other.n == 1:
             if other.is_rational and other.scale == 1:
                 return self * Fraction(int(other.coords[0, 0]), other.den) ** -1
+            alpha = _field_of(other.basis)
+            if alpha is not None and other.scale == 1:
+                return self * _field_inverse(other, alpha)
             # Dividing by a positive constant keeps every order, tie and gap
             # ratio; it is carried as a common scale, not folded into coords.
             if certified_sign(other.coords[0].tolist(), other.basis) <= 0:
@@ -451,6 +521,10 @@ class ValueBlock:
         n = max(sizes)
         a, b = cls.aligned([num, den], n)
         if not (a.is_rational and a.scale == 1 and b.scale == 1):
+            if any(_is_alg(e) for e in a.basis + b.basis):
+                from workbench.errors import NotExpressibleError
+
+                raise NotExpressibleError("a row-wise quotient of values in an algebraic number field is not supported")
             raise ValueError("a row-wise quotient needs rational values")
         top = [int(x) for x in a.coords[:, 0]]
         bottom = [int(x) for x in b.coords[:, 0]]
@@ -507,13 +581,115 @@ class ValueBlock:
         return signs_of_rows(diff, self.basis)
 
 
+# ---------------------------------------------------------------------------
+# arithmetic in the number field QQ(alpha): coordinates over 1, alpha, ..., alpha^(d-1)
+
+def _field_of(basis: Sequence[tuple]):
+    """The algebraic number ``alpha`` when ``basis`` lies in QQ(alpha) and holds it, else ``None``."""
+    algs = {e[1] for e in basis if _is_alg(e)}
+    if len(algs) != 1 or any(e != ONE and not _is_alg(e) for e in basis):
+        if algs:
+            _check_basis_mix(basis)
+        return None
+    return next(iter(algs))
+
+
+def _field_basis(alpha) -> tuple:
+    return (ONE,) + tuple(algebraic_power(alpha, k) for k in range(1, alpha.degree))
+
+
+def _power_columns(block: "ValueBlock", alpha) -> list:
+    """The block's coordinates as ``d`` object columns of Python ints, column ``k`` for ``alpha ** k``."""
+    coords = _as_object(block.coords)
+    cols = [np.zeros(block.n, dtype=object) for _ in range(alpha.degree)]
+    for j, e in enumerate(block.basis):
+        cols[0 if e == ONE else e[2]] += coords[:, j]
+    return cols
+
+
+def _reduction(alpha) -> tuple[int, list]:
+    """``(D, R)``: ``D * alpha^m = sum_k R[m - d][k] alpha^k`` with integers, ``m = d .. 2d - 2``."""
+    cached = getattr(alpha, "_field_reduction", None)
+    if cached is not None:
+        return cached
+    d = alpha.degree
+    low = [-c for c in reversed(alpha.coeffs[1:])]  # alpha^d = sum_k low[k] alpha^k (f monic)
+    rows = [low]
+    for _ in range(d, 2 * d - 2):
+        prev = rows[-1]  # alpha^(m+1) = alpha * alpha^m, then fold alpha^d back
+        top = prev[-1]
+        rows.append([(prev[k - 1] if k else Fraction(0)) + top * low[k] for k in range(d)])
+    D = math.lcm(*(c.denominator for r in rows for c in r)) if rows else 1
+    out = (D, [[int(c * D) for c in r] for r in rows])
+    alpha._field_reduction = out
+    return out
+
+
+def _from_columns(cols: list, den: int, alpha, scale) -> "ValueBlock":
+    """A block from power columns (object arrays of Python ints), reduced by their common gcd with ``den``."""
+    coords = np.stack(cols, axis=1) if cols[0].shape[0] else np.zeros((0, len(cols)), dtype=object)
+    g = den
+    for v in coords.ravel().tolist():
+        if v:
+            g = math.gcd(g, v)
+            if g == 1:
+                break
+    if g != 1:
+        coords = coords // g
+    flat = coords.ravel().tolist()
+    bound = max((abs(v) for v in flat), default=0)
+    return ValueBlock(coords, den // g, _field_basis(alpha), bound, scale)
+
+
+def _field_product(a: "ValueBlock", b: "ValueBlock", alpha) -> "ValueBlock":
+    """Row-wise product of two blocks in QQ(alpha), reduced modulo the minimal polynomial."""
+    d = alpha.degree
+    n = max(a.n, b.n) if min(a.n, b.n) else 0
+    ca, cb = _power_columns(a, alpha), _power_columns(b, alpha)
+    full = [np.zeros(n, dtype=object) for _ in range(2 * d - 1)]
+    for i in range(d):
+        if not ca[i].any():
+            continue
+        for j in range(d):
+            if cb[j].any():
+                full[i + j] = full[i + j] + ca[i] * cb[j]  # broadcasts a one-row operand
+    D, R = _reduction(alpha)
+    cols = [full[k] * D if D != 1 else full[k] for k in range(d)]
+    for m in range(d, 2 * d - 1):
+        if not full[m].any():
+            continue
+        for k, coef in enumerate(R[m - d]):
+            if coef:
+                cols[k] = cols[k] + full[m] * coef
+    return _from_columns(cols, a.den * b.den * D, alpha, a.scale * b.scale)
+
+
+def _field_inverse(c: "ValueBlock", alpha) -> "ValueBlock":
+    """The exact inverse of a one-row constant of QQ(alpha) (extended Euclid modulo the minimal polynomial)."""
+    import sympy
+
+    x = sympy.Dummy("x")
+    cols = _power_columns(c, alpha)
+    h = sympy.Poly([sympy.Integer(int(col[0])) for col in reversed(cols)], x, domain="QQ")
+    if h.is_zero:
+        raise ZeroDivisionError("division of a value block by zero")
+    f = sympy.Poly([sympy.Rational(q.numerator, q.denominator) for q in alpha.coeffs], x, domain="QQ")
+    inv = sympy.invert(h, f)  # h * inv = 1 mod f: f is irreducible and does not divide h
+    coeffs = [Fraction(int(q.p), int(q.q)) for q in reversed(inv.all_coeffs())] + [Fraction(0)] * alpha.degree
+    coeffs = [q * c.den for q in coeffs[:alpha.degree]]  # 1 / (h / den) = den * h^-1
+    den = math.lcm(*(q.denominator for q in coeffs))
+    return _from_columns([np.array([int(q * den)], dtype=object) for q in coeffs], den, alpha, 1)
+
+
 def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
     """Sign of each row of exact coordinates over ``basis``, certified."""
     if len(basis) == 1:
         col = diff[:, 0]
         if col.dtype == object:
-            return np.array([(x > 0) - (x < 0) for x in col], dtype=np.int8)
-        return np.sign(col).astype(np.int8)
+            out1 = np.array([(x > 0) - (x < 0) for x in col], dtype=np.int8)
+        else:
+            out1 = np.sign(col).astype(np.int8)
+        return out1 if _basis_sign(basis[0]) > 0 else -out1
     out = np.zeros(diff.shape[0], dtype=np.int8)
     nonzero = np.any(diff != 0, axis=1)
     if not nonzero.any():

@@ -55,7 +55,8 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from workbench.errors import BadRunError, NotExpressibleError
-from workbench.core.exact import ValueBlock, log_ratio
+from workbench.core.algebraic_syntax import is_algebraic
+from workbench.core.exact import ValueBlock, algebraic_power, log_ratio
 from workbench.space.runs import Gains, format_run
 
 
@@ -144,9 +145,12 @@ class NumericAlgebra(_Base):
         """The runs' grades sorted non-increasing (set-based canonical form)."""
         return NumericAlgebra(np.sort(self.runs, axis=1)[:, ::-1], self.gains)
 
-    def param(self, name: str, value=None) -> Fraction:
+    def param(self, name: str, value=None):
+        """A rational parameter as a Fraction; a real algebraic one as a one-row block in QQ(alpha)."""
         if value is None:
             raise NotExpressibleError(f"parameter {name} needs a value for exact evaluation")
+        if is_algebraic(value):
+            return ValueBlock.constant(1, algebraic_power(value, 1))
         return Fraction(value)
 
     def compare0(self, x, op: str):
@@ -222,6 +226,8 @@ class SympyAlgebra(_Base):
 
         if value is None:
             return sympy.Symbol(name, positive=True)
+        if is_algebraic(value):
+            return value.sympy()
         return self.const(value)
 
     def compare0(self, x, op: str):
@@ -326,6 +332,10 @@ class Z3Algebra(_Base):
         return Z3Algebra(run, self.gains, self.params)
 
     def param(self, name: str, value=None):
+        if is_algebraic(value):
+            raise NotExpressibleError(
+                f"{name}={value} is an irrational algebraic number; a z3 term takes it only as a free "
+                "parameter pinned by its polynomial (as counterexample --method smt does)")
         if value is not None:
             return self.const(value)
         if name not in self.params:

@@ -2,8 +2,11 @@
 
 Grammar: ``Family``, ``Family@k``, ``Family(name=value, ...)``,
 ``Family(name=value, ...)@k``.  Values are numbers read exactly from their
-source text (``0.8`` is ``4/5``; ``1/3``, ``-0.5`` and ``2`` as written) or bare
-words for choices (``discount=logb``).  A user's own measure is written
+source text (``0.8`` is ``4/5``; ``1/3``, ``-0.5`` and ``2`` as written), real
+algebraic numbers (``root(p**3 + p**2 + p - 1, 0.54)``, the real root nearest
+to ``0.54``, or sympy's ``CRootOf(p**3 + p**2 + p - 1, 0)``; see
+:mod:`workbench.core.algebraic_syntax`) or bare words for choices
+(``discount=logb``).  A user's own measure is written
 ``path/to/file.py:function`` (optionally ``@k``), with parameters
 (``path/to/file.py:function(p=3/5)@k``) when the function declares them
 (:func:`workbench.parameter`).
@@ -25,6 +28,7 @@ import ast
 import re
 from fractions import Fraction
 
+from workbench.core.algebraic_syntax import ROOT_FUNCTIONS, real_from_ast
 from workbench.errors import BadParameterError, UnknownMeasureError
 from workbench.measures.families import ALIASES, load_user_family, unknown_family_error  # noqa: F401 (public here)
 from workbench.measures.measure import FAMILIES, Family, Measure, is_user_spec
@@ -55,6 +59,8 @@ def _value(node: ast.AST, text: str):
         return node.id
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ROOT_FUNCTIONS:
+        return real_from_ast(node, text, text)
     try:
         return _number(node, text)
     except BadParameterError:

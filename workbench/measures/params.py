@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from workbench.core.algebraic_syntax import is_algebraic, looks_algebraic, parse_real
 from workbench.errors import BadParameterError
 
 
@@ -105,10 +106,16 @@ class ParamSpec:
         )
 
     def check(self, value, measure: str = ""):
-        """Return ``value`` converted (Fraction or str) or raise :class:`BadParameterError`.
+        """Return ``value`` converted (Fraction, AlgebraicPoint or str) or raise :class:`BadParameterError`.
 
         Numbers may be given as Fraction, int, exact strings (``"0.8"``,
-        ``"4/5"``) or floats (read through their shortest repr, ``0.8 -> 4/5``).
+        ``"4/5"``), floats (read through their shortest repr, ``0.8 -> 4/5``)
+        or real algebraic numbers (an :class:`~workbench.core.algebraic.AlgebraicPoint`
+        or its text ``"root(p**2 + p - 1, 0.618)"``, see
+        :mod:`workbench.core.algebraic_syntax`; a rational root becomes a Fraction).
+
+        >>> str(P_PERSISTENCE.check("root(x**2 + x - 1, 0.6)"))
+        'root(p**2 + p - 1, 0.618034)'
         """
         where = f"{measure}: " if measure else ""
         if self.choices is not None:
@@ -117,8 +124,13 @@ class ParamSpec:
             return value
         if isinstance(value, bool):
             raise BadParameterError(f"{where}{self.name}={value} is not a number")
+        if isinstance(value, str) and looks_algebraic(value):
+            value = parse_real(value, f"{where}{self.name}={value.strip()}")
+        algebraic = is_algebraic(value)
         try:
-            if isinstance(value, float):
+            if algebraic:
+                q = value.renamed(self.name)  # canonical: the polynomial in the parameter's name
+            elif isinstance(value, float):
                 if not math.isfinite(value):
                     raise ValueError
                 q = Fraction(repr(value))
@@ -128,7 +140,7 @@ class ParamSpec:
                 raise ValueError
         except (ValueError, ZeroDivisionError, TypeError):
             raise BadParameterError(f"{where}{self.name}={value} is not an exact number in {self.domain()}") from None
-        if self.integer and q.denominator != 1:
+        if self.integer and (algebraic or q.denominator != 1):
             raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")
         if self.low is not None and (q < self.low or (q == self.low and not self.low_closed)):
             raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")

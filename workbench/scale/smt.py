@@ -20,7 +20,9 @@ factor with one other term becomes an ``If`` over the grade
 relaxation is tight enough for ``unsat`` proofs at depth 30.  With a parameter
 free in a range ``[lo, hi]`` (intersected with its declared domain) the problem
 is non-linear and may be slow; a watchdog timer interrupts z3 when the budget
-runs out (:class:`_Watchdog`).
+runs out (:class:`_Watchdog`).  A parameter fixed to an irrational algebraic
+number is a z3 real pinned by its minimal polynomial and isolating interval
+(:func:`_algebraic_params`), also non-linear.
 
 The strict relations encoded (SPEC section 2):
 
@@ -138,6 +140,27 @@ def _strict_relation(z3, name: str, R: _Runs, S: _Runs, g: Gains):
     if name == "replacement":
         return z3.And(*[x <= y for x, y in zip(R.grades, S.grades)], differ)
     raise WorkbenchError(f"order {name!r}: no SMT encoding")  # pragma: no cover (registry is fixed)
+
+
+def _algebraic_params(z3, m, free: tuple) -> list:
+    """``(name, term, constraints)`` for each parameter fixed to an irrational algebraic number.
+
+    z3 has no literal for such a number, so the parameter becomes a real
+    pinned exactly by its minimal polynomial and its rational isolating
+    interval: ``f(p) = 0 and lo < p < hi`` has the one solution ``alpha``.
+    """
+    from workbench.core.algebraic_syntax import is_algebraic
+
+    out = []
+    for name, value in m.params:
+        if name in free or not is_algebraic(value):
+            continue
+        p = z3.Real(name)
+        poly = _real(z3, 0)
+        for c in value.coeffs:  # Horner, highest degree first
+            poly = poly * p + _real(z3, c)
+        out.append((name, p, [poly == 0, p > _real(z3, value.lo), p < _real(z3, value.hi)]))
+    return out
 
 
 def _real(z3, q):
@@ -284,6 +307,9 @@ def _smt_attempt(z3, m, o, N, g, topic, prange, budget, linear):
         params = {name: p}
         free = (name,)
         solver.add(m.family_obj.param(name).z3_constraint(p), p >= _real(z3, lo), p <= _real(z3, hi))
+    for name, p, pinned in _algebraic_params(z3, m, free):
+        params, free = {**(params or {}), name: p}, free + (name,)
+        solver.add(*pinned)
     try:
         tr = m.z3_term(R.grades, g, topic, free=free, params=params)
         ts = m.z3_term(S.grades, g, topic, free=free, params=params)

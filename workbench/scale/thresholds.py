@@ -117,7 +117,7 @@ class Region:
         }
 
     def label(self) -> str:
-        """``[1/2]``, ``(0, 1/2)`` or ``(1/2, 0.618034 (root of p**2 + p - 1)]``."""
+        """``[1/2]``, ``(0, 1/2)`` or ``(1/2, root(p**2 + p - 1, 0.618034)]``."""
         lo, hi = _endpoint_label(self.low), _endpoint_label(self.high)
         if self.is_point:
             return f"[{lo}]"
@@ -187,7 +187,11 @@ class ThresholdTable:
         }
 
     def verdict_at(self, value) -> str:
-        """The verdict of the region holding ``value`` (a rational).
+        """The verdict of the region holding ``value`` (a rational or a real algebraic number).
+
+        ``value`` may be a Fraction, an exact number text, an
+        :class:`~workbench.core.algebraic.AlgebraicPoint` or its text, such as a
+        printed endpoint ``"root(p**2 + p - 1, 0.618034)"``; it is located exactly.
 
         >>> from workbench.measures.names import parse_measure
         >>> from workbench.order.orders import get_order
@@ -195,15 +199,30 @@ class ThresholdTable:
         >>> t = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3))
         >>> t.verdict_at(Fraction(1, 2)), t.verdict_at(Fraction(3, 5)), t.verdict_at(Fraction(7, 10))
         ('interval', 'ordinal', 'violated')
+        >>> t.verdict_at("root(p**2 + p - 1, 0.618034)")
+        'weak'
 
         References
         ----------
         SPEC section 3.
         """
-        q = sympy.Rational(str(Fraction(value)))
+        from workbench.core.algebraic import from_crootof
+        from workbench.core.algebraic_syntax import parse_real
+
+        if isinstance(value, AlgebraicPoint):
+            q = value
+        elif isinstance(value, str):
+            q = parse_real(value, f"{self.param}={value.strip()}")
+        else:
+            q = Fraction(str(Fraction(value)))
+
+        def side(end) -> int | None:  # sign of q - end; None for an infinite end
+            return None if end in (sympy.oo, -sympy.oo) else _cmp(q, from_crootof(end))
+
         for r in self.regions:
-            above = q > r.low or (r.low_closed and q == r.low)
-            below = q < r.high or (r.high_closed and q == r.high)
+            lo, hi = side(r.low), side(r.high)
+            above = lo is None or lo > 0 or (r.low_closed and lo == 0)
+            below = hi is None or hi < 0 or (r.high_closed and hi == 0)
             if above and below:
                 return r.verdict
         raise BadParameterError(f"{self.param}={value} outside {self.domain}")
@@ -245,7 +264,7 @@ class ThresholdTable:
         >>> from workbench.order.orders import get_order
         >>> from workbench.space.spaces import rank_space
         >>> html = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3))._repr_html_()
-        >>> html.count("<tr>"), "<td>(0.618034 (root of p**2 + p - 1), 1)</td><td><b>violated</b></td>" in html
+        >>> html.count("<tr>"), "<td>(root(p**2 + p - 1, 0.618034), 1)</td><td><b>violated</b></td>" in html
         (6, True)
 
         References
@@ -289,7 +308,7 @@ class ThresholdSeries:
       depth 1: (0, 1) interval
       depth 2: (0, 1/2) ordinal; [1/2] interval; (1/2, 1) ordinal
       depth 3: (0, 1/2) ordinal; [1/2] interval; (1/2, a) ordinal; [a] weak; (a, 1) violated
-               a = 0.618034 (root of p**2 + p - 1)
+               a = root(p**2 + p - 1, 0.618034)
     >>> series.depths, series.at(2).verdict_at("1/2"), len(series)
     ([1, 2, 3], 'interval', 3)
 
@@ -813,9 +832,9 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     >>> t = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3))
     >>> [(r.label(), r.verdict) for r in t.regions]  # doctest: +NORMALIZE_WHITESPACE
     [('(0, 1/2)', 'ordinal'), ('[1/2]', 'interval'),
-     ('(1/2, 0.618034 (root of p**2 + p - 1))', 'ordinal'),
-     ('[0.618034 (root of p**2 + p - 1)]', 'weak'),
-     ('(0.618034 (root of p**2 + p - 1), 1)', 'violated')]
+     ('(1/2, root(p**2 + p - 1, 0.618034))', 'ordinal'),
+     ('[root(p**2 + p - 1, 0.618034)]', 'weak'),
+     ('(root(p**2 + p - 1, 0.618034), 1)', 'violated')]
     >>> w = t.regions[-1].witness
     >>> w.lower, w.upper, t.regions[-1].at
     ((0, 1, 1), (1, 0, 0), Fraction(2, 3))
