@@ -97,7 +97,13 @@ def block_of(rows: list, alpha: AlgebraicPoint) -> ValueBlock:
 def in_field(expr, alpha: AlgebraicPoint) -> list:
     """A sympy polynomial expression in ``alpha`` as its reduced coefficients (an exact identity test)."""
     t = sympy.Symbol("t")
-    poly = sympy.Poly(sympy.expand(sympy.sympify(expr).subs(alpha.sympy(), t)), t, domain="QQ")
+    expr = sympy.sympify(expr)
+    # sympy caches CRootOf by its polynomial whatever the variable's assumptions, so match roots by
+    # (polynomial coefficients, index), not by the identity of the symbol they print with
+    target = (tuple(sympy.Poly(alpha.f).monic().all_coeffs()), alpha.sympy().index)
+    roots = {r: t for r in expr.atoms(sympy.CRootOf)
+             if (tuple(sympy.Poly(r.expr, r.poly.gen).monic().all_coeffs()), r.index) == target}
+    poly = sympy.Poly(sympy.expand(expr.xreplace(roots)), t, domain="QQ")
     return reduce_mod([Fraction(int(c.p), int(c.q)) for c in reversed(poly.all_coeffs())], monic_low_first(alpha.f))
 
 
@@ -451,3 +457,17 @@ def test_hasse_marks_the_ties_at_the_depth_3_threshold(capsys):
     _, ties, drops = oracle_verdict(3, alpha)  # in a chain the covers are the consecutive pairs
     assert {tuple(map(tuple, e)) for e in marks["not strict, equal scores (1 covers)"]} == ties
     assert marks["lower run scores higher (0 of 7 covers)"] == [] and not drops
+
+
+def test_a_users_parameterised_measure_takes_an_algebraic_value():
+    """``p ** i`` in a user's file stays exact in QQ(alpha) (examples/geometric_precision.py)."""
+    from pathlib import Path
+
+    gp = Path(__file__).resolve().parents[1] / "examples" / "geometric_precision.py"
+    m = parse_measure(f"{gp}:gp(p=root(p**2 + p - 1, 0.6))")
+    alpha = m.param_dict["p"]
+    # by hand: alpha^2 = 1 - alpha, alpha^3 = 2 alpha - 1, so gp(0110) = (alpha + alpha^2) / (1 + alpha + alpha^2
+    # + alpha^3) = 1 / (1 + 2 alpha) = 1/5 + 2 alpha / 5 (multiply out: (1 + 2a)(1 + 2a)/5 = (1 + 4a + 4a^2)/5 = 1)
+    assert in_field(m.value((0, 1, 1, 0), Gains.default()), alpha) == [Fraction(1, 5), Fraction(2, 5)]
+    # at the golden ratio p + p^2 = 1: the runs 0110 and 1000 tie exactly
+    assert m.value((0, 1, 1, 0), Gains.default()) == m.value((1, 0, 0, 0), Gains.default())

@@ -443,6 +443,31 @@ class ValueBlock:
 
     __rmul__ = __mul__
 
+    def __pow__(self, n):
+        """``self ** n`` for an integer ``n`` (square and multiply; ``n < 0`` for a one-row constant).
+
+        A user's measure writes ``p ** i``; with ``p`` an algebraic number the
+        parameter is a one-row block, and its powers stay exact in QQ(alpha).
+
+        >>> [str(v) for v in (ValueBlock.rational([1, 2], 3) ** 2).values()]
+        ['1/9', '4/9']
+        >>> (ValueBlock.constant(Fraction(2, 3)) ** -2).values()
+        [Fraction(9, 4)]
+        """
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            return NotImplemented
+        n = int(n)
+        if n < 0:
+            return ValueBlock.constant(1) / (self ** -n)
+        result, base = ValueBlock.constant(1), self
+        while n:
+            if n & 1:
+                result = result * base
+            n >>= 1
+            if n:
+                base = base * base
+        return result
+
     def __truediv__(self, other):
         if isinstance(other, (int, Fraction)):
             if other == 0:
