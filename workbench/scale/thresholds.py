@@ -50,8 +50,9 @@ from typing import Callable, Iterable
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none, _interpolate,
-                        _roots_in, _sample_points, _sign_at)
+from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none,
+                        _roots_in, _sample_points)
+from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
@@ -500,10 +501,15 @@ class _Analysis:
             ) from None
         step("generating covers")
         self.cov = order.covers(space, gains)
-        self._expr: dict[int, sympy.Poly] = {}
-        self.degree = max(max(self._poly_of_run(run).degree() for run in self._degree_probes()), 0)
+        self._rf: dict[int, RationalFunction] = {}
+        self._root_cache: dict = {}
+        self.exact_points: dict = {}  # rational guard roots inside the domain: verdict by exact evaluation
+        probes = [self._rational_of_run(run) for run in self._degree_probes()]
+        self.num_degree = max(f.degrees[0] for f in probes)
+        self.den_degree = max(f.degrees[1] for f in probes)
+        self.degree = self.num_degree + 3 * self.den_degree
         k = 2 * self.degree + 2
-        self.xs = _sample_points(self.ps, k)
+        self.xs = self._sample_points(k)
         step(f"scoring runs at {k} values of {param}; grouping cover differences")
         cov = self.cov
         labels = np.zeros(len(cov.lower), dtype=np.int64)
@@ -514,24 +520,29 @@ class _Analysis:
             tie_labels = self._refine_labels(tie_labels, vals.differences(cov.tie_lower, cov.tie_upper)[:, 0])
         self.cover_groups, self.cover_inv = self._groups(labels, cov.lower, cov.upper)
         self.tie_groups, self.tie_inv = self._groups(tie_labels, cov.tie_lower, cov.tie_upper)
-        step("cover difference polynomials")
-        self.d = self._interpolated(self.cover_groups)
-        self.t = self._interpolated(self.tie_groups)
+        step("cover difference rational functions")
+        self.d = self._confirmed_groups(self.cover_groups)
+        self.t = self._confirmed_groups(self.tie_groups)
         self.g0 = int(self.cover_inv[0]) if len(self.cover_inv) else None
         self.e = [] if (not self.total or self.g0 is None) else [dg - self.d[self.g0] for dg in self.d]
 
     def _degree_probes(self):
-        """Runs whose polynomials bound the cover differences' degree.
+        """Runs whose rational functions bound the degrees of the runs' values.
 
-        Without a topic, the all-top-grade run (every rank carries a gain).  A
-        topic space may not hold that run, so a small one is probed whole;
-        a larger one through its reversed ideal run and its last run (the
-        latest ranks carrying documents), which every cover difference is then
-        checked against (:meth:`_confirmed`).
+        Without a topic, the all-top-grade run (every rank carries a gain) and
+        the runs with the top grade at the first or only at the last rank (a
+        normalised measure is constant on the all-top run).  A topic space may
+        not hold those runs, so a small one is probed whole; a larger one
+        through its reversed ideal run and its last run (the latest ranks
+        carrying documents).  Every group's difference is then checked against
+        the bounds (:meth:`_confirmed_groups`).
         """
         topic = self.space.topic
         if topic is None:
-            return [tuple([self.space.grades] * self.space.depth)]
+            depth, top = self.space.depth, self.space.grades
+            first = tuple([top] + [0] * (depth - 1))
+            last = tuple([0] * (depth - 1) + [top])
+            return list(dict.fromkeys([tuple([top] * depth), first, last]))
         if len(self.runs) <= 512:
             return [tuple(int(g) for g in row) for row in self.runs]
         return [tuple(reversed(topic.ideal(self.space.depth))), tuple(int(g) for g in self.runs[-1])]
@@ -543,19 +554,49 @@ class _Analysis:
             raise NotExpressibleError(f"{self.measure}: values are not rational at {self.param}={q}")
         return vals
 
-    def _poly_of_run(self, run) -> sympy.Poly:
-        expr = self.measure.expression(run, self.gains, self.space.topic, free=(self.param,))
-        try:
-            return sympy.Poly(sympy.expand(expr), self.x, domain="QQ")
-        except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
-            raise NotExpressibleError(
-                f"{self.measure}: not a polynomial in {self.param} ({sympy.sstr(expr)}); thresholds need polynomial measures"
-            ) from None
+    def _rational_of_run(self, run) -> RationalFunction:
+        """The run's value as a cancelled rational function of the parameter; its special points noted.
 
-    def _run_poly(self, index: int) -> sympy.Poly:
-        if index not in self._expr:
-            self._expr[index] = self._poly_of_run(tuple(int(v) for v in self.runs[index]))
-        return self._expr[index]
+        A ratio guard's root inside the domain (where the measure takes its
+        if-zero value) is kept as a point decided by exact evaluation when it
+        is rational, and refused when irrational; a pole of the value inside
+        the domain that is not such a guard root is refused (the measure is
+        undefined there).
+        """
+        expr = self.measure.expression(run, self.gains, self.space.topic, free=(self.param,), keep_guards=True)
+        try:
+            f, guards = rational_function(expr, self.x)
+        except NotExpressibleError as e:
+            raise NotExpressibleError(
+                f"{self.measure}: {e}; thresholds need values rational in {self.param}") from None
+        at = set()
+        for g in guards:
+            for r in _roots_in(g, self.ps, self._root_cache):
+                if isinstance(r, AlgebraicPoint):
+                    raise NotExpressibleError(
+                        f"{self.measure}: a ratio's denominator {sympy.sstr(g.as_expr())} vanishes at the irrational "
+                        f"{self.param}={_endpoint_label(r.sympy())} inside {self.ps.domain()} (run {format_run(run)}), "
+                        f"where the measure switches to its if-zero value; thresholds evaluate such points only at rationals")
+                at.add(r)
+                self.exact_points[r] = True
+        if not f.is_polynomial:
+            for r in _roots_in(f.den, self.ps, self._root_cache):
+                if r not in at:
+                    label = _endpoint_label(r.sympy()) if isinstance(r, AlgebraicPoint) else str(r)
+                    raise NotExpressibleError(
+                        f"{self.measure}: the value of run {format_run(run)} has a pole at {self.param}={label} inside "
+                        f"{self.ps.domain()} ({sympy.sstr(f.as_expr())}); the measure is undefined there")
+        return f
+
+    def _run_rf(self, index: int) -> RationalFunction:
+        if index not in self._rf:
+            self._rf[index] = self._rational_of_run(tuple(int(v) for v in self.runs[index]))
+        return self._rf[index]
+
+    def _sample_points(self, k: int) -> list[Fraction]:
+        """``k`` simple rationals in the domain, none of them a guard root (an exact point)."""
+        xs = _sample_points(self.ps, k + len(self.exact_points))
+        return [q for q in xs if q not in self.exact_points][:k]
 
     @staticmethod
     def _refine_labels(labels: np.ndarray, col: np.ndarray) -> np.ndarray:
@@ -580,47 +621,52 @@ class _Analysis:
         reps = [(int(lower[i]), int(upper[i])) for i in first[order]]
         return reps, rank[inv.reshape(-1)]
 
-    def _interpolated(self, reps) -> list[sympy.Poly]:
-        """Each representative's difference polynomial, interpolated from exact scores at the sample points."""
+    def _confirmed_groups(self, reps) -> list[RationalFunction]:
+        """Each representative's difference (sympy, cancelled), confirmed against the exact scores at the sample points.
+
+        Two differences of runs whose values have degrees ``<= (a, b)`` are
+        equal iff their cross-multiplied numerators (degree ``<= a + 3b``)
+        vanish, so agreeing at the ``2(a + 3b) + 2`` sample points makes every
+        cover of a group equal to its representative -- provided its own
+        degrees stay within about twice the bound; each representative's are
+        checked against the bound here.
+        """
         if not reps:
             return []
         idx = sorted({i for pair in reps for i in pair})
         where = {i: k for k, i in enumerate(idx)}
         small = self.runs[np.array(idx)]
-        table = []
-        for q in self.xs:
-            vals = self.measure.with_params(**{self.param: q}).evaluate(small, self.gains, self.space.topic)
-            table.append(vals)
-        polys = []
+        table = [self.measure.with_params(**{self.param: q}).evaluate(small, self.gains, self.space.topic)
+                 for q in self.xs]
+        out = []
         for lo, up in reps:
-            ys = [v.value(where[up]) - v.value(where[lo]) for v in table]
-            polys.append(self._confirmed(lo, up, ys))
-        return polys
-
-    def _confirmed(self, lo: int, up: int, ys: list) -> sympy.Poly:
-        coeffs = _interpolate(self.xs, ys)
-        exact = self._run_poly(up) - self._run_poly(lo)  # a measure not polynomial in the parameter is refused as such
-        if len(coeffs) - 1 > self.degree:
-            raise NotExpressibleError(
-                f"{self.measure}: a cover difference has degree {len(coeffs) - 1} in {self.param}, above the bound "
-                f"{self.degree} from the probed runs; thresholds cannot group covers safely"
-            )
-        poly = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in coeffs], self.x, domain="QQ")
-        if exact != poly:
-            raise NotExpressibleError(
-                f"{self.measure}: interpolated cover difference {poly.as_expr()} differs from the sympy "
-                f"expression {exact.as_expr()} for runs {self.runs[lo].tolist()} -> {self.runs[up].tolist()}"
-            )
-        return poly
+            f = self._run_rf(up) - self._run_rf(lo)
+            a, b = f.degrees
+            if a > self.num_degree + self.den_degree or b > 2 * self.den_degree:
+                raise NotExpressibleError(
+                    f"{self.measure}: a cover difference has degrees ({a}, {b}) in {self.param}, above the bounds "
+                    f"({self.num_degree + self.den_degree}, {2 * self.den_degree}) from the probed runs; "
+                    "thresholds cannot group covers safely"
+                )
+            for q, vals in zip(self.xs, table):
+                y = vals.value(where[up]) - vals.value(where[lo])
+                if f.value_at(q) != y:
+                    raise NotExpressibleError(
+                        f"{self.measure}: the cover difference {sympy.sstr(f.as_expr())} of runs "
+                        f"{self.runs[lo].tolist()} -> {self.runs[up].tolist()} (sympy) is {f.value_at(q)} at "
+                        f"{self.param}={q}, the exact scores differ by {y}"
+                    )
+            out.append(f)
+        return out
 
     # critical points ------------------------------------------------------------
     def critical_points(self) -> list:
         cache: dict = {}
         found: dict = {}
-        for poly in [*self.d, *self.t, *self.e]:
-            for r in _roots_in(poly, self.ps, cache):
-                key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
-                found.setdefault(key, r)
+        polys = [h for f in [*self.d, *self.t, *self.e] for h in (f.num, f.den)]
+        for r in [*self.exact_points, *(r for poly in polys for r in _roots_in(poly, self.ps, cache))]:
+            key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
+            found.setdefault(key, r)
         pts = sorted(found.values(), key=cmp_to_key(_cmp))
         for r in pts:
             if isinstance(r, AlgebraicPoint):
@@ -628,11 +674,18 @@ class _Analysis:
         return pts
 
     # verdicts -------------------------------------------------------------------
-    def _signs(self, polys, x) -> np.ndarray:
-        return np.array([_sign_at(h, x) for h in polys], dtype=np.int8)
+    @staticmethod
+    def _signs(functions, x) -> np.ndarray:
+        return np.array([f.sign_at(x) for f in functions], dtype=np.int8)
 
     def verdict_at(self, x, polys=None):
-        """``(verdict, witness, gap_witness)`` at an exact point from the group polynomials."""
+        """``(verdict, witness, gap_witness)`` at an exact point from the group differences.
+
+        At a ratio guard's root (:attr:`exact_points`) the measure leaves the
+        generic branch, so there the verdict comes from exact evaluation.
+        """
+        if polys is None and not isinstance(x, AlgebraicPoint) and x in self.exact_points:
+            return self._by_evaluation(Fraction(x), witnesses=True)
         d, t, e = polys if polys is not None else (self.d, self.t, self.e)
         gs = self._signs(d, x)
         ts = self._signs(t, x)
@@ -660,8 +713,11 @@ class _Analysis:
 
     def value(self, index: int, x):
         if isinstance(x, AlgebraicPoint):
-            rem = self._run_poly(index).rem(x.f)
-            return sympy.expand(rem.as_expr().subs(self.x, x.sympy()))
+            f = self._run_rf(index)
+            num = sympy.expand(f.num.rem(x.f).as_expr().subs(self.x, x.sympy()))
+            if f.is_polynomial:
+                return num
+            return num / sympy.expand(f.den.rem(x.f).as_expr().subs(self.x, x.sympy()))
         return self.measure.with_params(**{self.param: x}).value(tuple(int(v) for v in self.runs[index]),
                                                                  self.gains, self.space.topic)
 
@@ -673,25 +729,43 @@ class _Analysis:
         """Re-derive the verdict at ``x`` without the interpolated polynomials."""
         if isinstance(x, AlgebraicPoint):
             def exact(groups):
-                return [self._run_poly(up) - self._run_poly(lo) for lo, up in groups]
+                return [self._run_rf(up) - self._run_rf(lo) for lo, up in groups]
             d, t = exact(self.cover_groups), exact(self.tie_groups)
             e = [] if (not self.total or self.g0 is None) else [dg - d[self.g0] for dg in d]
             verdict, _, _ = self.verdict_at(x, (d, t, e))
             return Check(x.sympy(), verdict,
                          f"exact signs at the algebraic number of the {len(d) + len(t)} distinct cover differences "
                          "(sympy expressions of a representative cover each; zero iff the minimal polynomial divides)")
-        vals = self._evaluate(Fraction(x))
+        verdict, _, _ = self._by_evaluation(Fraction(x), witnesses=False)
         cov = self.cov
-        signs = vals.signs(cov.lower, cov.upper)
-        tie_signs = vals.signs(cov.tie_lower, cov.tie_upper) if len(cov.tie_lower) else np.zeros(0, dtype=np.int8)
-        verdict, _, _ = verdict_from_signs(self.total, signs, tie_signs)
-        if verdict == "ordinal":
-            diffs = vals.differences(cov.lower, cov.upper)
-            if not len(diffs) or not np.any(np.any(diffs != diffs[0], axis=1)):
-                verdict = "interval"
         return Check(Fraction(x), verdict,
                      f"exact evaluation of all {len(self.runs)} runs and {len(cov.lower) + len(cov.tie_lower)} "
                      "order pairs at this rational")
+
+    def _by_evaluation(self, q: Fraction, witnesses: bool):
+        """``(verdict, witness, gap_witness)`` at a rational from the exact scores of every run."""
+        vals = self._evaluate(q)
+        cov = self.cov
+        signs = vals.signs(cov.lower, cov.upper)
+        tie_signs = vals.signs(cov.tie_lower, cov.tie_upper) if len(cov.tie_lower) else np.zeros(0, dtype=np.int8)
+        verdict, first, where = verdict_from_signs(self.total, signs, tie_signs)
+        witness = gap = None
+        if first is not None and witnesses:
+            lo, hi = (cov.tie_lower, cov.tie_upper) if where == "ties" else (cov.lower, cov.upper)
+            a, b = int(lo[first]), int(hi[first])
+            if where == "ties" and tie_signs[first] < 0:
+                a, b = b, a
+            witness = self.witness(a, b, q)
+        elif verdict == "ordinal":
+            diffs = vals.differences(cov.lower, cov.upper)
+            bad = np.flatnonzero(np.any(diffs != diffs[0], axis=1)) if len(diffs) else np.zeros(0, dtype=np.int64)
+            if not len(bad):
+                verdict = "interval"
+            elif witnesses:
+                k = int(bad[0])
+                witness = self.witness(int(cov.lower[k]), int(cov.upper[k]), q)
+                gap = (self.witness(int(cov.lower[0]), int(cov.upper[0]), q), witness)
+        return verdict, witness, gap
 
 
 #: Thresholds score every run at ``2 * degree + 2`` values of the parameter and
