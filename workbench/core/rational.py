@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import sympy
 
-from workbench.core.algebraic import _horner, _sign_at
+from workbench.core.algebraic import AlgebraicPoint, _sgn
 from workbench.errors import NotExpressibleError
 
 _FIELDS: dict = {}
@@ -44,6 +44,31 @@ def _poly(element, x: sympy.Symbol, scale) -> sympy.Poly:
     return sympy.Poly.from_dict(terms or {(0,): 0}, x, domain=sympy.QQ)
 
 
+def _fmpq(c):
+    """A coefficient of sympy's polynomial ring over QQ (flint or Python ground types) as ``flint.fmpq``."""
+    import flint
+
+    if isinstance(c, flint.fmpq):
+        return c
+    c = sympy.QQ.to_sympy(c)
+    return flint.fmpq(int(c.p), int(c.q))
+
+
+def _flint_poly(element, scale):
+    """``element / scale`` as a python-flint ``fmpq_poly`` (exact, fast evaluation)."""
+    import flint
+
+    deg = max(element.degree(), 0)
+    coeffs = [flint.fmpq(0)] * (deg + 1)
+    for (k,), v in element.terms():
+        coeffs[k] = _fmpq(v) / scale
+    return flint.fmpq_poly(coeffs)
+
+
+def _fraction(v) -> Fraction:
+    return Fraction(int(v.p), int(v.q))
+
+
 class RationalFunction:
     """``num / den`` in one variable over QQ, cancelled, ``den`` monic.
 
@@ -57,32 +82,57 @@ class RationalFunction:
 
     References
     ----------
-    sympy ``QQ.frac_field``.
+    sympy ``QQ.frac_field``; python-flint ``fmpq_poly``.
     """
 
-    __slots__ = ("x", "element", "num", "den", "_num_c", "_den_c")
+    __slots__ = ("x", "element", "_polys", "_flint")
 
     def __init__(self, x: sympy.Symbol, element) -> None:
         self.x = x
         self.element = element
-        lc = element.denom.LC
-        self.num = _poly(element.numer, x, lc)
-        self.den = _poly(element.denom, x, lc)
-        self._num_c = [Fraction(int(c.p), int(c.q)) for c in self.num.all_coeffs()]
-        self._den_c = [Fraction(int(c.p), int(c.q)) for c in self.den.all_coeffs()]
+        self._polys = None
+        self._flint = None
+
+    @property
+    def num(self) -> sympy.Poly:
+        return self._sympy_polys()[0]
+
+    @property
+    def den(self) -> sympy.Poly:
+        return self._sympy_polys()[1]
+
+    def _sympy_polys(self):
+        if self._polys is None:
+            lc = self.element.denom.LC
+            self._polys = (_poly(self.element.numer, self.x, lc), _poly(self.element.denom, self.x, lc))
+        return self._polys
+
+    def flint_polys(self):
+        """``(num, den, |num'|, |den'|)`` as ``fmpq_poly`` (the last two: absolute coefficients of the derivatives)."""
+        if self._flint is None:
+            import flint
+
+            lc = _fmpq(self.element.denom.LC)
+            n, d = _flint_poly(self.element.numer, lc), _flint_poly(self.element.denom, lc)
+
+            def abs_derivative(f):
+                return flint.fmpq_poly([abs(c) for c in f.derivative().coeffs()] or [0])
+
+            self._flint = (n, d, abs_derivative(n), abs_derivative(d))
+        return self._flint
 
     @property
     def degrees(self) -> tuple[int, int]:
         """``(degree of num, degree of den)``; the zero function has ``(0, 0)``."""
-        return max(self.num.degree(), 0), self.den.degree()
+        return max(self.element.numer.degree(), 0), self.element.denom.degree()
 
     @property
     def is_zero(self) -> bool:
-        return self.num.is_zero
+        return not self.element.numer
 
     @property
     def is_polynomial(self) -> bool:
-        return self.den.degree() == 0
+        return self.element.denom.degree() == 0
 
     def __sub__(self, other: "RationalFunction") -> "RationalFunction":
         return RationalFunction(self.x, self.element - other.element)
@@ -95,24 +145,75 @@ class RationalFunction:
 
     def value_at(self, q) -> Fraction:
         """The exact value at the rational ``q`` (not a root of ``den``)."""
+        import flint
+
         q = Fraction(q)
-        d = _horner(self._den_c, q)
-        if d == 0:
+        n, d, _, _ = self.flint_polys()
+        x = flint.fmpq(q.numerator, q.denominator)
+        dv = d(x)
+        if dv == 0:
             raise ZeroDivisionError(f"{self.as_expr()} has a pole at {self.x}={q}")
-        return _horner(self._num_c, q) / d
+        return _fraction(n(x) / dv)
 
     def sign_at(self, x) -> int:
         """The sign at the exact real ``x`` (a rational or an AlgebraicPoint): ``sign num * sign den``."""
         if self.is_zero:
             return 0
-        s = _sign_at(self.num, x)
-        return s if self.is_polynomial else s * _sign_at(self.den, x)
+        n, d, dn, dd = self.flint_polys()
+        if isinstance(x, AlgebraicPoint):
+            s = _sign_at_root(n, dn, lambda: self.num, x)
+            return s if self.is_polynomial else s * _sign_at_root(d, dd, lambda: self.den, x)
+        import flint
+
+        q = Fraction(x)
+        fq = flint.fmpq(q.numerator, q.denominator)
+        s = _sgn(n(fq))
+        return s if self.is_polynomial else s * _sgn(d(fq))
 
     def as_expr(self) -> sympy.Expr:
         return self.num.as_expr() / self.den.as_expr()
 
     def __repr__(self) -> str:
         return f"RationalFunction({sympy.sstr(self.as_expr())})"
+
+
+#: Bisections of a local copy of a root's isolating interval tried before the exact divisibility test.
+_CHEAP_REFINEMENTS = 24
+
+
+def _sign_at_root(f, abs_derivative, as_sympy, x: AlgebraicPoint) -> int:
+    """The sign of the polynomial ``f`` (``fmpq_poly``) at the algebraic number ``x``, exactly.
+
+    On ``x``'s isolating interval ``[m - r, m + r]``, ``|f(x) - f(m)| <= r *
+    max |f'| <= r * |f'|(M)`` (``|f'|``: absolute coefficients, ``M`` the
+    larger endpoint magnitude), so ``|f(m)|`` above that bound settles the
+    sign.  Otherwise a local copy of the interval is bisected; after a few
+    bisections ``f`` is tested for divisibility by ``x``'s minimal polynomial
+    (``f(x) = 0`` iff it divides; ``as_sympy()`` gives ``f`` as a sympy
+    ``Poly``), and a non-zero sign is then settled by bisecting further.
+    ``x`` itself is not refined.
+    """
+    import flint
+
+    lo, hi, slo = flint.fmpq(x.lo.numerator, x.lo.denominator), flint.fmpq(x.hi.numerator, x.hi.denominator), x._slo
+    minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
+    tested = False
+    steps = 0
+    while True:
+        m = (lo + hi) / 2
+        v = f(m)
+        big = max(abs(lo), abs(hi))
+        if v != 0 and abs(v) > (hi - lo) / 2 * abs_derivative(big):
+            return 1 if v > 0 else -1
+        steps += 1
+        if steps > _CHEAP_REFINEMENTS and not tested:
+            if as_sympy().rem(x.f).is_zero:
+                return 0
+            tested = True
+        if _sgn(minimal(m)) == slo:
+            lo = m
+        else:
+            hi = m
 
 
 def _brief(expr, width: int = 60) -> str:

@@ -714,10 +714,9 @@ class _Analysis:
     def value(self, index: int, x):
         if isinstance(x, AlgebraicPoint):
             f = self._run_rf(index)
-            num = sympy.expand(f.num.rem(x.f).as_expr().subs(self.x, x.sympy()))
-            if f.is_polynomial:
-                return num
-            return num / sympy.expand(f.den.rem(x.f).as_expr().subs(self.x, x.sympy()))
+            # N/D at alpha as one polynomial in alpha of degree < deg f: N * D^-1 mod f (f irreducible, D(alpha) != 0)
+            h = f.num if f.is_polynomial else f.num * f.den.invert(x.f)
+            return sympy.expand(h.rem(x.f).as_expr().subs(self.x, x.sympy()))
         return self.measure.with_params(**{self.param: x}).value(tuple(int(v) for v in self.runs[index]),
                                                                  self.gains, self.space.topic)
 
