@@ -715,8 +715,11 @@ class _Analysis:
         if isinstance(x, AlgebraicPoint):
             f = self._run_rf(index)
             # N/D at alpha as one polynomial in alpha of degree < deg f: N * D^-1 mod f (f irreducible, D(alpha) != 0)
-            h = f.num if f.is_polynomial else f.num * f.den.invert(x.f)
-            return sympy.expand(h.rem(x.f).as_expr().subs(self.x, x.sympy()))
+            if f.is_polynomial:
+                return sympy.expand(f.num.rem(x.f).as_expr().subs(self.x, x.sympy()))
+            h = (f.num * f.den.invert(x.f)).rem(x.f)
+            alpha = x.sympy()
+            return sympy.Add(*[c * alpha ** k for (k,), c in h.terms()])
         return self.measure.with_params(**{self.param: x}).value(tuple(int(v) for v in self.runs[index]),
                                                                  self.gains, self.space.topic)
 
@@ -727,13 +730,11 @@ class _Analysis:
     def certify(self, x) -> Check:
         """Re-derive the verdict at ``x`` without the interpolated polynomials."""
         if isinstance(x, AlgebraicPoint):
-            def exact(groups):
-                return [self._run_rf(up) - self._run_rf(lo) for lo, up in groups]
-            d, t = exact(self.cover_groups), exact(self.tie_groups)
-            e = [] if (not self.total or self.g0 is None) else [dg - d[self.g0] for dg in d]
-            verdict, _, _ = self.verdict_at(x, (d, t, e))
+            # the group differences are the sympy differences of one representative cover each
+            # (confirmed against the exact scores at every sample point when they were built)
+            verdict, _, _ = self.verdict_at(x, (self.d, self.t, self.e))
             return Check(x.sympy(), verdict,
-                         f"exact signs at the algebraic number of the {len(d) + len(t)} distinct cover differences "
+                         f"exact signs at the algebraic number of the {len(self.d) + len(self.t)} distinct cover differences "
                          "(sympy expressions of a representative cover each; zero iff the minimal polynomial divides)")
         verdict, _, _ = self._by_evaluation(Fraction(x), witnesses=False)
         cov = self.cov
