@@ -1,33 +1,49 @@
 """Thresholds in a measure's parameter: where each scale verdict holds, exactly.
 
 For a measure with a continuous rational parameter (RBP's and gRBP's ``p``
-in ``(0, 1)``), :func:`thresholds` partitions the parameter's whole domain
-into regions -- open intervals between consecutive critical points and the
-critical points themselves as point regions ``[a, a]`` -- and gives each
-region its verdict of SPEC section 3 (``interval``, ``ordinal``, ``strict``,
-``weak``, ``violated``) relative to an order on a space of runs.
+in ``(0, 1)``, INST's and INSQ's ``T`` in ``(0, oo)``), :func:`thresholds`
+partitions the parameter's whole domain into regions -- open intervals
+between consecutive critical points and the critical points themselves as
+point regions ``[a, a]`` -- and gives each region its verdict of SPEC
+section 3 (``interval``, ``ordinal``, ``strict``, ``weak``, ``violated``)
+relative to an order on a space of runs.
 
 Method (nothing is copied from a paper):
 
-1. Every cover ``(r, s)`` of the order gives ``d(p) = M_p(s) - M_p(r)``, a
-   polynomial in ``p``.  The degree bound ``D`` is the degree of the sympy
-   expression of the all-top-grade run; the whole space is scored exactly
-   (:meth:`Measure.evaluate`) at ``K = 2D + 2`` distinct rationals, and
-   covers whose ``K`` differences coincide form one group.  Each group's
-   polynomial is interpolated exactly; its degree must be ``<= D`` (a cover
-   of higher degree up to ``2D + 1`` is caught here), and it must equal the
-   sympy expression of its representative cover, else an error is raised.
-   Cost follows the number of distinct differences, not the square of the
-   space.
-2. Critical points: the real roots inside the domain of every group's ``d``
-   and, for total orders (equal increments decide ``interval``), of every
-   ``d_g - d_0`` (``d_0``: the group of the first cover).  Each root is a
-   rational or an exact real algebraic number (:mod:`workbench.core.algebraic`:
-   isolated, compared and sorted exactly).
-3. Every group's sign is constant between consecutive critical points, so
-   one rational per open region decides its verdict.  At an algebraic point
-   the sign of each group's polynomial is decided exactly.
-4. Certificate per region: the verdict re-checked at a rational point by
+1. Every run's value is a rational function ``N/D`` of the parameter over
+   QQ (:mod:`workbench.core.rational`: the run's sympy expression with its
+   ratio guards resolved, cancelled; a polynomial measure has ``D = 1``).
+   A value that is not rational in the parameter (a logarithm, an exponent
+   in the parameter, a case split on it) is refused.  Degree bounds
+   ``(a, b)`` of numerators and denominators come from probe runs
+   (:meth:`_Analysis._degree_probes`); two cover differences are equal iff
+   their cross-multiplied numerators, of degree ``<= a + 3b =: D``, vanish.
+   The whole space is scored exactly (:meth:`Measure.evaluate`) at
+   ``K = 2D + 2`` distinct rationals and covers whose ``K`` differences
+   coincide form one group (the margin lets a cover of degree up to about
+   twice the bound be caught).  Each group's difference is the cancelled
+   sympy rational function of its representative cover, confirmed against
+   the exact scores at all ``K`` points and against the degree bounds, else
+   an error is raised.  Cost follows the number of distinct differences,
+   not the square of the space.
+2. Critical points: the real roots inside the domain of every group's
+   numerator and denominator and, for total orders (equal increments decide
+   ``interval``), of the numerators of every ``d_g - d_0`` (``d_0``: the
+   group of the first cover).  Each root is a rational or an exact real
+   algebraic number (:mod:`workbench.core.algebraic`: isolated, compared and
+   sorted exactly).
+3. Poles and guards.  A ratio ``x / y`` written with ``A.ratio`` takes its
+   ``if_zero`` value where ``y = 0``: a rational such root inside the domain
+   is a point region whose verdict comes from exact evaluation of every run
+   there; an irrational one is refused.  A pole of a run's value inside the
+   domain that is no such root (a plain division by zero) is refused: the
+   measure is undefined there.  Poles and guards are read from the probe
+   runs and the runs of every group's representative cover.  Common factors
+   of numerator and denominator (removable points) are cancelled.
+4. Every group's sign (``sign N * sign D``) is constant between consecutive
+   critical points, so one rational per open region decides its verdict.
+   At an algebraic point the signs are decided exactly.
+5. Certificate per region: the verdict re-checked at a rational point by
    scoring every run exactly and checking every cover (as
    :func:`workbench.scale.classify.classify` does); at an algebraic point by the exact
    signs of the sympy differences of one representative per group.
@@ -483,7 +499,7 @@ def _param_spec(measure, param: str):
 
 
 class _Analysis:
-    """Group polynomials of one (measure, order, space) and verdicts at exact points."""
+    """Group differences (rational functions of the parameter) of one (measure, order, space) and verdicts at exact points."""
 
     def __init__(self, measure, param, order, space, gains, step):
         self.measure, self.param, self.order, self.space, self.gains = measure, param, order, space, gains
@@ -853,8 +869,9 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     Parameters
     ----------
     measure : workbench.measures.measure.Measure or str
-        A measure with a continuous rational parameter (``RBP``, ``gRBP``);
-        the value it carries for ``param`` is ignored.
+        A measure with a continuous rational parameter (``RBP``, ``gRBP``,
+        ``INST``, ``INSQ``) whose values are rational functions of it; the
+        value it carries for ``param`` is ignored.
     param : str
         The parameter's name (``"p"``).
     order : workbench.order.orders.Order or str
@@ -877,7 +894,10 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     BadParameterError
         ``param`` is unknown to the measure, or an integer or choice parameter.
     NotExpressibleError
-        The measure is not polynomial in ``param``.
+        The measure is not rational in ``param`` (a logarithm, an exponent in
+        ``param``, a case split on it), a run's value has a pole inside the
+        domain, or a ratio's denominator vanishes at an irrational point of
+        the domain.
 
     Examples
     --------
