@@ -35,7 +35,7 @@ from workbench.measures.params import P_PERSISTENCE
 from workbench.order.orders import get_order
 from workbench.scale.classify import classify
 from workbench.scale.thresholds import thresholds
-from workbench.space.runs import Gains
+from workbench.space.runs import Gains, Topic
 from workbench.space.spaces import rank_space
 
 BEST = {"total": "interval", "partial": "strict"}
@@ -180,7 +180,7 @@ def oracle_regions(name, param, order, space, gains, high):
     in_domain = (lambda r: r > 0 and (high is None or r < high))
 
     def value(i):
-        expr = m.expression(tuple(int(v) for v in runs[i]), gains, free=(param,), keep_guards=True)
+        expr = m.expression(tuple(int(v) for v in runs[i]), gains, space.topic, free=(param,), keep_guards=True)
         for pw in expr.atoms(sympy.Piecewise):
             (_, cond), (_, other) = pw.args
             assert isinstance(cond, sympy.Eq) and other == sympy.true
@@ -261,7 +261,7 @@ def check_against_oracle(table, name, param, order, space, gains, high):
 
 
 CASES = [
-    # (measure, parameter, upper end of the domain (None: oo), order, depth, grades)
+    # (measure, parameter, upper end of the domain (None: oo), order, depth, grades[, topic])
     *[(GP, "p", 1, "rank", d, 1) for d in range(2, 6)],
     *[(GP, "p", 1, "dominance", d, 1) for d in range(2, 5)],
     (GP, "p", 1, "rank", 3, 2),
@@ -271,12 +271,14 @@ CASES = [
     *[("INST", "T", None, "rank", d, 1) for d in range(2, 5)],
     ("INST", "T", None, "dominance", 3, 1),
     ("INST", "T", None, "rank", 2, 2),
+    (GP, "p", 1, "rank", 5, 1, Topic((2,))),
+    ("INSQ", "T", None, "rank", 4, 1, Topic((2,))),
 ]
 
 
-@pytest.mark.parametrize("name,param,high,order,depth,grades", CASES)
-def test_rational_thresholds_agree_with_classify_and_the_sympy_oracle(name, param, high, order, depth, grades):
-    space = rank_space(depth, grades)
+@pytest.mark.parametrize("name,param,high,order,depth,grades,topic", [c + (None,) * (7 - len(c)) for c in CASES])
+def test_rational_thresholds_agree_with_classify_and_the_sympy_oracle(name, param, high, order, depth, grades, topic):
+    space = rank_space(depth, grades, topic)
     gains = Gains.default(grades)
     table = thresholds(measure_of(name), param, get_order(order), space, gains)
     assert table.domain == ("(0, 1)" if high == 1 else "(0, oo)")
