@@ -62,6 +62,16 @@ def _def_guarded(A, P, topic, k):
     return A.ratio(hits * y, y, 0)
 
 
+def _def_guarded_pole(A, P, topic, k):
+    """``sum_i p^(i-1) [r_i >= 1] / (2p - 1)``, 0 at ``p = 1/2``: the denominator changes sign at the guard."""
+    p = P["p"]
+    weight, hits = A.const(1), A.const(0)
+    for i in range(A.depth):
+        hits = hits + weight * A.rel(i)
+        weight = weight * p
+    return A.ratio(hits, 2 * p - 1, 0)
+
+
 def _def_irrational_guard(A, P, topic, k):
     p = P["p"]
     y = p * p + p - 1
@@ -85,6 +95,7 @@ def _def_case_split(A, P, topic, k):
 
 
 for _name, _definition in [("gp.py:GP", _def_gp), ("guarded.py:G", _def_guarded),
+                           ("guarded_pole.py:G", _def_guarded_pole),
                            ("irrational.py:G", _def_irrational_guard), ("pole.py:P", _def_pole),
                            ("log.py:L", _def_log), ("split.py:S", _def_case_split)]:
     register_family(Family(_name, (P_PERSISTENCE,), False, "test family", "this test", _definition))
@@ -310,6 +321,21 @@ def test_a_rational_zero_of_a_guard_is_a_point_decided_by_exact_evaluation():
     assert len(half) == 1 and half[0].verdict == "weak"
     assert classify_at("guarded.py:G", "p", "rank", space, gains, Fraction(1, 2)) == "weak"
     check_against_classify(table, "guarded.py:G", "p", "rank", space, gains)
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_a_pole_at_a_rational_guard_flips_every_sign(depth):
+    """Below p = 1/2 the denominator 2p - 1 is negative: more relevance scores lower (violated).
+
+    Above it the measure is a positive multiple of a polynomial in p, and at
+    1/2 every run scores the guard's 0 (weak).
+    """
+    space, gains = rank_space(depth), Gains.default(1)
+    table = thresholds(Measure("guarded_pole.py:G"), "p", get_order("rank"), space, gains)
+    assert table.regions[0].verdict == "violated" and table.regions[0].high == sympy.Rational(1, 2)
+    assert table.regions[1].is_point and table.regions[1].verdict == "weak"
+    assert table.verdict_at(Fraction(11, 20)) != "violated"
+    check_against_classify(table, "guarded_pole.py:G", "p", "rank", space, gains)
 
 
 @pytest.mark.parametrize("name,needle", [
