@@ -348,3 +348,17 @@ def test_refusals_name_the_reason(name, needle):
     with pytest.raises(NotExpressibleError) as e:
         thresholds(Measure(name), "p", get_order("rank"), rank_space(2))
     assert needle in str(e.value), str(e.value)
+
+
+def test_an_exact_phase_beyond_the_time_budget_is_refused_once_the_differences_are_counted(monkeypatch):
+    """INST's differences depend on the whole run: one per cover (63 at depth 6, degree bound 40 in T)."""
+    from workbench.errors import TooLargeError
+
+    monkeypatch.setenv("WORKBENCH_TIME_LIMIT", "0.5")
+    with pytest.raises(TooLargeError) as e:
+        thresholds(parse_measure("INST"), "T", get_order("rank"), rank_space(6))
+    assert "63 distinct cover differences of degree bound 40 in T" in str(e.value), str(e.value)
+    monkeypatch.setenv("WORKBENCH_TIME_LIMIT", "60")
+    # GP at depth 6: adding a document at rank 6 (p^5 / s) or moving one up from rank i+1 to i
+    # (p^(i-1) (1 - p) / s, i = 1..5): 6 distinct differences, well within the budget
+    assert thresholds(Measure(GP), "p", get_order("rank"), rank_space(6)).groups == 6

@@ -536,11 +536,28 @@ class _Analysis:
             tie_labels = self._refine_labels(tie_labels, vals.differences(cov.tie_lower, cov.tie_upper)[:, 0])
         self.cover_groups, self.cover_inv = self._groups(labels, cov.lower, cov.upper)
         self.tie_groups, self.tie_inv = self._groups(tie_labels, cov.tie_lower, cov.tie_upper)
+        self._check_exact_work()
         step("cover difference rational functions")
         self.d = self._confirmed_groups(self.cover_groups)
         self.t = self._confirmed_groups(self.tie_groups)
         self.g0 = int(self.cover_inv[0]) if len(self.cover_inv) else None
         self.e = [] if (not self.total or self.g0 is None) else [dg - self.d[self.g0] for dg in self.d]
+
+    def _check_exact_work(self) -> None:
+        """Refuse (:class:`~workbench.errors.TooLargeError`) when the exact phase would exceed the time budget.
+
+        Known only now: the number of distinct cover differences (a measure
+        whose differences depend on the whole run, such as INST, has one per
+        cover) and the degree bound.
+        """
+        from workbench.core.budget import Estimate, refuse_unless_fits
+
+        n = len(self.cover_groups) + len(self.tie_groups)
+        seconds = n * self.degree ** 2 * _SEC_PER_GROUP_DEGREE2 + n * n * max(self.degree, 1) * _SEC_PER_GROUP_PAIR
+        est = Estimate(f"{n:,} distinct cover differences of degree bound {self.degree} in {self.param}",
+                       seconds=seconds)
+        refuse_unless_fits(f"thresholds of {free_name(self.measure, self.param)} on {self.order.name} order at "
+                           f"depth {self.space.depth}", est, "try a smaller depth")
 
     def _degree_probes(self):
         """Runs whose rational functions bound the degrees of the runs' values.
@@ -791,6 +808,12 @@ _SEC_PER_POINT_FACTOR = 3.0
 #: Isolating the real roots of one group polynomial of degree ``D`` costs about
 #: this many seconds times ``D ** 2.5`` (sympy, exact).
 _SEC_PER_ROOT_ISOLATION = 1e-6
+#: The exact phase once covers are grouped costs about this many seconds per distinct difference times the
+#: degree bound squared (its sympy rational function, root isolation) plus this many per pair of distinct
+#: differences times the degree bound (signs of every difference at every critical point); measured on INST
+#: in T at depth 8 (benchmarks/thresholds.py: 255 differences, degree bound 56, about 16 s).
+_SEC_PER_GROUP_DEGREE2 = 6.5e-6
+_SEC_PER_GROUP_PAIR = 2.9e-6
 
 
 def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains):
