@@ -15,7 +15,9 @@ from workbench.measures.algebra import NumericAlgebra
 from workbench.measures.measure import Measure
 from workbench.measures.names import describe_families, parse_measure
 from workbench.order.orders import get_order
+from workbench.scale.classify import classify
 from workbench.space.runs import Gains
+from workbench.space.spaces import rank_space
 
 SMALL = [(1, d) for d in range(1, 9)] + [(2, d) for d in range(1, 6)]   # (grades, depth)
 
@@ -231,11 +233,19 @@ def test_cli_classify(capsys, name, grades, verdict):
 
 
 @pytest.mark.parametrize("name", ["INST", "INSQ"])
-def test_cli_thresholds_refuses_non_polynomial_T(capsys, name):
-    code, out, err = run_cli(capsys, "thresholds", name, "--param", "T", "--depth", "3")
-    assert code == 2 and out == ""
-    line = err.strip()
-    assert "\n" not in line and "not a polynomial in T" in line and "Traceback" not in err
+def test_cli_thresholds_in_T_agree_with_classify_at_T_1(capsys, name):
+    """T enters as a ratio of polynomials: thresholds partition (0, oo) (tests/test_thresholds_rational.py checks them)."""
+    code, out, err = run_cli(capsys, "thresholds", name, "--param", "T", "--depth", "3", "--json")
+    assert code == 0, err
+    regions = json.loads(out)["regions"]
+    assert regions[0]["low"] == "0" and regions[-1]["high"] == "oo"
+    (holder,) = [r for r in regions
+                 if (r["low_float"] < 1 or (r["low_closed"] and r["low"] == "1"))
+                 and (r["high_float"] is None or r["high_float"] > 1 or (r["high_closed"] and r["high"] == "1"))]
+    assert all(abs(r[k] - 1) > 1e-6 for r in regions for k in ("low_float", "high_float")
+               if r[k] is not None and r[k] != 1)
+    expected = classify(parse_measure(f"{name}(T=1)"), get_order("rank"), rank_space(3), Gains.default()).verdict
+    assert holder["verdict"] == expected
 
 
 @pytest.mark.parametrize("method", ["enumeration", "smt"])

@@ -188,12 +188,19 @@ def _offending_rows(runs: np.ndarray) -> list:
 
 
 class SympyAlgebra(_Base):
-    """A sympy expression for one concrete run; parameters may be free symbols."""
+    """A sympy expression for one concrete run; parameters may be free symbols.
 
-    def __init__(self, run: Sequence[int], gains: Gains):
+    With ``keep_guards`` a ratio by a symbolic denominator stays the
+    unevaluated ``Piecewise((if_zero, Eq(y, 0)), (x/y, True))`` instead of
+    sympy deciding ``Eq(y, 0)`` (which can cost seconds per ratio); a caller
+    such as :mod:`workbench.core.rational` then resolves the guards exactly.
+    """
+
+    def __init__(self, run: Sequence[int], gains: Gains, keep_guards: bool = False):
         self.run = tuple(int(g) for g in run)
         self.gains = gains
         self.depth = len(self.run)
+        self.keep_guards = keep_guards
 
     def const(self, q):
         import sympy
@@ -212,14 +219,14 @@ class SympyAlgebra(_Base):
         return c if elem[0] == "one" else c * sympy.log(elem[1]) / sympy.log(elem[2])
 
     def on_run(self, run: Sequence[int]) -> "SympyAlgebra":
-        return SympyAlgebra(run, self.gains)
+        return SympyAlgebra(run, self.gains, self.keep_guards)
 
     def truncated(self, k: int) -> "SympyAlgebra":
-        return SympyAlgebra(self.run[:k], self.gains)
+        return SympyAlgebra(self.run[:k], self.gains, self.keep_guards)
 
     def sorted_desc(self) -> "SympyAlgebra":
         """The run's grades sorted non-increasing."""
-        return SympyAlgebra(sorted(self.run, reverse=True), self.gains)
+        return SympyAlgebra(sorted(self.run, reverse=True), self.gains, self.keep_guards)
 
     def param(self, name: str, value=None):
         import sympy
@@ -260,6 +267,9 @@ class SympyAlgebra(_Base):
         y = sympy.sympify(y)
         if y.is_number:
             return self.const(if_zero) if y == 0 else sympy.sympify(x) / y
+        if self.keep_guards:
+            return sympy.Piecewise((self.const(if_zero), sympy.Eq(y, 0, evaluate=False)),
+                                   (sympy.sympify(x) / y, True), evaluate=False)
         return sympy.Piecewise((self.const(if_zero), sympy.Eq(y, 0)), (sympy.sympify(x) / y, True))
 
 

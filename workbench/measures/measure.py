@@ -270,8 +270,13 @@ class Measure:
             raise BadRunError("run (): empty")
         return self.evaluate(np.asarray([run], dtype=np.int64), gains, topic).value(0)
 
-    def expression(self, run: Sequence[int], gains: Gains, topic: Topic | None = None, free: Sequence[str] = ()):
+    def expression(self, run: Sequence[int], gains: Gains, topic: Topic | None = None, free: Sequence[str] = (),
+                   keep_guards: bool = False):
         """A sympy expression of one run; parameters in ``free`` become positive symbols.
+
+        With ``keep_guards`` every ratio by a denominator depending on a free
+        parameter stays an unevaluated ``Piecewise`` guard (see
+        :class:`~workbench.measures.algebra.SympyAlgebra`).
 
         >>> from workbench.space.runs import Gains
         >>> Measure("gRBP").expression((2, 1), Gains.default(2), free=("p",))
@@ -285,7 +290,7 @@ class Measure:
         for g in run:
             if g < 0 or g > gains.grades:
                 raise BadRunError(f"grade {g} outside 0..{gains.grades} (gains {gains})")
-        A, k = self._prepare(SympyAlgebra(run, gains), len(run), topic, gains)
+        A, k = self._prepare(SympyAlgebra(run, gains, keep_guards), len(run), topic, gains)
         params = self._params_for(A, free)
         v = self._run_guard(lambda: self.family_obj.definition(A, params, topic, k))
         import sympy

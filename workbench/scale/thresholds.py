@@ -1,33 +1,49 @@
 """Thresholds in a measure's parameter: where each scale verdict holds, exactly.
 
 For a measure with a continuous rational parameter (RBP's and gRBP's ``p``
-in ``(0, 1)``), :func:`thresholds` partitions the parameter's whole domain
-into regions -- open intervals between consecutive critical points and the
-critical points themselves as point regions ``[a, a]`` -- and gives each
-region its verdict of SPEC section 3 (``interval``, ``ordinal``, ``strict``,
-``weak``, ``violated``) relative to an order on a space of runs.
+in ``(0, 1)``, INST's and INSQ's ``T`` in ``(0, oo)``), :func:`thresholds`
+partitions the parameter's whole domain into regions -- open intervals
+between consecutive critical points and the critical points themselves as
+point regions ``[a, a]`` -- and gives each region its verdict of SPEC
+section 3 (``interval``, ``ordinal``, ``strict``, ``weak``, ``violated``)
+relative to an order on a space of runs.
 
 Method (nothing is copied from a paper):
 
-1. Every cover ``(r, s)`` of the order gives ``d(p) = M_p(s) - M_p(r)``, a
-   polynomial in ``p``.  The degree bound ``D`` is the degree of the sympy
-   expression of the all-top-grade run; the whole space is scored exactly
-   (:meth:`Measure.evaluate`) at ``K = 2D + 2`` distinct rationals, and
-   covers whose ``K`` differences coincide form one group.  Each group's
-   polynomial is interpolated exactly; its degree must be ``<= D`` (a cover
-   of higher degree up to ``2D + 1`` is caught here), and it must equal the
-   sympy expression of its representative cover, else an error is raised.
-   Cost follows the number of distinct differences, not the square of the
-   space.
-2. Critical points: the real roots inside the domain of every group's ``d``
-   and, for total orders (equal increments decide ``interval``), of every
-   ``d_g - d_0`` (``d_0``: the group of the first cover).  Each root is a
-   rational or an exact real algebraic number (:mod:`workbench.core.algebraic`:
-   isolated, compared and sorted exactly).
-3. Every group's sign is constant between consecutive critical points, so
-   one rational per open region decides its verdict.  At an algebraic point
-   the sign of each group's polynomial is decided exactly.
-4. Certificate per region: the verdict re-checked at a rational point by
+1. Every run's value is a rational function ``N/D`` of the parameter over
+   QQ (:mod:`workbench.core.rational`: the run's sympy expression with its
+   ratio guards resolved, cancelled; a polynomial measure has ``D = 1``).
+   A value that is not rational in the parameter (a logarithm, an exponent
+   in the parameter, a case split on it) is refused.  Degree bounds
+   ``(a, b)`` of numerators and denominators come from probe runs
+   (:meth:`_Analysis._degree_probes`); two cover differences are equal iff
+   their cross-multiplied numerators, of degree ``<= a + 3b =: D``, vanish.
+   The whole space is scored exactly (:meth:`Measure.evaluate`) at
+   ``K = 2D + 2`` distinct rationals and covers whose ``K`` differences
+   coincide form one group (the margin lets a cover of degree up to about
+   twice the bound be caught).  Each group's difference is the cancelled
+   sympy rational function of its representative cover, confirmed against
+   the exact scores at all ``K`` points and against the degree bounds, else
+   an error is raised.  Cost follows the number of distinct differences,
+   not the square of the space.
+2. Critical points: the real roots inside the domain of every group's
+   numerator and denominator and, for total orders (equal increments decide
+   ``interval``), of the numerators of every ``d_g - d_0`` (``d_0``: the
+   group of the first cover).  Each root is a rational or an exact real
+   algebraic number (:mod:`workbench.core.algebraic`: isolated, compared and
+   sorted exactly).
+3. Poles and guards.  A ratio ``x / y`` written with ``A.ratio`` takes its
+   ``if_zero`` value where ``y = 0``: a rational such root inside the domain
+   is a point region whose verdict comes from exact evaluation of every run
+   there; an irrational one is refused.  A pole of a run's value inside the
+   domain that is no such root (a plain division by zero) is refused: the
+   measure is undefined there.  Poles and guards are read from the probe
+   runs and the runs of every group's representative cover.  Common factors
+   of numerator and denominator (removable points) are cancelled.
+4. Every group's sign (``sign N * sign D``) is constant between consecutive
+   critical points, so one rational per open region decides its verdict.
+   At an algebraic point the signs are decided exactly.
+5. Certificate per region: the verdict re-checked at a rational point by
    scoring every run exactly and checking every cover (as
    :func:`workbench.scale.classify.classify` does); at an algebraic point by the exact
    signs of the sympy differences of one representative per group.
@@ -50,8 +66,9 @@ from typing import Callable, Iterable
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none, _interpolate,
-                        _roots_in, _sample_points, _sign_at)
+from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none,
+                        _roots_in, _sample_points)
+from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
@@ -501,7 +518,7 @@ def _param_spec(measure, param: str):
 
 
 class _Analysis:
-    """Group polynomials of one (measure, order, space) and verdicts at exact points."""
+    """Group differences (rational functions of the parameter) of one (measure, order, space) and verdicts at exact points."""
 
     def __init__(self, measure, param, order, space, gains, step):
         self.measure, self.param, self.order, self.space, self.gains = measure, param, order, space, gains
@@ -519,10 +536,15 @@ class _Analysis:
             ) from None
         step("generating covers")
         self.cov = order.covers(space, gains)
-        self._expr: dict[int, sympy.Poly] = {}
-        self.degree = max(max(self._poly_of_run(run).degree() for run in self._degree_probes()), 0)
+        self._rf: dict[int, RationalFunction] = {}
+        self._root_cache: dict = {}
+        self.exact_points: dict = {}  # rational guard roots inside the domain: verdict by exact evaluation
+        probes = [self._rational_of_run(run) for run in self._degree_probes()]
+        self.num_degree = max(f.degrees[0] for f in probes)
+        self.den_degree = max(f.degrees[1] for f in probes)
+        self.degree = self.num_degree + 3 * self.den_degree
         k = 2 * self.degree + 2
-        self.xs = _sample_points(self.ps, k)
+        self.xs = self._sample_points(k)
         step(f"scoring runs at {k} values of {param}; grouping cover differences")
         cov = self.cov
         labels = np.zeros(len(cov.lower), dtype=np.int64)
@@ -533,24 +555,46 @@ class _Analysis:
             tie_labels = self._refine_labels(tie_labels, vals.differences(cov.tie_lower, cov.tie_upper)[:, 0])
         self.cover_groups, self.cover_inv = self._groups(labels, cov.lower, cov.upper)
         self.tie_groups, self.tie_inv = self._groups(tie_labels, cov.tie_lower, cov.tie_upper)
-        step("cover difference polynomials")
-        self.d = self._interpolated(self.cover_groups)
-        self.t = self._interpolated(self.tie_groups)
+        self._check_exact_work()
+        step("cover difference rational functions")
+        self.d = self._confirmed_groups(self.cover_groups)
+        self.t = self._confirmed_groups(self.tie_groups)
         self.g0 = int(self.cover_inv[0]) if len(self.cover_inv) else None
         self.e = [] if (not self.total or self.g0 is None) else [dg - self.d[self.g0] for dg in self.d]
 
-    def _degree_probes(self):
-        """Runs whose polynomials bound the cover differences' degree.
+    def _check_exact_work(self) -> None:
+        """Refuse (:class:`~workbench.errors.TooLargeError`) when the exact phase would exceed the time budget.
 
-        Without a topic, the all-top-grade run (every rank carries a gain).  A
-        topic space may not hold that run, so a small one is probed whole;
-        a larger one through its reversed ideal run and its last run (the
-        latest ranks carrying documents), which every cover difference is then
-        checked against (:meth:`_confirmed`).
+        Known only now: the number of distinct cover differences (a measure
+        whose differences depend on the whole run, such as INST, has one per
+        cover) and the degree bound.
+        """
+        from workbench.core.budget import Estimate, refuse_unless_fits
+
+        n = len(self.cover_groups) + len(self.tie_groups)
+        seconds = n * self.degree ** 2 * _SEC_PER_GROUP_DEGREE2 + n * n * max(self.degree, 1) * _SEC_PER_GROUP_PAIR
+        est = Estimate(f"{n:,} distinct cover differences of degree bound {self.degree} in {self.param}",
+                       seconds=seconds)
+        refuse_unless_fits(f"thresholds of {free_name(self.measure, self.param)} on {self.order.name} order at "
+                           f"depth {self.space.depth}", est, "try a smaller depth")
+
+    def _degree_probes(self):
+        """Runs whose rational functions bound the degrees of the runs' values.
+
+        Without a topic, the all-top-grade run (every rank carries a gain) and
+        the runs with the top grade at the first or only at the last rank (a
+        normalised measure is constant on the all-top run).  A topic space may
+        not hold those runs, so a small one is probed whole; a larger one
+        through its reversed ideal run and its last run (the latest ranks
+        carrying documents).  Every group's difference is then checked against
+        the bounds (:meth:`_confirmed_groups`).
         """
         topic = self.space.topic
         if topic is None:
-            return [tuple([self.space.grades] * self.space.depth)]
+            depth, top = self.space.depth, self.space.grades
+            first = tuple([top] + [0] * (depth - 1))
+            last = tuple([0] * (depth - 1) + [top])
+            return list(dict.fromkeys([tuple([top] * depth), first, last]))
         if len(self.runs) <= 512:
             return [tuple(int(g) for g in row) for row in self.runs]
         return [tuple(reversed(topic.ideal(self.space.depth))), tuple(int(g) for g in self.runs[-1])]
@@ -562,19 +606,49 @@ class _Analysis:
             raise NotExpressibleError(f"{self.measure}: values are not rational at {self.param}={q}")
         return vals
 
-    def _poly_of_run(self, run) -> sympy.Poly:
-        expr = self.measure.expression(run, self.gains, self.space.topic, free=(self.param,))
-        try:
-            return sympy.Poly(sympy.expand(expr), self.x, domain="QQ")
-        except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
-            raise NotExpressibleError(
-                f"{self.measure}: not a polynomial in {self.param} ({sympy.sstr(expr)}); thresholds need polynomial measures"
-            ) from None
+    def _rational_of_run(self, run) -> RationalFunction:
+        """The run's value as a cancelled rational function of the parameter; its special points noted.
 
-    def _run_poly(self, index: int) -> sympy.Poly:
-        if index not in self._expr:
-            self._expr[index] = self._poly_of_run(tuple(int(v) for v in self.runs[index]))
-        return self._expr[index]
+        A ratio guard's root inside the domain (where the measure takes its
+        if-zero value) is kept as a point decided by exact evaluation when it
+        is rational, and refused when irrational; a pole of the value inside
+        the domain that is not such a guard root is refused (the measure is
+        undefined there).
+        """
+        expr = self.measure.expression(run, self.gains, self.space.topic, free=(self.param,), keep_guards=True)
+        try:
+            f, guards = rational_function(expr, self.x)
+        except NotExpressibleError as e:
+            raise NotExpressibleError(
+                f"{self.measure}: {e}; thresholds need values rational in {self.param}") from None
+        at = set()
+        for g in guards:
+            for r in _roots_in(g, self.ps, self._root_cache):
+                if isinstance(r, AlgebraicPoint):
+                    raise NotExpressibleError(
+                        f"{self.measure}: a ratio's denominator {sympy.sstr(g.as_expr())} vanishes at the irrational "
+                        f"{self.param}={_endpoint_label(r.sympy())} inside {self.ps.domain()} (run {format_run(run)}), "
+                        f"where the measure switches to its if-zero value; thresholds evaluate such points only at rationals")
+                at.add(r)
+                self.exact_points[r] = True
+        if not f.is_polynomial:
+            for r in _roots_in(f.den, self.ps, self._root_cache):
+                if r not in at:
+                    label = _endpoint_label(r.sympy()) if isinstance(r, AlgebraicPoint) else str(r)
+                    raise NotExpressibleError(
+                        f"{self.measure}: the value of run {format_run(run)} has a pole at {self.param}={label} inside "
+                        f"{self.ps.domain()} ({sympy.sstr(f.as_expr())}); the measure is undefined there")
+        return f
+
+    def _run_rf(self, index: int) -> RationalFunction:
+        if index not in self._rf:
+            self._rf[index] = self._rational_of_run(tuple(int(v) for v in self.runs[index]))
+        return self._rf[index]
+
+    def _sample_points(self, k: int) -> list[Fraction]:
+        """``k`` simple rationals in the domain, none of them a guard root (an exact point)."""
+        xs = _sample_points(self.ps, k + len(self.exact_points))
+        return [q for q in xs if q not in self.exact_points][:k]
 
     @staticmethod
     def _refine_labels(labels: np.ndarray, col: np.ndarray) -> np.ndarray:
@@ -599,47 +673,52 @@ class _Analysis:
         reps = [(int(lower[i]), int(upper[i])) for i in first[order]]
         return reps, rank[inv.reshape(-1)]
 
-    def _interpolated(self, reps) -> list[sympy.Poly]:
-        """Each representative's difference polynomial, interpolated from exact scores at the sample points."""
+    def _confirmed_groups(self, reps) -> list[RationalFunction]:
+        """Each representative's difference (sympy, cancelled), confirmed against the exact scores at the sample points.
+
+        Two differences of runs whose values have degrees ``<= (a, b)`` are
+        equal iff their cross-multiplied numerators (degree ``<= a + 3b``)
+        vanish, so agreeing at the ``2(a + 3b) + 2`` sample points makes every
+        cover of a group equal to its representative -- provided its own
+        degrees stay within about twice the bound; each representative's are
+        checked against the bound here.
+        """
         if not reps:
             return []
         idx = sorted({i for pair in reps for i in pair})
         where = {i: k for k, i in enumerate(idx)}
         small = self.runs[np.array(idx)]
-        table = []
-        for q in self.xs:
-            vals = self.measure.with_params(**{self.param: q}).evaluate(small, self.gains, self.space.topic)
-            table.append(vals)
-        polys = []
+        table = [self.measure.with_params(**{self.param: q}).evaluate(small, self.gains, self.space.topic)
+                 for q in self.xs]
+        out = []
         for lo, up in reps:
-            ys = [v.value(where[up]) - v.value(where[lo]) for v in table]
-            polys.append(self._confirmed(lo, up, ys))
-        return polys
-
-    def _confirmed(self, lo: int, up: int, ys: list) -> sympy.Poly:
-        coeffs = _interpolate(self.xs, ys)
-        exact = self._run_poly(up) - self._run_poly(lo)  # a measure not polynomial in the parameter is refused as such
-        if len(coeffs) - 1 > self.degree:
-            raise NotExpressibleError(
-                f"{self.measure}: a cover difference has degree {len(coeffs) - 1} in {self.param}, above the bound "
-                f"{self.degree} from the probed runs; thresholds cannot group covers safely"
-            )
-        poly = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in coeffs], self.x, domain="QQ")
-        if exact != poly:
-            raise NotExpressibleError(
-                f"{self.measure}: interpolated cover difference {poly.as_expr()} differs from the sympy "
-                f"expression {exact.as_expr()} for runs {self.runs[lo].tolist()} -> {self.runs[up].tolist()}"
-            )
-        return poly
+            f = self._run_rf(up) - self._run_rf(lo)
+            a, b = f.degrees
+            if a > self.num_degree + self.den_degree or b > 2 * self.den_degree:
+                raise NotExpressibleError(
+                    f"{self.measure}: a cover difference has degrees ({a}, {b}) in {self.param}, above the bounds "
+                    f"({self.num_degree + self.den_degree}, {2 * self.den_degree}) from the probed runs; "
+                    "thresholds cannot group covers safely"
+                )
+            for q, vals in zip(self.xs, table):
+                y = vals.value(where[up]) - vals.value(where[lo])
+                if f.value_at(q) != y:
+                    raise NotExpressibleError(
+                        f"{self.measure}: the cover difference {sympy.sstr(f.as_expr())} of runs "
+                        f"{self.runs[lo].tolist()} -> {self.runs[up].tolist()} (sympy) is {f.value_at(q)} at "
+                        f"{self.param}={q}, the exact scores differ by {y}"
+                    )
+            out.append(f)
+        return out
 
     # critical points ------------------------------------------------------------
     def critical_points(self) -> list:
         cache: dict = {}
         found: dict = {}
-        for poly in [*self.d, *self.t, *self.e]:
-            for r in _roots_in(poly, self.ps, cache):
-                key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
-                found.setdefault(key, r)
+        polys = [h for f in [*self.d, *self.t, *self.e] for h in (f.num, f.den)]
+        for r in [*self.exact_points, *(r for poly in polys for r in _roots_in(poly, self.ps, cache))]:
+            key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
+            found.setdefault(key, r)
         pts = sorted(found.values(), key=cmp_to_key(_cmp))
         for r in pts:
             if isinstance(r, AlgebraicPoint):
@@ -647,11 +726,18 @@ class _Analysis:
         return pts
 
     # verdicts -------------------------------------------------------------------
-    def _signs(self, polys, x) -> np.ndarray:
-        return np.array([_sign_at(h, x) for h in polys], dtype=np.int8)
+    @staticmethod
+    def _signs(functions, x) -> np.ndarray:
+        return np.array([f.sign_at(x) for f in functions], dtype=np.int8)
 
     def verdict_at(self, x, polys=None):
-        """``(verdict, witness, gap_witness)`` at an exact point from the group polynomials."""
+        """``(verdict, witness, gap_witness)`` at an exact point from the group differences.
+
+        At a ratio guard's root (:attr:`exact_points`) the measure leaves the
+        generic branch, so there the verdict comes from exact evaluation.
+        """
+        if polys is None and not isinstance(x, AlgebraicPoint) and x in self.exact_points:
+            return self._by_evaluation(Fraction(x), witnesses=True)
         d, t, e = polys if polys is not None else (self.d, self.t, self.e)
         gs = self._signs(d, x)
         ts = self._signs(t, x)
@@ -679,8 +765,13 @@ class _Analysis:
 
     def value(self, index: int, x):
         if isinstance(x, AlgebraicPoint):
-            rem = self._run_poly(index).rem(x.f)
-            return sympy.expand(rem.as_expr().subs(self.x, x.sympy()))
+            f = self._run_rf(index)
+            # N/D at alpha as one polynomial in alpha of degree < deg f: N * D^-1 mod f (f irreducible, D(alpha) != 0)
+            if f.is_polynomial:
+                return sympy.expand(f.num.rem(x.f).as_expr().subs(self.x, x.sympy()))
+            h = (f.num * f.den.invert(x.f)).rem(x.f)
+            alpha = x.sympy()
+            return sympy.Add(*[c * alpha ** k for (k,), c in h.terms()])
         return self.measure.with_params(**{self.param: x}).value(tuple(int(v) for v in self.runs[index]),
                                                                  self.gains, self.space.topic)
 
@@ -691,26 +782,42 @@ class _Analysis:
     def certify(self, x) -> Check:
         """Re-derive the verdict at ``x`` without the interpolated polynomials."""
         if isinstance(x, AlgebraicPoint):
-            def exact(groups):
-                return [self._run_poly(up) - self._run_poly(lo) for lo, up in groups]
-            d, t = exact(self.cover_groups), exact(self.tie_groups)
-            e = [] if (not self.total or self.g0 is None) else [dg - d[self.g0] for dg in d]
-            verdict, _, _ = self.verdict_at(x, (d, t, e))
+            # the group differences are the sympy differences of one representative cover each
+            # (confirmed against the exact scores at every sample point when they were built)
+            verdict, _, _ = self.verdict_at(x, (self.d, self.t, self.e))
             return Check(x.sympy(), verdict,
-                         f"exact signs at the algebraic number of the {len(d) + len(t)} distinct cover differences "
+                         f"exact signs at the algebraic number of the {len(self.d) + len(self.t)} distinct cover differences "
                          "(sympy expressions of a representative cover each; zero iff the minimal polynomial divides)")
-        vals = self._evaluate(Fraction(x))
+        verdict, _, _ = self._by_evaluation(Fraction(x), witnesses=False)
         cov = self.cov
-        signs = vals.signs(cov.lower, cov.upper)
-        tie_signs = vals.signs(cov.tie_lower, cov.tie_upper) if len(cov.tie_lower) else np.zeros(0, dtype=np.int8)
-        verdict, _, _ = verdict_from_signs(self.total, signs, tie_signs)
-        if verdict == "ordinal":
-            diffs = vals.differences(cov.lower, cov.upper)
-            if not len(diffs) or not np.any(np.any(diffs != diffs[0], axis=1)):
-                verdict = "interval"
         return Check(Fraction(x), verdict,
                      f"exact evaluation of all {len(self.runs)} runs and {len(cov.lower) + len(cov.tie_lower)} "
                      "order pairs at this rational")
+
+    def _by_evaluation(self, q: Fraction, witnesses: bool):
+        """``(verdict, witness, gap_witness)`` at a rational from the exact scores of every run."""
+        vals = self._evaluate(q)
+        cov = self.cov
+        signs = vals.signs(cov.lower, cov.upper)
+        tie_signs = vals.signs(cov.tie_lower, cov.tie_upper) if len(cov.tie_lower) else np.zeros(0, dtype=np.int8)
+        verdict, first, where = verdict_from_signs(self.total, signs, tie_signs)
+        witness = gap = None
+        if first is not None and witnesses:
+            lo, hi = (cov.tie_lower, cov.tie_upper) if where == "ties" else (cov.lower, cov.upper)
+            a, b = int(lo[first]), int(hi[first])
+            if where == "ties" and tie_signs[first] < 0:
+                a, b = b, a
+            witness = self.witness(a, b, q)
+        elif verdict == "ordinal":
+            diffs = vals.differences(cov.lower, cov.upper)
+            bad = np.flatnonzero(np.any(diffs != diffs[0], axis=1)) if len(diffs) else np.zeros(0, dtype=np.int64)
+            if not len(bad):
+                verdict = "interval"
+            elif witnesses:
+                k = int(bad[0])
+                witness = self.witness(int(cov.lower[k]), int(cov.upper[k]), q)
+                gap = (self.witness(int(cov.lower[0]), int(cov.upper[0]), q), witness)
+        return verdict, witness, gap
 
 
 #: Thresholds score every run at ``2 * degree + 2`` values of the parameter and
@@ -720,6 +827,12 @@ _SEC_PER_POINT_FACTOR = 3.0
 #: Isolating the real roots of one group polynomial of degree ``D`` costs about
 #: this many seconds times ``D ** 2.5`` (sympy, exact).
 _SEC_PER_ROOT_ISOLATION = 1e-6
+#: The exact phase once covers are grouped costs about this many seconds per distinct difference times the
+#: degree bound squared (its sympy rational function, root isolation) plus this many per pair of distinct
+#: differences times the degree bound (signs of every difference at every critical point); measured on INST
+#: in T at depth 8 (benchmarks/thresholds.py: 255 differences, degree bound 56, about 16 s).
+_SEC_PER_GROUP_DEGREE2 = 6.5e-6
+_SEC_PER_GROUP_PAIR = 2.9e-6
 
 
 def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains):
@@ -798,8 +911,9 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     Parameters
     ----------
     measure : workbench.measures.measure.Measure or str
-        A measure with a continuous rational parameter (``RBP``, ``gRBP``);
-        the value it carries for ``param`` is ignored.
+        A measure with a continuous rational parameter (``RBP``, ``gRBP``,
+        ``INST``, ``INSQ``) whose values are rational functions of it; the
+        value it carries for ``param`` is ignored.
     param : str
         The parameter's name (``"p"``).
     order : workbench.order.orders.Order or str
@@ -822,7 +936,10 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     BadParameterError
         ``param`` is unknown to the measure, or an integer or choice parameter.
     NotExpressibleError
-        The measure is not polynomial in ``param``.
+        The measure is not rational in ``param`` (a logarithm, an exponent in
+        ``param``, a case split on it), a run's value has a pole inside the
+        domain, or a ratio's denominator vanishes at an irrational point of
+        the domain.
 
     Examples
     --------
