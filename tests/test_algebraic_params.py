@@ -471,3 +471,12 @@ def test_a_users_parameterised_measure_takes_an_algebraic_value():
     assert in_field(m.value((0, 1, 1, 0), Gains.default()), alpha) == [Fraction(1, 5), Fraction(2, 5)]
     # at the golden ratio p + p^2 = 1: the runs 0110 and 1000 tie exactly
     assert m.value((0, 1, 1, 0), Gains.default()) == m.value((1, 0, 0, 0), Gains.default())
+
+
+def test_the_thresholds_table_prints_the_algebraic_point_region(capsys):
+    """``[root(...)]`` is a label, not rich markup: the weak point of RBP at depth 3 is printed, and reads back."""
+    assert run_cli(["thresholds", "RBP", "--param", "p", "--depth", "3"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "[root(p**2 + p - 1," in out
+    assert parse_measure("RBP(p=root(p**2 + p - 1, 0.618034))").param_dict["p"].sympy() == \
+        sympy.CRootOf(sympy.Symbol("p") ** 2 + sympy.Symbol("p") - 1, 1)

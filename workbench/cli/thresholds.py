@@ -34,6 +34,7 @@ def thresholds(
     as_json: bool = JsonOpt,
 ) -> None:
     """Exact thresholds in a parameter: the verdict of every region of its domain, with witnesses."""
+    from rich.markup import escape
     from rich.table import Table
 
     from workbench.core.exact import exact_str
@@ -75,16 +76,18 @@ def thresholds(
 
     head = rows[0]
     stdout.print(
-        f"[bold]{head.measure}[/bold] in {p} {head.domain}, order [bold]{head.order}[/bold], {head.kind}-based runs, "
+        f"[bold]{escape(head.measure)}[/bold] in {p} {head.domain}, order [bold]{head.order}[/bold], {head.kind}-based runs, "
         f"{head.grades} relevant grade(s), gains {head.gains}" + (f", topic {head.topic}" if head.topic else "")
     )
     if not ranged:
         table = Table("region", "verdict", "checked at", "witness",
                       title=f"depth {head.depth}: {head.runs} runs, {head.covers} covers, {head.groups} distinct differences")
         for r in head.regions:
-            table.add_row(r.label(), r.verdict, ", ".join(exact_str(ch.point) for ch in r.certificate), witness_text(r))
+            # cells are plain text: a label such as [root(p**2 + p - 1, 0.618034)] is not rich markup
+            table.add_row(*map(escape, (r.label(), r.verdict, ", ".join(exact_str(ch.point) for ch in r.certificate),
+                                        witness_text(r))))
     else:
         table = Table("depth", "regions of the domain and their verdicts", "distinct differences")
         for row in rows:
-            table.add_row(str(row.depth), "\n".join(f"{r.label()}  {r.verdict}" for r in row.regions), str(row.groups))
+            table.add_row(str(row.depth), escape("\n".join(f"{r.label()}  {r.verdict}" for r in row.regions)), str(row.groups))
     stdout.print(table)
