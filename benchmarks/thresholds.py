@@ -2,8 +2,8 @@
 
 Polynomial in the parameter: RBP's and gRBP's persistence ``p``.  A ratio
 of polynomials: geometric precision ``GP(p) = sum_i p^(i-1) [r_i >= 1] /
-sum_i p^(i-1)`` (RBP normalised by its largest value, defined here as a
-family of its own) and INST's ``T`` (C/W/L, ``T`` in ``(0, oo)``).
+sum_i p^(i-1)`` (RBP normalised by its largest value: the user's measure
+file ``examples/geometric_precision.py``, its ``p`` declared there) and INST's ``T`` (C/W/L, ``T`` in ``(0, oo)``).
 
 Each case runs 3 times, each in a fresh subprocess; we report the median wall
 time of ``workbench.scale.thresholds.thresholds`` (enumeration, exact scoring at
@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))  # run from a checkout whether or not workbench is
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from harness import in_fresh_process  # noqa: E402
 
-#: Geometric precision, registered under a user-family name (it is not a built-in family).
-GP = "geometric_precision.py:GP"
+#: Geometric precision, a user's measure file with a declared parameter (it is not a built-in family).
+GP = str(ROOT / "examples" / "geometric_precision.py") + ":gp"
 
 CASES = [
     # (label, measure, parameter, depth, grades)
@@ -41,27 +41,9 @@ CASES = [
 ]
 
 
-def _def_gp(A, P, topic, k):
-    """``sum_i p^(i-1) [r_i >= 1] / sum_i p^(i-1)`` over the run's ranks."""
-    p = P["p"]
-    weight, hits, norm = A.const(1), A.const(0), A.const(0)
-    for i in range(A.depth):
-        hits = hits + weight * A.rel(i)
-        norm = norm + weight
-        weight = weight * p
-    return A.ratio(hits, norm, 0)
-
-
 def measure_of(name: str):
-    from workbench.measures.families import Family, register_family
-    from workbench.measures.measure import Measure
     from workbench.measures.names import parse_measure
-    from workbench.measures.params import P_PERSISTENCE
 
-    if name == GP:
-        register_family(Family(GP, (P_PERSISTENCE,), False, "geometric precision (normalised RBP)",
-                               "benchmarks/thresholds.py", _def_gp))
-        return Measure(GP)
     return parse_measure(name)
 
 
