@@ -269,3 +269,15 @@ def test_user_measures_violate_exactly_one_sub_order(tmp_path, function, grades,
             for cx in (smt, enum):
                 assert get_order(order).compare(cx.lower, cx.upper, g) == "<"
                 assert m.value(cx.lower, g) > m.value(cx.upper, g)
+
+
+def test_atlas_on_the_sub_orders():
+    from workbench.papers.atlas import ATLAS_ORDERS, LETTERS, build_atlas
+
+    assert "swap" not in ATLAS_ORDERS and "raise" not in ATLAS_ORDERS  # reports/atlas.md keeps its five orders
+    a = build_atlas(["P", "RR", "RBP(p=1/2)"], orders=["swap", "raise"], grades=[1], depths=[2, 3])
+    for measure in ("P", "RR", "RBP(p=1/2)"):
+        m = parse_measure(measure)
+        for order in ("swap", "raise"):
+            want = " ".join(LETTERS[oracle_verdict(m, order, d, 1, None, Gains.default(1))] for d in (2, 3))
+            assert a.verdicts(measure, order, 1) == want, (measure, order)
