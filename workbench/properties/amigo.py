@@ -96,7 +96,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from workbench.core.exact import ValueBlock, exact_str
-from workbench.errors import BadDepthError, BadParameterError, UndecidedComparisonError
+from workbench.errors import BadDepthError, BadParameterError, UndecidedComparisonError, UndefinedMeasureError
 from workbench.measures.measure import Measure
 from workbench.properties.verdict import PropertyVerdict
 from workbench.space.runs import Gains, Topic, format_run, resolve_scale
@@ -133,10 +133,13 @@ class _Setting:
         """Why the measure is undefined on ``topic`` (None: it is defined)."""
         if self.measure.needs_topic and topic is None:
             return f"{self.measure} needs a topic (recall base or ideal run); none was given"
-        if self.measure.needs_topic and topic.recall_base == 0:
-            return (f"{self.measure} divides by the recall base or the ideal run's value, "
-                    f"which is 0 for topic ({topic}) without relevant documents")
-        return None
+        reason = self.measure.undefined_reason(topic)
+        if reason is None and topic is not None and topic.empty:  # a user's measure may divide by zero there
+            try:
+                self.measure.value((0,) * self.depths[0], self.gains, topic)
+            except UndefinedMeasureError as e:
+                reason = str(e)
+        return None if reason is None else f"{self.measure} is undefined on topic ({topic}): {reason}"
 
 
 def _setting(measure, grades, gains, depths, topics) -> _Setting:
@@ -211,7 +214,9 @@ def _aggregate(name: str, setting: _Setting, results: list, scope: str, every_de
                                ("undefined elsewhere: " + notes) if notes else failing[0][1].why,
                                every_depth=False, detail=detail)
     if holding:
-        why = why_holds
+        vacuous = "; ".join(f"vacuous on topic ({t}): {r.why}" if t is not None else f"vacuous: {r.why}"
+                            for t, r in holding if r.why)
+        why = "; ".join(x for x in (why_holds, vacuous) if x) or None
         if notes:
             why = (why + "; " if why else "") + "undefined elsewhere: " + notes
         witness = holding[0][1].witness
@@ -257,7 +262,7 @@ def _first_swap_failure(setting: _Setting, topic, any_distance: bool) -> _TopicR
                         "value_run": exact_str(block.value(b)), "value_swapped": exact_str(block.value(b + k)),
                         "order": "tie" if signs[b] == 0 else "lower"})
     if not checked:
-        return _TopicResult("holds", why=f"no misordered pair in the runs of topic ({topic})")
+        return _TopicResult("holds", why="no run of the scope has a misordered pair")
     return _TopicResult("holds")
 
 
@@ -335,7 +340,7 @@ def _deepness_topic(setting: _Setting, topic) -> _TopicResult:
                         "value_swapped_lower": exact_str(block.value(b + k)),
                         "order": "tie" if signs[b] == 0 else "lower"})
     if not checked:
-        return _TopicResult("holds", why="no run of the scope repeats a misordered pair (depth >= 4 needed)")
+        return _TopicResult("holds", why="no run of the scope repeats a misordered pair (that needs depth >= 4)")
     return _TopicResult("holds")
 
 
@@ -386,6 +391,8 @@ def _confidence_topic(setting: _Setting, topic, strict: bool) -> _TopicResult:
                 "topic": _topic_label(topic), "depth": depth, "run": format_run(runs[k]),
                 "extended": format_run(longer[k]), "value_run": exact_str(a.value(k)),
                 "value_extended": exact_str(b.value(k)), "order": "tie" if signs[k] == 0 else "higher"})
+    if strict and not any(bool(_runs(setting, d, topic).max(initial=0) > 0) for d in setting.depths):
+        return _TopicResult("holds", why="no run of the scope has a relevant document")
     return _TopicResult("holds")
 
 
