@@ -438,23 +438,27 @@ class _Member:
     lower: tuple
 
 
-def _family(kind: str, setting: _Setting, topic) -> list[_Member]:
+#: The threshold families reach this many times the deepest enumerated depth (``tail``), so that a
+#: measure whose deep relevant documents add up (DCG) is caught beyond the enumerated depths.
+TAIL_FACTOR = 4
+
+
+def _family(kind: str, setting: _Setting, topic, tail: int) -> list[_Member]:
+    """The generated pairs of a threshold constraint, within runs of depth ``<= tail`` (and the topic)."""
     c, out = setting.c, []
     top_docs = None if topic is None else topic.counts[c - 1]
-    for depth in setting.depths:
-        if kind == "closeness":
-            n = depth - 1
-            if n >= 1 and (top_docs is None or n <= top_docs):
-                out.append(_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n))
-        elif kind == "uniform":
-            for s in range(1, depth):
-                m = depth - s
-                if top_docs is None or m <= top_docs:
-                    out.append(_Member((s, m), (c,) + (0,) * (depth - 1), (0,) * s + (c,) * m))
-        elif kind == "n after n":
-            if depth % 2 == 0 and (top_docs is None or depth // 2 <= top_docs):
-                n = depth // 2
-                out.append(_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n))
+
+    def fits(m: int) -> bool:
+        return top_docs is None or m <= top_docs
+
+    if kind == "closeness":
+        out = [_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n) for n in range(1, tail) if fits(n)]
+    elif kind == "uniform":
+        out = [_Member((s, m), (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m)
+               for s in range(1, setting.depths[-1]) for m in range(1, tail - s + 1) if fits(m)]
+    elif kind == "n after n":
+        out = [_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n)
+               for n in range(1, tail // 2 + 1) if fits(n)]
     return out
 
 
@@ -479,11 +483,11 @@ def _member_json(setting, member: _Member, value_upper, value_lower) -> dict:
             "value_upper": exact_str(value_upper), "value_lower": exact_str(value_lower)}
 
 
-def _threshold_topic(kind: str, setting: _Setting, topic) -> _TopicResult:
-    members = _family(kind, setting, topic)
+def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bool = True) -> _TopicResult:
+    members = _family(kind, setting, topic, tail)
     if not members:
-        return _TopicResult("undefined", why=f"no pair of the family fits depths {list(setting.depths)}"
-                            + (f" and topic ({topic})" if topic is not None else ""))
+        return _TopicResult("undefined", why=f"no pair of the family fits runs of depth <= {tail}"
+                            + (f" from topic ({topic})" if topic is not None else ""))
     signs, values = {}, {}
     for mb in members:
         block = _values(setting, np.array([mb.upper, mb.lower]), topic)
@@ -492,7 +496,7 @@ def _threshold_topic(kind: str, setting: _Setting, topic) -> _TopicResult:
     ok, key = _combine(kind, signs)
     rows = [_member_json(setting, mb, *values[mb.key]) | {"upper_wins": signs[mb.key] > 0} for mb in members]
     detail = {"topic": _topic_label(topic), "family": rows}
-    regions = _param_regions(kind, setting, members, topic)
+    regions = _param_regions(kind, setting, members, topic) if regions else None
     if regions is not None:
         detail["param_regions"] = regions
     if ok:
@@ -504,6 +508,8 @@ def _threshold_topic(kind: str, setting: _Setting, topic) -> _TopicResult:
             witness = {"topic": _topic_label(topic), "n": key[0]} | next(r for r in rows if r["key"] == list(key))
         return _TopicResult("holds", witness, detail=detail)
     losing = [r for r in rows if not r["upper_wins"]]
+    if kind == "uniform":  # for every s, the first m where the top run does not win
+        losing = [next(r for r in losing if r["key"][0] == s) for s in sorted({r["key"][0] for r in losing})]
     return _TopicResult("fails", {"topic": _topic_label(topic), "losing_pairs": losing}, detail=detail)
 
 
@@ -511,21 +517,28 @@ _THRESHOLD_NAMES = {"uniform": "deepness threshold", "n after n": "deepness thre
                     "closeness": "closeness threshold"}
 
 
-def _threshold(kind: str, measure, grades, gains, depths, topics) -> PropertyVerdict:
+def _threshold(kind: str, measure, grades, gains, depths, topics, tail) -> PropertyVerdict:
     s = _setting(measure, grades, gains, depths, topics)
+    tail = TAIL_FACTOR * s.depths[-1] if tail is None else int(tail)
+    if tail < 2:
+        raise BadDepthError(f"tail {tail}: the threshold families need runs of depth >= 2")
+    proof = rbp_obligations(s.measure, s.gains) if topics is None else None
+    proved = proof is not None and kind != "n after n"  # its every-depth regions replace the family's
     results = []
     for t in s.topics:
         why = s.undefined_on(t)
-        results.append(_TopicResult("undefined", why=why) if why else _threshold_topic(kind, s, t))
+        results.append(_TopicResult("undefined", why=why) if why else
+                       _threshold_topic(kind, s, t, tail, regions=not proved))
     name = _THRESHOLD_NAMES[kind]
-    proof = rbp_obligations(s.measure, s.gains) if topics is None else None
-    detail, every, why = {}, False, None
+    detail, every, why = {"tail": tail}, False, None
     if kind == "closeness":
-        fam = "pairs (0 c^n, c 0^n) at depth n + 1"
+        fam = f"pairs (0 c^n, c 0^n), n + 1 <= {tail}"
     elif kind == "uniform":
-        fam = "pairs (c 0^(s+m-1), 0^s c^m) at depth s + m; a holds is checked for m <= max depth - s"
+        fam = f"pairs (c 0^(s+m-1), 0^s c^m), s < {s.depths[-1]}, s + m <= {tail}"
+        why = (f"bounded: for the witness s, m <= {tail} - s relevant documents were tried, not more"
+               if any(r.verdict == "holds" for r in results) else None)
     else:
-        fam = "pairs (c 0^(2n-1), 0^n c^n) at depth 2n"
+        fam = f"pairs (c 0^(2n-1), 0^n c^n), 2n <= {tail}"
     if proof is not None and kind != "n after n":
         key = "closeness" if kind == "closeness" else "deepness_threshold"
         every, why = True, proof["why_" + key]
@@ -546,12 +559,15 @@ def _threshold(kind: str, measure, grades, gains, depths, topics) -> PropertyVer
 
 
 def deepness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
-                       topics: Sequence[Topic | None] | None = None, reading: str = "uniform") -> PropertyVerdict:
+                       topics: Sequence[Topic | None] | None = None, reading: str = "uniform",
+                       tail: int | None = None) -> PropertyVerdict:
     """Deepness threshold: some depth ``s`` beyond which relevant documents never outweigh one at the top.
 
     ``reading="uniform"`` (main): ``exists s, for all m: M(c 0^(s+m-1)) > M(0^s c^m)``;
     ``reading="n after n"``: ``exists n: M(c 0^(2n-1)) > M(0^n c^n)``.
-    Other parameters are those of :func:`priority`.
+    The depth ``s`` is sought below the deepest of ``depths``; the pairs use
+    runs of depth up to ``tail`` (default ``TAIL_FACTOR`` times the deepest
+    of ``depths``).  Other parameters are those of :func:`priority`.
 
     Examples
     --------
@@ -567,14 +583,15 @@ def deepness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, 
     """
     if reading not in ("uniform", "n after n"):
         raise BadParameterError(f"reading {reading!r}: must be 'uniform' or 'n after n'")
-    return _threshold(reading, measure, grades, gains, depths, topics)
+    return _threshold(reading, measure, grades, gains, depths, topics, tail)
 
 
 def closeness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
-                        topics: Sequence[Topic | None] | None = None) -> PropertyVerdict:
+                        topics: Sequence[Topic | None] | None = None, tail: int | None = None) -> PropertyVerdict:
     """Closeness threshold: ``exists n: M(0 c^n) > M(c 0^n)`` (many relevant documents just below the top win).
 
-    Parameters are those of :func:`priority`.
+    ``n + 1 <= tail`` (default ``TAIL_FACTOR`` times the deepest of
+    ``depths``); other parameters are those of :func:`priority`.
 
     Examples
     --------
@@ -588,7 +605,7 @@ def closeness_threshold(measure, *, grades: int = 1, gains: Gains | None = None,
     ----------
     Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (closeness threshold constraint).
     """
-    return _threshold("closeness", measure, grades, gains, depths, topics)
+    return _threshold("closeness", measure, grades, gains, depths, topics, tail)
 
 
 # ---------------------------------------------------------------------------
