@@ -418,3 +418,20 @@ def test_threshold_witnesses_are_the_smallest(name, c, topic):
          and cmp(M((0,) + (c,) * k), M((c,) + (0,) * k)) > 0]
     w = closeness_threshold(name, grades=c, depths=depths, topics=topics)
     assert (w.witness or {}).get("n") == (n[0] if n else None)
+
+
+def test_threshold_families_exhausted_by_a_topic_settle_every_depth():
+    """A topic has n_c documents of grade c: once every m (or n) <= n_c is tried, no deeper run can change it."""
+    v = deepness_threshold("AP", depths=range(1, 4), topics=[Topic((2,))])
+    assert v.ok and v.every_depth and v.witness["m_checked"] == [1, 2]
+    f = lambda r: o_AP(r, Gains.default(), Topic((2,)))  # noqa: E731
+    s = v.witness["s"]
+    assert all(f((1,) + (0,) * (s + m - 1)) > f((0,) * s + (1,) * m) for m in (1, 2))
+    assert s == 1 or f((1,) + (0,) * (s - 1 + 2 - 1)) <= f((0,) * (s - 1) + (1,) * 2) \
+        or f((1,) + (0,) * (s - 1)) <= f((0,) * (s - 1) + (1,))
+    w = closeness_threshold("RR", depths=range(1, 4), topics=[Topic((2,))])
+    assert w.verdict == "fails" and w.every_depth and len(w.witness["losing_pairs"]) == 2
+    w = closeness_threshold("RR", depths=range(1, 4))
+    assert w.verdict == "fails" and not w.every_depth  # no topic: more relevant documents could still be tried
+    v = deepness_threshold("P@2", depths=range(1, 4))
+    assert v.ok and not v.every_depth and "bounded" in v.why

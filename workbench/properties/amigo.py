@@ -28,20 +28,26 @@ i.e. ``M(swap_i r) > M(swap_j r)``.
 **deepness threshold** ("there is a depth beyond which any amount of
 relevant documents is worth less than one relevant document at the top";
 reading *uniform*): there is ``s >= 1`` such that for every ``m >= 1``,
-``M(c 0^(s+m-1)) > M(0^s c^m)`` (both runs of depth ``s + m``).  Enumerated
-for ``s + m`` in ``depths`` (and ``m <= n_c`` under a topic): a ``holds`` is
-bounded (``m <= max(depths) - s``) unless a proof covers every ``m``.
-Variant **deepness threshold (n after n)** (the literal "n relevant
-documents after n non-relevant ones"): there is ``n >= 1`` with
-``M(c 0^(2n-1)) > M(0^n c^n)``; at ``n = 1`` this is implied by priority,
-which is why it is not the main reading.
+``M(c 0^(s+m-1)) > M(0^s c^m)`` (both runs of depth ``s + m``).  Variant
+**deepness threshold (n after n)** (the literal "n relevant documents after
+n non-relevant ones"): there is ``n >= 1`` with ``M(c 0^(2n-1)) > M(0^n c^n)``;
+at ``n = 1`` this is implied by priority, which is why it is not the main
+reading.
 
 **closeness threshold** ("near the top, many relevant documents beat one at
 the top"): there is ``n >= 1`` such that ``n`` relevant documents just
 below the top beat one relevant document at the top:
-``M(0 c^n) > M(c 0^n)`` (depth ``n + 1``).  A witness settles it for good
-(the constraint is existential); ``fails`` is bounded by the depths unless
-proved.
+``M(0 c^n) > M(c 0^n)`` (depth ``n + 1``).
+
+The threshold constraints are decided on generated families of pairs: ``s``
+below the deepest enumerated depth, and runs of depth up to ``tail``
+(default :data:`TAIL_FACTOR` times the deepest enumerated depth, so that a
+measure whose deep relevant documents add up, such as DCG, is caught);
+under a topic, ``m, n <= n_c`` (its documents of grade ``c``).  Their scope
+is then: an existential witness (closeness, n after n) settles ``holds`` at
+every depth; a family exhausted by the topic (every ``m`` or ``n <= n_c``
+tried) settles the verdict at every depth; otherwise the verdict is bounded
+(``why`` says so) unless a proof covers it.
 
 **confidence** ("adding noise at the end of the ranking decreases the
 score"; reading *strict*, the paper's): for every run ``r`` of depth ``N``
@@ -197,10 +203,11 @@ class _TopicResult:
     witness: dict | None = None
     why: str | None = None
     detail: dict | None = None
+    complete: bool = False  # settled for every depth (a threshold family exhausted by the topic, or a witness)
 
 
 def _aggregate(name: str, setting: _Setting, results: list, scope: str, every_depth: bool = False,
-               detail: dict | None = None, why_holds: str | None = None) -> PropertyVerdict:
+               detail: dict | None = None, why_holds: str | None = None, every_fails: bool = False) -> PropertyVerdict:
     undefined = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "undefined"]
     failing = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "fails"]
     holding = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "holds"]
@@ -212,7 +219,7 @@ def _aggregate(name: str, setting: _Setting, results: list, scope: str, every_de
     if failing:
         return PropertyVerdict(name, SOURCE, "fails", scope, failing[0][1].witness,
                                ("undefined elsewhere: " + notes) if notes else failing[0][1].why,
-                               every_depth=False, detail=detail)
+                               every_depth=every_fails, detail=detail)
     if holding:
         vacuous = "; ".join(f"vacuous on topic ({t}): {r.why}" if t is not None else f"vacuous: {r.why}"
                             for t, r in holding if r.why)
@@ -499,18 +506,23 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
     regions = _param_regions(kind, setting, members, topic) if regions else None
     if regions is not None:
         detail["param_regions"] = regions
+    top_docs = None if topic is None else topic.counts[setting.c - 1]
     if ok:
         if kind == "uniform":
             wit = [r for r in rows if r["key"][0] == key[0]]
-            witness = {"topic": _topic_label(topic), "s": key[0], "m_checked": [r["key"][1] for r in wit],
-                       "pairs": wit}
-        else:
-            witness = {"topic": _topic_label(topic), "n": key[0]} | next(r for r in rows if r["key"] == list(key))
-        return _TopicResult("holds", witness, detail=detail)
+            ms = [r["key"][1] for r in wit]
+            witness = {"topic": _topic_label(topic), "s": key[0], "m_checked": ms, "pairs": wit}
+            # the topic has no more than n_c documents of grade c: every m was tried, at any depth
+            return _TopicResult("holds", witness, detail=detail, complete=ms == list(range(1, (top_docs or 0) + 1)))
+        witness = {"topic": _topic_label(topic), "n": key[0]} | next(r for r in rows if r["key"] == list(key))
+        return _TopicResult("holds", witness, detail=detail, complete=True)
     losing = [r for r in rows if not r["upper_wins"]]
     if kind == "uniform":  # for every s, the first m where the top run does not win
         losing = [next(r for r in losing if r["key"][0] == s) for s in sorted({r["key"][0] for r in losing})]
-    return _TopicResult("fails", {"topic": _topic_label(topic), "losing_pairs": losing}, detail=detail)
+    # an existential family exhausted by the topic (every n <= n_c tried) fails at every depth
+    complete = kind != "uniform" and top_docs is not None and len(members) == top_docs
+    return _TopicResult("fails", {"topic": _topic_label(topic), "losing_pairs": losing}, detail=detail,
+                        complete=complete)
 
 
 _THRESHOLD_NAMES = {"uniform": "deepness threshold", "n after n": "deepness threshold (n after n)",
@@ -544,11 +556,19 @@ def _threshold(kind: str, measure, grades, gains, depths, topics, tail) -> Prope
         every, why = True, proof["why_" + key]
         detail["param_regions_every_depth"] = proof["regions_" + key]
         detail["proved"] = proof[key]
-    elif kind != "uniform" and any(r.verdict == "holds" for r in results) \
-            and not any(r.verdict == "fails" for r in results):
-        every, why = True, "existential: the witness pair settles it at every depth"
+    holding = [r for r in results if r.verdict == "holds"]
+    failing = [r for r in results if r.verdict == "fails"]
+    every_fails = any(r.complete for r in failing)
+    if proof is None and holding and all(r.complete for r in holding):
+        every = True
+        why = ("existential: the witness pair settles it at every depth" if kind != "uniform" else
+               "every depth: the witness s beats every number m <= n_c of relevant documents the topic has")
     verdict = _aggregate(name, s, results, s.scope(f"; family: {fam}"), every_depth=every, detail=detail,
-                         why_holds=why)
+                         why_holds=why, every_fails=every_fails)
+    if every_fails and verdict.verdict == "fails":
+        verdict = PropertyVerdict(name, SOURCE, "fails", verdict.scope, verdict.witness,
+                                  "every depth: the topic has no more documents of grade c than the pairs tried",
+                                  every_depth=True, detail=verdict.detail)
     if proof is not None and kind != "n after n":  # the proof decides for every depth, beyond the enumeration too
         proved = detail["proved"]
         if kind == "closeness" and verdict.ok and not proved["holds"]:  # a witness contradicting the proof
