@@ -435,3 +435,23 @@ def test_threshold_families_exhausted_by_a_topic_settle_every_depth():
     assert w.verdict == "fails" and not w.every_depth  # no topic: more relevant documents could still be tried
     v = deepness_threshold("P@2", depths=range(1, 4))
     assert v.ok and not v.every_depth and "bounded" in v.why
+
+
+def test_user_measure_parameter_regions_flip_exactly():
+    """A user's measure with a declared parameter: switch points of the closeness threshold, both sides."""
+    name = "examples/geometric_precision.py:gp"
+
+    def gp(p, r):  # sum_i p^(i-1) [r_i >= 1] / sum_i p^(i-1), from the example's docstring
+        return sum((p ** i * rel(g) for i, g in enumerate(r)), Fraction(0)) / sum(p ** i for i in range(len(r)))
+
+    v = closeness_threshold(name, depths=range(1, 3), tail=5)
+    regions = v.detail["per_topic"][0]["param_regions"]
+    assert len(regions) >= 2
+
+    def holds(p):  # the oracle's closeness at tail 5: n <= 4
+        return any(gp(p, (0,) + (1,) * n) > gp(p, (1,) + (0,) * n) for n in range(1, 5))
+
+    for r in regions:
+        assert holds(_inside(r["low"], r["high"])) is r["holds"]
+    for left, right in zip(regions, regions[1:]):
+        assert holds(_near(left["high"], -1)) is left["holds"] and holds(_near(left["high"], 1)) is right["holds"]

@@ -641,7 +641,7 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> list |
     """Where, as the measure's one continuous parameter varies, the constraint holds over the family."""
     import sympy
 
-    from workbench.core.algebraic import _between, _cmp, _endpoint_label, _roots_in, _sign_at
+    from workbench.core.algebraic import _between, _cmp, _endpoint_label, _horner, _roots_in
 
     ps = _free_param(setting.measure)
     if ps is None:
@@ -672,14 +672,32 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> list |
 
     points.sort(key=cmp_to_key(_cmp))
     ends = [ps.low] + points + [ps.high]
-    pieces = []  # (low, high, closed-at-both, holds) for open intervals and single points
+    coeffs = {key: [Fraction(int(c.p), int(c.q)) for c in p.all_coeffs()] for key, p in polys.items()}
+
+    def sign_at_rational(key, x: Fraction) -> int:
+        v = _horner(coeffs[key], x)
+        return (v > 0) - (v < 0)
+
+    def vanishes_at(key, pt) -> bool:
+        if isinstance(pt, Fraction):
+            return sign_at_rational(key, pt) == 0
+        poly = polys[key]
+        if poly.degree() < pt.degree:  # pt is a root of an irreducible f of higher degree
+            return False
+        f = sympy.Poly(pt.f.as_expr().subs(pt.f.gen, poly.gen), poly.gen)
+        return poly.rem(f).is_zero
+
+    pieces = []  # (kind, low, high, holds) for open intervals and single points
     for k in range(len(ends) - 1):
         sample = _between(ends[k], ends[k + 1])
-        ok, _ = _combine(kind, {key: _sign_at(p, sample) for key, p in polys.items()})
+        signs = {key: sign_at_rational(key, sample) for key in polys}
+        ok, _ = _combine(kind, signs)
         pieces.append(("open", ends[k], ends[k + 1], ok))
         if k + 1 < len(ends) - 1:
+            # no root of any member lies strictly between the sample and the next breakpoint: a member keeps
+            # the sample's sign there unless it vanishes at the breakpoint
             pt = ends[k + 1]
-            ok, _ = _combine(kind, {key: _sign_at(p, pt) for key, p in polys.items()})
+            ok, _ = _combine(kind, {key: 0 if vanishes_at(key, pt) else signs[key] for key in polys})
             pieces.append(("point", pt, pt, ok))
     regions = []
     for kind_, lo, hi, ok in pieces:
