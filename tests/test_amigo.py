@@ -455,3 +455,13 @@ def test_user_measure_parameter_regions_flip_exactly():
         assert holds(_inside(r["low"], r["high"])) is r["holds"]
     for left, right in zip(regions, regions[1:]):
         assert holds(_near(left["high"], -1)) is left["holds"] and holds(_near(left["high"], 1)) is right["holds"]
+
+
+def test_depths_where_the_measure_is_undefined_are_skipped_and_named():
+    """The space ratios need runs of depth >= 2 RB: shallower depths are skipped, and said so."""
+    by = {x.name: x for x in amigo_properties("SpaceRatio", depths=range(1, 4), topics=[Topic((1,))])}
+    assert by["confidence (weak)"].ok and "skipped where undefined: depth 1: " in by["confidence (weak)"].why
+    assert "vacuous" not in by["confidence (weak)"].why
+    assert by["deepness"].ok and by["deepness"].why.startswith("topic (1): vacuous")
+    w = closeness_threshold("SpaceRatio", depths=range(1, 3), topics=[Topic((2,))], tail=3)
+    assert w.verdict == "undefined" and "full-scale run" in w.why

@@ -221,8 +221,7 @@ def _aggregate(name: str, setting: _Setting, results: list, scope: str, every_de
                                ("undefined elsewhere: " + notes) if notes else failing[0][1].why,
                                every_depth=every_fails, detail=detail)
     if holding:
-        vacuous = "; ".join(f"vacuous on topic ({t}): {r.why}" if t is not None else f"vacuous: {r.why}"
-                            for t, r in holding if r.why)
+        vacuous = "; ".join(f"topic ({t}): {r.why}" if t is not None else r.why for t, r in holding if r.why)
         why = "; ".join(x for x in (why_holds, vacuous) if x) or None
         if notes:
             why = (why + "; " if why else "") + "undefined elsewhere: " + notes
@@ -246,10 +245,35 @@ def _swap(rows: np.ndarray, i: int, j: int) -> np.ndarray:
     return out
 
 
-def _first_swap_failure(setting: _Setting, topic, any_distance: bool) -> _TopicResult:
-    checked = 0
+def _over_depths(setting: _Setting, topic, per_depth, vacuous: str) -> _TopicResult:
+    """Run ``per_depth(depth) -> (failure or None, pairs checked)`` over the depths.
+
+    A depth where the measure is undefined (it raises
+    :class:`~workbench.errors.UndefinedMeasureError`, e.g. the space ratios
+    below the full-scale run's depth) is skipped and named in ``why``; if
+    every depth is, the topic's verdict is ``undefined``.
+    """
+    checked, skipped = 0, []
     for depth in setting.depths:
-        runs = _runs(setting, depth, topic)
+        try:
+            failure, n = per_depth(depth)
+        except UndefinedMeasureError as e:
+            skipped.append(str(e) if str(e).startswith(f"depth {depth}") else f"depth {depth}: {e}")
+            continue
+        if failure is not None:
+            return failure
+        checked += n
+    if len(skipped) == len(setting.depths):
+        return _TopicResult("undefined", why="; ".join(skipped))
+    note = ("skipped where undefined: " + "; ".join(skipped)) if skipped else None
+    if not checked:
+        return _TopicResult("holds", why="; ".join(x for x in ("vacuous: " + vacuous, note) if x))
+    return _TopicResult("holds", why=note)
+
+
+def _first_swap_failure(setting: _Setting, topic, any_distance: bool) -> _TopicResult:
+    def per_depth(depth):
+        checked, runs = 0, _runs(setting, depth, topic)
         for i in range(depth - 1):
             for j in (range(i + 1, depth) if any_distance else (i + 1,)):
                 rows = runs[runs[:, i] < runs[:, j]]
@@ -267,10 +291,10 @@ def _first_swap_failure(setting: _Setting, topic, any_distance: bool) -> _TopicR
                         "topic": _topic_label(topic), "depth": depth, "run": format_run(rows[b]),
                         "swapped": format_run(swapped[b]), "positions": [i + 1, j + 1],
                         "value_run": exact_str(block.value(b)), "value_swapped": exact_str(block.value(b + k)),
-                        "order": "tie" if signs[b] == 0 else "lower"})
-    if not checked:
-        return _TopicResult("holds", why="no run of the scope has a misordered pair")
-    return _TopicResult("holds")
+                        "order": "tie" if signs[b] == 0 else "lower"}), checked
+        return None, checked
+
+    return _over_depths(setting, topic, per_depth, "no run of the scope has a misordered pair")
 
 
 def priority(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
@@ -320,9 +344,8 @@ def priority(measure, *, grades: int = 1, gains: Gains | None = None, depths: It
 
 
 def _deepness_topic(setting: _Setting, topic) -> _TopicResult:
-    checked = 0
-    for depth in setting.depths:
-        runs = _runs(setting, depth, topic)
+    def per_depth(depth):
+        checked, runs = 0, _runs(setting, depth, topic)
         for i in range(depth - 1):
             for j in range(i + 2, depth - 1):
                 mask = ((runs[:, i] < runs[:, i + 1]) & (runs[:, i] == runs[:, j])
@@ -345,10 +368,11 @@ def _deepness_topic(setting: _Setting, topic) -> _TopicResult:
                         "value_run": exact_str(_values(setting, rows[b:b + 1], topic).value(0)),
                         "value_swapped_upper": exact_str(block.value(b)),
                         "value_swapped_lower": exact_str(block.value(b + k)),
-                        "order": "tie" if signs[b] == 0 else "lower"})
-    if not checked:
-        return _TopicResult("holds", why="no run of the scope repeats a misordered pair (that needs depth >= 4)")
-    return _TopicResult("holds")
+                        "order": "tie" if signs[b] == 0 else "lower"}), checked
+        return None, checked
+
+    return _over_depths(setting, topic, per_depth,
+                        "no run of the scope repeats a misordered pair (that needs depth >= 4)")
 
 
 def deepness(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
@@ -385,7 +409,7 @@ def deepness(measure, *, grades: int = 1, gains: Gains | None = None, depths: It
 
 
 def _confidence_topic(setting: _Setting, topic, strict: bool) -> _TopicResult:
-    for depth in setting.depths:
+    def per_depth(depth):
         runs = _runs(setting, depth, topic)
         longer = np.hstack([runs, np.zeros((len(runs), 1), dtype=np.int64)])
         a, b = _values(setting, runs, topic), _values(setting, longer, topic)
@@ -397,10 +421,10 @@ def _confidence_topic(setting: _Setting, topic, strict: bool) -> _TopicResult:
             return _TopicResult("fails", {
                 "topic": _topic_label(topic), "depth": depth, "run": format_run(runs[k]),
                 "extended": format_run(longer[k]), "value_run": exact_str(a.value(k)),
-                "value_extended": exact_str(b.value(k)), "order": "tie" if signs[k] == 0 else "higher"})
-    if strict and not any(bool(_runs(setting, d, topic).max(initial=0) > 0) for d in setting.depths):
-        return _TopicResult("holds", why="no run of the scope has a relevant document")
-    return _TopicResult("holds")
+                "value_extended": exact_str(b.value(k)), "order": "tie" if signs[k] == 0 else "higher"}), 0
+        return None, int(relevant.sum()) if strict else len(runs)
+
+    return _over_depths(setting, topic, per_depth, "no run of the scope has a relevant document")
 
 
 def confidence(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
@@ -495,14 +519,24 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
     if not members:
         return _TopicResult("undefined", why=f"no pair of the family fits runs of depth <= {tail}"
                             + (f" from topic ({topic})" if topic is not None else ""))
-    signs, values = {}, {}
+    signs, values, skipped = {}, {}, []
     for mb in members:
-        block = _values(setting, np.array([mb.upper, mb.lower]), topic)
+        try:
+            block = _values(setting, np.array([mb.upper, mb.lower]), topic)
+        except UndefinedMeasureError as e:
+            skipped.append(f"pair {format_run(mb.upper)}, {format_run(mb.lower)}: {e}")
+            continue
         signs[mb.key] = int(block.signs(np.array([1]), np.array([0]))[0])
         values[mb.key] = (block.value(0), block.value(1))
+    if skipped:
+        members = [mb for mb in members if mb.key in signs]
+        if not members:
+            return _TopicResult("undefined", why="; ".join(skipped[:3]) + ("; ..." if len(skipped) > 3 else ""))
     ok, key = _combine(kind, signs)
     rows = [_member_json(setting, mb, *values[mb.key]) | {"upper_wins": signs[mb.key] > 0} for mb in members]
     detail = {"topic": _topic_label(topic), "family": rows}
+    if skipped:
+        detail["skipped_where_undefined"] = skipped
     regions = _param_regions(kind, setting, members, topic) if regions else None
     if regions is not None:
         detail["param_regions"] = regions
