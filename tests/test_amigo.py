@@ -169,7 +169,9 @@ def tail_of(depths):
 
 
 def o_closeness(M, depths, c, topic):
-    """None when no pair fits (undefined), else whether some n wins."""
+    """None when undefined (fewer than 2 documents of grade c in the topic, or no pair fits), else whether some n wins."""
+    if topic is not None and topic.counts[c - 1] < 2:
+        return None
     pairs = [n for n in range(1, tail_of(depths)) if fits(topic, c, n)]
     if not pairs:
         return None
@@ -371,7 +373,7 @@ def _near(text, side):
 
 
 @pytest.mark.parametrize("topic,switch", [(Topic((3,)), "root(p**3 + p**2 + p - 1,"),
-                                          (Topic((2,)), "root(p**2 + p - 1,"), (Topic((1,)), None)])
+                                          (Topic((2,)), "root(p**2 + p - 1,")])
 def test_closeness_regions_flip_exactly(topic, switch):
     """With a topic no proof applies: the regions come from the family (0 c^n, c 0^n), n <= n_c, alone."""
     depths = list(range(1, 6))
@@ -386,11 +388,10 @@ def test_closeness_regions_flip_exactly(topic, switch):
         for side, region in ((-1, left), (1, right)):
             p = _near(left["high"], side)
             assert o_closeness(lambda run: rbp_value(p, run), depths, 1, topic) is region["holds"]
-    if switch is None:
-        assert [r["holds"] for r in regions] == [False]
-    else:  # 2p - 1 - p^(n+1) > 0 for some n <= n_c: the switch is the root for n = n_c
-        assert [r["holds"] for r in regions] == [False, True] and regions[0]["high"].startswith(switch)
-        assert regions[0]["high_closed"] and not regions[1]["low_closed"]  # a tie at the root: not a win
+    # 2p - 1 - p^(n+1) > 0 for some n <= n_c: the switch is the root for n = n_c
+    assert [r["holds"] for r in regions] == [False, True] and regions[0]["high"].startswith(switch)
+    assert closeness_threshold("RBP", depths=depths, topics=[Topic((1,))]).verdict == "undefined"
+    assert regions[0]["high_closed"] and not regions[1]["low_closed"]  # a tie at the root: not a win
 
 
 def o_smallest_s(M, depths, c, topic):

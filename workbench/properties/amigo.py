@@ -43,7 +43,9 @@ The threshold constraints are decided on generated families of pairs: ``s``
 below the deepest enumerated depth, and runs of depth up to ``tail``
 (default :data:`TAIL_FACTOR` times the deepest enumerated depth, so that a
 measure whose deep relevant documents add up, such as DCG, is caught);
-under a topic, ``m, n <= n_c`` (its documents of grade ``c``).  Their scope
+under a topic, ``m, n <= n_c`` (its documents of grade ``c``; the
+closeness threshold is ``undefined`` on a topic with ``n_c < 2``: it has
+no trade-off of several relevant documents against one).  Their scope
 is then: an existential witness (closeness, n after n) settles ``holds`` at
 every depth; a family exhausted by the topic (every ``m`` or ``n <= n_c``
 tried) settles the verdict at every depth; otherwise the verdict is bounded
@@ -515,6 +517,9 @@ def _member_json(setting, member: _Member, value_upper, value_lower) -> dict:
 
 
 def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bool = True) -> _TopicResult:
+    if kind == "closeness" and topic is not None and topic.counts[setting.c - 1] < 2:
+        return _TopicResult("undefined", why=f"topic ({topic}) has fewer than 2 documents of grade {setting.c}: "
+                                             "no trade-off of several relevant documents against one")
     members = _family(kind, setting, topic, tail)
     if not members:
         return _TopicResult("undefined", why=f"no pair of the family fits runs of depth <= {tail}"
