@@ -104,7 +104,8 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from workbench.core.exact import ValueBlock, exact_str
-from workbench.errors import BadDepthError, BadParameterError, UndecidedComparisonError, UndefinedMeasureError
+from workbench.errors import (BadDepthError, BadParameterError, UndecidedComparisonError, UndefinedMeasureError,
+                              WorkbenchError)
 from workbench.measures.measure import Measure
 from workbench.properties.verdict import PropertyVerdict
 from workbench.space.runs import Gains, Topic, format_run, resolve_scale
@@ -180,16 +181,25 @@ def _row_signs(a: ValueBlock, b: ValueBlock) -> np.ndarray:
     if a.scale == b.scale:
         return (a - b).sign()
     import sympy
+    from sympy.core.evalf import PrecisionExhausted
 
     out = []
     for i in range(a.n):
-        d = sympy.simplify(a.value(i) - b.value(i))
+        d = a.value(i) - b.value(i)
+        try:  # sympy's evalf tracks its error: with strict=True the digits it returns are certified
+            x = d.evalf(50, strict=True)
+            if abs(x) > sympy.Float("1e-40", 50):
+                out.append(1 if x > 0 else -1)
+                continue
+        except PrecisionExhausted:  # no certified digits (e.g. an exact cancellation): decide below
+            pass
+        d = sympy.simplify(d)
         if d == 0:
             out.append(0)
             continue
         try:
-            x = d.evalf(60, strict=True)
-        except Exception as e:  # mpmath could not certify the digits
+            x = d.evalf(200, strict=True)
+        except PrecisionExhausted as e:
             raise UndecidedComparisonError(f"could not decide the sign of {d}: {e}") from None
         out.append(1 if x > 0 else -1)
     return np.asarray(out, dtype=np.int8)
@@ -542,9 +552,13 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
     detail = {"topic": _topic_label(topic), "family": rows}
     if skipped:
         detail["skipped_where_undefined"] = skipped
-    regions = _param_regions(kind, setting, members, topic) if regions else None
-    if regions is not None:
-        detail["param_regions"] = regions
+    analysis = _param_regions(kind, setting, members, topic) if regions else None
+    if analysis is not None and "unavailable" in analysis:
+        detail["param_regions_unavailable"] = analysis["unavailable"]
+    elif analysis is not None:
+        detail["param_regions"] = analysis["regions"]
+        for row in rows:
+            row["param_ties"] = analysis["ties"][tuple(row["key"])]
     top_docs = None if topic is None else topic.counts[setting.c - 1]
     if ok:
         if kind == "uniform":
@@ -676,8 +690,13 @@ def _free_param(measure: Measure):
     return specs[0] if len(specs) == 1 else None
 
 
-def _param_regions(kind: str, setting: _Setting, members: list, topic) -> list | None:
-    """Where, as the measure's one continuous parameter varies, the constraint holds over the family."""
+def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict | None:
+    """Where, as the measure's one continuous parameter varies, the constraint holds over the family.
+
+    Returns None without such a parameter; else ``{"regions": [...], "ties":
+    {member key: [parameter values where that pair ties]}}``, or
+    ``{"unavailable": why}``.
+    """
     import sympy
 
     from workbench.core.algebraic import _between, _cmp, _endpoint_label, _horner, _roots_in
@@ -685,23 +704,24 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> list |
     ps = _free_param(setting.measure)
     if ps is None:
         return None
-    polys = {}
+    polys, ties = {}, {}
+    cache: dict = {}
     for mb in members:
         try:
             up = setting.measure.expression(mb.upper, setting.gains, topic, free=(ps.name,))
             lo = setting.measure.expression(mb.lower, setting.gains, topic, free=(ps.name,))
-        except Exception:  # not expressible with the parameter free (e.g. a choice-driven definition)
-            return None
+        except WorkbenchError as e:  # not expressible with the parameter free
+            return {"unavailable": f"{setting.measure} with {ps.name} free: {e}"}
         num, den = sympy.fraction(sympy.together(up - lo))
         syms = (num.free_symbols | den.free_symbols)
         if any(x.name != ps.name for x in syms) or num.has(sympy.log) or den.has(sympy.log):
-            return None
+            return {"unavailable": f"the difference of a pair is not a rational function of {ps.name}"}
         x = next(iter(syms), sympy.Symbol(ps.name, positive=True))
         try:
             polys[mb.key] = sympy.Poly(sympy.expand(num * den), x)  # sign(num/den) = sign(num*den)
+            ties[mb.key] = _roots_in(sympy.Poly(num, x), ps, cache)  # the pair ties there (as ipso freedom says)
         except sympy.PolynomialError:
-            return None
-    cache: dict = {}
+            return {"unavailable": f"the difference of a pair is not a rational function of {ps.name}"}
     points = []
     for poly in polys.values():
         for r in _roots_in(poly, ps, cache):
@@ -751,9 +771,11 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> list |
     def label(v) -> str:
         return str(v) if isinstance(v, Fraction) else _endpoint_label(v)
 
-    return [{"param": ps.name, "low": "-oo" if r["low"] is None else label(r["low"]),
-             "high": "oo" if r["high"] is None else label(r["high"]),
-             "low_closed": r["low_closed"], "high_closed": r["high_closed"], "holds": r["holds"]} for r in regions]
+    return {"regions": [{"param": ps.name, "low": "-oo" if r["low"] is None else label(r["low"]),
+                         "high": "oo" if r["high"] is None else label(r["high"]),
+                         "low_closed": r["low_closed"], "high_closed": r["high_closed"], "holds": r["holds"]}
+                        for r in regions],
+            "ties": {key: [label(t) for t in ts] for key, ts in ties.items()}}
 
 
 # ---------------------------------------------------------------------------
