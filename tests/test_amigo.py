@@ -466,3 +466,29 @@ def test_depths_where_the_measure_is_undefined_are_skipped_and_named():
     assert by["deepness"].ok and by["deepness"].why.startswith("topic (1): vacuous")
     w = closeness_threshold("SpaceRatio", depths=range(1, 3), topics=[Topic((2,))], tail=3)
     assert w.verdict == "undefined" and "full-scale run" in w.why
+
+
+@pytest.mark.parametrize("name,c", [("DCG", 2), ("nDCG", 2), ("RBTO", 2), ("gRBP(p=3/5)", 2), ("RBP(p=4/5)", 1)])
+def test_additive_proofs_agree_with_enumeration_beyond_the_report_depths(name, c):
+    """The term-wise proofs claim priority and deepness at every depth: enumeration at depth 6 must agree."""
+    from workbench.properties.amigo import additive_obligations, deepness, priority
+
+    m = parse_measure(name)
+    ob = additive_obligations(m, Gains.default(c))
+    assert ob["priority"] and ob["deepness"]
+    topics = [Topic((2,) * c)] if m.needs_topic else None
+    for check in (priority, deepness):
+        v = check(name, grades=c, depths=[6], topics=topics)
+        assert v.ok and v.every_depth, v.to_json()
+
+
+def test_additive_proofs_refuse_what_they_cannot_cover():
+    from workbench.properties.amigo import additive_obligations
+
+    assert additive_obligations(parse_measure("DCG(discount=logb)"), Gains.default()) is None
+    assert additive_obligations(parse_measure("DCG@3"), Gains.default()) is None
+    assert additive_obligations(parse_measure("AP"), Gains.default()) is None
+    assert additive_obligations(parse_measure("RBP"), Gains.default(2))["priority"] is False  # binary view
+    assert additive_obligations(parse_measure("RBTO"), Gains.default())["confidence_weak"] is False
+    v = {x.name: x for x in amigo_properties("RBTO", depths=range(1, 3))}
+    assert v["confidence (weak)"].verdict == "fails" and v["confidence (weak)"].witness["extended"] == "10"

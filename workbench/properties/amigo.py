@@ -71,14 +71,17 @@ switches over the generated family (``detail["param_regions"]``: intervals
 with exact endpoints, rationals or ``root(...)`` algebraic numbers, each
 with whether the constraint holds there).
 
-**Every depth** (``every_depth``): for RBP and gRBP without cut-off and a
-rational ``p`` the constraints are settled for all depths by term-wise
-arguments whose identities sympy checks (:func:`rbp_obligations`): the
-swap gain at rank ``i`` is ``(1-p)^2 p^(i-1) (w_b - w_a)`` (priority,
-deepness), an appended ``0`` adds nothing (confidence), the tail
-``M(0^s c^m) = p^s (1 - p^m) < p^s`` (deepness threshold: the smallest
-``s`` with ``p^s <= 1 - p``), and ``M(0 c^n) - M(c 0^n) = 2p - 1 - p^(n+1)``
-(closeness threshold: holds iff ``p > 1/2``).
+**Every depth** (``every_depth``): position-additive measures
+``M = K_N sum_i d(i) w(r_i)`` (RBP, gRBP, DCG and nDCG with the default
+discount, RBTO; no cut-off) get priority, deepness and weak confidence for
+all depths from term-wise arguments (:func:`additive_obligations`: the swap
+gain ``K_N (w_b - w_a) (d(i) - d(j))``; sympy checks that DCG's discount is
+strictly decreasing and convex).  For RBP and gRBP with a rational ``p``
+the thresholds are settled for all depths too, by identities sympy checks
+(:func:`rbp_obligations`): the tail ``M(0^s c^m) = p^s (1 - p^m) < p^s``
+(deepness threshold: the smallest ``s`` with ``p^s <= 1 - p``), and
+``M(0 c^n) - M(c 0^n) = 2p - 1 - p^(n+1)`` (closeness threshold: holds iff
+``p > 1/2``).  Otherwise the scope is the enumeration's.
 
 Examples
 --------
@@ -112,7 +115,7 @@ from workbench.space.runs import Gains, Topic, format_run, resolve_scale
 from workbench.space.spaces import Space
 
 __all__ = ["SOURCE", "amigo_properties", "priority", "deepness", "deepness_threshold", "closeness_threshold",
-           "confidence", "rbp_obligations"]
+           "confidence", "rbp_obligations", "additive_obligations", "TAIL_FACTOR"]
 
 SOURCE = "Amigó et al. 2013"
 
@@ -345,7 +348,7 @@ def priority(measure, *, grades: int = 1, gains: Gains | None = None, depths: It
         why = s.undefined_on(t)
         results.append(_TopicResult("undefined", why=why) if why else _first_swap_failure(s, t, any_distance))
     name = "priority (any distance)" if any_distance else "priority"
-    proof = rbp_obligations(s.measure, s.gains)
+    proof = additive_obligations(s.measure, s.gains)
     every = proof is not None and proof["priority"]
     return _aggregate(name, s, results, s.scope(), every_depth=every,
                       why_holds=proof["why_priority"] if every else None)
@@ -410,8 +413,8 @@ def deepness(measure, *, grades: int = 1, gains: Gains | None = None, depths: It
     for t in s.topics:
         why = s.undefined_on(t)
         results.append(_TopicResult("undefined", why=why) if why else _deepness_topic(s, t))
-    proof = rbp_obligations(s.measure, s.gains)
-    every = proof is not None and proof["priority"]
+    proof = additive_obligations(s.measure, s.gains)
+    every = proof is not None and proof["deepness"]
     return _aggregate("deepness", s, results, s.scope(), every_depth=every,
                       why_holds=proof["why_deepness"] if every else None)
 
@@ -464,8 +467,8 @@ def confidence(measure, *, grades: int = 1, gains: Gains | None = None, depths: 
         why = s.undefined_on(t)
         results.append(_TopicResult("undefined", why=why) if why else _confidence_topic(s, t, strict))
     name = "confidence" if strict else "confidence (weak)"
-    proof = rbp_obligations(s.measure, s.gains)
-    every = proof is not None and not strict
+    proof = additive_obligations(s.measure, s.gains)
+    every = proof is not None and not strict and proof["confidence_weak"]
     scope = s.scope(" (each run r extended to r 0 one deeper)")
     return _aggregate(name, s, results, scope, every_depth=every, why_holds=proof["why_confidence"] if every else None)
 
@@ -780,6 +783,80 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
 
 # ---------------------------------------------------------------------------
 # every depth: RBP and gRBP by term-wise arguments, identities checked by sympy
+
+
+@lru_cache(maxsize=1)
+def _dcg_discount_shape() -> bool:
+    """sympy: ``d(x) = 1/log2(x+1)`` is strictly decreasing and strictly convex for ``x > 0``."""
+    import sympy
+
+    x = sympy.Symbol("x", positive=True)
+    d = sympy.log(2) / sympy.log(x + 1)
+    return bool(sympy.diff(d, x).is_negative) and bool(sympy.simplify(sympy.diff(d, x, 2)).is_positive)
+
+
+def additive_obligations(measure, gains: Gains) -> dict | None:
+    """Every-depth priority, deepness and weak confidence of position-additive measures.
+
+    ``M(r) = K_N sum_i d(i) w(r_i)`` with ``K_N > 0`` constant at each depth
+    ``N``: RBP / gRBP (``d(i) = (1-p) p^(i-1)``), DCG / nDCG with the default
+    discount (``d(i) = 1/log2(i+1)``, ``K_N = 1`` or ``1/IDCG@N``) and RBTO
+    (``d(i) = (c+1)^(N-i)``, ``w(g) = g``), without cut-off.  Moving grade
+    ``b`` above ``a < b`` from rank ``j`` to ``i < j`` gains
+    ``K_N (w_b - w_a) (d(i) - d(j))``, so priority holds at every depth iff
+    ``w`` is strictly increasing (``d`` strictly decreases); the upper of two
+    equal adjacent swaps gains more iff ``d(i) - d(i+1)`` strictly decreases
+    (strict convexity: sympy checks the sign of ``d''`` for DCG, the ratio
+    ``p < 1`` for RBP).  Weak confidence: an appended ``0`` adds ``d(N+1) w(0) = 0``
+    (and ``IDCG@(N+1) >= IDCG@N`` for nDCG; RBTO's ``d`` grows with ``N``:
+    not covered).  Returns None for other measures.
+
+    Examples
+    --------
+    >>> from workbench.space.runs import Gains
+    >>> ob = additive_obligations(Measure("nDCG"), Gains.default(2))
+    >>> ob["priority"], ob["deepness"], ob["confidence_weak"]
+    (True, True, True)
+    >>> additive_obligations(Measure("RBP"), Gains.default(2))["priority"], additive_obligations(Measure("P"), Gains.default())
+    (False, None)
+
+    References
+    ----------
+    Amigó et al., SIGIR 2013, sec. 3; Järvelin and Kekäläinen, TOIS 2002 (DCG); seed 003 eq. 5-6 (RBTO).
+    """
+    fam = measure.family
+    if measure.cutoff is not None:
+        return None
+    c = gains.grades
+    if fam in ("RBP", "gRBP"):
+        if rbp_obligations(measure, gains) is None:  # checks the RBP identities with sympy
+            return None
+        w = [Fraction(int(g >= 1)) for g in range(c + 1)] if fam == "RBP" else \
+            [gains(g) / gains.gmax for g in range(c + 1)]
+        shape = ("d(i) - d(i+1) = (1-p)^2 p^(i-1) > 0 strictly decreases in i (0 < p < 1; sympy identity)")
+        confidence = True
+    elif fam in ("DCG", "nDCG") and measure.param_dict.get("discount") == "log2p1":
+        if not _dcg_discount_shape():  # pragma: no cover - sympy proves it
+            return None
+        w = list(gains.values)
+        shape = "d(x) = 1/log2(x+1) has d' < 0 and d'' > 0 for x > 0 (sympy), so d(i) - d(i+1) strictly decreases"
+        confidence = True
+    elif fam == "RBTO":
+        w = list(range(c + 1))
+        shape = "d(i) - d(i+1) = c (c+1)^(N-i-1) > 0 strictly decreases in i"
+        confidence = False
+    else:
+        return None
+    increasing = all(w[a] < w[a + 1] for a in range(c))
+    return {
+        "priority": increasing, "deepness": increasing, "confidence_weak": confidence,
+        "why_priority": f"every depth: moving grade b above grade a < b from rank j to rank i < j gains "
+                        f"K_N (w_b - w_a) (d(i) - d(j)) > 0; {shape}",
+        "why_deepness": f"every depth: the upper of two equal adjacent swaps gains more by "
+                        f"K_N (w_b - w_a) ((d(i) - d(i+1)) - (d(j) - d(j+1))) > 0; {shape}",
+        "why_confidence": "every depth: an appended 0 adds d(N+1) w(0) = 0"
+                          + (" and IDCG@(N+1) >= IDCG@N" if fam == "nDCG" else ""),
+    }
 
 
 @lru_cache(maxsize=1)
