@@ -180,7 +180,8 @@ def o_closeness(M, depths, c, topic):
 
 def o_deepness_threshold(M, depths, c, topic):
     found_any = False
-    for s in range(1, max(depths)):
+    s_max = max(depths) - 1 if topic is None else tail_of(depths) - topic.counts[c - 1]
+    for s in range(1, s_max + 1):
         ms = [m for m in range(1, tail_of(depths) - s + 1) if fits(topic, c, m)]
         if not ms:
             continue
@@ -235,7 +236,6 @@ def oracle_all(name, c, depths, topics):
 
 BINARY_TOPICS = [None, Topic((0,)), Topic((1,)), Topic((3,))]
 GRADED_TOPICS = [None, Topic((0, 0)), Topic((1, 1)), Topic((2, 2))]
-PROVED = {"RBP(p=4/5)", "RBP(p=1/2)", "gRBP(p=3/5)"}  # thresholds settled by the every-depth proof without topics
 
 
 def cases():
@@ -396,7 +396,8 @@ def test_closeness_regions_flip_exactly(topic, switch):
 
 def o_smallest_s(M, depths, c, topic):
     """The smallest s of the deepness threshold's witness (every checked m loses to the top run), or None."""
-    for s in range(1, max(depths)):
+    s_max = max(depths) - 1 if topic is None else tail_of(depths) - topic.counts[c - 1]
+    for s in range(1, s_max + 1):
         ms = [m for m in range(1, tail_of(depths) - s + 1) if fits(topic, c, m)]
         if ms and all(cmp(M((c,) + (0,) * (s + m - 1)), M((0,) * s + (c,) * m)) > 0 for m in ms):
             return s, ms

@@ -40,7 +40,8 @@ below the top beat one relevant document at the top:
 ``M(0 c^n) > M(c 0^n)`` (depth ``n + 1``).
 
 The threshold constraints are decided on generated families of pairs: ``s``
-below the deepest enumerated depth, and runs of depth up to ``tail``
+below the deepest enumerated depth (under a topic, as deep as ``tail - n_c``),
+and runs of depth up to ``tail``
 (default :data:`TAIL_FACTOR` times the deepest enumerated depth, so that a
 measure whose deep relevant documents add up, such as DCG, is caught);
 under a topic, ``m, n <= n_c`` (its documents of grade ``c``; the
@@ -500,8 +501,11 @@ def _family(kind: str, setting: _Setting, topic, tail: int) -> list[_Member]:
     if kind == "closeness":
         out = [_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n) for n in range(1, tail) if fits(n)]
     elif kind == "uniform":
+        # without a topic s stays below the deepest enumerated depth (m needs room); a topic bounds m by n_c,
+        # so s can be sought as deep as every m <= n_c still fits in the tail
+        s_max = setting.depths[-1] - 1 if top_docs is None else tail - top_docs
         out = [_Member((s, m), (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m)
-               for s in range(1, setting.depths[-1]) for m in range(1, tail - s + 1) if fits(m)]
+               for s in range(1, s_max + 1) for m in range(1, tail - s + 1) if fits(m)]
     elif kind == "n after n":
         out = [_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n)
                for n in range(1, tail // 2 + 1) if fits(n)]
@@ -602,7 +606,8 @@ def _threshold(kind: str, measure, grades, gains, depths, topics, tail) -> Prope
     if kind == "closeness":
         fam = f"pairs (0 c^n, c 0^n), n + 1 <= {tail}"
     elif kind == "uniform":
-        fam = f"pairs (c 0^(s+m-1), 0^s c^m), s < {s.depths[-1]}, s + m <= {tail}"
+        fam = (f"pairs (c 0^(s+m-1), 0^s c^m), s + m <= {tail}, s < {s.depths[-1]} "
+               f"(under a topic: s <= {tail} - n_c)")
         why = (f"bounded: for the witness s, m <= {tail} - s relevant documents were tried, not more"
                if any(r.verdict == "holds" for r in results) else None)
     else:
@@ -615,22 +620,27 @@ def _threshold(kind: str, measure, grades, gains, depths, topics, tail) -> Prope
     holding = [r for r in results if r.verdict == "holds"]
     failing = [r for r in results if r.verdict == "fails"]
     every_fails = any(r.complete for r in failing)
-    if proof is None and holding and all(r.complete for r in holding):
+    if not proved and holding and all(r.complete for r in holding):
         every = True
         why = ("existential: the witness pair settles it at every depth" if kind != "uniform" else
                "every depth: the witness s beats every number m <= n_c of relevant documents the topic has")
     verdict = _aggregate(name, s, results, s.scope(f"; family: {fam}"), every_depth=every, detail=detail,
                          why_holds=why, every_fails=every_fails)
-    if every_fails and verdict.verdict == "fails":
+    if kind == "uniform" and verdict.verdict == "fails" and not proved:
         verdict = PropertyVerdict(name, SOURCE, "fails", verdict.scope, verdict.witness,
-                                  "every depth: the topic has no more documents of grade c than the pairs tried",
+                                  "bounded: no s of the family beat every m tried; a deeper s was not tried"
+                                  + (f"; {verdict.why}" if verdict.why else ""), detail=verdict.detail)
+    if every_fails and verdict.verdict == "fails":
+        why_fails = "every depth: the topic has no more documents of grade c than the pairs tried"
+        verdict = PropertyVerdict(name, SOURCE, "fails", verdict.scope, verdict.witness,
+                                  why_fails + (f"; {verdict.why}" if verdict.why else ""),
                                   every_depth=True, detail=verdict.detail)
-    if proof is not None and kind != "n after n":  # the proof decides for every depth, beyond the enumeration too
-        proved = detail["proved"]
-        if kind == "closeness" and verdict.ok and not proved["holds"]:  # a witness contradicting the proof
+    if proved:  # the proof decides for every depth, beyond the enumeration too
+        decided = detail["proved"]
+        if kind == "closeness" and verdict.ok and not decided["holds"]:  # a witness contradicting the proof
             raise RuntimeError(f"{s.measure}: closeness witness {verdict.witness} contradicts the proof")
-        verdict = PropertyVerdict(name, SOURCE, "holds" if proved["holds"] else "fails", verdict.scope,
-                                  proved["witness"], why, every_depth=True, detail=verdict.detail)
+        verdict = PropertyVerdict(name, SOURCE, "holds" if decided["holds"] else "fails", verdict.scope,
+                                  decided["witness"], why, every_depth=True, detail=verdict.detail)
     return verdict
 
 
