@@ -169,7 +169,7 @@ def tail_of(depths):
 
 
 def o_closeness(M, depths, c, topic):
-    """None when undefined (fewer than 2 documents of grade c in the topic, or no pair fits), else whether some n wins."""
+    """None when undefined (under 2 documents of grade c in the topic, or no pair fits), else whether some n wins."""
     if topic is not None and topic.counts[c - 1] < 2:
         return None
     pairs = [n for n in range(1, tail_of(depths)) if fits(topic, c, n)]
