@@ -8,11 +8,12 @@ constraints (the paper assumes binary relevance there), ``0`` "non-relevant".
 run of the rank space at each depth ``N`` asked for (``depths``), for each
 topic (a topic restricts the runs to those it can supply: at most ``n_j``
 documents of grade ``j``).  The paper (sec. 3, constraints for document
-ranking) states the constraints in words with loose quantifiers; the
-readings fixed here are named, and the other readings are offered as
-variants, checked too.
+ranking) states the constraints in words with loose quantifiers; the words
+in quotes below paraphrase it (the paper was not at hand: no sentence is
+copied from it), the readings fixed here are named, and the other readings
+are offered as variants, checked too.
 
-**priority** (paper: "swapping items in a concordant order increases the
+**priority** ("swapping items in a concordant order increases the
 score"): for every run ``r`` and position ``i < N`` with ``r_i < r_(i+1)``,
 ``M(r with r_i, r_(i+1) swapped) > M(r)``.  Variant **priority (any
 distance)**: the same for any ``i < j`` with ``r_i < r_j`` (Rule 2 of
@@ -68,9 +69,12 @@ others.
 **Parameters.**  For a measure with one continuous parameter (RBP's and
 gRBP's ``p``, a user measure's declared rational parameter) the threshold
 constraints also come with the exact parameter values where the verdict
-switches over the generated family (``detail["param_regions"]``: intervals
-with exact endpoints, rationals or ``root(...)`` algebraic numbers, each
-with whether the constraint holds there).
+switches over the generated family (``detail["per_topic"][t]["param_regions"]``:
+intervals with exact endpoints, rationals or ``root(...)`` algebraic
+numbers, each with whether the constraint holds there; each pair of the
+family also lists the parameter values where it ties, ``param_ties``, as
+``ipso freedom`` does for one pair), or, where a proof covers every depth,
+``detail["param_regions_every_depth"]``.
 
 **Every depth** (``every_depth``): position-additive measures
 ``M = K_N sum_i d(i) w(r_i)`` (RBP, gRBP, DCG and nDCG with the default
