@@ -493,3 +493,18 @@ def test_additive_proofs_refuse_what_they_cannot_cover():
     assert additive_obligations(parse_measure("RBTO"), Gains.default())["confidence_weak"] is False
     v = {x.name: x for x in amigo_properties("RBTO", depths=range(1, 3))}
     assert v["confidence (weak)"].verdict == "fails" and v["confidence (weak)"].witness["extended"] == "10"
+
+
+def test_bad_input_is_a_typed_error_naming_the_value():
+    from workbench.errors import BadDepthError, BadTopicError, UnknownMeasureError, WorkbenchError
+
+    with pytest.raises(BadDepthError, match=r"\[0, 1\]"):
+        amigo_properties("RR", depths=[0, 1])
+    with pytest.raises(BadDepthError, match="'a'"):
+        amigo_properties("RR", depths=["a"])
+    with pytest.raises(BadTopicError, match="topic 1,1"):
+        amigo_properties("AP", topics=[Topic((1, 1))])
+    with pytest.raises(UnknownMeasureError):
+        amigo_properties("NoSuchMeasure")
+    with pytest.raises(WorkbenchError, match="reading"):
+        deepness_threshold("RR", reading="literal")

@@ -164,9 +164,12 @@ def _setting(measure, grades, gains, depths, topics) -> _Setting:
 
     m = measure if isinstance(measure, Measure) else parse_measure(str(measure))
     c, gains, _ = resolve_scale(grades, gains, None, "grades=")
-    ds = sorted({int(d) for d in depths})
+    given = list(depths)
+    if any(isinstance(d, bool) or not isinstance(d, (int, np.integer)) for d in given):
+        raise BadDepthError(f"depths {given!r}: depths are integers >= 1")
+    ds = sorted({int(d) for d in given})
     if not ds or ds[0] < 1:
-        raise BadDepthError(f"depths {list(depths)!r}: need at least one depth, each >= 1")
+        raise BadDepthError(f"depths {given!r}: need at least one depth, each >= 1")
     ts = (None,) if topics is None else tuple(topics)
     if not ts:
         raise BadParameterError("topics []: give at least one topic, or None for no topic")
