@@ -433,6 +433,8 @@ def test_cli_smt(capsys):
     (["--measure", "RBP", "--param", "p", "--compare", "RBP"], "--compare"),
     (["--measure", "RBP", "--method", "magic"], "magic"),
     (["--measure", "INST", "--param", "T", "--depth", "2"], "not a polynomial"),
+    (["--measure", "RBP(p=1/2)", "--method", "smt", "--axiom-timeout", "0"], "--axiom-timeout 0"),
+    (["--measure", "DCG", "--method", "smt"], "logarithms"),
 ])
 def test_cli_bad_combinations(capsys, argv, named):
     code, out, err = _cli(capsys, "axioms", *argv)

@@ -12,8 +12,9 @@ does.  With ``--method smt`` z3 decides the axioms at the measure's fixed
 parameter values on depths too large to enumerate
 (:func:`workbench.scale.axioms_smt.axioms_smt`): per axiom ``holds``,
 ``fails`` (witness re-checked exactly) or ``unknown`` (time spent and
-reason); exit status 1 when an axiom fails, 0 otherwise (read ``status``
-for ``unknown``).
+reason; ``--axiom-timeout`` seconds per axiom, while the common ``--timeout``
+still bounds the whole command); exit status 1 when an axiom fails, 0
+otherwise (read ``status`` for ``unknown``).
 
 References
 ----------
@@ -48,7 +49,7 @@ def axioms(
     topic: Optional[str] = TopicOpt,
     param: Optional[str] = typer.Option(None, "--param", help="With --measure: exact regions of this parameter where the axioms hold."),
     method: str = typer.Option("enumeration", "--method", help="With --measure: enumeration (every run) or smt (z3, any depth, fixed parameter)."),
-    timeout: float = typer.Option(30.0, "--timeout", help="--method smt: seconds per axiom before it is reported unknown."),
+    axiom_timeout: float = typer.Option(30.0, "--axiom-timeout", help="--method smt: seconds per axiom before it is reported unknown."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Check axioms i-iv of a difference structure (seed 003 Def. 1); exit 1 if one fails.
@@ -81,7 +82,7 @@ def axioms(
     if param is not None:
         return _over_param(measure, param, order, depth, grades, gains, topic, as_json)
     if method == "smt":
-        return _smt(measure, order, depth, grades, gains, topic, timeout, as_json)
+        return _smt(measure, order, depth, grades, gains, topic, axiom_timeout, as_json)
     depth, c, g, t = setting(depth, grades, gains, topic)
     cm = parse_measure(compare) if compare is not None else None
     info: dict = {}
@@ -188,12 +189,15 @@ def _over_param(measure, param, order, depth, grades, gains, topic, as_json) -> 
 
 def _smt(measure, order, depth, grades, gains, topic, timeout, as_json) -> None:
     """``axioms --measure M --method smt``: per axiom holds / fails / unknown."""
+    from workbench.errors import WorkbenchError
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.scale.axioms_smt import axioms_smt
     from workbench.space.runs import check_depth
 
     check_depth(depth)
+    if not timeout > 0:
+        raise WorkbenchError(f"--axiom-timeout {timeout:g}: must be a positive number of seconds")
     _, c, g, t = setting(1, grades, gains, topic)
     m = parse_measure(measure)
     m.check_topic(t)

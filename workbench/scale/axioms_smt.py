@@ -469,6 +469,8 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
     if isinstance(order, str):
         order = get_order(order)
     check_depth(depth)
+    if not (isinstance(timeout, (int, float)) and timeout > 0):
+        raise WorkbenchError(f"timeout {timeout!r}: must be a positive number of seconds per axiom")
     if depth > SMT_MAX_DEPTH:
         from workbench.errors import BadDepthError
 
