@@ -301,15 +301,25 @@ def _irreducible_factors(polys: list[tuple]) -> list[tuple]:
 # axiom iv at one exact point
 
 
-def _spacing_witness(order: list[int], gap_equal: Callable[[int, int], bool]):
-    """``None`` when the sorted distinct values are equally spaced, else ``(a, b, c, d)`` positions.
+def _spacing_witness(order: list[int], gap_equal: Callable[[int, int], bool]) -> int | None:
+    """``None`` when the sorted distinct values are equally spaced, else the first gap unlike gap 1.
 
     ``order`` lists value indices from lowest to highest; ``gap_equal(i, j)``
     says whether gaps ``i`` and ``j`` (gap ``i`` = value ``i`` minus value
-    ``i - 1``, 1-based) are equal.  The quadruple is the spacing lemma's
-    (:mod:`workbench.scale.axioms`): ``a`` the lowest, ``b`` the highest value,
-    and ``Δcd`` a difference with ``v_a + Δcd`` strictly between two
+    ``i - 1``, 1-based) are equal.  From the gap returned,
+    :meth:`_PointValues.solvability` builds the spacing lemma's quadruple
+    (:mod:`workbench.scale.axioms`): ``a`` the lowest, ``b`` the highest
+    value, and ``Δcd`` a difference with ``v_a + Δcd`` strictly between two
     consecutive values.
+
+    >>> _spacing_witness([0, 1, 2, 3], lambda i, j: True) is None
+    True
+    >>> _spacing_witness([0, 1, 2, 3], lambda i, j: {i, j} != {3, 1})
+    3
+
+    References
+    ----------
+    Seed 003 Def. 1 (axiom iv); the spacing lemma of :mod:`workbench.scale.axioms`.
     """
     K = len(order) - 1
     for i in range(2, K + 1):
@@ -349,8 +359,11 @@ class _PointValues:
             nums = [sum(int(c) * w for c, w in zip(row, powers)) for row in V.tolist()]
             scale = Fraction(1, den * m**D)
             self.key = nums  # equal keys <=> equal values
-            distinct = sorted(set(nums))
-            self.order = [nums.index(v) for v in distinct]  # first index per distinct value, ascending
+            first: dict = {}
+            for i, v in enumerate(nums):
+                first.setdefault(v, i)
+            distinct = sorted(first)
+            self.order = [first[v] for v in distinct]  # first index per distinct value, ascending
             self.values = {i: nums[i] * scale for i in self.order}
             self._gap = lambda i: distinct[i] - distinct[i - 1]
             self._gap_equal = lambda i, j: self._gap(i) == self._gap(j)
@@ -579,7 +592,7 @@ class _Analysis:
                     raise RuntimeError(f"axioms over {self.param}: tie classes at {x} not confirmed")
             ranked = pv.order
             for lo, hi in zip(ranked, ranked[1:]):
-                if x.sign_of(polys[hi] - polys[lo]) <= 0:  # pragma: no cover - would be a bug
+                if x.sign_of((polys[hi] - polys[lo]).rem(f)) <= 0:  # pragma: no cover - would be a bug
                     raise RuntimeError(f"axioms over {self.param}: order at {x} not confirmed")
             gaps = [polys[ranked[t]] - polys[ranked[t - 1]] for t in range(1, len(ranked))]
             holds = all((g - gaps[0]).rem(f).is_zero for g in gaps)
