@@ -410,6 +410,7 @@ def test_cli_param_json(capsys):
     assert {"measure", "param", "depth", "regions", "critical_points"} <= set(js)
     assert [(r["low"], r["high"], r["low_closed"], r["high_closed"], r["difference_structure"]) for r in js["regions"]] == [
         ("0", "1/2", False, False, False), ("1/2", "1/2", True, True, True), ("1/2", "1", False, False, False)]
+    assert [r["verdict"] for r in js["regions"]] == ["fails iv", "holds", "fails iv"]
     assert js["regions"][0]["axioms"]["iv"]["witness"]["a"] == "000"
 
 

@@ -133,6 +133,7 @@ class AxiomRegion:
             "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
             "low_closed": self.low_closed, "high_closed": self.high_closed,
             "low_float": _float_or_none(self.low), "high_float": _float_or_none(self.high),
+            "verdict": "holds" if self.holds else "fails " + ",".join(self.failing()),
             "difference_structure": self.holds,
             "axioms": {k: self.axioms[k].to_json() for k in AXIOMS},
             "at": exact_str(self.at),
