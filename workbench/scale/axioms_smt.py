@@ -36,18 +36,18 @@ with quantifier-free queries wherever possible:
    the previous one, certified by "no run strictly between"); the first gap
    different from ``g_1 = v_1 - v_0`` gives the lemma's witness; reaching
    ``v_K`` with equal gaps proves iv.  At most :data:`WALK_LIMIT` steps.
-3. A difference ``0 < M(d) - M(c) < g_1`` (then ``v_0 + Δcd`` falls strictly
-   between ``v_0`` and ``v_1``): a witness.
-4. A run off the grid ``v_0 + g_1 Z`` (``v_0 + k g_1 < M(e) < v_0 + (k+1) g_1``
+3. A run off the grid ``v_0 + g_1 Z`` (``v_0 + k g_1 < M(e) < v_0 + (k+1) g_1``
    for an integer ``k``): the least such run ``e`` gives the witness
    ``a = argmin, b = argmax, c = (run of v_1), d = e``, whose needed value
    ``M(e) - g_1`` is off the grid and below ``e``, hence not attained (checked).
-5. Otherwise every value is on the grid and iv holds iff every grid point
-   ``v_0 + k g_1`` (``0 < k < K``) is attained: z3 is asked, with a
-   universally quantified run, for a ``k`` that no run attains.  ``unsat``
-   proves iv; a model gives the witness (``d``: the least run above the
-   missing point); ``unknown`` (a timeout, incomplete quantifier reasoning)
-   is reported as such.
+4. Otherwise every value is on the grid and iv holds iff every grid point
+   ``v_0 + k g_1`` (``0 < k < K``) is attained.  Up to :data:`GRID_LIMIT`
+   points, z3 is asked for a run at each (one incremental solver): all found
+   proves iv, an unsatisfiable one is a missing point.  Beyond, z3 is asked,
+   with a universally quantified run, for a ``k`` that no run attains:
+   ``unsat`` proves iv.  A missing point gives the witness (``d``: the least
+   run above it); ``unknown`` (a timeout, incomplete quantifier reasoning) is
+   reported as such.
 
 Only a fixed parameter value is supported (the measure's own, e.g.
 ``RBP(p=1/3)``); logarithmic measures are refused by z3 (``NotExpressibleError``).
@@ -60,6 +60,7 @@ de Moura and Bjorner, "Z3: an efficient SMT solver", TACAS 2008; DESIGN.md,
 """
 from __future__ import annotations
 
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -73,8 +74,10 @@ from workbench.space.runs import Gains, Topic, check_depth, format_run
 STATUSES = ("holds", "fails", "unknown")
 #: Default time limit per axiom, in seconds.
 DEFAULT_TIMEOUT = 30.0
-#: Most consecutive values walked in step 2 of axiom iv.
-WALK_LIMIT = 64
+#: Most consecutive values walked in step 2 of axiom iv (and descents in step 3).
+WALK_LIMIT = 16
+#: Most grid points asked for one by one in step 4 (beyond: one quantified query).
+GRID_LIMIT = 4096
 
 
 @dataclass(frozen=True)
@@ -167,12 +170,47 @@ class _Undecided(Exception):
 
 
 class _Space:
-    """Symbolic runs of one depth and the measure's z3 term on each."""
+    """Symbolic runs of one depth and the measure's z3 term on each, in "term units".
 
-    def __init__(self, z3, measure, kind: str, depth: int, gains: Gains, topic, linear: bool = True) -> None:
+    The term of a run is its value times ``scale``: when the linearised term
+    is an integer linear form over the grade indicators divided by a constant
+    ``L`` (:func:`_integer_form`; RBP, gRBP, P, SBTO, ...), the term is that
+    integer form itself (an ``Int``, ``scale = L``), so every query is linear
+    integer arithmetic, which z3 refutes far faster than the same question
+    over reals (``0 < n_d - n_c < 1`` has no integer solution).  Otherwise the
+    term is the real-valued measure (``scale = 1``).  :meth:`gt`, :meth:`lt`,
+    :meth:`eq` and :meth:`const` compare a term with an exact value.
+    """
+
+    def __init__(self, z3, measure, kind: str, depth: int, gains: Gains, topic, linear: bool = True,
+                 integer_terms: bool = True) -> None:
         self.z3, self.measure, self.kind, self.depth, self.gains, self.topic = z3, measure, kind, depth, gains, topic
-        self.linear = linear
+        self.linear, self.integer_terms = linear, integer_terms
         self.count = 0
+        self.scale: Fraction | None = None  # fixed by the first run
+        self.integral = False
+
+    def const(self, v: Fraction):
+        """The exact value ``v`` in term units (None if it is not an integer there)."""
+        x = Fraction(v) * (self.scale or 1)
+        if self.integral:
+            return self.z3.IntVal(x.numerator) if x.denominator == 1 else None
+        return _real(self.z3, x)
+
+    def gt(self, t, v: Fraction):
+        """``value(t) > v``."""
+        x = Fraction(v) * (self.scale or 1)
+        return t > (self.z3.IntVal(math.floor(x)) if self.integral else _real(self.z3, x))
+
+    def lt(self, t, v: Fraction):
+        """``value(t) < v``."""
+        x = Fraction(v) * (self.scale or 1)
+        return t < (self.z3.IntVal(math.ceil(x)) if self.integral else _real(self.z3, x))
+
+    def eq(self, t, v: Fraction):
+        """``value(t) == v``."""
+        c = self.const(v)
+        return self.z3.BoolVal(False) if c is None else t == c
 
     def run(self):
         """A fresh symbolic run: ``(grades, constraints, term)``."""
@@ -190,11 +228,53 @@ class _Space:
             term = self.measure.z3_term(R.grades, self.gains, self.topic)
         except NotExpressibleError as exc:
             raise NotExpressibleError(f"{exc}; use the enumeration (no --method smt)") from None
+        self.variables = [*R.grades, *(x for xs in R.ind for x in xs)]
+        scaled = None
         if self.linear:
             table = {v.get_id(): (v, xs) for v, xs in zip(R.grades, R.ind)}
             term = _linearize(z3, term, table, self.gains.grades)
-        self.variables = [*R.grades, *(x for xs in R.ind for x in xs)]
+            scaled = _integer_form(z3, term) if self.integer_terms else None
+        if self.scale is None:
+            self.integral = scaled is not None
+            self.scale = scaled[1] if scaled is not None else Fraction(1)
+        if self.integral:
+            if scaled is None or scaled[1] != self.scale:  # pragma: no cover - one formula, one form
+                raise WorkbenchError(f"{self.measure}: the z3 terms of two runs have different integer forms")
+            term = scaled[0]
         return R.grades, cons, term
+
+
+def _integer_form(z3, term):
+    """``(n, L)`` with ``term == n / L``, ``n`` an integer linear form over ``Int`` variables, or None.
+
+    Read off the simplified term: a sum of rationals and of rationals times
+    (the real image of) one ``Int`` variable each; ``L`` is the least common
+    denominator of those rationals, so ``n = L * term`` has integer
+    coefficients and is an integer for every run (a syntactic proof, no
+    solving).  Anything else (products of variables, ``If``) gives None.
+    """
+    t = z3.simplify(term, som=True)
+    parts = t.children() if z3.is_add(t) else [t]
+    coeffs: list = []
+    const = Fraction(0)
+    for part in parts:
+        if z3.is_rational_value(part):
+            const += part.as_fraction()
+            continue
+        kids = part.children() if z3.is_mul(part) else [z3.RealVal(1), part]
+        if len(kids) != 2 or not z3.is_rational_value(kids[0]):
+            return None
+        var = kids[1]
+        if z3.is_to_real(var):
+            var = var.arg(0)
+        if not (z3.is_const(var) and var.sort() == z3.IntSort() and not z3.is_int_value(var)):
+            return None
+        coeffs.append((kids[0].as_fraction(), var))
+    L = 1
+    for q in [const, *(c for c, _ in coeffs)]:
+        L = L * q.denominator // math.gcd(L, q.denominator)
+    n = z3.Sum([z3.IntVal(int(c * L)) * v for c, v in coeffs] + [z3.IntVal(int(const * L))])
+    return n, Fraction(L)
 
 
 def _real(z3, q: Fraction):
@@ -279,8 +359,11 @@ class _Solvability:
             return None
         return _model_run(z3, s.model(), grades)
 
-    def extreme(self, lowest: bool, *conditions) -> tuple:
-        """The run of least (or greatest) value satisfying ``conditions``, certified by an unsat query."""
+    def extreme(self, lowest: bool, *conditions, certify: bool = True) -> tuple:
+        """The run of least (or greatest) value satisfying ``conditions``, certified by an unsat query.
+
+        ``certify=False`` skips the certificate (the caller re-checks what it needs).
+        """
         z3 = self.z3
         grades, cons, t = self.sp.run()
         opt = z3.Optimize()
@@ -296,15 +379,18 @@ class _Solvability:
         if answer == z3.unsat:
             return None
         run = _model_run(z3, opt.model(), grades)
-        v = _real(z3, self._value(run))
-        better = self.exists(*conditions, (lambda t: t < v) if lowest else (lambda t: t > v))
+        if not certify:
+            return run
+        v = self._value(run)
+        sp = self.sp
+        better = self.exists(*conditions, (lambda t: sp.lt(t, v)) if lowest else (lambda t: sp.gt(t, v)))
         if better is not None:  # the optimiser stopped early: not certified
             raise _Undecided("z3 Optimize returned a value that is not extreme")
         return run
 
     def decide(self):
         """``("holds", reason)`` or ``("fails", (a, b, c, d), reason)``."""
-        z3 = self.z3
+        z3, sp = self.z3, self.sp
         val = self._value
         lo = self.extreme(True)
         hi = self.extreme(False)
@@ -315,8 +401,8 @@ class _Solvability:
         prev, runs = lo, [lo]
         g1 = None
         for i in range(1, WALK_LIMIT + 1):
-            vp = _real(z3, val(prev))
-            nxt = self.extreme(True, lambda t, vp=vp: t > vp)
+            vp = val(prev)
+            nxt = self.extreme(True, lambda t, vp=vp: sp.gt(t, vp))
             gap = val(nxt) - val(prev)
             runs.append(nxt)
             if g1 is None:
@@ -330,62 +416,65 @@ class _Solvability:
                 return ("holds", f"the {i + 1} distinct values are equally spaced by {exact_str(g1)} "
                                  "(each consecutive value certified by an unsat query)")
             prev = nxt
-        r0, r1 = runs[0], runs[1]
-        g = _real(z3, g1)
-        zero = _real(z3, v0)
-        # step 3: a difference below the first gap
-        gr, cons, td = self.sp.run()
-        gc, cons2, tc = self.sp.run()
-        s = z3.Solver()
-        s.add(*cons, *cons2, td - tc > 0, td - tc < g)
-        if _check(z3, s, self.budget) == z3.sat:
-            m = s.model()
-            return ("fails", (lo, hi, _model_run(z3, m, gc), _model_run(z3, m, gr)),
-                    f"a difference below the first gap {exact_str(g1)}: M(a) + Δcd falls between the two least values")
-        # step 4: the least run off the grid v_0 + g_1 Z
+        r1 = runs[1]
+        g, zero = sp.const(g1), sp.const(v0)
+        if g is None or zero is None:  # pragma: no cover - attained values lie on the grid of the integer form
+            raise _Undecided("values off the grid of the integer form")
+        # step 3: the least run off the grid v_0 + g_1 Z
         k = z3.Int("k_grid")
 
         def off(t):
             return z3.And(t > zero + k * g, t < zero + (k + 1) * g)
 
-        grades, cons, t = self.sp.run()
-        opt = z3.Optimize()
-        opt.set("timeout", self.budget.ms())
-        opt.add(*cons, off(t))
-        opt.minimize(t)
-        from workbench.scale.smt import _Watchdog
-
-        with _Watchdog(z3, self.budget.left() + 1.0):
-            answer = opt.check()
-        if answer == z3.unknown:
-            raise _Undecided(opt.reason_unknown() or "unknown")
-        if answer == z3.sat:
-            e = _model_run(z3, opt.model(), grades)
-            need = _real(z3, val(e) - g1)
+        if self.exists(off) is not None:  # a plain solver first: the optimiser is slow to refute
+            e = self.extreme(True, off, certify=False)
+            need = val(e) - g1
             for _ in range(WALK_LIMIT):
-                lower = self.exists(lambda t, need=need: t == need)
+                lower = self.exists(lambda t, need=need: sp.eq(t, need))
                 if lower is None:
                     return ("fails", (lo, hi, r1, e),
                             f"run {format_run(e)} is off the grid {exact_str(v0)} + {exact_str(g1)} Z")
                 e = lower  # off the grid too, and lower: descend
-                need = _real(z3, val(e) - g1)
+                need = val(e) - g1
             raise _Undecided(f"no off-grid witness within {WALK_LIMIT} descents")
-        # step 5: every value is on the grid; is every grid point attained?
-        K = (vK - v0) / g1
+        # step 4: every value is on the grid; is every grid point attained?
+        K = int((vK - v0) / g1)
+        walked = len(runs) - 1  # v_0 .. v_walked are the grid points 0 .. walked, attained
+        if K - 1 - walked <= GRID_LIMIT:
+            return self._grid_points(lo, hi, r1, v0, g1, walked, K)
         kk = z3.Int("k_missing")
         _, econs, et = self.sp.run()
         s = z3.Solver()
-        s.add(kk > 0, kk < int(K),
+        s.add(kk > walked, kk < K,
               z3.ForAll(self.sp.variables, z3.Implies(z3.And(*econs), et != zero + kk * g)))
         answer = _check(z3, s, self.budget)
         if answer == z3.unsat:
             return ("holds", f"all values lie on the grid {exact_str(v0)} + {exact_str(g1)} Z (no off-grid run: unsat) "
-                             f"and every one of its {int(K) + 1} points in [min, max] is attained "
+                             f"and every one of its {K + 1} points in [min, max] is attained "
                              "(quantified query unsat)")
-        missing = zero + z3.IntVal(s.model().eval(kk, model_completion=True).as_long()) * g
-        above = self.extreme(True, lambda t: t > missing)
-        return ("fails", (lo, hi, r1, above),
-                f"grid point {s.model().eval(missing)} is attained by no run (quantified query)")
+        k = s.model().eval(kk, model_completion=True).as_long()
+        return self._missing(lo, hi, r1, v0 + k * g1, "quantified query")
+
+    def _missing(self, lo, hi, r1, missing: Fraction, how: str):
+        """The witness for a grid point no run attains: ``d`` the least run above it."""
+        above = self.extreme(True, lambda t: self.sp.gt(t, missing))
+        return ("fails", (lo, hi, r1, above), f"grid point {exact_str(missing)} is attained by no run ({how})")
+
+    def _grid_points(self, lo, hi, r1, v0: Fraction, g1: Fraction, walked: int, K: int):
+        """Ask for a run at each grid point not walked yet (one incremental solver): all found proves iv."""
+        z3 = self.z3
+        _, cons, t = self.sp.run()
+        s = z3.Solver()
+        s.add(*cons)
+        for k in range(walked + 1, K):
+            s.push()
+            s.add(self.sp.eq(t, v0 + k * g1))
+            answer = _check(z3, s, self.budget)
+            s.pop()
+            if answer == z3.unsat:
+                return self._missing(lo, hi, r1, v0 + k * g1, "unsat query for a run at it")
+        return ("holds", f"all values lie on the grid {exact_str(v0)} + {exact_str(g1)} Z (no off-grid run: unsat) "
+                         f"and z3 found a run at each of its {K + 1} points in [min, max]")
 
 
 def _recheck(sp: _Space, z3, quad, budget: _Budget) -> dict:
@@ -489,7 +578,8 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
         for ax in AXIOMS:
             start = time.perf_counter()
             budget = _Budget(timeout)
-            sp = _Space(z3, measure, kind, depth, gains, topic)
+            # i-iii hold over the reals already (the LP relaxation refutes their negations): real terms
+            sp = _Space(z3, measure, kind, depth, gains, topic, integer_terms=ax not in _NEGATIONS)
             try:
                 if ax in _NEGATIONS:
                     names, reason = _NEGATIONS[ax]
