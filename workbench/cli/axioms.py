@@ -154,6 +154,7 @@ def axioms(
 
 def _over_param(measure, param, order, depth, grades, gains, topic, as_json) -> None:
     """``axioms --measure M --param p``: the regions table, or one JSON object."""
+    from rich.markup import escape
     from rich.table import Table
 
     from workbench.measures.names import parse_measure
@@ -181,7 +182,7 @@ def _over_param(measure, param, order, depth, grades, gains, topic, as_json) -> 
             word = "i-iv hold" if r.holds else "fails " + ",".join(r.failing())
             pts = [str(ch.point) for ch in r.certificate]
             shown = ", ".join(pts[:3]) + (f", ... ({len(pts)} points)" if len(pts) > 3 else "")
-            table.add_row(r.label(), word, shown, res.witness_text(r))
+            table.add_row(*map(escape, (r.label(), word, shown, res.witness_text(r))))  # labels like [root(...)] are text
         stdout.print(table)
     if not res.holds_somewhere:
         raise typer.Exit(1)
