@@ -103,7 +103,7 @@ def replacement_oracle(r, s, c):
 
 
 def test_registry():
-    assert list(ORDERS) == ["rank", "set", "dominance", "ipso", "replacement"]
+    assert list(ORDERS) == ["rank", "set", "dominance", "ipso", "replacement", "swap", "raise"]
     for name, o in ORDERS.items():
         assert get_order(name) is o and o.name == name
     assert {n for n, o in ORDERS.items() if o.kind == "total"} == {"rank", "set"}

@@ -155,7 +155,7 @@ def _order(value):
     if isinstance(value, Order):
         return value
     if not isinstance(value, str):
-        raise UnknownOrderError(f"order {value!r}: give its name (rank, set, dominance, ipso, replacement)")
+        raise UnknownOrderError(f"order {value!r}: give its name (rank, set, dominance, ipso, replacement, swap, raise)")
     return get_order(value)
 
 
@@ -189,7 +189,7 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     measure : str or Measure
         ``"RBP(p=1/2)"``, ``"AP"``, ``"nDCG@10"``, ``"path/to/file.py:function"``.
     order : str
-        ``rank``, ``set``, ``dominance``, ``ipso`` or ``replacement``.
+        ``rank``, ``set``, ``dominance``, ``ipso``, ``replacement``, ``swap`` or ``raise``.
     depth : int
         Run depth ``N >= 1``.
     grades : int, optional

@@ -72,7 +72,7 @@ def parse_orders(text: str) -> list[str]:
     >>> parse_orders("rank,lex")
     Traceback (most recent call last):
     ...
-    workbench.errors.UnknownOrderError: order 'lex' is unknown; valid orders: rank, set, dominance, ipso, replacement
+    workbench.errors.UnknownOrderError: order 'lex' is unknown; valid orders: rank, set, dominance, ipso, replacement, swap, raise
 
     References
     ----------

@@ -29,6 +29,12 @@ ipso           equally spaced gains (always for binary):    binary topics: rules
 replacement    raise the leftmost occurrence of a value     binary topics / top
                ``u < c`` by one                             grade bound: rules +
                                                             drop; else fallback
+swap           dominance's Rule-2 covers                    unchanged (a swap
+                                                            keeps the multiset,
+                                                            so stays inside)
+raise          raise any ``r_i = u`` to ``u+1``             raise ``u`` to ``v``,
+                                                            the smallest grade
+                                                            above ``u`` with room
 =============  ===========================================  =====================
 
 Successor runs are mapped to their canonical index arithmetically where the
@@ -49,6 +55,14 @@ so the covers of the induced order are the minimal such moves.  Each move
 adds one rectangle (thresholds x prefix lengths) to the prefix-count matrix,
 and a move is minimal iff no other in-space move's rectangle lies inside its
 own, which gives the Rule-1 condition in the table.
+
+Swap and raise under a topic: a topic bounds the multiset of grades only,
+so a swap class lies wholly inside or outside a topic's space and swap's
+covers are unchanged.  Every cover of the componentwise order induced on a
+topic's space changes one position (checked exhaustively for 1-3 grades to
+depth 4, every topic); raising ``r_i = u`` to ``w`` is a cover iff no grade
+strictly between ``u`` and ``w`` has room, i.e. ``w`` is the smallest grade
+above ``u`` with room.
 
 Why restricting rules to a topic is only sometimes right for the others: the covers of an
 induced sub-order equal the full order's covers restricted to the subset
@@ -272,6 +286,11 @@ def _next_with_room(arr: np.ndarray, c: int, quota: Sequence[int] | None) -> np.
 
 
 def _dominance_moves(arr: np.ndarray, c: int, quota: Sequence[int] | None = None) -> Iterator[Move]:
+    yield from _dominance_rule1_moves(arr, c, quota)
+    yield from _swap_moves(arr, c)
+
+
+def _dominance_rule1_moves(arr: np.ndarray, c: int, quota: Sequence[int] | None = None) -> Iterator[Move]:
     n, depth = arr.shape
     # Rule-1 covers: raise r_i = u to v, the smallest grade above u with room
     # (u + 1 without a topic), when no later position holds a value in [u, v].
@@ -293,8 +312,15 @@ def _dominance_moves(arr: np.ndarray, c: int, quota: Sequence[int] | None = None
             ok = (v <= c) & ~((later >= u[:, None]) & (later <= v[:, None])).any(axis=1)
         rows = np.nonzero(ok)[0]
         yield rows, [(i, u[rows], v[rows])]
+
+
+def _swap_moves(arr: np.ndarray, c: int) -> Iterator[Move]:
+    n, depth = arr.shape
     # Rule-2 covers: swap u = r_i < v = r_j (i < j) when no position strictly
     # between holds a value in [u, v]; m = min of the between values >= u.
+    # A between value w in (u, v) gives the chain via positions (i, k), (k, j);
+    # w = u or w = v gives it by swapping with that position first.  These are
+    # the covers of both dominance and swap (the middle run keeps the multiset).
     for i in range(depth - 1):
         rows = np.nonzero(arr[:, i] < c)[0]
         u = arr[rows, i].astype(np.int64)
@@ -312,6 +338,21 @@ def _dominance_moves(arr: np.ndarray, c: int, quota: Sequence[int] | None = None
             alive = m > u + 1
             if not alive.all():
                 rows, u, m = rows[alive], u[alive], m[alive]
+
+
+def _raise_moves(arr: np.ndarray, c: int, quota: Sequence[int] | None = None) -> Iterator[Move]:
+    # Raise-order covers: raise r_i = u to v, the smallest grade above u with
+    # room (u + 1 without a topic); no condition on the other positions, since
+    # componentwise order cannot move a grade between positions.  A raise to a
+    # higher grade w > v passes through r with r_i = v, in the space.
+    n, depth = arr.shape
+    nxt = _next_with_room(arr, c, quota)
+    rows_all = np.arange(n)
+    for i in range(depth):
+        u = arr[:, i].astype(np.int64)
+        v = nxt[rows_all, u]
+        rows = np.nonzero(v <= c)[0]
+        yield rows, [(i, u[rows], v[rows])]
 
 
 def _ipso_uniform_moves(arr: np.ndarray, c: int) -> Iterator[Move]:
@@ -470,6 +511,18 @@ def _dominance_covers(space, gains) -> Covers:
     return _rule_covers(space, lambda arr, c: _dominance_moves(arr, c, quota))
 
 
+def _swap_covers(space, gains) -> Covers:
+    # a topic bounds the multiset only, and swaps keep it: every move stays inside
+    return _rule_covers(space, _swap_moves)
+
+
+def _raise_covers(space, gains) -> Covers:
+    if not _binding(space):
+        return _rule_covers(space, _raise_moves)
+    quota = _topic_counts(space)
+    return _rule_covers(space, lambda arr, c: _raise_moves(arr, c, quota))
+
+
 def _uniform(gains: Gains) -> bool:
     gaps = {gains.values[j] - gains.values[j - 1] for j in range(1, len(gains.values))}
     return len(gaps) == 1
@@ -514,6 +567,10 @@ def estimate_covers(name: str, space, gains: Gains, sample: np.ndarray, runs: fl
         return 0.0, 0.0
     if name == "dominance":
         moves = _dominance_moves(arr, space.grades, _topic_counts(space) if binding else None)
+    elif name == "swap":
+        moves = _swap_moves(arr, space.grades)
+    elif name == "raise":
+        moves = _raise_moves(arr, space.grades, _topic_counts(space) if binding else None)
     elif name == "ipso":
         moves = _ipso_uniform_moves(arr, space.grades)
     else:
@@ -528,4 +585,6 @@ _COVERS = {
     "dominance": _dominance_covers,
     "ipso": _ipso_covers,
     "replacement": _replacement_covers,
+    "swap": _swap_covers,
+    "raise": _raise_covers,
 }

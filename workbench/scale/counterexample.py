@@ -396,7 +396,7 @@ def find_counterexample(
         E.g. ``"RBP(p=4/5)"``.  With ``param_range`` its value of that parameter
         is ignored (the parameter is free).
     order : Order or str
-        ``rank``, ``set``, ``dominance``, ``ipso`` or ``replacement``.
+        ``rank``, ``set``, ``dominance``, ``ipso``, ``replacement``, ``swap`` or ``raise``.
     depth : int, optional
         Search this depth only.
     max_depth : int, optional

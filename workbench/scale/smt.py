@@ -30,7 +30,10 @@ The strict relations encoded (SPEC section 2):
 ``set``          count vectors ``(n_c, ..., n_1)`` lexicographic;
 ``dominance``    ``#{i <= k : r_i >= a} <= #{i <= k : s_i >= a}`` for every ``a, k``, and ``r != s``;
 ``ipso``         every prefix sum of gains of ``r`` ``<=`` that of ``s``, and ``r != s``;
-``replacement``  componentwise ``r_i <= s_i`` and ``r != s``.
+``replacement``  componentwise ``r_i <= s_i`` and ``r != s``;
+``swap``         ``#{i : r_i = j} = #{i : s_i = j}`` for every grade ``j >= 1``, the
+                 dominance prefix counts, and ``r != s``;
+``raise``        componentwise ``r_i <= s_i`` and ``r != s``.
 
 For the set-based orders both runs are constrained to be sorted non-increasing
 (the canonical form of a multiset), so the sorting network the definition of
@@ -137,8 +140,11 @@ def _strict_relation(z3, name: str, R: _Runs, S: _Runs, g: Gains):
             ps = ps + z3.Sum([_real(z3, g(j)) * S.ind[i][j] for j in range(1, c + 1)])
             conds.append(pr <= ps)
         return z3.And(*conds, differ)
-    if name == "replacement":
+    if name in ("replacement", "raise"):
         return z3.And(*[x <= y for x, y in zip(R.grades, S.grades)], differ)
+    if name == "swap":
+        same = [R.count(z3, j) == S.count(z3, j) for j in range(1, c + 1)]
+        return z3.And(*same, _strict_relation(z3, "dominance", R, S, g))
     raise WorkbenchError(f"order {name!r}: no SMT encoding")  # pragma: no cover (registry is fixed)
 
 
