@@ -526,8 +526,8 @@ def realizability(grid: ScoredGrid) -> PropertyVerdict:
                                                                         "skipped": _skipped(spaces)})
 
 
-def moffat_properties(measure, *, gains, depths, topics) -> list[PropertyVerdict]:
-    """All of Moffat's properties (and their variants) of ``measure``, in :data:`MOFFAT_PROPERTIES` order.
+def moffat_properties(measure, *, gains, depths, topics, which=None) -> list[PropertyVerdict]:
+    """Moffat's properties (and their variants) of ``measure``, in :data:`MOFFAT_PROPERTIES` order.
 
     Parameters
     ----------
@@ -538,6 +538,8 @@ def moffat_properties(measure, *, gains, depths, topics) -> list[PropertyVerdict
     topics : list of Topic
         The topics quantified over (the empty topic among them is allowed);
         a measure that needs no topic is also checked on unrestricted runs.
+    which : collection of str, optional
+        Only these properties (default: all of :data:`MOFFAT_PROPERTIES`).
 
     Returns
     -------
@@ -556,6 +558,12 @@ def moffat_properties(measure, *, gains, depths, topics) -> list[PropertyVerdict
     Moffat, AIRS 2013.
     """
     grid = ScoredGrid(measure, gains, sorted(set(depths)), list(topics))
-    return [boundedness(grid), monotonicity(grid), monotonicity(grid, non_relevant=True), convergence(grid),
-            convergence(grid, strict=False), top_weightedness(grid), top_weightedness(grid, strict=False),
-            localization(grid), completeness(grid), realizability(grid)]
+    checks = {
+        "boundedness": boundedness, "monotonicity": monotonicity,
+        "monotonicity (non-relevant)": lambda g: monotonicity(g, non_relevant=True),
+        "convergence": convergence, "convergence (weak)": lambda g: convergence(g, strict=False),
+        "top-weightedness": top_weightedness,
+        "top-weightedness (weak)": lambda g: top_weightedness(g, strict=False),
+        "localization": localization, "completeness": completeness, "realizability": realizability,
+    }
+    return [checks[name](grid) for name in MOFFAT_PROPERTIES if which is None or name in which]

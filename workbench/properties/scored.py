@@ -180,7 +180,7 @@ def exact_sign(x) -> int:
 
     x = sympy.sympify(x)
     if x.is_Rational:
-        return (x > 0) - (x < 0)
+        return int(bool(x > 0)) - int(bool(x < 0))
     for prec in _PRECISIONS:
         ball = to_arb(x, prec)
         if ball > 0:
