@@ -254,7 +254,7 @@ CASES = [
     C("twist-topic-text", ["twist", "0110", "--topic", "two"], "two"),
     C("twist-crossing-unknown", ["twist", "0110", "--topic", "2", "--crossing", "bogus"], "bogus"),
     C("twist-run-exceeds-topic", ["twist", "0110", "--topic", "1,1"], "0110"),
-    C("twist-topic-without-relevant", ["twist", "0", "--topic", "0"], "topic 0"),
+    C("twist-relevant-run-on-empty-topic", ["twist", "01", "--topic", "0"], "01"),  # topic 0 is valid (SPEC 1)
     # --- twist-runs: TREC files plain and gzip
     C("twist-runs-qrels-missing", ["twist-runs", "nosuch.txt", GOOD], "nosuch.txt"),
     C("twist-runs-run-truncated-gzip", ["twist-runs", QRELS, "run.gz"], "run.gz", "run.gz"),

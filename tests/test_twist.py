@@ -17,7 +17,7 @@ import z3
 
 from workbench.cli.main import main
 from workbench.measures.crp import curves
-from workbench.errors import BadRunError, BadTopicError, UndefinedMeasureError
+from workbench.errors import BadRunError, UndefinedMeasureError
 from workbench.measures.measure import Measure
 from workbench.measures.names import parse_measure
 from workbench.space.runs import Gains, Topic
@@ -217,9 +217,23 @@ def test_run_with_more_documents_of_a_grade_than_the_topic_is_rejected():
         curves([(2, 0, 0, 0)], Topic((1, 0)))
 
 
-def test_empty_topic_is_rejected():
-    with pytest.raises(BadTopicError, match="recall base 0"):
-        Topic((0,))
+def test_empty_topic_keeps_rp_crp_and_rho_and_leaves_the_space_ratios_undefined():
+    # RB = 0: the non-relevant documents occupy ranks 1..N of the ideal ranking,
+    # so every RP is 0; rho = RB / beta = 0; the full-scale run is all zeros,
+    # its spaces are 0 and the space ratios divide by them.
+    t = Topic((0,))
+    c = curves([(0, 0, 0)], t)
+    assert c.rp.tolist() == [[0, 0, 0]] and c.crp.tolist() == [[0, 0, 0]]
+    assert c.recovery_ratio(0) == 0
+    row = c.row(0)
+    assert row["twist"] is None and "full-scale" in row["undefined"] and "topic 0" in row["undefined"]
+    for name in ("RP", "CRP", "ForwardSpace", "BackwardSpace", "RecoveryRatio"):
+        assert Measure(name).value((0, 0, 0), Gains.default(), t) == 0
+    for name in ("Twist", "SpaceRatio", "ForwardSpaceRatio", "BackwardSpaceRatio"):
+        with pytest.raises(UndefinedMeasureError, match=f"{name} is undefined on a topic without relevant"):
+            Measure(name).value((0, 0, 0), Gains.default(), t)
+    with pytest.raises(BadRunError, match="retrieves 1 document"):
+        curves([(0, 1, 0)], t)
 
 
 def test_no_crossing_means_rho_zero_and_typical_b():

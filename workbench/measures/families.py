@@ -37,6 +37,14 @@ Conventions fixed here (SPEC sec. 4 leaves them open):
 * ``ERR`` needs integer gains (``2**g`` must be rational).
 * ``SBTO`` sorts the grades non-increasing; in z3 symbolic grades pass
   through a sorting network, so it stays expressible.
+* A topic without relevant documents (``RB = 0``) is valid.  ``R``, ``gR``
+  and ``AP`` divide by the recall base, ``nDCG`` by the ideal run's DCG and
+  the space ratios and ``Twist`` by the full-scale run's spaces, all 0 there:
+  they are undefined (:attr:`Family.undefined_without_relevant` says why).
+  The others are defined: ``F = 2 sum [r_i >= 1] / k``, and ``RP``, ``CRP``,
+  the spaces and the recovery ratio are 0 on the all-zero run (``RB / beta``
+  with ``RB = 0``).  A user's measure that divides by zero on such a topic is
+  undefined there too.
 
 References
 ----------
@@ -62,7 +70,8 @@ from typing import Callable
 
 from workbench.measures.algebra import BadResultError, InexactNumberError, StrictAlgebra, StrictValue
 from workbench.measures.declare import declared_params
-from workbench.errors import BadParameterError, NotExpressibleError, UnknownMeasureError, UserMeasureError, WorkbenchError
+from workbench.errors import (BadParameterError, NotExpressibleError, UndefinedMeasureError, UnknownMeasureError,
+                             UserMeasureError, WorkbenchError)
 from workbench.measures import twist as _tw
 from workbench.measures.params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
 from workbench.measures import cwl as _cwl
@@ -92,6 +101,9 @@ class Family:
     definition: Callable = field(repr=False, compare=False)
     logarithmic: bool = False
     validate: Callable | None = field(default=None, repr=False, compare=False)
+    #: Why the family is undefined on a topic without relevant documents
+    #: (``RB = 0``), e.g. "it divides by the recall base RB = 0"; ``None`` when defined there.
+    undefined_without_relevant: str | None = None
 
     @property
     def z3_ok(self) -> bool:
@@ -246,6 +258,8 @@ def _validate_dcg(name: str, params: dict) -> None:
 
 
 _CUT = "k (the @k cut-off, else the run depth)"
+_BY_RB = "it divides by the recall base RB = 0"
+_BY_FULL_SCALE = "it divides by the spaces of the full-scale run, both 0 without relevant documents"
 
 FAMILIES: dict[str, Family] = {
     f.name: f
@@ -253,12 +267,15 @@ FAMILIES: dict[str, Family] = {
         Family("P", (), False, "precision: (1/k) sum_{i<=k} [r_i >= 1]", "seed 000 sec. 4.1.1; trec_eval P_k", _def_P),
         Family("gP", (), False, "generalised precision: (1/k) sum_{i<=k} g_i / g_max",
                "Kekalainen & Jarvelin 2002; seed 000 sec. 4.1.1", _def_gP),
-        Family("R", (), True, "recall: sum_{i<=k} [r_i >= 1] / RB", "seed 000 sec. 4.1.1; trec_eval recall_k", _def_R),
+        Family("R", (), True, "recall: sum_{i<=k} [r_i >= 1] / RB", "seed 000 sec. 4.1.1; trec_eval recall_k", _def_R,
+               undefined_without_relevant=_BY_RB),
         Family("gR", (), True, "generalised recall: sum_{i<=k} g_i / RB_g",
-               "Kekalainen & Jarvelin 2002; seed 000 sec. 4.1.1", _def_gR),
+               "Kekalainen & Jarvelin 2002; seed 000 sec. 4.1.1", _def_gR,
+               undefined_without_relevant="it divides by the gain recall base RB_g = 0"),
         Family("F", (), True, "F-measure: 2 sum_{i<=k} [r_i >= 1] / (k + RB)", "seed 000 sec. 4.1.1", _def_F),
         Family("AP", (), True, "average precision (lenient binary): (1/RB) sum_i [r_i>=1] (sum_{j<=i} [r_j>=1]) / i",
-               "Buckley & Voorhees 2005; seed 000 sec. 4.1.2; trec_eval map", _def_AP),
+               "Buckley & Voorhees 2005; seed 000 sec. 4.1.2; trec_eval map", _def_AP,
+               undefined_without_relevant=_BY_RB),
         Family("RBP", (P_PERSISTENCE,), False, "rank-biased precision (binary view): (1-p) sum_i p^(i-1) [r_i >= 1]",
                "Moffat & Zobel 2008; seed 000 sec. 4.1.2", _def_RBP),
         Family("gRBP", (P_PERSISTENCE,), False, "graded RBP: ((1-p)/g_max) sum_i p^(i-1) g_i",
@@ -269,7 +286,8 @@ FAMILIES: dict[str, Family] = {
                lambda p: _validate_dcg("DCG", p)),
         Family("nDCG", (BASE, DISCOUNT), True, "DCG over the DCG of the topic's ideal run at depth k",
                "Jarvelin & Kekalainen 2002; trec_eval ndcg_cut", _def_nDCG, True,
-               lambda p: _validate_dcg("nDCG", p)),
+               lambda p: _validate_dcg("nDCG", p),
+               undefined_without_relevant="it divides by the DCG of the ideal run, 0 without relevant documents"),
         Family("ERR", (), False, "expected reciprocal rank: sum_i (1/i) x_i prod_{j<i} (1 - x_j), x = (2^g - 1)/2^g_max",
                "Chapelle et al. 2009; seed 000 sec. 4.1.2", _def_ERR),
         Family("RR", (), False, "reciprocal rank: 1/i for the first i with r_i >= 1, else 0",
@@ -281,15 +299,17 @@ FAMILIES: dict[str, Family] = {
                "seed 003 eq. 5-6", _def_RBTO),
         Family("Twist", (CROSSING, TWIST_WEIGHT), True,
                "Twist: (rho + sigma) / 2, recovery ratio and space ratio of the CRP curve (w rho + (1-w) sigma)",
-               "seed 002 Def. 6", _tw.def_twist),
+               "seed 002 Def. 6", _tw.def_twist, undefined_without_relevant=_BY_FULL_SCALE),
         Family("RecoveryRatio", (CROSSING,), True, "rho = RB / max(RB, first crossing of CRP), 0 without a crossing",
                "seed 002 Def. 3", _tw.def_recovery_ratio),
         Family("SpaceRatio", (), True, "sigma: harmonic mean of the forward and backward space ratios",
-               "seed 002 Def. 5", _tw.def_space_ratio),
+               "seed 002 Def. 5", _tw.def_space_ratio, undefined_without_relevant=_BY_FULL_SCALE),
         Family("ForwardSpaceRatio", (), True, "sigma+ = 1 - s+ / s+ of the full-scale run",
-               "seed 002 Def. 5", _tw.def_forward_space_ratio),
+               "seed 002 Def. 5", _tw.def_forward_space_ratio,
+               undefined_without_relevant=_BY_FULL_SCALE),
         Family("BackwardSpaceRatio", (), True, "sigma- = 1 - s- / s- of the full-scale run",
-               "seed 002 Def. 5", _tw.def_backward_space_ratio),
+               "seed 002 Def. 5", _tw.def_backward_space_ratio,
+               undefined_without_relevant=_BY_FULL_SCALE),
         Family("ForwardSpace", (), True, "s+: sum of the positive relative positions",
                "seed 002 Def. 4", _tw.def_forward_space),
         Family("BackwardSpace", (), True, "s-: sum of the absolute negative relative positions",
@@ -439,6 +459,13 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
             value = func(strict, **kwargs)
         except (WorkbenchError, MemoryError):
             raise
+        except ZeroDivisionError as exc:
+            if topic is not None and topic.empty:  # e.g. dividing by topic.recall_base = 0
+                detail = user_measure_error(name, exc, files, func)
+                raise UndefinedMeasureError(
+                    f"{name} is undefined on a topic without relevant documents (it divides by zero there): {detail}"
+                ) from exc
+            raise user_measure_error(name, exc, files, func) from exc
         except Exception as exc:  # the user's code is arbitrary: report it, chained for --traceback
             raise user_measure_error(name, exc, files, func) from exc
         try:

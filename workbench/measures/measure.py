@@ -41,6 +41,7 @@ from workbench.errors import (
     BadRunError,
     NeedsTopicError,
     NotExpressibleError,
+    UndefinedMeasureError,
 )
 from workbench.core.exact import ValueBlock
 # re-exported: the families and parameters lived here before workbench.measures.families / workbench.measures.params
@@ -173,6 +174,33 @@ class Measure:
             raise NeedsTopicError(
                 f"measure {self} needs a topic (recall base or ideal run): pass --topic, e.g. --topic 3"
             )
+        reason = self.undefined_reason(topic)
+        if reason is not None:
+            raise UndefinedMeasureError(f"{self} is undefined on a topic without relevant documents ({reason})")
+
+    def undefined_reason(self, topic: Topic | None) -> str | None:
+        """Why the measure is undefined on ``topic``, or ``None`` when it is defined there.
+
+        Only a topic without relevant documents (``RB = 0``) makes a built-in
+        measure undefined: those that divide by the recall base, the ideal
+        run's value or the full-scale run's spaces (SPEC sections 1 and 3).
+
+        >>> from workbench.space.runs import Topic
+        >>> Measure("AP").undefined_reason(Topic((0,))), Measure("P").undefined_reason(Topic((0,)))
+        ('it divides by the recall base RB = 0', None)
+        >>> Measure("AP").value((0, 0), Gains.default(), Topic((0,)))
+        Traceback (most recent call last):
+        ...
+        workbench.errors.UndefinedMeasureError: AP is undefined on a topic without relevant documents (it divides by the recall base RB = 0)
+
+        References
+        ----------
+        SPEC sections 1, 3 and 4; Moffat, "Seven numeric properties of
+        effectiveness metrics", AIRS 2013 (completeness).
+        """
+        if topic is None or not topic.empty:
+            return None
+        return self.family_obj.undefined_without_relevant
 
     # evaluation -----------------------------------------------------------
     def _prepare(self, A, depth: int, topic, gains: Gains):

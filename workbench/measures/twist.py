@@ -31,9 +31,12 @@ Conventions fixed here (each is tested):
   :class:`~workbench.errors.UndefinedMeasureError`.  (RP, CRP, the spaces and
   ``rho`` are defined at every depth.)
 * A run holding more documents of a grade than the topic has is rejected
-  (:class:`~workbench.errors.BadRunError`): documents are distinct.  An empty
-  topic (``RB = 0``) is rejected by :class:`~workbench.space.runs.Topic`; the real-run
-  analysis skips such topics and says so.
+  (:class:`~workbench.errors.BadRunError`): documents are distinct.  On a
+  topic without relevant documents (``RB = 0``) the only run is all zeros:
+  RP, CRP and the spaces are 0, ``rho = RB / beta = 0``, and the space ratios
+  and Twist, which divide by the full-scale run's spaces (both 0), raise
+  :class:`~workbench.errors.UndefinedMeasureError`; the real-run analysis
+  skips such topics and says so.
 * ``sigma = 0`` when ``sigma+ + sigma- = 0`` (both are 0 when ``N >= 2 RB``):
   the harmonic mean's limit.
 * The crossing set is Def. 3's formula, ``crossing="literal"``.  The text
@@ -109,8 +112,19 @@ def full_scale(topic: Topic, depth: int) -> tuple[int, ...]:
 
 
 def require_full_scale(topic: Topic, depth: int, what: str = "the space ratios") -> None:
-    """Raise :class:`UndefinedMeasureError` unless ``depth >= 2 RB`` (Def. 14)."""
+    """Raise :class:`UndefinedMeasureError` unless ``depth >= 2 RB`` (Def. 14) and ``RB >= 1`` (Def. 5).
+
+    >>> require_full_scale(Topic((0,)), 3)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.UndefinedMeasureError: topic 0: the space ratios divide by the spaces of the full-scale run, both 0 without relevant documents (seed 002 Def. 5)
+    """
     rb = topic.recall_base
+    if rb == 0:
+        raise UndefinedMeasureError(
+            f"topic {topic}: {what} divide by the spaces of the full-scale run, both 0 without relevant "
+            f"documents (seed 002 Def. 5)"
+        )
     if depth < 2 * rb:
         raise UndefinedMeasureError(
             f"depth {depth}: {what} need the full-scale run, defined for N >= 2 RB = {2 * rb} "

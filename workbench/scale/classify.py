@@ -621,7 +621,8 @@ def classify(
         else:
             verdict = "interval"
             bottom = values.value(0)
-            alpha = values.value(int(cov.upper[0])) - bottom if len(diffs) else Fraction(0)
+            # one run (the empty topic's space): any alpha > 0 represents it; take 1
+            alpha = values.value(int(cov.upper[0])) - bottom if len(diffs) else Fraction(1)
             affine = (alpha, bottom)
 
     step("intrinsic category")

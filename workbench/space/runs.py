@@ -130,6 +130,11 @@ class Gains:
 class Topic:
     """How many documents of each relevant grade a topic has: ``n_1..n_c``.
 
+    A topic without relevant documents (every ``n_j = 0``, ``RB = 0``) is
+    valid (SPEC sections 1 and 3): its space holds the all-zero run only, and
+    a measure that divides by the recall base or by the ideal run's value
+    raises :class:`~workbench.errors.UndefinedMeasureError` on it.
+
     Examples
     --------
     >>> t = Topic.parse("2,1")
@@ -137,6 +142,9 @@ class Topic:
     (3, (2, 1, 1, 0))
     >>> t.recall_base_gain(Gains.parse("0,1,3"))
     Fraction(5, 1)
+    >>> e = Topic.parse("0,0")
+    >>> e.empty, e.recall_base, e.ideal(3)
+    (True, 0, (0, 0, 0))
 
     References
     ----------
@@ -155,8 +163,6 @@ class Topic:
         for j, n in enumerate(counts, start=1):
             if not isinstance(n, int) or n < 0:
                 raise BadTopicError(f"topic {self}: count {n!r} of grade {j} is not a non-negative integer")
-        if sum(counts) == 0:
-            raise BadTopicError(f"topic {self}: has no relevant document (recall base 0)")
 
     @classmethod
     def parse(cls, text: str) -> "Topic":
@@ -174,6 +180,11 @@ class Topic:
     @property
     def grades(self) -> int:
         return len(self.counts)
+
+    @property
+    def empty(self) -> bool:
+        """Whether the topic has no relevant document (``RB = 0``)."""
+        return not any(self.counts)
 
     @property
     def recall_base(self) -> int:
