@@ -1,0 +1,809 @@
+"""Amigó, Gonzalo and Verdejo's formal constraints for ranking measures, decided exactly with witnesses.
+
+Notation: a run ``r = (r_1, ..., r_N)`` of grades ``0..c`` (SPEC section 1),
+``M(r)`` the measure at depth ``N`` (``M`` with cut-off ``@k`` truncates as
+usual), ``c`` the top grade, which plays "relevant" in the threshold
+constraints (the paper assumes binary relevance there), ``0`` "non-relevant".
+``x^n`` is ``n`` copies of grade ``x``.  Every constraint is checked on every
+run of the rank space at each depth ``N`` asked for (``depths``), for each
+topic (a topic restricts the runs to those it can supply: at most ``n_j``
+documents of grade ``j``).  The paper (sec. 3, constraints for document
+ranking) states the constraints in words with loose quantifiers; the
+readings fixed here are named, and the other readings are offered as
+variants, checked too.
+
+**priority** (paper: "swapping items in a concordant order increases the
+score"): for every run ``r`` and position ``i < N`` with ``r_i < r_(i+1)``,
+``M(r with r_i, r_(i+1) swapped) > M(r)``.  Variant **priority (any
+distance)**: the same for any ``i < j`` with ``r_i < r_j`` (Rule 2 of
+SPEC section 2, strictness on the ``swap`` order), which adjacent swaps do
+not imply.
+
+**deepness** ("correctly swapping contiguous items has more effect in early
+ranking positions"): for every run ``r`` and positions ``i + 1 < j`` where the
+same misordered pair occurs, ``(r_i, r_(i+1)) = (r_j, r_(j+1)) = (a, b)`` with
+``a < b``: the upper swap gains more, ``M(swap_i r) - M(r) > M(swap_j r) - M(r)``,
+i.e. ``M(swap_i r) > M(swap_j r)``.
+
+**deepness threshold** ("there is a depth beyond which any amount of
+relevant documents is worth less than one relevant document at the top";
+reading *uniform*): there is ``s >= 1`` such that for every ``m >= 1``,
+``M(c 0^(s+m-1)) > M(0^s c^m)`` (both runs of depth ``s + m``).  Enumerated
+for ``s + m`` in ``depths`` (and ``m <= n_c`` under a topic): a ``holds`` is
+bounded (``m <= max(depths) - s``) unless a proof covers every ``m``.
+Variant **deepness threshold (n after n)** (the literal "n relevant
+documents after n non-relevant ones"): there is ``n >= 1`` with
+``M(c 0^(2n-1)) > M(0^n c^n)``; at ``n = 1`` this is implied by priority,
+which is why it is not the main reading.
+
+**closeness threshold** ("near the top, many relevant documents beat one at
+the top"): there is ``n >= 1`` such that ``n`` relevant documents just
+below the top beat one relevant document at the top:
+``M(0 c^n) > M(c 0^n)`` (depth ``n + 1``).  A witness settles it for good
+(the constraint is existential); ``fails`` is bounded by the depths unless
+proved.
+
+**confidence** ("adding noise at the end of the ranking decreases the
+score"; reading *strict*, the paper's): for every run ``r`` of depth ``N``
+with at least one relevant document, ``M(r 0) < M(r)`` (``r 0`` of depth
+``N + 1``; a run without relevant documents usually scores the minimum
+already, which no measure bounded below could lower).  Variant
+**confidence (weak)**: ``M(r 0) <= M(r)`` for every run (adding a
+non-relevant document at the end never raises the score).
+
+A measure that needs a topic is ``undefined`` without one and on a topic
+with no relevant document (it divides by the recall base or by the ideal
+run's value); such topics are named in ``why`` and the verdict rests on the
+others.
+
+**Parameters.**  For a measure with one continuous parameter (RBP's and
+gRBP's ``p``, a user measure's declared rational parameter) the threshold
+constraints also come with the exact parameter values where the verdict
+switches over the generated family (``detail["param_regions"]``: intervals
+with exact endpoints, rationals or ``root(...)`` algebraic numbers, each
+with whether the constraint holds there).
+
+**Every depth** (``every_depth``): for RBP and gRBP without cut-off and a
+rational ``p`` the constraints are settled for all depths by term-wise
+arguments whose identities sympy checks (:func:`rbp_obligations`): the
+swap gain at rank ``i`` is ``(1-p)^2 p^(i-1) (w_b - w_a)`` (priority,
+deepness), an appended ``0`` adds nothing (confidence), the tail
+``M(0^s c^m) = p^s (1 - p^m) < p^s`` (deepness threshold: the smallest
+``s`` with ``p^s <= 1 - p``), and ``M(0 c^n) - M(c 0^n) = 2p - 1 - p^(n+1)``
+(closeness threshold: holds iff ``p > 1/2``).
+
+Examples
+--------
+>>> [(v.name, v.verdict) for v in amigo_properties("RR")][:3]
+[('priority', 'fails'), ('priority (any distance)', 'fails'), ('deepness', 'fails')]
+>>> v = closeness_threshold("RBP(p=1/2)", depths=range(1, 5))
+>>> v.verdict, v.every_depth, v.detail["param_regions_every_depth"][-1]["low"]
+('fails', True, '1/2')
+
+References
+----------
+Amigó, Gonzalo, Verdejo, "A general evaluation measure for document
+organization tasks", SIGIR 2013, sec. 3 (constraints for document ranking:
+priority, deepness, deepness threshold, closeness threshold, confidence).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from fractions import Fraction
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from workbench.core.exact import ValueBlock, exact_str
+from workbench.errors import BadDepthError, BadParameterError, UndecidedComparisonError
+from workbench.measures.measure import Measure
+from workbench.properties.verdict import PropertyVerdict
+from workbench.space.runs import Gains, Topic, format_run, resolve_scale
+from workbench.space.spaces import Space
+
+__all__ = ["SOURCE", "amigo_properties", "priority", "deepness", "deepness_threshold", "closeness_threshold",
+           "confidence", "rbp_obligations"]
+
+SOURCE = "Amigó et al. 2013"
+
+
+# ---------------------------------------------------------------------------
+# the setting: measure, gains, depths, topics
+
+
+@dataclass(frozen=True)
+class _Setting:
+    measure: Measure
+    gains: Gains
+    depths: tuple
+    topics: tuple  # Topic or None
+
+    @property
+    def c(self) -> int:
+        return self.gains.grades
+
+    def scope(self, extra: str = "") -> str:
+        d = self.depths
+        depths = f"depths {d[0]}..{d[-1]}" if d == tuple(range(d[0], d[-1] + 1)) else "depths " + ",".join(map(str, d))
+        topics = ", ".join("no topic" if t is None else f"({t})" for t in self.topics)
+        return f"{depths}{extra}, grades {self.c}, topics {topics} (exhaustive)"
+
+    def undefined_on(self, topic) -> str | None:
+        """Why the measure is undefined on ``topic`` (None: it is defined)."""
+        if self.measure.needs_topic and topic is None:
+            return f"{self.measure} needs a topic (recall base or ideal run); none was given"
+        if self.measure.needs_topic and topic.recall_base == 0:
+            return (f"{self.measure} divides by the recall base or the ideal run's value, "
+                    f"which is 0 for topic ({topic}) without relevant documents")
+        return None
+
+
+def _setting(measure, grades, gains, depths, topics) -> _Setting:
+    from workbench.measures.names import parse_measure
+
+    m = measure if isinstance(measure, Measure) else parse_measure(str(measure))
+    c, gains, _ = resolve_scale(grades, gains, None, "grades=")
+    ds = sorted({int(d) for d in depths})
+    if not ds or ds[0] < 1:
+        raise BadDepthError(f"depths {list(depths)!r}: need at least one depth, each >= 1")
+    ts = (None,) if topics is None else tuple(topics)
+    if not ts:
+        raise BadParameterError("topics []: give at least one topic, or None for no topic")
+    for t in ts:
+        if t is not None:
+            t.check_grades(c)
+    return _Setting(m, gains, tuple(ds), ts)
+
+
+def _topic_label(topic) -> str | None:
+    return None if topic is None else str(topic)
+
+
+def _values(setting: _Setting, runs: np.ndarray, topic) -> ValueBlock:
+    return setting.measure.evaluate(np.asarray(runs, dtype=np.int64), setting.gains, topic)
+
+
+def _row_signs(a: ValueBlock, b: ValueBlock) -> np.ndarray:
+    """``sign(a[i] - b[i])`` per row, exactly (blocks of different depths may differ in scale)."""
+    if a.scale == b.scale:
+        return (a - b).sign()
+    import sympy
+
+    out = []
+    for i in range(a.n):
+        d = sympy.simplify(a.value(i) - b.value(i))
+        if d == 0:
+            out.append(0)
+            continue
+        try:
+            x = d.evalf(60, strict=True)
+        except Exception as e:  # mpmath could not certify the digits
+            raise UndecidedComparisonError(f"could not decide the sign of {d}: {e}") from None
+        out.append(1 if x > 0 else -1)
+    return np.asarray(out, dtype=np.int8)
+
+
+# ---------------------------------------------------------------------------
+# per-topic results and their aggregation
+
+
+@dataclass
+class _TopicResult:
+    verdict: str  # holds / fails / undefined
+    witness: dict | None = None
+    why: str | None = None
+    detail: dict | None = None
+
+
+def _aggregate(name: str, setting: _Setting, results: list, scope: str, every_depth: bool = False,
+               detail: dict | None = None, why_holds: str | None = None) -> PropertyVerdict:
+    undefined = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "undefined"]
+    failing = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "fails"]
+    holding = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "holds"]
+    notes = "; ".join(r.why for _t, r in undefined if r.why)
+    detail = dict(detail or {})
+    per_topic = [r.detail for r in results if r.detail]
+    if per_topic:
+        detail["per_topic"] = per_topic
+    if failing:
+        return PropertyVerdict(name, SOURCE, "fails", scope, failing[0][1].witness,
+                               ("undefined elsewhere: " + notes) if notes else failing[0][1].why,
+                               every_depth=False, detail=detail)
+    if holding:
+        why = why_holds
+        if notes:
+            why = (why + "; " if why else "") + "undefined elsewhere: " + notes
+        witness = holding[0][1].witness
+        return PropertyVerdict(name, SOURCE, "holds", scope, witness, why, every_depth=every_depth, detail=detail)
+    return PropertyVerdict(name, SOURCE, "undefined", scope, None, notes or "no run of the scope fits the constraint",
+                           detail=detail)
+
+
+def _runs(setting: _Setting, depth: int, topic) -> np.ndarray:
+    return Space("rank", depth, setting.c, topic).array().astype(np.int64)
+
+
+# ---------------------------------------------------------------------------
+# priority
+
+
+def _swap(rows: np.ndarray, i: int, j: int) -> np.ndarray:
+    out = rows.copy()
+    out[:, [i, j]] = out[:, [j, i]]
+    return out
+
+
+def _first_swap_failure(setting: _Setting, topic, any_distance: bool) -> _TopicResult:
+    checked = 0
+    for depth in setting.depths:
+        runs = _runs(setting, depth, topic)
+        for i in range(depth - 1):
+            for j in (range(i + 1, depth) if any_distance else (i + 1,)):
+                rows = runs[runs[:, i] < runs[:, j]]
+                if not len(rows):
+                    continue
+                swapped = _swap(rows, i, j)
+                block = _values(setting, np.vstack([rows, swapped]), topic)
+                k = len(rows)
+                signs = block.signs(np.arange(k), np.arange(k) + k)
+                checked += k
+                bad = np.flatnonzero(signs <= 0)
+                if len(bad):
+                    b = int(bad[0])
+                    return _TopicResult("fails", {
+                        "topic": _topic_label(topic), "depth": depth, "run": format_run(rows[b]),
+                        "swapped": format_run(swapped[b]), "positions": [i + 1, j + 1],
+                        "value_run": exact_str(block.value(b)), "value_swapped": exact_str(block.value(b + k)),
+                        "order": "tie" if signs[b] == 0 else "lower"})
+    if not checked:
+        return _TopicResult("holds", why=f"no misordered pair in the runs of topic ({topic})")
+    return _TopicResult("holds")
+
+
+def priority(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
+             topics: Sequence[Topic | None] | None = None, any_distance: bool = False) -> PropertyVerdict:
+    """Priority: correcting a misordered adjacent pair (or any pair: ``any_distance``) raises the score.
+
+    Parameters
+    ----------
+    measure : str or Measure
+    grades, gains : the relevance scale (default binary, gains ``g(i) = i``).
+    depths : iterable of int
+        The depths ``N`` whose every run is checked.
+    topics : sequence of Topic or None, optional
+        Topics (each restricts the runs); ``None``: no topic.
+    any_distance : bool
+        The variant "priority (any distance)": swap ``r_i < r_j`` for any ``i < j``.
+
+    Returns
+    -------
+    PropertyVerdict
+        ``fails`` with the run, the swapped run, the positions and both exact values.
+
+    Examples
+    --------
+    >>> v = priority("P@2", depths=[3])
+    >>> v.verdict, v.witness["run"], v.witness["swapped"], v.witness["order"]
+    ('fails', '010', '100', 'tie')
+
+    References
+    ----------
+    Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (priority constraint).
+    """
+    s = _setting(measure, grades, gains, depths, topics)
+    results = []
+    for t in s.topics:
+        why = s.undefined_on(t)
+        results.append(_TopicResult("undefined", why=why) if why else _first_swap_failure(s, t, any_distance))
+    name = "priority (any distance)" if any_distance else "priority"
+    proof = rbp_obligations(s.measure, s.gains)
+    every = proof is not None and proof["priority"]
+    return _aggregate(name, s, results, s.scope(), every_depth=every,
+                      why_holds=proof["why_priority"] if every else None)
+
+
+# ---------------------------------------------------------------------------
+# deepness
+
+
+def _deepness_topic(setting: _Setting, topic) -> _TopicResult:
+    checked = 0
+    for depth in setting.depths:
+        runs = _runs(setting, depth, topic)
+        for i in range(depth - 1):
+            for j in range(i + 2, depth - 1):
+                mask = ((runs[:, i] < runs[:, i + 1]) & (runs[:, i] == runs[:, j])
+                        & (runs[:, i + 1] == runs[:, j + 1]))
+                rows = runs[mask]
+                if not len(rows):
+                    continue
+                upper, lower = _swap(rows, i, i + 1), _swap(rows, j, j + 1)
+                block = _values(setting, np.vstack([upper, lower]), topic)
+                k = len(rows)
+                signs = block.signs(np.arange(k) + k, np.arange(k))  # sign(M(upper) - M(lower))
+                checked += k
+                bad = np.flatnonzero(signs <= 0)
+                if len(bad):
+                    b = int(bad[0])
+                    return _TopicResult("fails", {
+                        "topic": _topic_label(topic), "depth": depth, "run": format_run(rows[b]),
+                        "upper_swap": [i + 1, i + 2], "lower_swap": [j + 1, j + 2],
+                        "swapped_upper": format_run(upper[b]), "swapped_lower": format_run(lower[b]),
+                        "value_run": exact_str(_values(setting, rows[b:b + 1], topic).value(0)),
+                        "value_swapped_upper": exact_str(block.value(b)),
+                        "value_swapped_lower": exact_str(block.value(b + k)),
+                        "order": "tie" if signs[b] == 0 else "lower"})
+    if not checked:
+        return _TopicResult("holds", why="no run of the scope repeats a misordered pair (depth >= 4 needed)")
+    return _TopicResult("holds")
+
+
+def deepness(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
+             topics: Sequence[Topic | None] | None = None) -> PropertyVerdict:
+    """Deepness: the same correct adjacent swap gains more at ranks ``(i, i+1)`` than at ``(j, j+1)``, ``i < j``.
+
+    Parameters are those of :func:`priority`.
+
+    Examples
+    --------
+    >>> v = deepness("P", depths=[4])
+    >>> v.verdict, v.witness["run"], v.witness["swapped_upper"], v.witness["swapped_lower"]
+    ('fails', '0101', '1001', '0110')
+    >>> deepness("RBP", depths=[4]).every_depth
+    True
+
+    References
+    ----------
+    Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (deepness constraint).
+    """
+    s = _setting(measure, grades, gains, depths, topics)
+    results = []
+    for t in s.topics:
+        why = s.undefined_on(t)
+        results.append(_TopicResult("undefined", why=why) if why else _deepness_topic(s, t))
+    proof = rbp_obligations(s.measure, s.gains)
+    every = proof is not None and proof["priority"]
+    return _aggregate("deepness", s, results, s.scope(), every_depth=every,
+                      why_holds=proof["why_deepness"] if every else None)
+
+
+# ---------------------------------------------------------------------------
+# confidence
+
+
+def _confidence_topic(setting: _Setting, topic, strict: bool) -> _TopicResult:
+    for depth in setting.depths:
+        runs = _runs(setting, depth, topic)
+        longer = np.hstack([runs, np.zeros((len(runs), 1), dtype=np.int64)])
+        a, b = _values(setting, runs, topic), _values(setting, longer, topic)
+        signs = _row_signs(b, a)  # sign(M(r 0) - M(r))
+        relevant = runs.max(axis=1) > 0
+        bad = np.flatnonzero((signs >= 0) & relevant) if strict else np.flatnonzero(signs > 0)
+        if len(bad):
+            k = int(bad[0])
+            return _TopicResult("fails", {
+                "topic": _topic_label(topic), "depth": depth, "run": format_run(runs[k]),
+                "extended": format_run(longer[k]), "value_run": exact_str(a.value(k)),
+                "value_extended": exact_str(b.value(k)), "order": "tie" if signs[k] == 0 else "higher"})
+    return _TopicResult("holds")
+
+
+def confidence(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
+               topics: Sequence[Topic | None] | None = None, strict: bool = True) -> PropertyVerdict:
+    """Confidence: appending a non-relevant document lowers the score (``strict=False``: never raises it).
+
+    Every run ``r`` of each depth ``N`` in ``depths`` is compared with ``r 0``
+    of depth ``N + 1``.  Other parameters are those of :func:`priority`.
+
+    Examples
+    --------
+    >>> v = confidence("AP", topics=[Topic((2,))], depths=[1, 2])
+    >>> v.verdict, v.witness["run"], v.witness["extended"], v.witness["order"]
+    ('fails', '1', '10', 'tie')
+    >>> confidence("P", depths=[1, 2, 3]).verdict, confidence("RBP", strict=False).every_depth
+    ('holds', True)
+
+    References
+    ----------
+    Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (confidence constraint).
+    """
+    s = _setting(measure, grades, gains, depths, topics)
+    results = []
+    for t in s.topics:
+        why = s.undefined_on(t)
+        results.append(_TopicResult("undefined", why=why) if why else _confidence_topic(s, t, strict))
+    name = "confidence" if strict else "confidence (weak)"
+    proof = rbp_obligations(s.measure, s.gains)
+    every = proof is not None and not strict
+    scope = s.scope(" (each run r extended to r 0 one deeper)")
+    return _aggregate(name, s, results, scope, every_depth=every, why_holds=proof["why_confidence"] if every else None)
+
+
+# ---------------------------------------------------------------------------
+# threshold constraints: families of pairs, a rule combining their signs, parameter regions
+
+
+@dataclass(frozen=True)
+class _Member:
+    key: tuple  # (s, m) or (n,)
+    upper: tuple  # the run the constraint wants strictly above
+    lower: tuple
+
+
+def _family(kind: str, setting: _Setting, topic) -> list[_Member]:
+    c, out = setting.c, []
+    top_docs = None if topic is None else topic.counts[c - 1]
+    for depth in setting.depths:
+        if kind == "closeness":
+            n = depth - 1
+            if n >= 1 and (top_docs is None or n <= top_docs):
+                out.append(_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n))
+        elif kind == "uniform":
+            for s in range(1, depth):
+                m = depth - s
+                if top_docs is None or m <= top_docs:
+                    out.append(_Member((s, m), (c,) + (0,) * (depth - 1), (0,) * s + (c,) * m))
+        elif kind == "n after n":
+            if depth % 2 == 0 and (top_docs is None or depth // 2 <= top_docs):
+                n = depth // 2
+                out.append(_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n))
+    return out
+
+
+def _combine(kind: str, signs: dict) -> tuple[bool, tuple | None]:
+    """Whether the constraint holds given ``sign(M(upper) - M(lower))`` per member; and the deciding key."""
+    if kind in ("closeness", "n after n"):
+        for key in sorted(signs):
+            if signs[key] > 0:
+                return True, key
+        return False, None
+    by_s: dict = {}
+    for (s, m), sg in signs.items():
+        by_s.setdefault(s, []).append(sg)
+    for s in sorted(by_s):
+        if all(x > 0 for x in by_s[s]):
+            return True, (s,)
+    return False, None
+
+
+def _member_json(setting, member: _Member, value_upper, value_lower) -> dict:
+    return {"key": list(member.key), "upper": format_run(member.upper), "lower": format_run(member.lower),
+            "value_upper": exact_str(value_upper), "value_lower": exact_str(value_lower)}
+
+
+def _threshold_topic(kind: str, setting: _Setting, topic) -> _TopicResult:
+    members = _family(kind, setting, topic)
+    if not members:
+        return _TopicResult("undefined", why=f"no pair of the family fits depths {list(setting.depths)}"
+                            + (f" and topic ({topic})" if topic is not None else ""))
+    signs, values = {}, {}
+    for mb in members:
+        block = _values(setting, np.array([mb.upper, mb.lower]), topic)
+        signs[mb.key] = int(block.signs(np.array([1]), np.array([0]))[0])
+        values[mb.key] = (block.value(0), block.value(1))
+    ok, key = _combine(kind, signs)
+    rows = [_member_json(setting, mb, *values[mb.key]) | {"upper_wins": signs[mb.key] > 0} for mb in members]
+    detail = {"topic": _topic_label(topic), "family": rows}
+    regions = _param_regions(kind, setting, members, topic)
+    if regions is not None:
+        detail["param_regions"] = regions
+    if ok:
+        if kind == "uniform":
+            wit = [r for r in rows if r["key"][0] == key[0]]
+            witness = {"topic": _topic_label(topic), "s": key[0], "m_checked": [r["key"][1] for r in wit],
+                       "pairs": wit}
+        else:
+            witness = {"topic": _topic_label(topic), "n": key[0]} | next(r for r in rows if r["key"] == list(key))
+        return _TopicResult("holds", witness, detail=detail)
+    losing = [r for r in rows if not r["upper_wins"]]
+    return _TopicResult("fails", {"topic": _topic_label(topic), "losing_pairs": losing}, detail=detail)
+
+
+_THRESHOLD_NAMES = {"uniform": "deepness threshold", "n after n": "deepness threshold (n after n)",
+                    "closeness": "closeness threshold"}
+
+
+def _threshold(kind: str, measure, grades, gains, depths, topics) -> PropertyVerdict:
+    s = _setting(measure, grades, gains, depths, topics)
+    results = []
+    for t in s.topics:
+        why = s.undefined_on(t)
+        results.append(_TopicResult("undefined", why=why) if why else _threshold_topic(kind, s, t))
+    name = _THRESHOLD_NAMES[kind]
+    proof = rbp_obligations(s.measure, s.gains) if topics is None else None
+    detail, every, why = {}, False, None
+    if kind == "closeness":
+        fam = "pairs (0 c^n, c 0^n) at depth n + 1"
+    elif kind == "uniform":
+        fam = "pairs (c 0^(s+m-1), 0^s c^m) at depth s + m; a holds is checked for m <= max depth - s"
+    else:
+        fam = "pairs (c 0^(2n-1), 0^n c^n) at depth 2n"
+    if proof is not None and kind != "n after n":
+        key = "closeness" if kind == "closeness" else "deepness_threshold"
+        every, why = True, proof["why_" + key]
+        detail["param_regions_every_depth"] = proof["regions_" + key]
+        detail["proved"] = proof[key]
+    elif kind != "uniform" and any(r.verdict == "holds" for r in results) \
+            and not any(r.verdict == "fails" for r in results):
+        every, why = True, "existential: the witness pair settles it at every depth"
+    verdict = _aggregate(name, s, results, s.scope(f"; family: {fam}"), every_depth=every, detail=detail,
+                         why_holds=why)
+    if proof is not None and kind != "n after n":  # the proof decides for every depth, beyond the enumeration too
+        proved = detail["proved"]
+        if kind == "closeness" and verdict.ok and not proved["holds"]:  # a witness contradicting the proof
+            raise RuntimeError(f"{s.measure}: closeness witness {verdict.witness} contradicts the proof")
+        verdict = PropertyVerdict(name, SOURCE, "holds" if proved["holds"] else "fails", verdict.scope,
+                                  proved["witness"], why, every_depth=True, detail=verdict.detail)
+    return verdict
+
+
+def deepness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
+                       topics: Sequence[Topic | None] | None = None, reading: str = "uniform") -> PropertyVerdict:
+    """Deepness threshold: some depth ``s`` beyond which relevant documents never outweigh one at the top.
+
+    ``reading="uniform"`` (main): ``exists s, for all m: M(c 0^(s+m-1)) > M(0^s c^m)``;
+    ``reading="n after n"``: ``exists n: M(c 0^(2n-1)) > M(0^n c^n)``.
+    Other parameters are those of :func:`priority`.
+
+    Examples
+    --------
+    >>> v = deepness_threshold("RBP(p=4/5)")
+    >>> v.verdict, v.every_depth, v.witness["s"]
+    ('holds', True, 8)
+    >>> deepness_threshold("P", depths=range(1, 6)).verdict
+    'fails'
+
+    References
+    ----------
+    Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (deepness threshold constraint).
+    """
+    if reading not in ("uniform", "n after n"):
+        raise BadParameterError(f"reading {reading!r}: must be 'uniform' or 'n after n'")
+    return _threshold(reading, measure, grades, gains, depths, topics)
+
+
+def closeness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
+                        topics: Sequence[Topic | None] | None = None) -> PropertyVerdict:
+    """Closeness threshold: ``exists n: M(0 c^n) > M(c 0^n)`` (many relevant documents just below the top win).
+
+    Parameters are those of :func:`priority`.
+
+    Examples
+    --------
+    >>> v = closeness_threshold("RBP(p=4/5)")
+    >>> v.verdict, v.witness["n"], v.detail["param_regions_every_depth"][1]["holds"]
+    ('holds', 2, True)
+    >>> closeness_threshold("RR").verdict
+    'fails'
+
+    References
+    ----------
+    Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (closeness threshold constraint).
+    """
+    return _threshold("closeness", measure, grades, gains, depths, topics)
+
+
+# ---------------------------------------------------------------------------
+# exact parameter regions over a family
+
+
+def _free_param(measure: Measure):
+    specs = [ps for ps in measure.family_obj.params if ps.numeric and not ps.integer]
+    return specs[0] if len(specs) == 1 else None
+
+
+def _param_regions(kind: str, setting: _Setting, members: list, topic) -> list | None:
+    """Where, as the measure's one continuous parameter varies, the constraint holds over the family."""
+    import sympy
+
+    from workbench.core.algebraic import _between, _cmp, _endpoint_label, _roots_in, _sign_at
+
+    ps = _free_param(setting.measure)
+    if ps is None:
+        return None
+    polys = {}
+    for mb in members:
+        try:
+            up = setting.measure.expression(mb.upper, setting.gains, topic, free=(ps.name,))
+            lo = setting.measure.expression(mb.lower, setting.gains, topic, free=(ps.name,))
+        except Exception:  # not expressible with the parameter free (e.g. a choice-driven definition)
+            return None
+        num, den = sympy.fraction(sympy.together(up - lo))
+        syms = (num.free_symbols | den.free_symbols)
+        if any(x.name != ps.name for x in syms) or num.has(sympy.log) or den.has(sympy.log):
+            return None
+        x = next(iter(syms), sympy.Symbol(ps.name, positive=True))
+        try:
+            polys[mb.key] = sympy.Poly(sympy.expand(num * den), x)  # sign(num/den) = sign(num*den)
+        except sympy.PolynomialError:
+            return None
+    cache: dict = {}
+    points = []
+    for poly in polys.values():
+        for r in _roots_in(poly, ps, cache):
+            if not any(_cmp(r, q) == 0 for q in points):
+                points.append(r)
+    from functools import cmp_to_key
+
+    points.sort(key=cmp_to_key(_cmp))
+    ends = [ps.low] + points + [ps.high]
+    pieces = []  # (low, high, closed-at-both, holds) for open intervals and single points
+    for k in range(len(ends) - 1):
+        sample = _between(ends[k], ends[k + 1])
+        ok, _ = _combine(kind, {key: _sign_at(p, sample) for key, p in polys.items()})
+        pieces.append(("open", ends[k], ends[k + 1], ok))
+        if k + 1 < len(ends) - 1:
+            pt = ends[k + 1]
+            ok, _ = _combine(kind, {key: _sign_at(p, pt) for key, p in polys.items()})
+            pieces.append(("point", pt, pt, ok))
+    regions = []
+    for kind_, lo, hi, ok in pieces:
+        if regions and regions[-1]["holds"] == ok:
+            regions[-1]["high"], regions[-1]["high_closed"] = hi, kind_ == "point"
+            continue
+        regions.append({"low": lo, "high": hi, "low_closed": kind_ == "point" or (lo == ps.low and ps.low_closed),
+                        "high_closed": kind_ == "point", "holds": ok})
+    if regions and ps.high_closed:
+        regions[-1]["high_closed"] = True
+
+    def label(v) -> str:
+        return str(v) if isinstance(v, Fraction) else _endpoint_label(v)
+
+    return [{"param": ps.name, "low": "-oo" if r["low"] is None else label(r["low"]),
+             "high": "oo" if r["high"] is None else label(r["high"]),
+             "low_closed": r["low_closed"], "high_closed": r["high_closed"], "holds": r["holds"]} for r in regions]
+
+
+# ---------------------------------------------------------------------------
+# every depth: RBP and gRBP by term-wise arguments, identities checked by sympy
+
+
+@lru_cache(maxsize=1)
+def _check_rbp_identities() -> bool:
+    """Verify with sympy, once, the three identities :func:`rbp_obligations` rests on."""
+    import sympy
+
+    P, i, m, n, s, k = sympy.symbols("p i m n s k", positive=True, integer=True)
+    wa, wb = sympy.symbols("w_a w_b")
+
+    def term(pos, weight):
+        return (1 - P) * P ** (pos - 1) * weight
+
+    gain = term(i, wb) + term(i + 1, wa) - term(i, wa) - term(i + 1, wb)
+    tail = sympy.summation(term(k, 1), (k, s + 1, s + m))
+    close = sympy.summation(term(k, 1), (k, 2, n + 1)) - term(1, 1)
+    for lhs, rhs in ((gain, (1 - P) ** 2 * P ** (i - 1) * (wb - wa)), (tail, P ** s * (1 - P ** m)),
+                     (close, 2 * P - 1 - P ** (n + 1))):
+        if sympy.simplify(lhs - rhs) != 0:  # pragma: no cover - would mean the closed forms are wrong
+            raise RuntimeError(f"RBP identity failed: {lhs} != {rhs}")
+    return True
+
+
+def rbp_obligations(measure, gains: Gains) -> dict | None:
+    """Every-depth verdicts of RBP / gRBP (no cut-off, rational ``p``) from term-wise identities sympy verifies.
+
+    ``M(r) = sum_i (1-p) p^(i-1) w(r_i)`` with ``w(g) = [g >= 1]`` (RBP) or
+    ``g(g) / g(c)`` (gRBP).  Checked symbolically (``i``, ``j``, ``m``, ``n``
+    positive integers): the adjacent swap gain at rank ``i`` is
+    ``(1-p)^2 p^(i-1) (w_b - w_a)``; ``sum_(i=s+1)^(s+m) (1-p) p^(i-1) = p^s (1 - p^m)``;
+    ``M(0 c^n) - M(c 0^n) = 2p - 1 - p^(n+1)``.  Returns None for other measures.
+
+    Examples
+    --------
+    >>> from workbench.space.runs import Gains
+    >>> ob = rbp_obligations(Measure("RBP", {"p": "1/2"}), Gains.default())
+    >>> ob["priority"], ob["deepness_threshold"]["witness"]["s"], ob["closeness"]["holds"]
+    (True, 1, False)
+    >>> rbp_obligations(Measure("RBP", {"p": "1/2"}), Gains.default(2))["priority"]
+    False
+
+    References
+    ----------
+    Moffat and Zobel, TOIS 2008 (RBP); Amigó et al., SIGIR 2013, sec. 3.
+    """
+    import sympy
+
+    if measure.family not in ("RBP", "gRBP") or measure.cutoff is not None:
+        return None
+    p = measure.param_dict["p"]
+    if not isinstance(p, Fraction):
+        return None
+    c = gains.grades
+    w = [Fraction(int(g >= 1)) for g in range(c + 1)] if measure.family == "RBP" else \
+        [gains(g) / gains.gmax for g in range(c + 1)]
+    _check_rbp_identities()
+    increasing = all(w[a] < w[b] for a in range(c + 1) for b in range(a + 1, c + 1))
+    # deepness threshold: M(0^s c^m) = p^s (1 - p^m) < p^s; holds at s iff p^s <= 1 - p (sup over m is p^s)
+    s_star = 1
+    while p ** s_star > 1 - p:
+        s_star += 1
+    # closeness: 2p - 1 - p^(n+1) > 0 for some n iff p > 1/2; the smallest such n
+    close_holds = p > Fraction(1, 2)
+    n_star = None
+    if close_holds:
+        n_star = 1
+        while not 2 * p - 1 - p ** (n_star + 1) > 0:
+            n_star += 1
+    pt = exact_str(p)
+    return {
+        "priority": increasing,
+        "why_priority": "every depth: moving grade b above grade a from rank j to rank i < j gains "
+                        "(1-p) (p^(i-1) - p^(j-1)) (w_b - w_a) > 0; adjacent: (1-p)^2 p^(i-1) (w_b - w_a) (sympy identity)",
+        "why_deepness": "every depth: gain at rank i minus gain at rank j > i is "
+                        "(1-p)^2 (w_b - w_a) (p^(i-1) - p^(j-1)) > 0 (sympy identity)",
+        "why_confidence": "every depth: an appended 0 adds (1-p) p^N w(0) = 0",
+        "deepness_threshold": {"holds": True, "witness": {
+            "s": s_star, "why": f"M(0^s c^m) = p^s (1 - p^m) < p^s <= 1 - p = M(c 0...) for every m at p = {pt}",
+            "p_s": exact_str(p ** s_star), "one_minus_p": exact_str(1 - p)}},
+        "why_deepness_threshold": f"every depth: the tail M(0^s c^m) = p^s (1 - p^m) < p^s (sympy summation); "
+                                  f"s = {s_star} is the smallest s with p^s <= 1 - p",
+        "regions_deepness_threshold": [{"param": "p", "low": "0", "high": "1", "low_closed": False,
+                                        "high_closed": False, "holds": True}],
+        "closeness": {"holds": close_holds, "witness": (
+            {"n": n_star, "difference": exact_str(2 * p - 1 - p ** (n_star + 1)),
+             "why": "M(0 c^n) - M(c 0^n) = 2p - 1 - p^(n+1) > 0"} if close_holds else
+            {"why": f"M(0 c^n) - M(c 0^n) = 2p - 1 - p^(n+1) < 0 for every n when p = {pt} <= 1/2"})},
+        "why_closeness": "every depth: M(0 c^n) - M(c 0^n) = 2p - 1 - p^(n+1) (sympy summation), "
+                         "positive for some n iff p > 1/2",
+        "regions_closeness": [{"param": "p", "low": "0", "high": "1/2", "low_closed": False, "high_closed": True,
+                               "holds": False},
+                              {"param": "p", "low": "1/2", "high": "1", "low_closed": False, "high_closed": False,
+                               "holds": True}],
+    }
+
+
+# ---------------------------------------------------------------------------
+# all of them
+
+
+def amigo_properties(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
+                     topics: Sequence[Topic | None] | None = None) -> list[PropertyVerdict]:
+    """Amigó et al.'s five constraints and their variant readings, one :class:`PropertyVerdict` each.
+
+    In order: priority, priority (any distance), deepness, deepness
+    threshold, deepness threshold (n after n), closeness threshold,
+    confidence, confidence (weak).  Definitions in the module docstring.
+
+    Parameters
+    ----------
+    measure : str or Measure
+        A measure name (``"RBP(p=1/2)"``, ``"nDCG@3"``, ``"file.py:function"``) or a :class:`Measure`.
+    grades : int, default 1
+        Relevant grades ``c``.
+    gains : Gains, optional
+        Default ``g(i) = i``.
+    depths : iterable of int, default 1..5
+        Every run of each depth is checked.
+    topics : sequence of Topic or None, optional
+        Topics to check on (each restricts the runs; a measure needing a
+        topic is ``undefined`` on one without relevant documents); ``None``:
+        no topic.
+
+    Returns
+    -------
+    list of PropertyVerdict
+
+    Examples
+    --------
+    >>> vs = amigo_properties("RBP(p=1/2)", depths=range(1, 5))
+    >>> [(v.name, v.verdict, v.every_depth) for v in vs][-3:]
+    [('closeness threshold', 'fails', True), ('confidence', 'fails', False), ('confidence (weak)', 'holds', True)]
+
+    References
+    ----------
+    Amigó, Gonzalo, Verdejo, "A general evaluation measure for document
+    organization tasks", SIGIR 2013, sec. 3.
+    """
+    kw = {"grades": grades, "gains": gains, "depths": list(depths), "topics": topics}
+    return [
+        priority(measure, **kw),
+        priority(measure, **kw, any_distance=True),
+        deepness(measure, **kw),
+        deepness_threshold(measure, **kw),
+        deepness_threshold(measure, **kw, reading="n after n"),
+        closeness_threshold(measure, **kw),
+        confidence(measure, **kw),
+        confidence(measure, **kw, strict=False),
+    ]
+
