@@ -12,9 +12,10 @@ Amigó, Gonzalo, Verdejo, SIGIR 2013; SPEC section 3 ("Named properties").
 """
 from __future__ import annotations
 
-import importlib.util
-
-from workbench.errors import BadDepthError, BadParameterError, BadTopicError, NeedsTopicError, TooLargeError
+from workbench.errors import (BadDepthError, BadParameterError, BadTopicError, NeedsTopicError, TooLargeError,
+                              UndefinedMeasureError)
+from workbench.properties.amigo import SOURCE as AMIGO_SOURCE, amigo_properties
+from workbench.properties.verdict import PropertyVerdict
 from workbench.properties.moffat import MOFFAT_PROPERTIES, moffat_properties
 from workbench.properties.table import PropertyTable
 from workbench.space.runs import Gains, Topic
@@ -39,8 +40,26 @@ def default_topics(grades: int) -> list[Topic]:
     return [Topic((0,) * grades)] + units + [Topic((1,) * grades)]
 
 
-def _amigo_available() -> bool:
-    return importlib.util.find_spec("workbench.properties.amigo") is not None
+#: Amigó et al.'s constraints and variants, in the order :func:`~workbench.properties.amigo.amigo_properties` gives them.
+AMIGO_PROPERTIES = ("priority", "priority (any distance)", "deepness", "deepness threshold",
+                    "deepness threshold (n after n)", "closeness threshold", "confidence", "confidence (weak)")
+
+
+def parse_topics(text: str, grades: int) -> list[Topic]:
+    """Parse ``--topics``: ``"0,1,2"`` (binary: three topics) or ``"0,0;1,0;1,1"`` (topics separated by ``;``).
+
+    >>> [str(t) for t in parse_topics("0,1,2", 1)], [str(t) for t in parse_topics("0,0;1,0", 2)]
+    (['0', '1', '2'], ['0,0', '1,0'])
+
+    References
+    ----------
+    SPEC section 1 (topics) and section 6 (common options).
+    """
+    text = text.strip()
+    if not text:
+        raise BadTopicError("topics '': give topics such as 0,1,2 (binary) or '0,0;1,0' (graded)")
+    parts = text.split(";") if ";" in text or grades > 1 else text.split(",")
+    return [Topic.parse(p) for p in parts]
 
 
 def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=range(1, 6), topics=None,
@@ -95,16 +114,20 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
         raise BadTopicError(f"topics {', '.join(map(str, topics))}: a topic is given twice")
     if measure.needs_topic and not topics:
         raise NeedsTopicError(f"measure {measure} needs a topic (recall base or ideal run): pass --topics, e.g. 0,1,2")
-    names = list(MOFFAT_PROPERTIES) + (list(AMIGO_PROPERTIES) if _amigo_available() else [])
+    names = list(MOFFAT_PROPERTIES) + list(AMIGO_PROPERTIES)
     if which is not None:
         which = list(which)
         unknown = [w for w in which if w not in names]
         if unknown:
             raise BadParameterError(f"property {unknown[0]!r}: not one of {', '.join(names)}")
     verdicts = moffat_properties(measure, gains=gains, depths=depths, topics=topics, which=which)
-    if _amigo_available() and (which is None or set(which) - set(MOFFAT_PROPERTIES)):
-        from workbench.properties.amigo import amigo_properties
-
-        amigo = amigo_properties(measure, grades=c, gains=gains, depths=depths, topics=topics)
+    if which is None or set(which) - set(MOFFAT_PROPERTIES):
+        # a measure that needs no topic is checked on unrestricted runs (a topic only removes runs)
+        try:
+            amigo = amigo_properties(measure, grades=c, gains=gains, depths=depths,
+                                     topics=topics if measure.needs_topic else None)
+        except UndefinedMeasureError as exc:  # undefined on some depth or topic of the scope (Twist: N < 2 RB)
+            amigo = [PropertyVerdict(name, AMIGO_SOURCE, "undefined", f"depths {depths[0]}..{depths[-1]}",
+                                     why=f"not checked: {exc}") for name in AMIGO_PROPERTIES]
         verdicts += [v for v in amigo if which is None or v.name in which]
     return PropertyTable(str(measure), c, str(gains), tuple(depths), tuple(str(t) for t in topics), tuple(verdicts))

@@ -111,7 +111,7 @@ def pairwise(prop: str, grid, strict: bool) -> str | None:
     >>> from workbench.properties.scored import ScoredGrid
     >>> from workbench.space.runs import Gains
     >>> pairwise("top-weightedness", ScoredGrid(parse_measure("gRBP"), Gains.default(2), [1], []), True)[:33]
-    'term-wise: a sum of w_i h(r_i), w'
+    'term-wise: a sum of w_i h(r_i) wi'
 
     References
     ----------
