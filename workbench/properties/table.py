@@ -48,7 +48,19 @@ def witness_text(v: PropertyVerdict) -> str:
             where = f"topic {m['topic']}" if m.get("topic") else "no topic"
             return (f"topic {w['topic']}, depth {w['depth']}: best {b['run']} = {b['value']} < "
                     f"max {m['run']} = {m['value']} ({where})")
+        return _generic(w)
     return v.why or ""
+
+
+def _generic(w: dict) -> str:
+    """A witness of another shape (Amigó et al.'s checks): its scalar entries, and the first of a list."""
+    parts = []
+    for key, value in w.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            value = "{" + ", ".join(f"{k}: {x}" for k, x in value[0].items()) + "}"
+        if value is not None:
+            parts.append(f"{key} {value}")
+    return "; ".join(parts)
 
 
 @dataclass(frozen=True)
