@@ -33,7 +33,8 @@ def witness_text(v: PropertyVerdict) -> str:
         d = v.detail
         sup = d.get("sup") or d.get("upper_bound") and f"<= {d['upper_bound']}" or d.get("max_enumerated")
         grow = "; max grows with depth" if d.get("sup_grows_with_depth") else ""
-        return (f"sup {sup}, inf {d.get('inf', d.get('min_enumerated'))}; max by depth "
+        only = "" if v.every_depth else "on these depths only: "
+        return (f"{only}sup {sup}, inf {d.get('inf', d.get('min_enumerated'))}; max by depth "
                 f"{', '.join(d.get('sup_by_depth', []))}{grow}")
     if v.verdict == "fails" and w:
         if "before" in w:
