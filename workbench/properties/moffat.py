@@ -155,7 +155,7 @@ def best_index(space: ScoredSpace, want: int = 1) -> int:
     DESIGN.md, "Arithmetic".
     """
     block = space.values
-    n = block.n if block.n > 1 else len(space.runs)
+    n = len(space.runs)
     approx = np.nan_to_num(block.approx() * want, nan=0.0)
     cand = int(np.argmax(approx)) if approx.size > 1 else 0
     every = np.arange(n)

@@ -34,7 +34,10 @@ def witness_text(v: PropertyVerdict) -> str:
         sup = d.get("sup") or d.get("upper_bound") and f"<= {d['upper_bound']}" or d.get("max_enumerated")
         grow = "; max grows with depth" if d.get("sup_grows_with_depth") else ""
         only = "" if v.every_depth else "on these depths only: "
-        return (f"{only}sup {sup}, inf {d.get('inf', d.get('min_enumerated'))}; max by depth "
+        depths = d.get("depths", [])
+        at = (f"depths {depths[0]}..{depths[-1]}" if depths == list(range(depths[0], depths[-1] + 1))
+              else "depths " + ",".join(map(str, depths))) if depths else "no depth"
+        return (f"{only}sup {sup}, inf {d.get('inf', d.get('min_enumerated'))}; max at {at}: "
                 f"{', '.join(d.get('sup_by_depth', []))}{grow}")
     if v.verdict == "fails" and w:
         if "before" in w:
