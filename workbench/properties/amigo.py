@@ -28,20 +28,26 @@ i.e. ``M(swap_i r) > M(swap_j r)``.
 **deepness threshold** ("there is a depth beyond which any amount of
 relevant documents is worth less than one relevant document at the top";
 reading *uniform*): there is ``s >= 1`` such that for every ``m >= 1``,
-``M(c 0^(s+m-1)) > M(0^s c^m)`` (both runs of depth ``s + m``).  Enumerated
-for ``s + m`` in ``depths`` (and ``m <= n_c`` under a topic): a ``holds`` is
-bounded (``m <= max(depths) - s``) unless a proof covers every ``m``.
-Variant **deepness threshold (n after n)** (the literal "n relevant
-documents after n non-relevant ones"): there is ``n >= 1`` with
-``M(c 0^(2n-1)) > M(0^n c^n)``; at ``n = 1`` this is implied by priority,
-which is why it is not the main reading.
+``M(c 0^(s+m-1)) > M(0^s c^m)`` (both runs of depth ``s + m``).  Variant
+**deepness threshold (n after n)** (the literal "n relevant documents after
+n non-relevant ones"): there is ``n >= 1`` with ``M(c 0^(2n-1)) > M(0^n c^n)``;
+at ``n = 1`` this is implied by priority, which is why it is not the main
+reading.
 
 **closeness threshold** ("near the top, many relevant documents beat one at
 the top"): there is ``n >= 1`` such that ``n`` relevant documents just
 below the top beat one relevant document at the top:
-``M(0 c^n) > M(c 0^n)`` (depth ``n + 1``).  A witness settles it for good
-(the constraint is existential); ``fails`` is bounded by the depths unless
-proved.
+``M(0 c^n) > M(c 0^n)`` (depth ``n + 1``).
+
+The threshold constraints are decided on generated families of pairs: ``s``
+below the deepest enumerated depth, and runs of depth up to ``tail``
+(default :data:`TAIL_FACTOR` times the deepest enumerated depth, so that a
+measure whose deep relevant documents add up, such as DCG, is caught);
+under a topic, ``m, n <= n_c`` (its documents of grade ``c``).  Their scope
+is then: an existential witness (closeness, n after n) settles ``holds`` at
+every depth; a family exhausted by the topic (every ``m`` or ``n <= n_c``
+tried) settles the verdict at every depth; otherwise the verdict is bounded
+(``why`` says so) unless a proof covers it.
 
 **confidence** ("adding noise at the end of the ranking decreases the
 score"; reading *strict*, the paper's): for every run ``r`` of depth ``N``
@@ -96,7 +102,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from workbench.core.exact import ValueBlock, exact_str
-from workbench.errors import BadDepthError, BadParameterError, UndecidedComparisonError
+from workbench.errors import BadDepthError, BadParameterError, UndecidedComparisonError, UndefinedMeasureError
 from workbench.measures.measure import Measure
 from workbench.properties.verdict import PropertyVerdict
 from workbench.space.runs import Gains, Topic, format_run, resolve_scale
@@ -133,10 +139,13 @@ class _Setting:
         """Why the measure is undefined on ``topic`` (None: it is defined)."""
         if self.measure.needs_topic and topic is None:
             return f"{self.measure} needs a topic (recall base or ideal run); none was given"
-        if self.measure.needs_topic and topic.recall_base == 0:
-            return (f"{self.measure} divides by the recall base or the ideal run's value, "
-                    f"which is 0 for topic ({topic}) without relevant documents")
-        return None
+        reason = self.measure.undefined_reason(topic)
+        if reason is None and topic is not None and topic.empty:  # a user's measure may divide by zero there
+            try:
+                self.measure.value((0,) * self.depths[0], self.gains, topic)
+            except UndefinedMeasureError as e:
+                reason = str(e)
+        return None if reason is None else f"{self.measure} is undefined on topic ({topic}): {reason}"
 
 
 def _setting(measure, grades, gains, depths, topics) -> _Setting:
@@ -194,10 +203,11 @@ class _TopicResult:
     witness: dict | None = None
     why: str | None = None
     detail: dict | None = None
+    complete: bool = False  # settled for every depth (a threshold family exhausted by the topic, or a witness)
 
 
 def _aggregate(name: str, setting: _Setting, results: list, scope: str, every_depth: bool = False,
-               detail: dict | None = None, why_holds: str | None = None) -> PropertyVerdict:
+               detail: dict | None = None, why_holds: str | None = None, every_fails: bool = False) -> PropertyVerdict:
     undefined = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "undefined"]
     failing = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "fails"]
     holding = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "holds"]
@@ -209,9 +219,11 @@ def _aggregate(name: str, setting: _Setting, results: list, scope: str, every_de
     if failing:
         return PropertyVerdict(name, SOURCE, "fails", scope, failing[0][1].witness,
                                ("undefined elsewhere: " + notes) if notes else failing[0][1].why,
-                               every_depth=False, detail=detail)
+                               every_depth=every_fails, detail=detail)
     if holding:
-        why = why_holds
+        vacuous = "; ".join(f"vacuous on topic ({t}): {r.why}" if t is not None else f"vacuous: {r.why}"
+                            for t, r in holding if r.why)
+        why = "; ".join(x for x in (why_holds, vacuous) if x) or None
         if notes:
             why = (why + "; " if why else "") + "undefined elsewhere: " + notes
         witness = holding[0][1].witness
@@ -257,7 +269,7 @@ def _first_swap_failure(setting: _Setting, topic, any_distance: bool) -> _TopicR
                         "value_run": exact_str(block.value(b)), "value_swapped": exact_str(block.value(b + k)),
                         "order": "tie" if signs[b] == 0 else "lower"})
     if not checked:
-        return _TopicResult("holds", why=f"no misordered pair in the runs of topic ({topic})")
+        return _TopicResult("holds", why="no run of the scope has a misordered pair")
     return _TopicResult("holds")
 
 
@@ -335,7 +347,7 @@ def _deepness_topic(setting: _Setting, topic) -> _TopicResult:
                         "value_swapped_lower": exact_str(block.value(b + k)),
                         "order": "tie" if signs[b] == 0 else "lower"})
     if not checked:
-        return _TopicResult("holds", why="no run of the scope repeats a misordered pair (depth >= 4 needed)")
+        return _TopicResult("holds", why="no run of the scope repeats a misordered pair (that needs depth >= 4)")
     return _TopicResult("holds")
 
 
@@ -386,6 +398,8 @@ def _confidence_topic(setting: _Setting, topic, strict: bool) -> _TopicResult:
                 "topic": _topic_label(topic), "depth": depth, "run": format_run(runs[k]),
                 "extended": format_run(longer[k]), "value_run": exact_str(a.value(k)),
                 "value_extended": exact_str(b.value(k)), "order": "tie" if signs[k] == 0 else "higher"})
+    if strict and not any(bool(_runs(setting, d, topic).max(initial=0) > 0) for d in setting.depths):
+        return _TopicResult("holds", why="no run of the scope has a relevant document")
     return _TopicResult("holds")
 
 
@@ -431,23 +445,27 @@ class _Member:
     lower: tuple
 
 
-def _family(kind: str, setting: _Setting, topic) -> list[_Member]:
+#: The threshold families reach this many times the deepest enumerated depth (``tail``), so that a
+#: measure whose deep relevant documents add up (DCG) is caught beyond the enumerated depths.
+TAIL_FACTOR = 4
+
+
+def _family(kind: str, setting: _Setting, topic, tail: int) -> list[_Member]:
+    """The generated pairs of a threshold constraint, within runs of depth ``<= tail`` (and the topic)."""
     c, out = setting.c, []
     top_docs = None if topic is None else topic.counts[c - 1]
-    for depth in setting.depths:
-        if kind == "closeness":
-            n = depth - 1
-            if n >= 1 and (top_docs is None or n <= top_docs):
-                out.append(_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n))
-        elif kind == "uniform":
-            for s in range(1, depth):
-                m = depth - s
-                if top_docs is None or m <= top_docs:
-                    out.append(_Member((s, m), (c,) + (0,) * (depth - 1), (0,) * s + (c,) * m))
-        elif kind == "n after n":
-            if depth % 2 == 0 and (top_docs is None or depth // 2 <= top_docs):
-                n = depth // 2
-                out.append(_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n))
+
+    def fits(m: int) -> bool:
+        return top_docs is None or m <= top_docs
+
+    if kind == "closeness":
+        out = [_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n) for n in range(1, tail) if fits(n)]
+    elif kind == "uniform":
+        out = [_Member((s, m), (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m)
+               for s in range(1, setting.depths[-1]) for m in range(1, tail - s + 1) if fits(m)]
+    elif kind == "n after n":
+        out = [_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n)
+               for n in range(1, tail // 2 + 1) if fits(n)]
     return out
 
 
@@ -472,11 +490,11 @@ def _member_json(setting, member: _Member, value_upper, value_lower) -> dict:
             "value_upper": exact_str(value_upper), "value_lower": exact_str(value_lower)}
 
 
-def _threshold_topic(kind: str, setting: _Setting, topic) -> _TopicResult:
-    members = _family(kind, setting, topic)
+def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bool = True) -> _TopicResult:
+    members = _family(kind, setting, topic, tail)
     if not members:
-        return _TopicResult("undefined", why=f"no pair of the family fits depths {list(setting.depths)}"
-                            + (f" and topic ({topic})" if topic is not None else ""))
+        return _TopicResult("undefined", why=f"no pair of the family fits runs of depth <= {tail}"
+                            + (f" from topic ({topic})" if topic is not None else ""))
     signs, values = {}, {}
     for mb in members:
         block = _values(setting, np.array([mb.upper, mb.lower]), topic)
@@ -485,50 +503,72 @@ def _threshold_topic(kind: str, setting: _Setting, topic) -> _TopicResult:
     ok, key = _combine(kind, signs)
     rows = [_member_json(setting, mb, *values[mb.key]) | {"upper_wins": signs[mb.key] > 0} for mb in members]
     detail = {"topic": _topic_label(topic), "family": rows}
-    regions = _param_regions(kind, setting, members, topic)
+    regions = _param_regions(kind, setting, members, topic) if regions else None
     if regions is not None:
         detail["param_regions"] = regions
+    top_docs = None if topic is None else topic.counts[setting.c - 1]
     if ok:
         if kind == "uniform":
             wit = [r for r in rows if r["key"][0] == key[0]]
-            witness = {"topic": _topic_label(topic), "s": key[0], "m_checked": [r["key"][1] for r in wit],
-                       "pairs": wit}
-        else:
-            witness = {"topic": _topic_label(topic), "n": key[0]} | next(r for r in rows if r["key"] == list(key))
-        return _TopicResult("holds", witness, detail=detail)
+            ms = [r["key"][1] for r in wit]
+            witness = {"topic": _topic_label(topic), "s": key[0], "m_checked": ms, "pairs": wit}
+            # the topic has no more than n_c documents of grade c: every m was tried, at any depth
+            return _TopicResult("holds", witness, detail=detail, complete=ms == list(range(1, (top_docs or 0) + 1)))
+        witness = {"topic": _topic_label(topic), "n": key[0]} | next(r for r in rows if r["key"] == list(key))
+        return _TopicResult("holds", witness, detail=detail, complete=True)
     losing = [r for r in rows if not r["upper_wins"]]
-    return _TopicResult("fails", {"topic": _topic_label(topic), "losing_pairs": losing}, detail=detail)
+    if kind == "uniform":  # for every s, the first m where the top run does not win
+        losing = [next(r for r in losing if r["key"][0] == s) for s in sorted({r["key"][0] for r in losing})]
+    # an existential family exhausted by the topic (every n <= n_c tried) fails at every depth
+    complete = kind != "uniform" and top_docs is not None and len(members) == top_docs
+    return _TopicResult("fails", {"topic": _topic_label(topic), "losing_pairs": losing}, detail=detail,
+                        complete=complete)
 
 
 _THRESHOLD_NAMES = {"uniform": "deepness threshold", "n after n": "deepness threshold (n after n)",
                     "closeness": "closeness threshold"}
 
 
-def _threshold(kind: str, measure, grades, gains, depths, topics) -> PropertyVerdict:
+def _threshold(kind: str, measure, grades, gains, depths, topics, tail) -> PropertyVerdict:
     s = _setting(measure, grades, gains, depths, topics)
+    tail = TAIL_FACTOR * s.depths[-1] if tail is None else int(tail)
+    if tail < 2:
+        raise BadDepthError(f"tail {tail}: the threshold families need runs of depth >= 2")
+    proof = rbp_obligations(s.measure, s.gains) if topics is None else None
+    proved = proof is not None and kind != "n after n"  # its every-depth regions replace the family's
     results = []
     for t in s.topics:
         why = s.undefined_on(t)
-        results.append(_TopicResult("undefined", why=why) if why else _threshold_topic(kind, s, t))
+        results.append(_TopicResult("undefined", why=why) if why else
+                       _threshold_topic(kind, s, t, tail, regions=not proved))
     name = _THRESHOLD_NAMES[kind]
-    proof = rbp_obligations(s.measure, s.gains) if topics is None else None
-    detail, every, why = {}, False, None
+    detail, every, why = {"tail": tail}, False, None
     if kind == "closeness":
-        fam = "pairs (0 c^n, c 0^n) at depth n + 1"
+        fam = f"pairs (0 c^n, c 0^n), n + 1 <= {tail}"
     elif kind == "uniform":
-        fam = "pairs (c 0^(s+m-1), 0^s c^m) at depth s + m; a holds is checked for m <= max depth - s"
+        fam = f"pairs (c 0^(s+m-1), 0^s c^m), s < {s.depths[-1]}, s + m <= {tail}"
+        why = (f"bounded: for the witness s, m <= {tail} - s relevant documents were tried, not more"
+               if any(r.verdict == "holds" for r in results) else None)
     else:
-        fam = "pairs (c 0^(2n-1), 0^n c^n) at depth 2n"
+        fam = f"pairs (c 0^(2n-1), 0^n c^n), 2n <= {tail}"
     if proof is not None and kind != "n after n":
         key = "closeness" if kind == "closeness" else "deepness_threshold"
         every, why = True, proof["why_" + key]
         detail["param_regions_every_depth"] = proof["regions_" + key]
         detail["proved"] = proof[key]
-    elif kind != "uniform" and any(r.verdict == "holds" for r in results) \
-            and not any(r.verdict == "fails" for r in results):
-        every, why = True, "existential: the witness pair settles it at every depth"
+    holding = [r for r in results if r.verdict == "holds"]
+    failing = [r for r in results if r.verdict == "fails"]
+    every_fails = any(r.complete for r in failing)
+    if proof is None and holding and all(r.complete for r in holding):
+        every = True
+        why = ("existential: the witness pair settles it at every depth" if kind != "uniform" else
+               "every depth: the witness s beats every number m <= n_c of relevant documents the topic has")
     verdict = _aggregate(name, s, results, s.scope(f"; family: {fam}"), every_depth=every, detail=detail,
-                         why_holds=why)
+                         why_holds=why, every_fails=every_fails)
+    if every_fails and verdict.verdict == "fails":
+        verdict = PropertyVerdict(name, SOURCE, "fails", verdict.scope, verdict.witness,
+                                  "every depth: the topic has no more documents of grade c than the pairs tried",
+                                  every_depth=True, detail=verdict.detail)
     if proof is not None and kind != "n after n":  # the proof decides for every depth, beyond the enumeration too
         proved = detail["proved"]
         if kind == "closeness" and verdict.ok and not proved["holds"]:  # a witness contradicting the proof
@@ -539,12 +579,15 @@ def _threshold(kind: str, measure, grades, gains, depths, topics) -> PropertyVer
 
 
 def deepness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
-                       topics: Sequence[Topic | None] | None = None, reading: str = "uniform") -> PropertyVerdict:
+                       topics: Sequence[Topic | None] | None = None, reading: str = "uniform",
+                       tail: int | None = None) -> PropertyVerdict:
     """Deepness threshold: some depth ``s`` beyond which relevant documents never outweigh one at the top.
 
     ``reading="uniform"`` (main): ``exists s, for all m: M(c 0^(s+m-1)) > M(0^s c^m)``;
     ``reading="n after n"``: ``exists n: M(c 0^(2n-1)) > M(0^n c^n)``.
-    Other parameters are those of :func:`priority`.
+    The depth ``s`` is sought below the deepest of ``depths``; the pairs use
+    runs of depth up to ``tail`` (default ``TAIL_FACTOR`` times the deepest
+    of ``depths``).  Other parameters are those of :func:`priority`.
 
     Examples
     --------
@@ -560,14 +603,15 @@ def deepness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, 
     """
     if reading not in ("uniform", "n after n"):
         raise BadParameterError(f"reading {reading!r}: must be 'uniform' or 'n after n'")
-    return _threshold(reading, measure, grades, gains, depths, topics)
+    return _threshold(reading, measure, grades, gains, depths, topics, tail)
 
 
 def closeness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
-                        topics: Sequence[Topic | None] | None = None) -> PropertyVerdict:
+                        topics: Sequence[Topic | None] | None = None, tail: int | None = None) -> PropertyVerdict:
     """Closeness threshold: ``exists n: M(0 c^n) > M(c 0^n)`` (many relevant documents just below the top win).
 
-    Parameters are those of :func:`priority`.
+    ``n + 1 <= tail`` (default ``TAIL_FACTOR`` times the deepest of
+    ``depths``); other parameters are those of :func:`priority`.
 
     Examples
     --------
@@ -581,7 +625,7 @@ def closeness_threshold(measure, *, grades: int = 1, gains: Gains | None = None,
     ----------
     Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (closeness threshold constraint).
     """
-    return _threshold("closeness", measure, grades, gains, depths, topics)
+    return _threshold("closeness", measure, grades, gains, depths, topics, tail)
 
 
 # ---------------------------------------------------------------------------
