@@ -210,6 +210,12 @@ CASES = [
     C("axioms-file-compare-elements-not-runs", ["axioms", "--file", "s_names.txt", "--compare", "P"], ("'x'",),
       "s_names.txt"),
     # --- counterexample
+    # --- properties: depths, topics, property names, format
+    C("properties-depths-zero", ["properties", "RR", "--depths", "0..3"], "0..3"),
+    C("properties-topic-not-a-number", ["properties", "AP", "--topics", "1,x"], "x"),
+    C("properties-unknown-property", ["properties", "RR", "--depths", "1..2", "--which", "beauty"], "beauty"),
+    C("properties-depth-too-large", ["properties", "RR", "--depths", "1..40"], "depth 13"),
+    C("properties-format-unknown", ["properties", "RR", "--format", "pdf"], "pdf"),
     C("counterexample-no-depth", ["counterexample", "RBP(p=3/5)"], "--depth"),
     C("counterexample-method-unknown", ["counterexample", "RBP(p=3/5)", "--depth", "3", "--method", "magic"],
       "magic"),

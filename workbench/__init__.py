@@ -28,7 +28,8 @@ PEP 562 (module ``__getattr__`` and ``__dir__``); DESIGN.md ("a notebook user ne
 __version__ = "0.1.0"
 
 #: The public API, loaded from :mod:`workbench.api` on first use.
-_API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix"]
+_API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
+        "properties"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
 _DECLARE = ["parameter"]

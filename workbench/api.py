@@ -44,7 +44,8 @@ from pathlib import Path
 from workbench.errors import (BadDepthError, BadGainsError, BadParameterError, BadRunError, BadTopicError,
                               TooLargeError, UnknownMeasureError, UnknownOrderError, WorkbenchError)
 
-__all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix"]
+__all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
+           "properties"]
 
 
 # ---------------------------------------------------------------------------
@@ -599,3 +600,64 @@ def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None
         runs = [runs]
     matrices = score_matrices(qrels, runs, names, view, n, gains=_gains(gains), skip_missing=skip_missing)
     return matrices[0] if single else matrices
+
+
+def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=None, which=None):
+    """Moffat's numeric properties and Amigó et al.'s constraints of a measure (``workbench properties``).
+
+    Parameters
+    ----------
+    measure : str or Measure
+        ``"RBP(p=1/2)"``, ``"AP"``, ``"nDCG@3"``, ``"path/to/file.py:function"``.
+    grades : int, optional
+        Relevant grades ``c`` (default 1, or from ``gains``).
+    gains : str, sequence or Gains, optional
+        ``"0,1,3"`` (default ``g(i) = i``).
+    depths : range, list, int or str, default 1..5
+        The depths enumerated: ``range(1, 6)``, ``[1, 2, 3]``, ``"1..5"``.
+    topics : str or sequence, optional
+        ``"0,1,2"`` (binary), ``"0,0;1,0"``, or a list such as ``[0, 1, 2]`` or
+        ``["0,0", "1,0"]``; default: the empty topic and a few small ones.
+    which : str or sequence of str, optional
+        Only these properties (``"boundedness,completeness"`` or a list).
+
+    Returns
+    -------
+    PropertyTable
+        ``verdicts`` (one :class:`~workbench.properties.verdict.PropertyVerdict`
+        per property: ``verdict``, ``witness``, ``why``, ``scope``,
+        ``every_depth``), ``verdict(name)``; ``to_json()`` is what
+        ``workbench properties --json`` prints.
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> t = wb.properties("RR", depths="1..3", topics="0,1", which="convergence,completeness")
+    >>> t
+    Properties of RR: 1 relevant grade(s), gains 0,1, depths 1..3, topics 0, 1
+      convergence   fails  10 (1) -> 11 (1): leaves the score unchanged
+      completeness  holds (every depth)  the measure needs no topic: its value is computed from the run's grades alone, so no document outside the top k and no recall base enters it
+    >>> t.verdict("convergence").witness["after"]["run"]
+    '11'
+
+    References
+    ----------
+    Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013; Amigó, Gonzalo, Verdejo,
+    SIGIR 2013; SPEC section 3 ("Named properties").
+    """
+    from workbench.properties.check import parse_topics, properties as run_properties
+
+    m = _measure(measure)
+    c, g, _ = _setting(grades, gains, None)
+    ds, _ = _depths(depths)
+    if topics is None:
+        ts = None
+    elif isinstance(topics, str):
+        ts = parse_topics(topics, c)
+    elif isinstance(topics, (list, tuple)):
+        ts = [_topic(t) for t in topics]
+    else:
+        raise BadTopicError(f"topics {topics!r}: give them as '0,1,2', '0,0;1,0' or a list such as [0, 1, 2]")
+    if isinstance(which, str):
+        which = [w.strip() for w in which.split(",")]
+    return run_properties(m, grades=c, gains=g, depths=ds, topics=ts, which=which)

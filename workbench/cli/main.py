@@ -32,6 +32,7 @@ from workbench.cli import (
     ipso,
     measures,
     prove,
+    properties,
     reproduce,
     thresholds,
     tour,
@@ -51,7 +52,7 @@ app = typer.Typer(
 
 #: The subcommand modules, in the order ``workbench --help`` lists them (groups after the commands).
 COMMANDS = (classify, measures, tour, prove, thresholds, axioms, ipso, twist, twist_runs, twist_curve, twist_scale,
-            hasse, reproduce, atlas, experiment, counterexample)
+            hasse, reproduce, atlas, experiment, counterexample, properties)
 
 for _command in COMMANDS:
     _command.register(app)

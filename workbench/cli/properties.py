@@ -1,0 +1,76 @@
+"""``workbench properties``: Moffat's numeric properties and Amigó et al.'s constraints of a measure.
+
+One call of :func:`workbench.properties.check.properties` plus formatting:
+a text table (``--format md`` for Markdown) or, with ``--json``, one JSON
+object (SPEC section 6): ``measure``, ``grades``, ``gains``, ``depths``,
+``topics`` and ``properties`` (one verdict each: ``property``, ``source``,
+``verdict``, ``scope``, ``every_depth``, ``witness``, ``why``, ``detail``).
+
+References
+----------
+Moffat, AIRS 2013; Amigó, Gonzalo, Verdejo, SIGIR 2013; SPEC sections 3 and 6.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from workbench.cli.common import GainsOpt, GradesOpt, JsonOpt, emit_json, progress_bar, stdout
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``properties`` to ``app``."""
+    app.command("properties")(properties)
+
+
+def properties(
+    measure: Optional[str] = typer.Argument(None, help="Measure name, e.g. 'RBP(p=0.8)', AP, nDCG@5, or path/file.py:function (with --report: default every built-in measure)."),
+    grades: Optional[int] = GradesOpt,
+    gains: Optional[str] = GainsOpt,
+    depths: str = typer.Option("1..5", "--depths", help="Depths enumerated, e.g. 1..5 or 3."),
+    topics: Optional[str] = typer.Option(
+        None, "--topics", help="Topics to check: 0,1,2 (binary) or '0,0;1,0' (graded); default: 0 (empty) and small ones."),
+    which: Optional[str] = typer.Option(None, "--which", help="Only these properties, comma-separated, e.g. boundedness,completeness."),
+    fmt: str = typer.Option("text", "--format", help="text or md."),
+    report: Optional[Path] = typer.Option(
+        None, "--report", help="Write the report of every built-in measure (or of MEASURE) x grades 1-2 to this Markdown file and its .json."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Decide MEASURE's named properties exactly: holds / fails (with a witness) / undefined (with why)."""
+    import workbench.api as wb
+    from workbench.errors import WorkbenchError
+
+    if fmt not in ("text", "md"):
+        raise WorkbenchError(f"--format {fmt!r}: must be text or md")
+    if report is not None:
+        write_report(report, measure, as_json)
+        return
+    if measure is None:
+        raise WorkbenchError("properties: give a MEASURE (e.g. RBP(p=0.8)) or --report FILE")
+    names = None if which is None else [w.strip() for w in which.split(",")]
+    table = wb.properties(measure, grades=grades, gains=gains, depths=depths, topics=topics, which=names)
+    if as_json:
+        emit_json(table.to_json())
+    elif fmt == "md":
+        typer.echo(table.markdown(), nl=False)
+    else:
+        typer.echo(repr(table))
+
+
+def write_report(path: Path, measure: Optional[str], as_json: bool) -> None:
+    """Build the properties report (every built-in measure, or ``measure``) and write it atomically."""
+    from workbench.core.files import atomic_write
+    from workbench.papers.properties_report import (REPORT_MEASURES, build_properties_report, properties_json,
+                                                    properties_json_text, properties_markdown)
+
+    with progress_bar(label="properties report"):
+        tables = build_properties_report([measure] if measure else REPORT_MEASURES)
+    json_path = path.with_suffix(".json")
+    atomic_write(path, properties_markdown(tables))
+    atomic_write(json_path, properties_json_text(tables))
+    if as_json:
+        emit_json(properties_json(tables) | {"report": str(path), "json_report": str(json_path)})
+    else:
+        stdout.print(f"{len(tables)} tables; wrote {path} and {json_path}", markup=False, highlight=False)

@@ -1,0 +1,171 @@
+"""The named properties of every built-in measure written out: ``reports/properties.md`` and ``.json``.
+
+:func:`build_properties_report` runs :func:`workbench.properties.check.properties`
+for every measure of :data:`REPORT_MEASURES` at grades 1 (depths 1..5) and 2
+(depths 1..4) with the default topics (the empty topic among them);
+:func:`properties_markdown` gives the report (a verdict matrix per grades, the
+witness or argument of every verdict, and where a verdict differs from what is
+commonly expected), :func:`properties_json_text` the same tables as one JSON
+object.  Both hold exact values only, so a test regenerates the committed
+files byte for byte.
+
+Examples
+--------
+>>> r = build_properties_report(["RR"], settings=((1, (1, 2, 3)),))
+>>> r[0].verdict("convergence").verdict
+'fails'
+>>> "| RR |" in properties_markdown(r)
+True
+
+References
+----------
+Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013;
+Amigó, Gonzalo, Verdejo, SIGIR 2013; SPEC section 3 ("Named properties").
+"""
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+from workbench.measures.names import parse_measure
+from workbench.papers.atlas import BUILTIN_MEASURES
+from workbench.properties.check import AMIGO_PROPERTIES, default_topics, properties
+from workbench.properties.moffat import MOFFAT_PROPERTIES
+from workbench.properties.table import PropertyTable, witness_text
+
+#: Every built-in family: the atlas's measures, cut-off forms of P and nDCG, and the C/W/L families.
+REPORT_MEASURES = BUILTIN_MEASURES + ("P@3", "nDCG@3", "INST", "INSQ")
+#: Families whose Amigó et al. constraints the report leaves out, and why (the report says so).
+AMIGO_LEFT_OUT = {"INST": "C/W/L values on the threshold families' long runs (4 x the deepest depth) take minutes",
+                  "INSQ": "C/W/L values on the threshold families' long runs (4 x the deepest depth) take minutes"}
+#: (grades, depths): binary runs to depth 5, 3-grade runs to depth 4.
+SETTINGS = ((1, (1, 2, 3, 4, 5)), (2, (1, 2, 3, 4)))
+
+#: What a reader commonly expects of a measure: (measure, grades, property, expected verdict, the expectation
+#: in words).  These are expectations, not quotations of a paper; the report lists those the exact verdict
+#: contradicts, with its witness.
+EXPECTED = (
+    ("P", 2, "convergence", "holds", "a more relevant document in the top k is expected to raise precision"),
+    ("AP", 2, "top-weightedness", "holds", "AP is expected to be top-weighted on graded runs too"),
+    ("RBP(p=4/5)", 2, "convergence", "holds", "RBP is expected to reward a raised grade"),
+    ("DCG(discount=logb,b=2)", 1, "top-weightedness", "holds",
+     "DCG is expected to be top-weighted at every pair of ranks"),
+    ("nDCG", 1, "monotonicity", "holds", "a longer run is expected never to score lower"),
+    ("ERR", 1, "realizability", "holds", "a perfect run is expected to reach the maximum whenever a relevant "
+                                         "document exists"),
+    ("RR", 1, "convergence", "holds", "a raised grade is expected to raise the score"),
+    ("Twist", 1, "convergence", "holds", "an effectiveness measure is expected to reward a raised grade"),
+    ("Twist", 1, "monotonicity", "holds", "an effectiveness measure is expected not to fall on a longer run"),
+    ("SBTO", 1, "boundedness", "holds", "effectiveness scores are expected to lie in a bounded range such as [0, 1]"),
+)
+
+
+def build_properties_report(measures: Sequence[str] = REPORT_MEASURES, settings=SETTINGS) -> list[PropertyTable]:
+    """One :class:`PropertyTable` per measure and grades, in the given order.
+
+    References
+    ----------
+    SPEC section 3 ("Named properties").
+    """
+    out = []
+    for name in measures:
+        m = parse_measure(name)
+        which = MOFFAT_PROPERTIES if m.family in AMIGO_LEFT_OUT else None
+        for c, depths in settings:
+            out.append(properties(m, grades=c, depths=depths, topics=default_topics(c), which=which))
+    return out
+
+
+_MARK = {"holds": "yes", "fails": "**no**", "undefined": "n/a"}
+
+
+def _cell(v) -> str:
+    return _MARK[v.verdict] + ("*" if v.every_depth else "")
+
+
+def _matrix(tables: list[PropertyTable], grades: int, names: Sequence[str]) -> list[str]:
+    rows = [t for t in tables if t.grades == grades]
+    if not rows:
+        return []
+    head = "| measure | " + " | ".join(names) + " |"
+    out = [head, "|---" * (len(names) + 1) + "|"]
+    for t in rows:
+        by = {v.name: v for v in t.verdicts}
+        out.append(f"| {t.measure} | " + " | ".join(_cell(by[n]) if n in by else "" for n in names) + " |")
+    return out
+
+
+def _differences(tables: list[PropertyTable]) -> list[str]:
+    out = []
+    for measure, grades, prop, expected, belief in EXPECTED:
+        for t in tables:
+            if t.measure == str(parse_measure(measure)) and t.grades == grades:
+                v = t.verdict(prop)
+                if v.verdict != expected:
+                    out.append(f"- **{t.measure}**, {grades} relevant grade(s), {prop}: {v.verdict}; expected: {belief}. "
+                               f"Witness: {witness_text(v)}.")
+    return out
+
+
+def properties_markdown(tables: list[PropertyTable]) -> str:
+    """The report: verdict matrices, every verdict's witness or argument, and the differences from expectation.
+
+    References
+    ----------
+    Moffat, AIRS 2013; Amigó et al., SIGIR 2013.
+    """
+    lines = [
+        "# Named properties of the built-in measures",
+        "",
+        "Moffat's seven numeric properties (AIRS 2013) and Amigó, Gonzalo and Verdejo's constraints "
+        "(SIGIR 2013), each decided exactly on every run of the rank spaces: binary runs at depths 1..5, "
+        "3-grade runs (grades 0, 1, 2; gains g(i) = i) at depths 1..4, with no topic (for a measure that needs "
+        "none) and under the topics shown (`0` is the topic without relevant documents). The definitions and "
+        "the readings fixed where the papers' wording is loose are in the docstrings of "
+        "`workbench/properties/moffat.py` and `workbench/properties/amigo.py`.",
+        "",
+        "`yes` holds, `**no**` fails (with a witness below), `n/a` undefined (with why); `*` marks a verdict "
+        "settled for every depth by an argument (stated below), otherwise it covers the depths and topics "
+        "enumerated only. Regenerate with `workbench properties --report reports/properties.md`.",
+        "",
+    ]
+    left = sorted({parse_measure(t.measure).family for t in tables} & set(AMIGO_LEFT_OUT))
+    if left:
+        lines += ["Amigó et al.'s constraints are not run for " + "; ".join(
+            f"{f} ({AMIGO_LEFT_OUT[f]})" for f in left) + ".", ""]
+    for c in sorted({t.grades for t in tables}):
+        lines += [f"## {c} relevant grade(s): Moffat", ""] + _matrix(tables, c, MOFFAT_PROPERTIES) + [""]
+        lines += [f"## {c} relevant grade(s): Amigó et al.", ""] + _matrix(tables, c, AMIGO_PROPERTIES) + [""]
+    diff = _differences(tables)
+    lines += ["## Where the exact verdict differs from what is commonly expected", ""]
+    lines += diff if diff else ["None of the listed expectations is contradicted."]
+    lines += ["", "## Every verdict with its witness or argument", ""]
+    for t in tables:
+        lines.append(t.markdown())
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def properties_json(tables: list[PropertyTable]) -> dict:
+    """The report as one JSON-ready object: the settings and every table's ``to_json()``.
+
+    References
+    ----------
+    SPEC section 6 (exact numbers as strings).
+    """
+    return {"settings": [{"grades": c, "depths": list(d)} for c, d in SETTINGS],
+            "tables": [t.to_json() for t in tables]}
+
+
+def properties_json_text(tables: list[PropertyTable]) -> str:
+    """:func:`properties_json` as text, one table per line so diffs stay readable.
+
+    >>> json.loads(properties_json_text(build_properties_report(["P"], settings=((1, (1, 2)),))))["tables"][0]["measure"]
+    'P'
+
+    References
+    ----------
+    RFC 8259 (JSON).
+    """
+    obj = properties_json(tables)
+    body = ",\n".join("  " + json.dumps(t, ensure_ascii=False) for t in obj["tables"])
+    return "{\n \"settings\": " + json.dumps(obj["settings"]) + ",\n \"tables\": [\n" + body + "\n ]\n}\n"

@@ -1,0 +1,133 @@
+"""Run the named property checks of one measure: Moffat's and Amigó et al.'s, in one setting.
+
+:func:`properties` is the library call behind ``workbench properties`` and
+``wb.properties``: it fixes the setting (grades, gains, depths, topics; the
+defaults include the empty topic), runs the checks asked for and returns a
+:class:`~workbench.properties.table.PropertyTable`.
+
+References
+----------
+Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013;
+Amigó, Gonzalo, Verdejo, SIGIR 2013; SPEC section 3 ("Named properties").
+"""
+from __future__ import annotations
+
+from workbench.errors import (BadDepthError, BadParameterError, BadTopicError, NeedsTopicError, TooLargeError,
+                              UndefinedMeasureError)
+from workbench.properties.amigo import SOURCE as AMIGO_SOURCE, amigo_properties
+from workbench.properties.verdict import PropertyVerdict
+from workbench.properties.moffat import MOFFAT_PROPERTIES, moffat_properties
+from workbench.properties.table import PropertyTable
+from workbench.space.runs import Gains, Topic
+
+#: Most runs one enumerated space may hold (``(c+1)^N``): the checks compare runs pairwise.
+MAX_SPACE_RUNS = 1 << 12
+
+
+def default_topics(grades: int) -> list[Topic]:
+    """The topics checked when none are given: the empty topic and a few small ones.
+
+    >>> [str(t) for t in default_topics(1)], [str(t) for t in default_topics(2)]
+    (['0', '1', '2', '3'], ['0,0', '1,0', '0,1', '1,1'])
+
+    References
+    ----------
+    SPEC section 1 (topics; the empty topic is valid).
+    """
+    if grades == 1:
+        return [Topic((n,)) for n in range(4)]
+    units = [Topic(tuple(int(j == i) for j in range(grades))) for i in range(grades)]
+    return [Topic((0,) * grades)] + units + [Topic((1,) * grades)]
+
+
+#: Amigó et al.'s constraints and variants, in the order :func:`~workbench.properties.amigo.amigo_properties` gives them.
+AMIGO_PROPERTIES = ("priority", "priority (any distance)", "deepness", "deepness threshold",
+                    "deepness threshold (n after n)", "closeness threshold", "confidence", "confidence (weak)")
+
+
+def parse_topics(text: str, grades: int) -> list[Topic]:
+    """Parse ``--topics``: ``"0,1,2"`` (binary: three topics) or ``"0,0;1,0;1,1"`` (topics separated by ``;``).
+
+    >>> [str(t) for t in parse_topics("0,1,2", 1)], [str(t) for t in parse_topics("0,0;1,0", 2)]
+    (['0', '1', '2'], ['0,0', '1,0'])
+
+    References
+    ----------
+    SPEC section 1 (topics) and section 6 (common options).
+    """
+    text = text.strip()
+    if not text:
+        raise BadTopicError("topics '': give topics such as 0,1,2 (binary) or '0,0;1,0' (graded)")
+    parts = text.split(";") if ";" in text or grades > 1 else text.split(",")
+    return [Topic.parse(p) for p in parts]
+
+
+def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=range(1, 6), topics=None,
+               which=None) -> PropertyTable:
+    """The named properties of ``measure``: a verdict each, with its witness and scope.
+
+    Parameters
+    ----------
+    measure : Measure
+    grades : int, default 1
+        Relevant grades ``c`` (ignored when ``gains`` are given: they fix it).
+    gains : Gains, optional
+        Default ``g(i) = i``.
+    depths : iterable of int, default 1..5
+        The depths enumerated (every run of ``{0..c}^N``, at most
+        :data:`MAX_SPACE_RUNS` runs each).
+    topics : list of Topic, optional
+        Default :func:`default_topics` (the empty topic among them).
+    which : list of str, optional
+        Only these properties (names as in :data:`MOFFAT_PROPERTIES` and
+        Amigó's); default all.
+
+    Returns
+    -------
+    PropertyTable
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> t = properties(parse_measure("RBP(p=1/2)"), depths=range(1, 4), which=["boundedness", "completeness"])
+    >>> [(v.name, v.verdict, v.every_depth) for v in t.verdicts]
+    [('boundedness', 'holds', True), ('completeness', 'holds', True)]
+
+    References
+    ----------
+    Moffat, AIRS 2013; Amigó et al., SIGIR 2013; SPEC section 3.
+    """
+    gains = gains or Gains.default(grades)
+    c = gains.grades
+    depths = sorted(set(int(d) for d in depths))
+    if not depths or depths[0] < 1:
+        raise BadDepthError(f"depths {depths}: give depths >= 1, e.g. 1..5")
+    big = [d for d in depths if (c + 1) ** d > MAX_SPACE_RUNS]
+    if big:
+        raise TooLargeError(f"depth {big[0]} with {c} relevant grade(s): {(c + 1) ** big[0]:,} runs per space; "
+                            f"properties compares runs pairwise and enumerates at most {MAX_SPACE_RUNS:,}: "
+                            "use smaller --depths")
+    topics = default_topics(c) if topics is None else list(topics)
+    for t in topics:
+        t.check_grades(c)
+    if len(set(topics)) != len(topics):
+        raise BadTopicError(f"topics {', '.join(map(str, topics))}: a topic is given twice")
+    if measure.needs_topic and not topics:
+        raise NeedsTopicError(f"measure {measure} needs a topic (recall base or ideal run): pass --topics, e.g. 0,1,2")
+    names = list(MOFFAT_PROPERTIES) + list(AMIGO_PROPERTIES)
+    if which is not None:
+        which = list(which)
+        unknown = [w for w in which if w not in names]
+        if unknown:
+            raise BadParameterError(f"property {unknown[0]!r}: not one of {', '.join(names)}")
+    verdicts = moffat_properties(measure, gains=gains, depths=depths, topics=topics, which=which)
+    if which is None or set(which) - set(MOFFAT_PROPERTIES):
+        # a measure that needs no topic is checked on unrestricted runs (a topic only removes runs)
+        try:
+            amigo = amigo_properties(measure, grades=c, gains=gains, depths=depths,
+                                     topics=topics if measure.needs_topic else None)
+        except UndefinedMeasureError as exc:  # undefined on some depth or topic of the scope (Twist: N < 2 RB)
+            amigo = [PropertyVerdict(name, AMIGO_SOURCE, "undefined", f"depths {depths[0]}..{depths[-1]}",
+                                     why=f"not checked: {exc}") for name in AMIGO_PROPERTIES]
+        verdicts += [v for v in amigo if which is None or v.name in which]
+    return PropertyTable(str(measure), c, str(gains), tuple(depths), tuple(str(t) for t in topics), tuple(verdicts))

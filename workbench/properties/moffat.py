@@ -1,0 +1,569 @@
+"""Moffat's seven numeric properties of an effectiveness metric, decided exactly with witnesses.
+
+Each property is settled by enumerating every run of the rank spaces at the
+given depths, with no topic (when the measure needs none) and under each
+given topic (at most ``n_j`` documents of grade ``j``; the empty topic
+allowed), on exact values; where an argument covers every depth
+(:mod:`workbench.properties.every_depth`) the verdict says so.  "The score at
+depth k" of a measure is its value on a run of depth ``k``; a measure with a
+cut-off ``@c`` looks only at the top ``c`` (its "top k" is the top ``min(k,
+c)``).
+
+Definitions (the readings fixed here; Moffat's wording in quotes)
+------------------------------------------------------------------
+boundedness
+    "The set of scores attainable by the metric is bounded."  Reading: the
+    exact supremum and infimum of the score over every run of every depth
+    (and topic) are finite.  Reported: the exact maximum and minimum at each
+    depth with the runs attaining them, and whether they grow with depth.
+    On finitely many depths every measure is bounded, so ``holds`` without
+    ``every_depth`` says only that the bounds at those depths are the ones
+    reported; the every-depth verdicts come from arguments (a geometric
+    series for RBP, unbounded rank functions, a cut-off).
+monotonicity
+    "If a ranking of length k is extended so that k+1 elements are included,
+    the score never decreases."  Reading: for every run ``s`` of depth
+    ``k+1`` (under one topic), ``M(s) >= M(s_1..s_k)``.  Variant
+    ``monotonicity (non-relevant)``: only extensions by a non-relevant
+    document (``s_{k+1} = 0``).
+convergence
+    "If a document outside the top k is swapped with a less relevant one
+    inside the top k, the score strictly increases."  Reading (the issue's):
+    on judged runs this raises the grade at one position inside the top k by
+    one step (Rule 1; a ``raise`` cover, allowed by the topic's counts), and
+    the score must strictly increase.  Variant ``convergence (weak)``: it
+    never decreases.
+top-weightedness
+    "If a document within the top k is swapped with a less relevant one
+    higher in the ranking, the score strictly increases."  Reading: for
+    positions ``i < j`` inside the top k with ``r_i < r_j``, exchanging them
+    (Rule 2, any distance: the ``swap`` order) strictly raises the score.
+    Variant ``top-weightedness (weak)``: it never lowers it.
+localization
+    "A score at depth k can be computed based solely on knowledge of the
+    documents that appear in the top k."  Reading: the value of a run of
+    depth ``k`` is the same under every topic that allows the run.  The
+    score at depth ``k`` reads the run's top ``k`` only (deeper retrieved
+    documents are cut off by construction), so what it may also depend on
+    is the documents not in the top ``k``: the topic (its recall base, its
+    ideal run), which is what the comparison across topics varies.
+completeness
+    "A score can be calculated even if the query has no relevant documents."
+    Reading: the measure is defined on the topic with no relevant document
+    (``n_j = 0`` for every grade) at every depth.  A measure that divides by
+    its recall base fails it, with the topic and the reason as the witness.
+realizability
+    "Provided that the collection has at least one relevant document, it is
+    possible for the score at depth k to be maximal."  Reading: for every
+    given topic with at least one relevant document and every depth ``k``,
+    the best run of depth ``k`` that topic allows scores the maximum of the
+    measure at depth ``k`` over all runs and topics (no topic, or for a
+    measure that needs one, a topic with ``k`` documents of every grade,
+    which allows every run).
+
+References
+----------
+Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013,
+LNCS 8281, pp. 1-12 (sec. 3, properties 1-7); SPEC section 3 ("Named
+properties"); Ferrante et al. (Rule 1 raise, Rule 2 swap; SPEC section 2).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.core.exact import exact_str
+from workbench.properties import every_depth
+from workbench.properties.scored import ScoredGrid, ScoredSpace, empty_topic, saturated_topic, signs_between
+from workbench.properties.verdict import PropertyVerdict
+from workbench.space.runs import format_run
+
+SOURCE = "Moffat 2013"
+
+#: The properties in Moffat's order, variants after their property.
+MOFFAT_PROPERTIES = ("boundedness", "monotonicity", "monotonicity (non-relevant)", "convergence",
+                     "convergence (weak)", "top-weightedness", "top-weightedness (weak)", "localization",
+                     "completeness", "realizability")
+
+
+# ---------------------------------------------------------------------------
+# witnesses and scopes
+
+
+def _topic_text(topic) -> str | None:
+    return None if topic is None else str(topic)
+
+
+def _point(space: ScoredSpace, i: int) -> dict:
+    """One run of a scored space as a JSON-ready witness entry."""
+    return {"run": format_run(space.runs[i].tolist()), "depth": space.depth, "topic": _topic_text(space.topic),
+            "value": exact_str(space.value(i))}
+
+
+def _settings_text(grid: ScoredGrid, settings=None) -> str:
+    settings = grid.settings if settings is None else settings
+    parts = ["no topic" if t is None else f"topic {t}" for t in settings]
+    return ", ".join(parts) if parts else "no setting"
+
+
+def _scope(grid: ScoredGrid, settings=None, note: str = "") -> str:
+    d = grid.depths
+    depths = f"depth {d[0]}" if len(d) == 1 else (f"depths {d[0]}..{d[-1]}" if d == list(range(d[0], d[-1] + 1))
+                                                   else "depths " + ",".join(map(str, d)))
+    text = (f"{depths}, {grid.gains.grades} relevant grade(s), gains {grid.gains}; "
+            f"{_settings_text(grid, settings)} (every run)")
+    return text + (f"; {note}" if note else "")
+
+
+def _skipped(spaces: list[ScoredSpace]) -> list[dict]:
+    return [{"depth": s.depth, "topic": _topic_text(s.topic), "why": s.undefined} for s in spaces if s.values is None]
+
+
+def _defined(spaces: list[ScoredSpace]) -> list[ScoredSpace]:
+    return [s for s in spaces if s.values is not None]
+
+
+def _undefined_everywhere(name: str, grid: ScoredGrid, spaces: list[ScoredSpace], settings=None) -> PropertyVerdict:
+    first = spaces[0].undefined if spaces else "no space to check"
+    return PropertyVerdict(name, SOURCE, "undefined", _scope(grid, settings),
+                           why=f"the measure is undefined on every space checked: {first}",
+                           detail={"skipped": _skipped(spaces)})
+
+
+def _limit(space: ScoredSpace, cutoff: int | None) -> int:
+    """How many top positions "the top k" spans: the depth, or the cut-off when smaller."""
+    return space.depth if cutoff is None else min(space.depth, cutoff)
+
+
+# ---------------------------------------------------------------------------
+# exact maxima and minima
+
+
+def best_index(space: ScoredSpace, want: int = 1) -> int:
+    """The first row (canonical order) with the largest (``want=1``) or smallest (``-1``) exact value.
+
+    A float approximation only proposes a candidate; exact signs confirm it.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.properties.scored import score_space
+    >>> from workbench.space.runs import Gains
+    >>> s = score_space(parse_measure("RR"), 2, Gains.default())
+    >>> best_index(s), best_index(s, -1)
+    (2, 0)
+
+    References
+    ----------
+    DESIGN.md, "Arithmetic".
+    """
+    block = space.values
+    n = len(space.runs)
+    approx = np.nan_to_num(block.approx() * want, nan=0.0)
+    cand = int(np.argmax(approx)) if approx.size > 1 else 0
+    every = np.arange(n)
+    while True:
+        s = signs_between(block, np.full(n, cand), block, every) * want
+        better = np.flatnonzero(s > 0)
+        if not len(better):
+            return int(np.flatnonzero(s == 0)[0])
+        cand = int(better[np.argmax(approx[better])])
+
+
+def _best_of(spaces: list[ScoredSpace], want: int) -> tuple[ScoredSpace, int]:
+    """The space and row holding the best value over several spaces (first in order among ties)."""
+    top, top_i = spaces[0], best_index(spaces[0], want)
+    for s in spaces[1:]:
+        i = best_index(s, want)
+        if int(signs_between(top.values, [top_i], s.values, [i])[0]) * want > 0:
+            top, top_i = s, i
+    return top, top_i
+
+
+# ---------------------------------------------------------------------------
+# the properties
+
+
+def boundedness(grid: ScoredGrid) -> PropertyVerdict:
+    """The exact supremum and infimum of the score per depth, whether they grow, and boundedness.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains
+    >>> v = boundedness(ScoredGrid(parse_measure("RBP(p=1/2)"), Gains.default(), [1, 2, 3], []))
+    >>> v.verdict, v.every_depth, v.detail["sup"], v.detail["sup_by_depth"]
+    ('holds', True, '1', ['1/2', '3/4', '7/8'])
+
+    References
+    ----------
+    Moffat, AIRS 2013, property 1 (boundedness).
+    """
+    spaces = [grid.space(k, t) for k in grid.depths for t in grid.settings]
+    ok = _defined(spaces)
+    if not ok:
+        return _undefined_everywhere("boundedness", grid, spaces)
+    sup_by, inf_by, sup_w, inf_w = [], [], [], []
+    for k in grid.depths:
+        at = [s for s in ok if s.depth == k]
+        if not at:
+            sup_by.append(None), inf_by.append(None)
+            continue
+        hs, hi = _best_of(at, 1)
+        ls, li = _best_of(at, -1)
+        sup_by.append((hs, hi)), inf_by.append((ls, li))
+        sup_w.append(_point(hs, hi)), inf_w.append(_point(ls, li))
+    known = [x for x in sup_by if x is not None]
+    known_inf = [x for x in inf_by if x is not None]
+    grows = any(signs_between(a[0].values, [a[1]], b[0].values, [b[1]])[0] > 0 for a, b in zip(known, known[1:]))
+    falls = any(signs_between(a[0].values, [a[1]], b[0].values, [b[1]])[0] < 0
+                for a, b in zip(known_inf, known_inf[1:]))
+    top = known[0]
+    for cand in known[1:]:
+        if signs_between(top[0].values, [top[1]], cand[0].values, [cand[1]])[0] > 0:
+            top = cand
+    bottom = known_inf[0]
+    for cand in known_inf[1:]:
+        if signs_between(bottom[0].values, [bottom[1]], cand[0].values, [cand[1]])[0] < 0:
+            bottom = cand
+    detail = {
+        "sup_by_depth": [exact_str(s.value(i)) for s, i in known],
+        "inf_by_depth": [exact_str(s.value(i)) for s, i in known_inf],
+        "depths": [s.depth for s, _ in known],
+        "max_enumerated": exact_str(top[0].value(top[1])),
+        "min_enumerated": exact_str(bottom[0].value(bottom[1])),
+        "sup_grows_with_depth": bool(grows),
+        "inf_falls_with_depth": bool(falls),
+        "skipped": _skipped(spaces),
+    }
+    witness = {"max": _point(*top), "min": _point(*bottom), "max_by_depth": sup_w, "min_by_depth": inf_w}
+    proved = every_depth.boundedness(grid, detail)
+    if proved is not None:
+        verdict, why, extra = proved
+        detail.update(extra)
+        return PropertyVerdict("boundedness", SOURCE, verdict, _scope(grid, note=f"every depth: {why}"),
+                               witness=witness, why=why, every_depth=True, detail=detail)
+    detail["sup"], detail["inf"] = detail["max_enumerated"], detail["min_enumerated"]
+    why = ("bounded on the depths enumerated (every finite space is); no argument covers every depth"
+           + ("; the maximum grows with depth" if grows else "") + ("; the minimum falls with depth" if falls else ""))
+    return PropertyVerdict("boundedness", SOURCE, "holds", _scope(grid), witness=witness, why=why, detail=detail)
+
+
+def _pair_verdict(name: str, grid: ScoredGrid, strict: bool, checked: int, failures: list, spaces, note: str,
+                  argument: str | None, settings=None) -> PropertyVerdict:
+    """A verdict from exact comparisons of (lower, upper) pairs: ``failures`` holds (sign, lower, upper) of the bad ones."""
+    ok = _defined(spaces)
+    if not ok:
+        return _undefined_everywhere(name, grid, spaces, settings)
+    detail = {"pairs_checked": checked, "skipped": _skipped(spaces)}
+    if failures:
+        drops = [f for f in failures if f[0] < 0]
+        ties = [f for f in failures if f[0] == 0]
+        sign, lo, up = (drops or ties)[0]
+        detail.update({"lowered": len(drops), "unchanged": len(ties)})
+        how = "lowers the score" if sign < 0 else "leaves the score unchanged"
+        witness = {"before": _point(*lo), "after": _point(*up), "effect": how}
+        return PropertyVerdict(name, SOURCE, "fails", _scope(grid, settings, note), witness=witness,
+                               why=f"{note}: {format_run(lo[0].runs[lo[1]].tolist())} -> "
+                                   f"{format_run(up[0].runs[up[1]].tolist())} {how}", detail=detail)
+    if checked == 0:
+        return PropertyVerdict(name, SOURCE, "undefined", _scope(grid, settings, note),
+                               why=f"no pair to compare ({note}) in the spaces checked", detail=detail)
+    if argument:
+        return PropertyVerdict(name, SOURCE, "holds", _scope(grid, settings, f"{note}; every depth: {argument}"),
+                               why=argument, every_depth=True, detail=detail)
+    return PropertyVerdict(name, SOURCE, "holds", _scope(grid, settings, note), detail=detail)
+
+
+def _bad(signs: np.ndarray, strict: bool) -> np.ndarray:
+    return np.flatnonzero(signs <= 0) if strict else np.flatnonzero(signs < 0)
+
+
+def monotonicity(grid: ScoredGrid, non_relevant: bool = False) -> PropertyVerdict:
+    """Extending a run of depth k by one document (a non-relevant one for the variant) never lowers the score.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains
+    >>> v = monotonicity(ScoredGrid(parse_measure("P"), Gains.default(), [1, 2], []))
+    >>> v.verdict, v.witness["before"]["run"], v.witness["after"]["run"]
+    ('fails', '1', '10')
+
+    References
+    ----------
+    Moffat, AIRS 2013, property 2 (monotonicity).
+    """
+    name = "monotonicity (non-relevant)" if non_relevant else "monotonicity"
+    depths = set(grid.depths)
+    failures, checked, spaces = [], 0, []
+    for k in grid.depths:
+        if k + 1 not in depths:
+            continue
+        for t in grid.settings:
+            short, long_ = grid.space(k, t), grid.space(k + 1, t)
+            spaces += [short, long_]
+            if short.values is None or long_.values is None:
+                continue
+            rows = np.arange(len(long_.runs))
+            if non_relevant:
+                rows = rows[long_.runs[:, -1] == 0]
+            prefix = np.array([short.index_of(tuple(r)) for r in long_.runs[rows, :-1].tolist()], dtype=np.int64)
+            signs = signs_between(short.values, prefix, long_.values, rows)
+            checked += len(rows)
+            failures += [(int(signs[b]), (short, int(prefix[b])), (long_, int(rows[b]))) for b in _bad(signs, False)]
+    if not spaces:
+        return PropertyVerdict(name, SOURCE, "undefined", _scope(grid),
+                               why="needs two consecutive depths (k and k+1) among the depths")
+    note = "appending a non-relevant document" if non_relevant else "appending one document"
+    arg = every_depth.monotonicity(grid, non_relevant) if not failures else None
+    return _pair_verdict(name, grid, False, checked, failures, spaces, note, arg)
+
+
+def _raise_pairs(space: ScoredSpace, top: int, c: int) -> tuple[np.ndarray, np.ndarray]:
+    lower, upper = [], []
+    for r, run in enumerate(space.runs.tolist()):
+        for i in range(top):
+            if run[i] < c:
+                s = space.index_of(run[:i] + [run[i] + 1] + run[i + 1:])
+                if s is not None:
+                    lower.append(r), upper.append(s)
+    return np.array(lower, dtype=np.int64), np.array(upper, dtype=np.int64)
+
+
+def _swap_pairs(space: ScoredSpace, top: int) -> tuple[np.ndarray, np.ndarray]:
+    lower, upper = [], []
+    for r, run in enumerate(space.runs.tolist()):
+        for i in range(top):
+            for j in range(i + 1, top):
+                if run[i] < run[j]:
+                    s = list(run)
+                    s[i], s[j] = s[j], s[i]
+                    lower.append(r), upper.append(space.index_of(s))
+    return np.array(lower, dtype=np.int64), np.array(upper, dtype=np.int64)
+
+
+def _within_space(name: str, grid: ScoredGrid, strict: bool, pairs, note: str, prop: str) -> PropertyVerdict:
+    failures, checked, spaces = [], 0, []
+    settings = grid.settings if grid.measure.needs_topic else [None]
+    for k in grid.depths:
+        for t in settings:
+            sp = grid.space(k, t)
+            spaces.append(sp)
+            if sp.values is None:
+                continue
+            lo, up = pairs(sp, _limit(sp, grid.measure.cutoff))
+            signs = sp.values.signs(lo, up)
+            checked += len(lo)
+            failures += [(int(signs[b]), (sp, int(lo[b])), (sp, int(up[b]))) for b in _bad(signs, strict)]
+    arg = every_depth.pairwise(prop, grid, strict) if not failures else None
+    if not grid.measure.needs_topic:
+        note += " (no topic: a topic only removes runs, and the values do not depend on it)"
+    return _pair_verdict(name, grid, strict, checked, failures, spaces, note, arg, settings)
+
+
+def convergence(grid: ScoredGrid, strict: bool = True) -> PropertyVerdict:
+    """Raising one grade inside the top k (Rule 1) strictly raises the score (never lowers it: ``strict=False``).
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains
+    >>> v = convergence(ScoredGrid(parse_measure("RR"), Gains.default(), [2], []))
+    >>> v.verdict, v.witness["before"]["run"], v.witness["after"]["run"], v.witness["effect"]
+    ('fails', '10', '11', 'leaves the score unchanged')
+
+    References
+    ----------
+    Moffat, AIRS 2013, property 3 (convergence); SPEC section 2 (``raise``, Rule 1).
+    """
+    c = grid.gains.grades
+    return _within_space("convergence" if strict else "convergence (weak)", grid, strict,
+                         lambda sp, top: _raise_pairs(sp, top, c), "raising one grade by one step inside the top k",
+                         "convergence")
+
+
+def top_weightedness(grid: ScoredGrid, strict: bool = True) -> PropertyVerdict:
+    """Moving a higher grade up inside the top k (Rule 2) strictly raises the score (never lowers it: ``strict=False``).
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains
+    >>> v = top_weightedness(ScoredGrid(parse_measure("P"), Gains.default(), [2], []))
+    >>> v.verdict, v.witness["before"]["run"], v.witness["after"]["run"]
+    ('fails', '01', '10')
+
+    References
+    ----------
+    Moffat, AIRS 2013, property 4 (top-weightedness); SPEC section 2 (``swap``, Rule 2).
+    """
+    return _within_space("top-weightedness" if strict else "top-weightedness (weak)", grid, strict, _swap_pairs,
+                         "exchanging r_i < r_j, i < j, inside the top k", "top-weightedness")
+
+
+def localization(grid: ScoredGrid) -> PropertyVerdict:
+    """The score of a run at depth k is the same under every topic that allows the run.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains, Topic
+    >>> v = localization(ScoredGrid(parse_measure("AP"), Gains.default(), [1], [Topic((1,)), Topic((2,))]))
+    >>> v.verdict, v.witness["run"], v.witness["values"]
+    ('fails', '1', ['1', '1/2'])
+
+    References
+    ----------
+    Moffat, AIRS 2013, property 5 (localization).
+    """
+    name = "localization"
+    if not grid.measure.needs_topic:
+        why = every_depth.NO_TOPIC
+        return PropertyVerdict(name, SOURCE, "holds", f"every depth and topic: {why}", why=why, every_depth=True)
+    spaces, checked = [], 0
+    for k in grid.depths:
+        at = [grid.space(k, t) for t in grid.topics]
+        spaces += at
+        ok = _defined(at)
+        for other in ok[1:]:
+            ref = ok[0]
+            common = [(ref.index_of(r), j) for j, r in enumerate(other.runs.tolist()) if ref.index_of(r) is not None]
+            if not common:
+                continue
+            ia, ib = np.array(common, dtype=np.int64).T
+            signs = signs_between(ref.values, ia, other.values, ib)
+            checked += len(ia)
+            bad = np.flatnonzero(signs != 0)
+            if len(bad):
+                a, b = int(ia[bad[0]]), int(ib[bad[0]])
+                witness = {"run": format_run(ref.runs[a].tolist()), "depth": k,
+                           "topics": [str(ref.topic), str(other.topic)],
+                           "values": [exact_str(ref.value(a)), exact_str(other.value(b))]}
+                return PropertyVerdict(name, SOURCE, "fails", _scope(grid), witness=witness,
+                                       why=f"run {witness['run']} scores {witness['values'][0]} under topic "
+                                           f"{ref.topic} and {witness['values'][1]} under topic {other.topic}",
+                                       detail={"pairs_checked": checked, "skipped": _skipped(spaces)})
+    if not _defined(spaces):
+        return _undefined_everywhere(name, grid, spaces)
+    if checked == 0:
+        return PropertyVerdict(name, SOURCE, "undefined", _scope(grid),
+                               why="needs two topics on which the measure is defined and that allow a common run",
+                               detail={"skipped": _skipped(spaces)})
+    return PropertyVerdict(name, SOURCE, "holds", _scope(grid), detail={"pairs_checked": checked,
+                                                                        "skipped": _skipped(spaces)})
+
+
+def completeness(grid: ScoredGrid) -> PropertyVerdict:
+    """The measure is defined on a topic with no relevant document.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains
+    >>> completeness(ScoredGrid(parse_measure("RBP(p=1/2)"), Gains.default(), [1, 2], [])).verdict
+    'holds'
+
+    References
+    ----------
+    Moffat, AIRS 2013, property 6 (completeness); SPEC section 1 (empty topics).
+    """
+    name = "completeness"
+    empty = empty_topic(grid.gains.grades)
+    spaces = [grid.space(k, empty) for k in grid.depths]
+    scope = _scope(grid, [empty])
+    for s in spaces:
+        if s.values is None:
+            witness = {"topic": str(empty), "depth": s.depth, "run": format_run(s.runs[0].tolist()), "why": s.undefined}
+            return PropertyVerdict(name, SOURCE, "fails", scope, witness=witness, why=s.undefined)
+    detail = {"values": [_point(s, 0) for s in spaces]}
+    if not grid.measure.needs_topic:
+        why = every_depth.NO_TOPIC
+        return PropertyVerdict(name, SOURCE, "holds", f"every depth: {why}", why=why, every_depth=True, detail=detail)
+    return PropertyVerdict(name, SOURCE, "holds", scope, detail=detail)
+
+
+def realizability(grid: ScoredGrid) -> PropertyVerdict:
+    """Under every topic with a relevant document, some run of depth k scores the maximum at depth k.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains, Topic
+    >>> v = realizability(ScoredGrid(parse_measure("P"), Gains.default(), [2], [Topic((1,))]))
+    >>> v.verdict, v.witness["best_under_topic"]["value"], v.witness["maximum"]["value"]
+    ('fails', '1/2', '1')
+
+    References
+    ----------
+    Moffat, AIRS 2013, property 7 (realizability).
+    """
+    name = "realizability"
+    topics = [t for t in grid.topics if t.recall_base >= 1]
+    if not topics:
+        return PropertyVerdict(name, SOURCE, "undefined", _scope(grid),
+                               why="needs a topic with at least one relevant document")
+    spaces, compared = [], 0
+    for k in grid.depths:
+        reference = grid.space(k, saturated_topic(grid.gains.grades, k) if grid.measure.needs_topic else None)
+        at = _defined([reference] + [grid.space(k, t) for t in grid.settings])
+        mine = [grid.space(k, t) for t in topics]
+        spaces += mine
+        if not at:
+            continue
+        top, ti = _best_of(at, 1)
+        for s in _defined(mine):
+            i = best_index(s, 1)
+            compared += 1
+            if signs_between(s.values, [i], top.values, [ti])[0] != 0:
+                witness = {"topic": str(s.topic), "depth": k, "best_under_topic": _point(s, i),
+                           "maximum": _point(top, ti)}
+                return PropertyVerdict(name, SOURCE, "fails", _scope(grid), witness=witness,
+                                       why=f"under topic {s.topic} the best run of depth {k} scores "
+                                           f"{witness['best_under_topic']['value']}, the maximum at depth {k} is "
+                                           f"{witness['maximum']['value']}",
+                                       detail={"skipped": _skipped(spaces)})
+    if not compared:
+        return _undefined_everywhere(name, grid, spaces)
+    return PropertyVerdict(name, SOURCE, "holds", _scope(grid), detail={"topics_checked": compared,
+                                                                        "skipped": _skipped(spaces)})
+
+
+def moffat_properties(measure, *, gains, depths, topics, which=None) -> list[PropertyVerdict]:
+    """Moffat's properties (and their variants) of ``measure``, in :data:`MOFFAT_PROPERTIES` order.
+
+    Parameters
+    ----------
+    measure : Measure
+    gains : Gains
+    depths : list of int
+        The depths enumerated (consecutive ones for monotonicity).
+    topics : list of Topic
+        The topics quantified over (the empty topic among them is allowed);
+        a measure that needs no topic is also checked on unrestricted runs.
+    which : collection of str, optional
+        Only these properties (default: all of :data:`MOFFAT_PROPERTIES`).
+
+    Returns
+    -------
+    list of PropertyVerdict
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains, Topic
+    >>> vs = moffat_properties(parse_measure("RR"), gains=Gains.default(), depths=[1, 2, 3], topics=[Topic((1,))])
+    >>> [(v.name, v.verdict) for v in vs][:4]
+    [('boundedness', 'holds'), ('monotonicity', 'holds'), ('monotonicity (non-relevant)', 'holds'), ('convergence', 'fails')]
+
+    References
+    ----------
+    Moffat, AIRS 2013.
+    """
+    grid = ScoredGrid(measure, gains, sorted(set(depths)), list(topics))
+    checks = {
+        "boundedness": boundedness, "monotonicity": monotonicity,
+        "monotonicity (non-relevant)": lambda g: monotonicity(g, non_relevant=True),
+        "convergence": convergence, "convergence (weak)": lambda g: convergence(g, strict=False),
+        "top-weightedness": top_weightedness,
+        "top-weightedness (weak)": lambda g: top_weightedness(g, strict=False),
+        "localization": localization, "completeness": completeness, "realizability": realizability,
+    }
+    return [checks[name](grid) for name in MOFFAT_PROPERTIES if which is None or name in which]

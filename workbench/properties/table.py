@@ -1,0 +1,149 @@
+"""The answer of ``workbench properties``: one verdict per named property of one measure.
+
+A :class:`PropertyTable` holds the setting (measure, grades, gains, depths,
+topics) and the :class:`~workbench.properties.verdict.PropertyVerdict` of each
+property; it prints as a short text table, as Markdown, as HTML in Jupyter,
+and as the one JSON object of ``workbench properties --json`` (SPEC section 6).
+
+References
+----------
+SPEC section 3 ("Named properties") and section 6 (JSON contract).
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from workbench.errors import WorkbenchError
+from workbench.properties.verdict import PropertyVerdict
+
+
+def witness_text(v: PropertyVerdict) -> str:
+    """A one-line reading of a verdict's witness, reason or argument.
+
+    >>> witness_text(PropertyVerdict("x", "y", "undefined", "z", why="no topic"))
+    'no topic'
+
+    References
+    ----------
+    SPEC section 3 (a witness with every ``fails``).
+    """
+    w = v.witness
+    if v.name == "boundedness" and w:
+        d = v.detail
+        sup = d.get("sup") or d.get("upper_bound") and f"<= {d['upper_bound']}" or d.get("max_enumerated")
+        grow = "; max grows with depth" if d.get("sup_grows_with_depth") else ""
+        only = "" if v.every_depth else "on these depths only: "
+        depths = d.get("depths", [])
+        at = (f"depths {depths[0]}..{depths[-1]}" if depths == list(range(depths[0], depths[-1] + 1))
+              else "depths " + ",".join(map(str, depths))) if depths else "no depth"
+        return (f"{only}sup {sup}, inf {d.get('inf', d.get('min_enumerated'))}; max at {at}: "
+                f"{', '.join(d.get('sup_by_depth', []))}{grow}")
+    if v.verdict == "fails" and w:
+        if "before" in w:
+            b, a = w["before"], w["after"]
+            return (f"{b['run']} ({b['value']}) -> {a['run']} ({a['value']}): {w['effect']}"
+                    + (f", topic {a['topic']}" if a.get("topic") else ""))
+        if "topics" in w:
+            return (f"{w['run']} scores {w['values'][0]} under topic {w['topics'][0]}, "
+                    f"{w['values'][1]} under topic {w['topics'][1]}")
+        if "best_under_topic" in w:
+            b, m = w["best_under_topic"], w["maximum"]
+            where = f"topic {m['topic']}" if m.get("topic") else "no topic"
+            return (f"topic {w['topic']}, depth {w['depth']}: best {b['run']} = {b['value']} < "
+                    f"max {m['run']} = {m['value']} ({where})")
+        return _generic(w)
+    return v.why or ""
+
+
+def _generic(w: dict) -> str:
+    """A witness of another shape (Amigó et al.'s checks): its scalar entries, and the first of a list."""
+    parts = []
+    for key, value in w.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            value = "{" + ", ".join(f"{k}: {x}" for k, x in value[0].items()) + "}"
+        if value is not None:
+            parts.append(f"{key} {value}")
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class PropertyTable:
+    """The named properties of one measure in one setting.
+
+    Parameters
+    ----------
+    measure : str
+    grades : int
+    gains : str
+    depths : tuple of int
+    topics : tuple of str
+        The topics quantified over (``"0"`` is the empty topic).
+    verdicts : tuple of PropertyVerdict
+
+    Examples
+    --------
+    >>> t = PropertyTable("RR", 1, "0,1", (1, 2), ("1",),
+    ...                   (PropertyVerdict("completeness", "Moffat 2013", "holds", "every depth"),))
+    >>> t.verdict("completeness").verdict
+    'holds'
+    >>> t.to_json()["properties"][0]["property"]
+    'completeness'
+
+    References
+    ----------
+    SPEC section 3 and section 6.
+    """
+
+    measure: str
+    grades: int
+    gains: str
+    depths: tuple
+    topics: tuple
+    verdicts: tuple
+
+    def verdict(self, name: str) -> PropertyVerdict:
+        """The verdict of the property called ``name`` (e.g. ``"top-weightedness"``)."""
+        for v in self.verdicts:
+            if v.name == name:
+                return v
+        known = ", ".join(v.name for v in self.verdicts)
+        raise WorkbenchError(f"property {name!r}: not in this table (known: {known})")
+
+    def _setting(self) -> str:
+        d = self.depths
+        depths = f"depths {d[0]}..{d[-1]}" if len(d) > 1 else f"depth {d[0]}"
+        topics = ", ".join(self.topics) if self.topics else "none"
+        return f"{self.grades} relevant grade(s), gains {self.gains}, {depths}, topics {topics}"
+
+    def rows(self) -> list[tuple[str, str, str, str, str]]:
+        """``(property, source, verdict, every depth?, witness or why)`` per property."""
+        return [(v.name, v.source, v.verdict, "yes" if v.every_depth else "no", witness_text(v)) for v in self.verdicts]
+
+    def __repr__(self) -> str:
+        width = max((len(r[0]) for r in self.rows()), default=8)
+        lines = [f"Properties of {self.measure}: {self._setting()}"]
+        for name, _, verdict, every, text in self.rows():
+            mark = " (every depth)" if every == "yes" else ""
+            lines.append(f"  {name:<{width}}  {verdict}{mark}" + (f"  {text}" if text else ""))
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        """The table in Markdown (one row per property)."""
+        out = [f"**{self.measure}**: {self._setting()}", "",
+               "| property | source | verdict | every depth | witness / why |", "|---|---|---|---|---|"]
+        for name, source, verdict, every, text in self.rows():
+            out.append(f"| {name} | {source} | {verdict} | {every} | {text.replace('|', '/')} |")
+        return "\n".join(out) + "\n"
+
+    def _repr_html_(self) -> str:
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in row) + "</tr>" for row in self.rows())
+        return (f"<p><b>{html.escape(self.measure)}</b>: {html.escape(self._setting())}</p>"
+                "<table><tr><th>property</th><th>source</th><th>verdict</th><th>every depth</th>"
+                f"<th>witness / why</th></tr>{body}</table>")
+
+    def to_json(self) -> dict:
+        """The one JSON object of ``workbench properties --json``."""
+        return {"measure": self.measure, "grades": self.grades, "gains": self.gains, "depths": list(self.depths),
+                "topics": list(self.topics), "properties": [v.to_json() for v in self.verdicts]}
