@@ -1,4 +1,4 @@
-"""Amigó et al.'s constraints (workbench.properties.amigo) against a brute-force oracle.
+"""Amigó et al.'s constraints (workbench.property.amigo) against a brute-force oracle.
 
 The oracle is written here from the module docstring's definitions: plain
 loops over every run of ``{0..c}^N`` (filtered by the topic), measure values
@@ -22,7 +22,7 @@ from workbench.core.algebraic import AlgebraicPoint
 from workbench.core.algebraic_syntax import parse_real
 from workbench.measures.measure import Measure
 from workbench.measures.names import parse_measure
-from workbench.properties.amigo import amigo_properties, closeness_threshold, deepness_threshold, rbp_obligations
+from workbench.property.amigo import amigo_properties, closeness_threshold, deepness_threshold, rbp_obligations
 from workbench.space.runs import Gains, Topic
 
 # ---------------------------------------------------------------------------
@@ -472,7 +472,7 @@ def test_depths_where_the_measure_is_undefined_are_skipped_and_named():
 @pytest.mark.parametrize("name,c", [("DCG", 2), ("nDCG", 2), ("RBTO", 2), ("gRBP(p=3/5)", 2), ("RBP(p=4/5)", 1)])
 def test_additive_proofs_agree_with_enumeration_beyond_the_report_depths(name, c):
     """The term-wise proofs claim priority and deepness at every depth: enumeration at depth 6 must agree."""
-    from workbench.properties.amigo import additive_obligations, deepness, priority
+    from workbench.property.amigo import additive_obligations, deepness, priority
 
     m = parse_measure(name)
     ob = additive_obligations(m, Gains.default(c))
@@ -484,7 +484,7 @@ def test_additive_proofs_agree_with_enumeration_beyond_the_report_depths(name, c
 
 
 def test_additive_proofs_refuse_what_they_cannot_cover():
-    from workbench.properties.amigo import additive_obligations
+    from workbench.property.amigo import additive_obligations
 
     assert additive_obligations(parse_measure("DCG(discount=logb)"), Gains.default()) is None
     assert additive_obligations(parse_measure("DCG@3"), Gains.default()) is None

@@ -18,7 +18,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 
 #: The layers, lowest first: space -> order -> measure -> scale -> analyses -> figures/reports -> cli.
-LAYERS = ("errors", "core", "space", "order", "measures", "scale", "properties", "data", "ipso", "experiments", "figures",
+LAYERS = ("errors", "core", "space", "order", "measures", "scale", "property", "data", "ipso", "experiments", "figures",
           "papers", "api", "cli", "__init__", "__main__")
 
 

@@ -9,8 +9,8 @@ import pytest
 import workbench as wb
 from workbench.cli.main import main
 from workbench.errors import WorkbenchError
-from workbench.properties.check import AMIGO_PROPERTIES
-from workbench.properties.moffat import MOFFAT_PROPERTIES
+from workbench.property.check import AMIGO_PROPERTIES
+from workbench.property.moffat import MOFFAT_PROPERTIES
 
 
 def run_cli(capsys, *argv):
@@ -75,7 +75,13 @@ def test_bad_input_is_a_typed_error():
         wb.properties("RR", depths=2, which="convergence").verdict("boundedness")
 
 
-def test_the_properties_package_is_callable_as_the_api():
-    import workbench.properties as package
+def test_wb_properties_stays_the_api_function_after_the_subpackage_is_imported():
+    """The subpackage is ``workbench.property``, so importing it cannot rebind ``wb.properties``."""
+    import subprocess
+    import sys
 
-    assert package("RR", depths=2, which="completeness").verdict("completeness").verdict == "holds"
+    code = ("import workbench as wb, workbench.property.moffat, workbench.property.check; "
+            "print(wb.properties.__module__, "
+            "wb.properties('RR', depths=2, which='completeness').verdict('completeness').verdict)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["workbench.api", "holds"]

@@ -18,7 +18,7 @@ import pytest
 import sympy
 
 from workbench.measures.names import parse_measure
-from workbench.properties.moffat import moffat_properties
+from workbench.property.moffat import moffat_properties
 from workbench.space.runs import Gains, Topic
 
 mpmath.mp.dps = 80

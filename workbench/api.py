@@ -624,7 +624,7 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
     Returns
     -------
     PropertyTable
-        ``verdicts`` (one :class:`~workbench.properties.verdict.PropertyVerdict`
+        ``verdicts`` (one :class:`~workbench.property.verdict.PropertyVerdict`
         per property: ``verdict``, ``witness``, ``why``, ``scope``,
         ``every_depth``), ``verdict(name)``; ``to_json()`` is what
         ``workbench properties --json`` prints.
@@ -645,7 +645,7 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
     Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013; Amigó, Gonzalo, Verdejo,
     SIGIR 2013; SPEC section 3 ("Named properties").
     """
-    from workbench.properties.check import parse_topics, properties as run_properties
+    from workbench.property.check import parse_topics, properties as run_properties
 
     m = _measure(measure)
     c, g, _ = _setting(grades, gains, None)

@@ -1,6 +1,6 @@
 """``workbench properties``: Moffat's numeric properties and Amigó et al.'s constraints of a measure.
 
-One call of :func:`workbench.properties.check.properties` plus formatting:
+One call of :func:`workbench.property.check.properties` plus formatting:
 a text table (``--format md`` for Markdown) or, with ``--json``, one JSON
 object (SPEC section 6): ``measure``, ``grades``, ``gains``, ``depths``,
 ``topics`` and ``properties`` (one verdict each: ``property``, ``source``,

@@ -1,6 +1,6 @@
 """The named properties of every built-in measure written out: ``reports/properties.md`` and ``.json``.
 
-:func:`build_properties_report` runs :func:`workbench.properties.check.properties`
+:func:`build_properties_report` runs :func:`workbench.property.check.properties`
 for every measure of :data:`REPORT_MEASURES` at grades 1 (depths 1..5) and 2
 (depths 1..4) with the default topics (the empty topic among them);
 :func:`properties_markdown` gives the report (a verdict matrix per grades, the
@@ -29,9 +29,9 @@ from typing import Sequence
 
 from workbench.measures.names import parse_measure
 from workbench.papers.atlas import BUILTIN_MEASURES
-from workbench.properties.check import AMIGO_PROPERTIES, default_topics, properties
-from workbench.properties.moffat import MOFFAT_PROPERTIES
-from workbench.properties.table import PropertyTable, witness_text
+from workbench.property.check import AMIGO_PROPERTIES, default_topics, properties
+from workbench.property.moffat import MOFFAT_PROPERTIES
+from workbench.property.table import PropertyTable, witness_text
 
 #: Every built-in family: the atlas's measures, cut-off forms of P and nDCG, and the C/W/L families.
 REPORT_MEASURES = BUILTIN_MEASURES + ("P@3", "nDCG@3", "INST", "INSQ")
@@ -122,7 +122,7 @@ def properties_markdown(tables: list[PropertyTable]) -> str:
         "3-grade runs (grades 0, 1, 2; gains g(i) = i) at depths 1..4, with no topic (for a measure that needs "
         "none) and under the topics shown (`0` is the topic without relevant documents). The definitions and "
         "the readings fixed where the papers' wording is loose are in the docstrings of "
-        "`workbench/properties/moffat.py` and `workbench/properties/amigo.py`.",
+        "`workbench/property/moffat.py` and `workbench/property/amigo.py`.",
         "",
         "`yes` holds, `**no**` fails (with a witness below), `n/a` undefined (with why); `*` marks a verdict "
         "settled for every depth by an argument (stated below), otherwise it covers the depths and topics "

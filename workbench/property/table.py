@@ -1,7 +1,7 @@
 """The answer of ``workbench properties``: one verdict per named property of one measure.
 
 A :class:`PropertyTable` holds the setting (measure, grades, gains, depths,
-topics) and the :class:`~workbench.properties.verdict.PropertyVerdict` of each
+topics) and the :class:`~workbench.property.verdict.PropertyVerdict` of each
 property; it prints as a short text table, as Markdown, as HTML in Jupyter,
 and as the one JSON object of ``workbench properties --json`` (SPEC section 6).
 
@@ -15,7 +15,7 @@ import html
 from dataclasses import dataclass
 
 from workbench.errors import WorkbenchError
-from workbench.properties.verdict import PropertyVerdict
+from workbench.property.verdict import PropertyVerdict
 
 
 def witness_text(v: PropertyVerdict) -> str:

@@ -4,7 +4,7 @@ Each property is settled by enumerating every run of the rank spaces at the
 given depths, with no topic (when the measure needs none) and under each
 given topic (at most ``n_j`` documents of grade ``j``; the empty topic
 allowed), on exact values; where an argument covers every depth
-(:mod:`workbench.properties.every_depth`) the verdict says so.  "The score at
+(:mod:`workbench.property.every_depth`) the verdict says so.  "The score at
 depth k" of a measure is its value on a run of depth ``k``; a measure with a
 cut-off ``@c`` looks only at the top ``c`` (its "top k" is the top ``min(k,
 c)``).
@@ -72,9 +72,9 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.core.exact import exact_str
-from workbench.properties import every_depth
-from workbench.properties.scored import ScoredGrid, ScoredSpace, empty_topic, saturated_topic, signs_between
-from workbench.properties.verdict import PropertyVerdict
+from workbench.property import every_depth
+from workbench.property.scored import ScoredGrid, ScoredSpace, empty_topic, saturated_topic, signs_between
+from workbench.property.verdict import PropertyVerdict
 from workbench.space.runs import format_run
 
 SOURCE = "Moffat 2013"
@@ -144,7 +144,7 @@ def best_index(space: ScoredSpace, want: int = 1) -> int:
     A float approximation only proposes a candidate; exact signs confirm it.
 
     >>> from workbench.measures.names import parse_measure
-    >>> from workbench.properties.scored import score_space
+    >>> from workbench.property.scored import score_space
     >>> from workbench.space.runs import Gains
     >>> s = score_space(parse_measure("RR"), 2, Gains.default())
     >>> best_index(s), best_index(s, -1)

@@ -115,7 +115,7 @@ from workbench.core.exact import ValueBlock, exact_str
 from workbench.errors import (BadDepthError, BadParameterError, UndecidedComparisonError, UndefinedMeasureError,
                               WorkbenchError)
 from workbench.measures.measure import Measure
-from workbench.properties.verdict import PropertyVerdict
+from workbench.property.verdict import PropertyVerdict
 from workbench.space.runs import Gains, Topic, format_run, resolve_scale
 from workbench.space.spaces import Space
 

@@ -84,7 +84,7 @@ def monotonicity(grid, non_relevant: bool) -> str | None:
     """Why appending a document never lowers the score at any depth, or None.
 
     >>> from workbench.measures.names import parse_measure
-    >>> from workbench.properties.scored import ScoredGrid
+    >>> from workbench.property.scored import ScoredGrid
     >>> from workbench.space.runs import Gains
     >>> monotonicity(ScoredGrid(parse_measure("RBP"), Gains.default(), [1, 2], []), False)[:40]
     'the value at depth k+1 is the value at d'
@@ -108,7 +108,7 @@ def pairwise(prop: str, grid, strict: bool) -> str | None:
     """Why a raise (``convergence``) or an upward swap (``top-weightedness``) helps at every depth, or None.
 
     >>> from workbench.measures.names import parse_measure
-    >>> from workbench.properties.scored import ScoredGrid
+    >>> from workbench.property.scored import ScoredGrid
     >>> from workbench.space.runs import Gains
     >>> pairwise("top-weightedness", ScoredGrid(parse_measure("gRBP"), Gains.default(2), [1], []), True)[:33]
     'term-wise: a sum of w_i h(r_i) wi'
@@ -166,7 +166,7 @@ def boundedness(grid, detail: dict) -> tuple[str, str, dict] | None:
     """``(verdict, why, extra detail)`` for every depth, or None when no argument applies.
 
     >>> from workbench.measures.names import parse_measure
-    >>> from workbench.properties.scored import ScoredGrid
+    >>> from workbench.property.scored import ScoredGrid
     >>> from workbench.space.runs import Gains
     >>> g = ScoredGrid(parse_measure("RBTO"), Gains.default(), [1, 2], [])
     >>> boundedness(g, {"sup_by_depth": ["1", "3"], "depths": [1, 2]})[0]

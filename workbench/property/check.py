@@ -3,7 +3,7 @@
 :func:`properties` is the library call behind ``workbench properties`` and
 ``wb.properties``: it fixes the setting (grades, gains, depths, topics; the
 defaults include the empty topic), runs the checks asked for and returns a
-:class:`~workbench.properties.table.PropertyTable`.
+:class:`~workbench.property.table.PropertyTable`.
 
 References
 ----------
@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from workbench.errors import (BadDepthError, BadParameterError, BadTopicError, NeedsTopicError, TooLargeError,
                               UndefinedMeasureError)
-from workbench.properties.amigo import SOURCE as AMIGO_SOURCE, amigo_properties
-from workbench.properties.verdict import PropertyVerdict
-from workbench.properties.moffat import MOFFAT_PROPERTIES, moffat_properties
-from workbench.properties.table import PropertyTable
+from workbench.property.amigo import SOURCE as AMIGO_SOURCE, amigo_properties
+from workbench.property.verdict import PropertyVerdict
+from workbench.property.moffat import MOFFAT_PROPERTIES, moffat_properties
+from workbench.property.table import PropertyTable
 from workbench.space.runs import Gains, Topic
 
 #: Most runs one enumerated space may hold (``(c+1)^N``): the checks compare runs pairwise.
@@ -40,7 +40,7 @@ def default_topics(grades: int) -> list[Topic]:
     return [Topic((0,) * grades)] + units + [Topic((1,) * grades)]
 
 
-#: Amigó et al.'s constraints and variants, in the order :func:`~workbench.properties.amigo.amigo_properties` gives them.
+#: Amigó et al.'s constraints and variants, in the order :func:`~workbench.property.amigo.amigo_properties` gives them.
 AMIGO_PROPERTIES = ("priority", "priority (any distance)", "deepness", "deepness threshold",
                     "deepness threshold (n after n)", "closeness threshold", "confidence", "confidence (weak)")
 
