@@ -25,6 +25,7 @@ Collins & Akritas (real root isolation); sympy ``CRootOf``; Stern-Brocot tree.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 from functools import cmp_to_key
@@ -250,14 +251,28 @@ def _decimal_text(x: AlgebraicPoint, digits: int) -> str:
     return format(d.normalize(), "f") if abs(d) >= Decimal("1e-6") else format(d, "g")
 
 
+#: The real roots of each irreducible polynomial met so far, by its coefficients and variable: isolating
+#: them is the costly part of printing a root (every label checks which root its decimal is nearest).
+_ROOTS_OF: dict = {}
+
+
 def _real_roots_of_irreducible(f: sympy.Poly) -> list:
-    """The real roots of an irreducible ``f`` over QQ, increasing (Fractions or AlgebraicPoints)."""
-    if f.degree() == 1:
-        a, b = f.all_coeffs()
-        r = -b / a
-        return [Fraction(int(r.p), int(r.q))]
-    return [AlgebraicPoint(f, i, Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q)))
-            for i, ((a, b), _m) in enumerate(f.intervals())]
+    """The real roots of an irreducible ``f`` over QQ, increasing (Fractions or AlgebraicPoints).
+
+    Isolated once per polynomial (the points keep the intervals they were refined to).
+    """
+    key = (str(f.gen), tuple(f.all_coeffs()))
+    roots = _ROOTS_OF.get(key)
+    if roots is None:
+        if f.degree() == 1:
+            a, b = f.all_coeffs()
+            r = -b / a
+            roots = [Fraction(int(r.p), int(r.q))]
+        else:
+            roots = [AlgebraicPoint(f, i, Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q)))
+                     for i, ((a, b), _m) in enumerate(f.intervals())]
+        _ROOTS_OF[key] = roots
+    return list(roots)
 
 
 def real_roots(poly: sympy.Poly) -> list:
@@ -313,15 +328,22 @@ def nearest_root(roots: Sequence, q: Fraction):
     if not below or not above:
         return above[0] if not below else below[-1]
     rb, ra = below[-1], above[0]
-    if _mirror(rb, ra, q):
+    tie_checked = not (isinstance(rb, AlgebraicPoint) or isinstance(ra, AlgebraicPoint))
+    if tie_checked and rb + ra == 2 * q:  # two rationals: their distances are exact
         raise EquallyNearError(f"two roots are equally near {q}")
-    while True:  # not a tie, so the distance intervals separate
+    for step in itertools.count():
         lb, hb = (rb.lo, rb.hi) if isinstance(rb, AlgebraicPoint) else (rb, rb)
         la, ha = (ra.lo, ra.hi) if isinstance(ra, AlgebraicPoint) else (ra, ra)
-        if q - lb <= la - q:
+        if q - lb <= la - q and (q - lb < la - q or lb != hb):  # rb's distance below ra's (a tie is exact)
             return rb
-        if ha - q <= q - hb:
+        if ha - q <= q - hb and (ha - q < q - hb or la != ha):
             return ra
+        if not tie_checked and step >= 64:
+            # the distances have not separated after 64 halvings: decide the exact tie rb + ra = 2q once
+            # (the costly test, so only when it may be needed); without a tie they separate eventually
+            if _mirror(rb, ra, q):
+                raise EquallyNearError(f"two roots are equally near {q}")
+            tie_checked = True
         wider = max((w for w in (rb, ra) if isinstance(w, AlgebraicPoint)), key=lambda w: w.hi - w.lo)
         wider.refine()
 

@@ -35,9 +35,6 @@ from workbench.property.table import PropertyTable, witness_text
 
 #: Every built-in family: the atlas's measures, cut-off forms of P and nDCG, and the C/W/L families.
 REPORT_MEASURES = BUILTIN_MEASURES + ("P@3", "nDCG@3", "INST", "INSQ")
-#: Families whose Amigó et al. constraints the report leaves out, and why (the report says so).
-AMIGO_LEFT_OUT = {"INST": "C/W/L values on the threshold families' long runs (4 x the deepest depth) take minutes",
-                  "INSQ": "C/W/L values on the threshold families' long runs (4 x the deepest depth) take minutes"}
 #: (grades, depths): binary runs to depth 5, 3-grade runs to depth 4.
 SETTINGS = ((1, (1, 2, 3, 4, 5)), (2, (1, 2, 3, 4)))
 
@@ -70,9 +67,8 @@ def build_properties_report(measures: Sequence[str] = REPORT_MEASURES, settings=
     out = []
     for name in measures:
         m = parse_measure(name)
-        which = MOFFAT_PROPERTIES if m.family in AMIGO_LEFT_OUT else None
         for c, depths in settings:
-            out.append(properties(m, grades=c, depths=depths, topics=default_topics(c), which=which))
+            out.append(properties(m, grades=c, depths=depths, topics=default_topics(c)))
     return out
 
 
@@ -129,10 +125,6 @@ def properties_markdown(tables: list[PropertyTable]) -> str:
         "enumerated only. Regenerate with `workbench properties --report reports/properties.md`.",
         "",
     ]
-    left = sorted({parse_measure(t.measure).family for t in tables} & set(AMIGO_LEFT_OUT))
-    if left:
-        lines += ["Amigó et al.'s constraints are not run for " + "; ".join(
-            f"{f} ({AMIGO_LEFT_OUT[f]})" for f in left) + ".", ""]
     for c in sorted({t.grades for t in tables}):
         lines += [f"## {c} relevant grade(s): Moffat", ""] + _matrix(tables, c, MOFFAT_PROPERTIES) + [""]
         lines += [f"## {c} relevant grade(s): Amigó et al.", ""] + _matrix(tables, c, AMIGO_PROPERTIES) + [""]

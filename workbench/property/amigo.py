@@ -112,8 +112,8 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from workbench.core.exact import ValueBlock, exact_str
-from workbench.errors import (BadDepthError, BadParameterError, UndecidedComparisonError, UndefinedMeasureError,
-                              WorkbenchError)
+from workbench.errors import (BadDepthError, BadParameterError, NotExpressibleError, UndecidedComparisonError,
+                              UndefinedMeasureError, WorkbenchError)
 from workbench.measures.measure import Measure
 from workbench.property.verdict import PropertyVerdict
 from workbench.space.runs import Gains, Topic, format_run, resolve_scale
@@ -724,24 +724,32 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
     ps = _free_param(setting.measure)
     if ps is None:
         return None
+    from workbench.core.rational import rational_function
+
     polys, ties = {}, {}
     cache: dict = {}
     for mb in members:
         try:
-            up = setting.measure.expression(mb.upper, setting.gains, topic, free=(ps.name,))
-            lo = setting.measure.expression(mb.lower, setting.gains, topic, free=(ps.name,))
+            # guards kept as written: sympy deciding every ratio guard costs seconds per run (C/W/L measures)
+            up = setting.measure.expression(mb.upper, setting.gains, topic, free=(ps.name,), keep_guards=True)
+            lo = setting.measure.expression(mb.lower, setting.gains, topic, free=(ps.name,), keep_guards=True)
         except WorkbenchError as e:  # not expressible with the parameter free
             return {"unavailable": f"{setting.measure} with {ps.name} free: {e}"}
-        num, den = sympy.fraction(sympy.together(up - lo))
-        syms = (num.free_symbols | den.free_symbols)
-        if any(x.name != ps.name for x in syms) or num.has(sympy.log) or den.has(sympy.log):
+        syms = (sympy.sympify(up) - sympy.sympify(lo)).free_symbols
+        if any(x.name != ps.name for x in syms):
             return {"unavailable": f"the difference of a pair is not a rational function of {ps.name}"}
         x = next(iter(syms), sympy.Symbol(ps.name, positive=True))
         try:
-            polys[mb.key] = sympy.Poly(sympy.expand(num * den), x)  # sign(num/den) = sign(num*den)
-            ties[mb.key] = _roots_in(sympy.Poly(num, x), ps, cache)  # the pair ties there (as ipso freedom says)
-        except sympy.PolynomialError:
+            (f_up, g_up), (f_lo, g_lo) = rational_function(up, x), rational_function(lo, x)
+        except NotExpressibleError:
             return {"unavailable": f"the difference of a pair is not a rational function of {ps.name}"}
+        if any(_roots_in(g, ps, cache) for g in (*g_up, *g_lo)):
+            return {"unavailable": f"a ratio inside the measure switches to its if-zero value at some {ps.name} "
+                                   "in the domain; regions are computed only where the value is one rational function"}
+        diff = f_up - f_lo
+        num, den = diff.num, diff.den
+        polys[mb.key] = num * den  # sign(num/den) = sign(num*den)
+        ties[mb.key] = _roots_in(num, ps, cache)  # the pair ties there (as ipso freedom says)
     points = []
     for poly in polys.values():
         for r in _roots_in(poly, ps, cache):
