@@ -8,12 +8,10 @@ otherwise ordered by refining their intervals until disjoint
 decided exactly: zero iff ``f`` divides ``h``, else the isolating interval is
 refined until ``h`` has no root in it.
 
-Also here: the sign of a polynomial at any exact real (:func:`_sign_at`),
-the simplest rational strictly between two exact reals
+Also here: the simplest rational strictly between two exact reals
 (:func:`simplest_between`, :func:`_between`), sympy forms and labels of exact
 reals (:func:`_as_sympy`, :func:`_endpoint_label`), simple sample rationals in
-an open interval and exact polynomial interpolation over QQ through them
-(:func:`_sample_points`, :func:`_interpolate`), and the real roots of a
+an open interval (:func:`_sample_points`), and the real roots of a
 polynomial inside an open interval (:func:`_roots_in`; the interval is any
 object with ``low``/``high``, ``None`` for an infinite end, such as a
 :class:`workbench.measures.params.ParamSpec`).  :mod:`workbench.scale.thresholds` uses these
@@ -353,13 +351,6 @@ def _cmp(a, b) -> int:
     return _sgn(Fraction(a) - Fraction(b))
 
 
-def _sign_at(h: sympy.Poly, x) -> int:
-    """The sign of ``h`` at the exact real ``x`` (a rational or an :class:`AlgebraicPoint`)."""
-    if isinstance(x, AlgebraicPoint):
-        return x.sign_of(h)
-    return _sgn(_horner([Fraction(int(c.p), int(c.q)) for c in h.all_coeffs()], Fraction(x)))
-
-
 def simplest_between(lo: Fraction | None, hi: Fraction | None) -> Fraction:
     """The rational with the smallest denominator (then numerator) strictly inside ``(lo, hi)``.
 
@@ -464,26 +455,6 @@ def _sample_points(ps, k: int) -> list[Fraction]:
     if hi is not None:
         return [hi - t / (1 - t) for t in farey]
     return [t / (1 - t) - 1 for t in farey]
-
-
-def _interpolate(xs: Sequence[Fraction], ys: Sequence[Fraction]) -> list[Fraction]:
-    """Coefficients (highest first, no leading zeros) of the polynomial through the points."""
-    n = len(xs)
-    c = list(ys)
-    for j in range(1, n):
-        for i in range(n - 1, j - 1, -1):
-            c[i] = (c[i] - c[i - 1]) / (xs[i] - xs[i - j])
-    poly = [c[n - 1]]  # low -> high
-    for i in range(n - 2, -1, -1):
-        new = [Fraction(0)] * (len(poly) + 1)
-        for k, a in enumerate(poly):
-            new[k + 1] += a
-            new[k] -= a * xs[i]
-        new[0] += c[i]
-        poly = new
-    while len(poly) > 1 and poly[-1] == 0:
-        poly.pop()
-    return poly[::-1]
 
 
 def _roots_in(poly: sympy.Poly, ps, cache: dict) -> list:
