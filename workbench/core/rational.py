@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import sympy
 
-from workbench.core.algebraic import AlgebraicPoint, _sgn
+from workbench.core.algebraic import AlgebraicPoint, sgn
 from workbench.errors import NotExpressibleError
 
 _FIELDS: dict = {}
@@ -167,8 +167,8 @@ class RationalFunction:
 
         q = Fraction(x)
         fq = flint.fmpq(q.numerator, q.denominator)
-        s = _sgn(n(fq))
-        return s if self.is_polynomial else s * _sgn(d(fq))
+        s = sgn(n(fq))
+        return s if self.is_polynomial else s * sgn(d(fq))
 
     def as_expr(self) -> sympy.Expr:
         return self.num.as_expr() / self.den.as_expr()
@@ -210,7 +210,7 @@ def _sign_at_root(f, abs_derivative, as_sympy, x: AlgebraicPoint) -> int:
             if as_sympy().rem(x.f).is_zero:
                 return 0
             tested = True
-        if _sgn(minimal(m)) == slo:
+        if sgn(minimal(m)) == slo:
             lo = m
         else:
             hi = m

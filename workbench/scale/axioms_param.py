@@ -22,7 +22,7 @@ domain) of all of them every sign is constant, hence so is the verdict.  The
 critical points are therefore the real roots in the domain of the distinct
 polynomials of (a) and (b): their integer coefficient rows are deduplicated
 (up to sign and content), factored (python-flint), the distinct irreducible
-factors isolated (:func:`workbench.core.algebraic._roots_in`: rationals or
+factors isolated (:func:`workbench.core.algebraic.roots_in`: rationals or
 exact :class:`~workbench.core.algebraic.AlgebraicPoint`) and sorted exactly.
 
 Per region, the verdict comes from the run polynomials evaluated exactly at
@@ -58,8 +58,8 @@ from typing import Callable
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none,
-                                      _roots_in)
+from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, endpoint_label, float_or_none,
+                                      rational_between, roots_in)
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.scale.axiom_report import AXIOMS, AxiomResult
@@ -119,7 +119,7 @@ class AxiomRegion:
 
     def label(self) -> str:
         """``[1/2]``, ``(0, 1/2)`` or ``(1/2, 0.618034 (root of p**2 + p - 1)]``."""
-        lo, hi = _endpoint_label(self.low), _endpoint_label(self.high)
+        lo, hi = endpoint_label(self.low), endpoint_label(self.high)
         if self.is_point:
             return f"[{lo}]"
         return ("[" if self.low_closed else "(") + f"{lo}, {hi}" + ("]" if self.high_closed else ")")
@@ -132,7 +132,7 @@ class AxiomRegion:
         return {
             "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
             "low_closed": self.low_closed, "high_closed": self.high_closed,
-            "low_float": _float_or_none(self.low), "high_float": _float_or_none(self.high),
+            "low_float": float_or_none(self.low), "high_float": float_or_none(self.high),
             "verdict": "holds" if self.holds else "fails " + ",".join(self.failing()),
             "difference_structure": self.holds,
             "axioms": {k: self.axioms[k].to_json() for k in AXIOMS},
@@ -507,10 +507,10 @@ class _Analysis:
         found: dict = {}
         for f in _irreducible_factors(self.critical_polys):
             poly = sympy.Poly(list(reversed(f)), x, domain="QQ")
-            for r in _roots_in(poly, self.ps, cache):
+            for r in roots_in(poly, self.ps, cache):
                 key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
                 found.setdefault(key, r)
-        pts = sorted(found.values(), key=cmp_to_key(_cmp))
+        pts = sorted(found.values(), key=cmp_to_key(compare_reals))
         for r in pts:
             if isinstance(r, AlgebraicPoint):
                 r.refine_to(Fraction(1, 1 << 24))
@@ -697,7 +697,7 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
         add(ps.low, ps.low, True, True, ps.low)
     for i in range(len(edges) - 1):
         u, v = edges[i], edges[i + 1]
-        add(u, v, False, False, _between(u, v))
+        add(u, v, False, False, rational_between(u, v))
         if i + 1 < len(edges) - 1:
             add(v, v, True, True, v)
     if ps.high is not None and ps.high_closed:
@@ -716,7 +716,7 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
     inf = (-sympy.oo, sympy.oo)
     regions = tuple(
         AxiomRegion(
-            low=inf[0] if lo is None else _as_sympy(lo), high=inf[1] if hi is None else _as_sympy(hi),
+            low=inf[0] if lo is None else as_sympy(lo), high=inf[1] if hi is None else as_sympy(hi),
             low_closed=lc, high_closed=hc, axioms=an.axioms(found),
             at=at.sympy() if isinstance(at, AlgebraicPoint) else at, certificate=checks,
         )
@@ -726,5 +726,5 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
         measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
         depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
         runs=len(an.runs), distinct_values=len(an.V), polynomials=len(an.critical_polys),
-        critical=tuple(_as_sympy(c) for c in crit),
+        critical=tuple(as_sympy(c) for c in crit),
     )

@@ -66,8 +66,8 @@ from typing import Callable, Iterable
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none,
-                        _roots_in, _sample_points)
+from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, endpoint_label, float_or_none,
+                                      rational_between, roots_in, sample_points)
 from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
@@ -127,7 +127,7 @@ class Region:
             "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
             "low_closed": self.low_closed, "high_closed": self.high_closed,
             "verdict": self.verdict,
-            "low_float": _float_or_none(self.low), "high_float": _float_or_none(self.high),
+            "low_float": float_or_none(self.low), "high_float": float_or_none(self.high),
             "witness": w(self.witness),
             "gap_witness": None if self.gap_witness is None else [w(g) for g in self.gap_witness],
             "certificate": [c.to_json() for c in self.certificate],
@@ -135,7 +135,7 @@ class Region:
 
     def label(self) -> str:
         """``[1/2]``, ``(0, 1/2)`` or ``(1/2, root(p**2 + p - 1, 0.618034)]``."""
-        lo, hi = _endpoint_label(self.low), _endpoint_label(self.high)
+        lo, hi = endpoint_label(self.low), endpoint_label(self.high)
         if self.is_point:
             return f"[{lo}]"
         return ("[" if self.low_closed else "(") + f"{lo}, {hi}" + ("]" if self.high_closed else ")")
@@ -234,7 +234,7 @@ class ThresholdTable:
             q = Fraction(str(Fraction(value)))
 
         def side(end) -> int | None:  # sign of q - end; None for an infinite end
-            return None if end in (sympy.oo, -sympy.oo) else _cmp(q, from_crootof(end))
+            return None if end in (sympy.oo, -sympy.oo) else compare_reals(q, from_crootof(end))
 
         for r in self.regions:
             lo, hi = side(r.low), side(r.high)
@@ -427,7 +427,7 @@ class ThresholdSeries:
                 parts.append(f"{label} {r.verdict}")
             head = f"  depth {row.depth}: "
             lines.append(head + "; ".join(parts))
-            lines += [" " * len(head) + f"{name} = {_endpoint_label(x)}" for x, name in names.items()]
+            lines += [" " * len(head) + f"{name} = {endpoint_label(x)}" for x, name in names.items()]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -623,18 +623,18 @@ class _Analysis:
                 f"{self.measure}: {e}; thresholds need values rational in {self.param}") from None
         at = set()
         for g in guards:
-            for r in _roots_in(g, self.ps, self._root_cache):
+            for r in roots_in(g, self.ps, self._root_cache):
                 if isinstance(r, AlgebraicPoint):
                     raise NotExpressibleError(
                         f"{self.measure}: a ratio's denominator {sympy.sstr(g.as_expr())} vanishes at the irrational "
-                        f"{self.param}={_endpoint_label(r.sympy())} inside {self.ps.domain()} (run {format_run(run)}), "
+                        f"{self.param}={endpoint_label(r.sympy())} inside {self.ps.domain()} (run {format_run(run)}), "
                         f"where the measure switches to its if-zero value; thresholds evaluate such points only at rationals")
                 at.add(r)
                 self.exact_points[r] = True
         if not f.is_polynomial:
-            for r in _roots_in(f.den, self.ps, self._root_cache):
+            for r in roots_in(f.den, self.ps, self._root_cache):
                 if r not in at:
-                    label = _endpoint_label(r.sympy()) if isinstance(r, AlgebraicPoint) else str(r)
+                    label = endpoint_label(r.sympy()) if isinstance(r, AlgebraicPoint) else str(r)
                     raise NotExpressibleError(
                         f"{self.measure}: the value of run {format_run(run)} has a pole at {self.param}={label} inside "
                         f"{self.ps.domain()} ({sympy.sstr(f.as_expr())}); the measure is undefined there")
@@ -647,7 +647,7 @@ class _Analysis:
 
     def _sample_points(self, k: int) -> list[Fraction]:
         """``k`` simple rationals in the domain, none of them a guard root (an exact point)."""
-        xs = _sample_points(self.ps, k + len(self.exact_points))
+        xs = sample_points(self.ps, k + len(self.exact_points))
         return [q for q in xs if q not in self.exact_points][:k]
 
     @staticmethod
@@ -716,10 +716,10 @@ class _Analysis:
         cache: dict = {}
         found: dict = {}
         polys = [h for f in [*self.d, *self.t, *self.e] for h in (f.num, f.den)]
-        for r in [*self.exact_points, *(r for poly in polys for r in _roots_in(poly, self.ps, cache))]:
+        for r in [*self.exact_points, *(r for poly in polys for r in roots_in(poly, self.ps, cache))]:
             key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
             found.setdefault(key, r)
-        pts = sorted(found.values(), key=cmp_to_key(_cmp))
+        pts = sorted(found.values(), key=cmp_to_key(compare_reals))
         for r in pts:
             if isinstance(r, AlgebraicPoint):
                 r.refine_to(Fraction(1, 1 << 24))
@@ -998,7 +998,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
         add(ps.low, ps.low, True, True, ps.low)
     for i in range(len(edges) - 1):
         u, v = edges[i], edges[i + 1]
-        add(u, v, False, False, _between(u, v))
+        add(u, v, False, False, rational_between(u, v))
         if i + 1 < len(edges) - 1:
             add(v, v, True, True, v)
     if ps.high is not None and ps.high_closed:
@@ -1017,7 +1017,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     inf = (-sympy.oo, sympy.oo)
     regions = tuple(
         Region(
-            low=inf[0] if lo is None else _as_sympy(lo), high=inf[1] if hi is None else _as_sympy(hi),
+            low=inf[0] if lo is None else as_sympy(lo), high=inf[1] if hi is None else as_sympy(hi),
             low_closed=lc, high_closed=hc, verdict=verdict,
             at=at.sympy() if isinstance(at, AlgebraicPoint) else at,
             witness=wit, gap_witness=gap, certificate=checks,
@@ -1028,7 +1028,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
         measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
         depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
         runs=len(an.runs), covers=len(an.cov.lower), groups=len(an.d) + len(an.t), degree=an.degree,
-        critical=tuple(_as_sympy(c) for c in crit),
+        critical=tuple(as_sympy(c) for c in crit),
     )
 
 
