@@ -63,7 +63,7 @@ from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, e
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.scale.axiom_report import AXIOMS, AxiomResult
-from workbench.scale.axioms import _BY_CONSTRUCTION, check_measure
+from workbench.scale.axioms import BY_CONSTRUCTION, check_measure
 from workbench.space.runs import Gains, Topic, format_run
 
 #: Most runs scored as polynomials (one sympy expression each).
@@ -444,10 +444,10 @@ class _Analysis:
     """Run polynomials of one (measure, parameter, space) and verdicts at exact points."""
 
     def __init__(self, measure, param: str, space, gains: Gains, step) -> None:
-        from workbench.scale.thresholds import _param_spec
+        from workbench.scale.thresholds import continuous_param_spec
 
         self.measure, self.param, self.space, self.gains = measure, param, space, gains
-        self.ps = _param_spec(measure, param)
+        self.ps = continuous_param_spec(measure, param)
         self.x = sympy.Symbol(param, positive=True)
         step("enumerating runs")
         if space.size > RUN_LIMIT:
@@ -535,7 +535,7 @@ class _Analysis:
         """Axioms i-iv (:class:`AxiomResult`) from :meth:`verdict_at`'s ``found``, with iv's witness."""
         pv, fail = found
         x = pv.x
-        axioms = {a: AxiomResult(True, None, "by construction: " + _BY_CONSTRUCTION[a]) for a in ("i", "ii", "iii")}
+        axioms = {a: AxiomResult(True, None, "by construction: " + BY_CONSTRUCTION[a]) for a in ("i", "ii", "iii")}
         k = len(pv.order)
         if fail is None:
             axioms["iv"] = AxiomResult(True, None, f"the {k} distinct value(s) are equally spaced (spacing lemma)")

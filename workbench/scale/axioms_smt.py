@@ -214,11 +214,11 @@ class _Space:
 
     def run(self):
         """A fresh symbolic run: ``(grades, constraints, term)``."""
-        from workbench.scale.smt import _linearize, _Runs
+        from workbench.scale.smt import linearize, SymbolicRuns
 
         z3 = self.z3
         self.count += 1
-        R = _Runs(z3, self.depth, self.gains.grades, f"e{self.count}_")
+        R = SymbolicRuns(z3, self.depth, self.gains.grades, f"e{self.count}_")
         cons = R.constraints(z3)
         if self.kind == "set":
             cons += [R.grades[i] >= R.grades[i + 1] for i in range(self.depth - 1)]
@@ -232,7 +232,7 @@ class _Space:
         scaled = None
         if self.linear:
             table = {v.get_id(): (v, xs) for v, xs in zip(R.grades, R.ind)}
-            term = _linearize(z3, term, table, self.gains.grades)
+            term = linearize(z3, term, table, self.gains.grades)
             scaled = _integer_form(z3, term) if self.integer_terms else None
         if self.scale is None:
             self.integral = scaled is not None
@@ -282,12 +282,12 @@ def _real(z3, q: Fraction):
 
 
 def _check(z3, solver, budget: _Budget):
-    from workbench.scale.smt import _Watchdog
+    from workbench.scale.smt import Watchdog
 
     if budget.left() <= 0:
         raise _Undecided("timeout")
     solver.set("timeout", budget.ms())
-    with _Watchdog(z3, budget.left() + 1.0):
+    with Watchdog(z3, budget.left() + 1.0):
         answer = solver.check()
     if answer == z3.unknown:
         raise _Undecided(solver.reason_unknown() or "unknown")
@@ -370,9 +370,9 @@ class _Solvability:
         opt.set("timeout", self.budget.ms())
         opt.add(*cons, *[c(t) for c in conditions])
         (opt.minimize if lowest else opt.maximize)(t)
-        from workbench.scale.smt import _Watchdog
+        from workbench.scale.smt import Watchdog
 
-        with _Watchdog(z3, self.budget.left() + 1.0):
+        with Watchdog(z3, self.budget.left() + 1.0):
             answer = opt.check()
         if answer == z3.unknown:
             raise _Undecided(opt.reason_unknown() or "unknown")

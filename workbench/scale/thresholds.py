@@ -506,7 +506,21 @@ def default_param(measure) -> str:
     return cont[0]
 
 
-def _param_spec(measure, param: str):
+def continuous_param_spec(measure, param: str):
+    """The :class:`~workbench.measures.params.ParamSpec` of ``param``, refused unless continuous and rational.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> continuous_param_spec(parse_measure("RBP"), "p").domain()
+    '(0, 1)'
+    >>> continuous_param_spec(parse_measure("DCG"), "b")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: DCG: parameter b is an integer parameter (integers >= 2); thresholds need a continuous rational parameter
+
+    References
+    ----------
+    SPEC section 6 (thresholds of a continuous parameter).
+    """
     fam = measure.family_obj
     ps = fam.param(param)  # raises BadParameterError naming an unknown parameter
     if not ps.numeric or ps.integer:
@@ -522,7 +536,7 @@ class _Analysis:
 
     def __init__(self, measure, param, order, space, gains, step):
         self.measure, self.param, self.order, self.space, self.gains = measure, param, order, space, gains
-        self.ps = _param_spec(measure, param)
+        self.ps = continuous_param_spec(measure, param)
         self.x = sympy.Symbol(param, positive=True)
         self.total = order.kind == "total"
         step("enumerating runs")
@@ -967,7 +981,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
         measure = parse_measure(measure)
     if isinstance(order, str):
         order = get_order(order)
-    ps = _param_spec(measure, param)
+    ps = continuous_param_spec(measure, param)
     gains = gains or Gains.default(space.grades)
     if gains.grades != space.grades:
         raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
@@ -1064,7 +1078,7 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
         check_depth(d)
     if depths:
         measure.check_topic(topic)
-        _param_spec(measure, param)
+        continuous_param_spec(measure, param)
         check_thresholds(measure, order, order.space_kind, depths, grades, topic, gains or Gains.default(grades),
                          free_name(measure, param))
     out = []
