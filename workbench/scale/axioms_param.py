@@ -58,12 +58,12 @@ from typing import Callable
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, endpoint_label, float_or_none,
-                                      rational_between, roots_in)
+from workbench.core.algebraic import AlgebraicPoint, as_sympy, compare_reals, float_or_none, roots_in
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.scale.axiom_report import AXIOMS, AxiomResult
 from workbench.scale.axioms import BY_CONSTRUCTION, check_measure
+from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.space.runs import Gains, Topic, format_run
 
 #: Most runs scored as polynomials (one sympy expression each).
@@ -90,7 +90,7 @@ class AxiomCheck:
 
 
 @dataclass(frozen=True)
-class AxiomRegion:
+class AxiomRegion(ParamInterval):
     """A region of the parameter's domain and the verdict of axioms i-iv on it.
 
     ``low``/``high`` are exact sympy numbers (``Rational`` or ``CRootOf``),
@@ -100,10 +100,6 @@ class AxiomRegion:
     merged piece.
     """
 
-    low: sympy.Expr
-    high: sympy.Expr
-    low_closed: bool
-    high_closed: bool
     axioms: dict
     at: object
     certificate: tuple[AxiomCheck, ...]
@@ -112,17 +108,6 @@ class AxiomRegion:
     def holds(self) -> bool:
         """Whether the structure is a difference structure on the whole region."""
         return all(self.axioms[k].holds for k in AXIOMS)
-
-    @property
-    def is_point(self) -> bool:
-        return self.low_closed and self.high_closed and self.low == self.high
-
-    def label(self) -> str:
-        """``[1/2]``, ``(0, 1/2)`` or ``(1/2, 0.618034 (root of p**2 + p - 1)]``."""
-        lo, hi = endpoint_label(self.low), endpoint_label(self.high)
-        if self.is_point:
-            return f"[{lo}]"
-        return ("[" if self.low_closed else "(") + f"{lo}, {hi}" + ("]" if self.high_closed else ")")
 
     def failing(self) -> list[str]:
         """The axioms that fail on the region."""
@@ -179,11 +164,9 @@ class AxiomRegions:
         """
         from workbench.errors import BadParameterError
 
-        q = sympy.Rational(str(Fraction(value)))
+        q = Fraction(value)
         for r in self.regions:
-            above = q > r.low or (r.low_closed and q == r.low)
-            below = q < r.high or (r.high_closed and q == r.high)
-            if above and below:
+            if r.contains(q):
                 return r
         raise BadParameterError(f"{self.param}={value} outside {self.domain}")
 
@@ -680,9 +663,8 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
     ps = an.ps
 
     step("verdicts and certificates")
-    pieces = []  # [low, high, low_closed, high_closed, at, axioms, checks]
 
-    def add(lo, hi, lc, hc, at):
+    def judge(at):
         holds, found = an.verdict_at(at)
         check = an.certify(at)
         if check.holds != holds:
@@ -690,37 +672,12 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
                 f"axioms over {param}: certificate at {param}={exact_str(check.point)} says "
                 f"{'holds' if check.holds else 'fails'}, the value polynomials say the opposite"
             )
-        pieces.append([lo, hi, lc, hc, at, holds, found, (check,)])
+        return holds, found, check
 
-    edges = [ps.low, *crit, ps.high]
-    if ps.low is not None and ps.low_closed:
-        add(ps.low, ps.low, True, True, ps.low)
-    for i in range(len(edges) - 1):
-        u, v = edges[i], edges[i + 1]
-        add(u, v, False, False, rational_between(u, v))
-        if i + 1 < len(edges) - 1:
-            add(v, v, True, True, v)
-    if ps.high is not None and ps.high_closed:
-        add(ps.high, ps.high, True, True, ps.high)
-
-    merged: list = []
-    for piece in pieces:
-        if merged and merged[-1][5] == piece[5]:
-            last = merged[-1]
-            last[1], last[3] = piece[1], piece[3]
-            last[7] = last[7] + piece[7]
-            if isinstance(last[4], AlgebraicPoint) and not isinstance(piece[4], AlgebraicPoint):
-                last[4], last[6] = piece[4], piece[6]  # prefer a rational witness point
-        else:
-            merged.append(list(piece))
-    inf = (-sympy.oo, sympy.oo)
     regions = tuple(
-        AxiomRegion(
-            low=inf[0] if lo is None else as_sympy(lo), high=inf[1] if hi is None else as_sympy(hi),
-            low_closed=lc, high_closed=hc, axioms=an.axioms(found),
-            at=at.sympy() if isinstance(at, AlgebraicPoint) else at, certificate=checks,
-        )
-        for lo, hi, lc, hc, at, _holds, found, checks in merged
+        AxiomRegion(**piece.bounds(), axioms=an.axioms(piece.detail), at=piece.at_exact(),
+                    certificate=piece.certificate)
+        for piece in partition_domain(ps, crit, judge)
     )
     return AxiomRegions(
         measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,

@@ -67,12 +67,13 @@ import numpy as np
 import sympy
 
 from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, endpoint_label, float_or_none,
-                                      rational_between, roots_in, sample_points)
+                                      roots_in, sample_points)
 from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.scale.classify import ENUMERATION_LIMIT, Witness, max_enumerable_depth, verdict_from_signs
+from workbench.scale.param_regions import ParamInterval, partition_domain
 
 # ---------------------------------------------------------------------------
 # results
@@ -92,7 +93,7 @@ class Check:
 
 
 @dataclass(frozen=True)
-class Region:
+class Region(ParamInterval):
     """A region of the parameter domain and its verdict.
 
     ``low``/``high`` are exact sympy numbers (``Rational`` or ``CRootOf``), or
@@ -101,19 +102,11 @@ class Region:
     per merged piece.
     """
 
-    low: sympy.Expr
-    high: sympy.Expr
-    low_closed: bool
-    high_closed: bool
     verdict: str
     at: object
     witness: Witness | None
     gap_witness: tuple[Witness, Witness] | None
     certificate: tuple[Check, ...]
-
-    @property
-    def is_point(self) -> bool:
-        return self.low_closed and self.high_closed and self.low == self.high
 
     def to_json(self) -> dict:
         def w(x):
@@ -132,13 +125,6 @@ class Region:
             "gap_witness": None if self.gap_witness is None else [w(g) for g in self.gap_witness],
             "certificate": [c.to_json() for c in self.certificate],
         }
-
-    def label(self) -> str:
-        """``[1/2]``, ``(0, 1/2)`` or ``(1/2, root(p**2 + p - 1, 0.618034)]``."""
-        lo, hi = endpoint_label(self.low), endpoint_label(self.high)
-        if self.is_point:
-            return f"[{lo}]"
-        return ("[" if self.low_closed else "(") + f"{lo}, {hi}" + ("]" if self.high_closed else ")")
 
     def witness_text(self, param: str) -> str:
         """The region's witness in one line, at the point it was found (empty when there is none).
@@ -223,7 +209,6 @@ class ThresholdTable:
         ----------
         SPEC section 3.
         """
-        from workbench.core.algebraic import from_crootof
         from workbench.core.algebraic_syntax import parse_real
 
         if isinstance(value, AlgebraicPoint):
@@ -232,15 +217,8 @@ class ThresholdTable:
             q = parse_real(value, f"{self.param}={value.strip()}")
         else:
             q = Fraction(str(Fraction(value)))
-
-        def side(end) -> int | None:  # sign of q - end; None for an infinite end
-            return None if end in (sympy.oo, -sympy.oo) else compare_reals(q, from_crootof(end))
-
         for r in self.regions:
-            lo, hi = side(r.low), side(r.high)
-            above = lo is None or lo > 0 or (r.low_closed and lo == 0)
-            below = hi is None or hi < 0 or (r.high_closed and hi == 0)
-            if above and below:
+            if r.contains(q):
                 return r.verdict
         raise BadParameterError(f"{self.param}={value} outside {self.domain}")
 
@@ -995,9 +973,8 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     crit = an.critical_points()
 
     step("verdicts and certificates")
-    pieces = []  # (low, high, low_closed, high_closed, point at, verdict, witness, gap, check)
 
-    def add(lo, hi, lc, hc, at):
+    def judge(at):
         verdict, wit, gap = an.verdict_at(at)
         check = an.certify(at)
         if check.verdict != verdict:
@@ -1005,38 +982,12 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
                 f"thresholds: certificate at {param}={exact_str(check.point)} gives {check.verdict}, "
                 f"the group polynomials give {verdict}"
             )
-        pieces.append([lo, hi, lc, hc, at, verdict, wit, gap, (check,)])
+        return verdict, (wit, gap), check
 
-    edges = [ps.low, *crit, ps.high]
-    if ps.low is not None and ps.low_closed:
-        add(ps.low, ps.low, True, True, ps.low)
-    for i in range(len(edges) - 1):
-        u, v = edges[i], edges[i + 1]
-        add(u, v, False, False, rational_between(u, v))
-        if i + 1 < len(edges) - 1:
-            add(v, v, True, True, v)
-    if ps.high is not None and ps.high_closed:
-        add(ps.high, ps.high, True, True, ps.high)
-
-    merged = []
-    for piece in pieces:
-        if merged and merged[-1][5] == piece[5]:
-            last = merged[-1]
-            last[1], last[3] = piece[1], piece[3]
-            last[8] = last[8] + piece[8]
-            if isinstance(last[4], AlgebraicPoint) and not isinstance(piece[4], AlgebraicPoint):
-                last[4], last[6], last[7] = piece[4], piece[6], piece[7]  # prefer a rational witness point
-        else:
-            merged.append(list(piece))
-    inf = (-sympy.oo, sympy.oo)
     regions = tuple(
-        Region(
-            low=inf[0] if lo is None else as_sympy(lo), high=inf[1] if hi is None else as_sympy(hi),
-            low_closed=lc, high_closed=hc, verdict=verdict,
-            at=at.sympy() if isinstance(at, AlgebraicPoint) else at,
-            witness=wit, gap_witness=gap, certificate=checks,
-        )
-        for lo, hi, lc, hc, at, verdict, wit, gap, checks in merged
+        Region(**piece.bounds(), verdict=piece.verdict, at=piece.at_exact(), witness=piece.detail[0],
+               gap_witness=piece.detail[1], certificate=piece.certificate)
+        for piece in partition_domain(ps, crit, judge)
     )
     return ThresholdTable(
         measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
