@@ -62,7 +62,7 @@ from workbench.core.algebraic import AlgebraicPoint, as_sympy, compare_reals, fl
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.scale.axiom_report import AXIOMS, AxiomResult
-from workbench.scale.axioms import BY_CONSTRUCTION, check_measure
+from workbench.scale.axioms import axioms_by_construction, check_measure
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.space.runs import Gains, Topic, format_run
 
@@ -518,7 +518,7 @@ class _Analysis:
         """Axioms i-iv (:class:`AxiomResult`) from :meth:`verdict_at`'s ``found``, with iv's witness."""
         pv, fail = found
         x = pv.x
-        axioms = {a: AxiomResult(True, None, "by construction: " + BY_CONSTRUCTION[a]) for a in ("i", "ii", "iii")}
+        axioms = axioms_by_construction()
         k = len(pv.order)
         if fail is None:
             axioms["iv"] = AxiomResult(True, None, f"the {k} distinct value(s) are equally spaced (spacing lemma)")
