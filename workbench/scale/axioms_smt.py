@@ -231,8 +231,7 @@ class _Space:
         self.variables = [*R.grades, *(x for xs in R.ind for x in xs)]
         scaled = None
         if self.linear:
-            table = {v.get_id(): (v, xs) for v, xs in zip(R.grades, R.ind)}
-            term = linearize(z3, term, table, self.gains.grades)
+            term = linearize(z3, term, R.indicator_table(), self.gains.grades)
             scaled = _integer_form(z3, term) if self.integer_terms else None
         if self.scale is None:
             self.integral = scaled is not None

@@ -106,6 +106,10 @@ class SymbolicRuns:
             out.append(r == z3.Sum([j * x for j, x in enumerate(xs)]))
         return out
 
+    def indicator_table(self) -> dict:
+        """The table :func:`linearize` reads: id of each grade variable -> ``(variable, indicators)``."""
+        return {v.get_id(): (v, xs) for v, xs in zip(self.grades, self.ind)}
+
     def at_least(self, z3, i: int, a: int):
         """``[r_i >= a]`` as a linear term."""
         return z3.Sum(self.ind[i][a:])
@@ -203,8 +207,7 @@ def linearize(z3, term, table: dict, c: int):
 
     >>> import z3
     >>> R = SymbolicRuns(z3, 1, 1, "r")
-    >>> table = {v.get_id(): (v, xs) for v, xs in zip(R.grades, R.ind)}
-    >>> linearize(z3, z3.If(R.grades[0] >= 1, z3.RealVal(1) / 2, z3.RealVal(0)), table, 1)
+    >>> linearize(z3, z3.If(R.grades[0] >= 1, z3.RealVal(1) / 2, z3.RealVal(0)), R.indicator_table(), 1)
     1/2*ToReal(r0_is1)
 
     References
@@ -335,8 +338,7 @@ def _smt_attempt(z3, m, o, N, g, topic, prange, budget, linear):
     table = {}
     for runs in (R, S):
         solver.add(*runs.constraints(z3))
-        for v, xs in zip(runs.grades, runs.ind):
-            table[v.get_id()] = (v, xs)
+        table.update(runs.indicator_table())
         if o.space_kind == "set":
             solver.add(*[runs.grades[i] >= runs.grades[i + 1] for i in range(N - 1)])
         if topic is not None:
