@@ -296,7 +296,19 @@ def real_roots(poly: sympy.Poly) -> list:
 
 
 class EquallyNearError(ValueError):
-    """Two roots are equally near the given approximation."""
+    """Two roots are equally near the given approximation (raised by :func:`nearest_root`).
+
+    >>> p = sympy.Symbol("p")
+    >>> try:
+    ...     nearest_root(real_roots(sympy.Poly(p**2 - 2, p)), Fraction(0))
+    ... except EquallyNearError as e:
+    ...     print(e)
+    two roots are equally near 0
+
+    References
+    ----------
+    SPEC section 6 (an approximation names one root of a polynomial).
+    """
 
 
 def nearest_root(roots: Sequence, q: Fraction):

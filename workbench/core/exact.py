@@ -96,6 +96,11 @@ def algebraic_power(alpha, k: int) -> tuple:
     >>> phi = ValueBlock.constant(1, algebraic_power(parse_real("root(p**2 + p - 1, 0.6)"), 1))
     >>> [str(v) for v in (phi * phi + phi).values()], [str(v) for v in (ValueBlock.constant(1) / phi - phi).values()]
     (['1'], ['1'])
+
+    References
+    ----------
+    The power basis of a simple algebraic extension QQ(alpha) (Cohen, A Course in
+    Computational Algebraic Number Theory, sec. 4.2).
     """
     return ("alg", alpha, k)
 

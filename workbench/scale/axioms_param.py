@@ -78,7 +78,17 @@ PAIR_LIMIT = 20_000_000
 
 @dataclass(frozen=True)
 class AxiomCheck:
-    """One certificate: the verdict of axiom iv re-derived at ``point`` by ``method``."""
+    """One certificate: the verdict of axiom iv re-derived at ``point`` by ``method``.
+
+    >>> from workbench.space.spaces import rank_space
+    >>> c = axioms_over_param("RBP", "p", rank_space(2)).regions[0].certificate[0]
+    >>> c.point, c.holds
+    (Fraction(1, 3), False)
+
+    References
+    ----------
+    Seed 003 Def. 1 (axiom iv); SPEC section 6 (a certificate per region).
+    """
 
     point: object
     holds: bool
@@ -98,6 +108,15 @@ class AxiomRegion(ParamInterval):
     ``"iv"`` to :class:`~workbench.scale.axiom_report.AxiomResult`; a failing
     axiom's witness was found at ``at``.  ``certificate`` holds one check per
     merged piece.
+
+    >>> from workbench.space.spaces import rank_space
+    >>> r = axioms_over_param("RBP", "p", rank_space(2)).regions[0]
+    >>> r.label(), r.holds, r.failing()
+    ('(0, 1/2)', False, ['iv'])
+
+    References
+    ----------
+    Seed 003 Def. 1 and Theorem 1; SPEC section 6.
     """
 
     axioms: dict
@@ -128,7 +147,17 @@ class AxiomRegion(ParamInterval):
 
 @dataclass(frozen=True)
 class AxiomRegions:
-    """The partition of a parameter's domain by the verdict of axioms i-iv, at one depth."""
+    """The partition of a parameter's domain by the verdict of axioms i-iv, at one depth.
+
+    >>> from workbench.space.spaces import rank_space
+    >>> t = axioms_over_param("RBP", "p", rank_space(2))
+    >>> t.holds_somewhere, [r.label() for r in t.regions if r.holds]
+    (True, ['[1/2]'])
+
+    References
+    ----------
+    Seed 003 Def. 1 and Theorem 1; SPEC sections 3 and 6.
+    """
 
     measure: str
     param: str

@@ -82,7 +82,16 @@ GRID_LIMIT = 4096
 
 @dataclass(frozen=True)
 class SmtAxiomResult:
-    """One axiom's three-valued answer: ``holds`` (proved), ``fails`` (re-checked witness) or ``unknown``."""
+    """One axiom's three-valued answer: ``holds`` (proved), ``fails`` (re-checked witness) or ``unknown``.
+
+    >>> r = axioms_smt("RBP(p=1/2)", "rank", 3).axioms["iv"]
+    >>> r.status, r.to_json()["holds"]
+    ('holds', True)
+
+    References
+    ----------
+    Seed 003 Def. 1; de Moura & Bjorner, Z3 (TACAS 2008).
+    """
 
     status: str
     witness: dict | None
@@ -96,7 +105,15 @@ class SmtAxiomResult:
 
 @dataclass(frozen=True)
 class SmtAxioms:
-    """Axioms i-iv decided by z3 on one depth's runs (see the module notes)."""
+    """Axioms i-iv decided by z3 on one depth's runs (see the module notes).
+
+    >>> axioms_smt("RBP(p=1/3)", "rank", 3).status
+    'fails'
+
+    References
+    ----------
+    Seed 003 Def. 1 and Theorem 1; SPEC section 6.
+    """
 
     measure: str
     order: str

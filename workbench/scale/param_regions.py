@@ -76,6 +76,14 @@ class Piece:
     ``at`` is the point it was judged at, ``verdict`` what adjacent pieces
     must share to merge, ``detail`` the judge's evidence at ``at`` (witnesses)
     and ``certificate`` the checks of all merged pieces.
+
+    >>> piece = Piece(Fraction(1, 2), None, True, False, Fraction(1), "interval", None, ())
+    >>> piece.bounds()
+    {'low': 1/2, 'high': oo, 'low_closed': True, 'high_closed': False}
+
+    References
+    ----------
+    SPEC section 6 (regions with exact endpoints).
     """
 
     low: object
