@@ -393,12 +393,10 @@ class _PointValues:
         idx = list(first.values())
         prec = 64
         while True:
-            a.refine_to(Fraction(1, 1 << prec))
+            ball = a.arb(prec)
             old = flint.ctx.prec
             flint.ctx.prec = prec + 32
             try:
-                ball = flint.arb(flint.fmpq(a.lo.numerator, a.lo.denominator)).union(
-                    flint.arb(flint.fmpq(a.hi.numerator, a.hi.denominator)))
                 vals = {i: self._horner_arb(reduced[i], ball) for i in idx}
                 ranked = sorted(idx, key=lambda i: float(vals[i].mid()))
                 ok = all(vals[u] < vals[v] for u, v in zip(ranked, ranked[1:]))
