@@ -494,11 +494,14 @@ class _Analysis:
     @staticmethod
     def _unique_object(R):
         seen: dict = {}
-        inv = []
+        inv, first = [], []
         for i, r in enumerate(R.tolist()):
-            inv.append(seen.setdefault(tuple(int(c) for c in r), len(seen)))
-        keys = sorted(seen, key=seen.get)
-        first = [inv.index(j) for j in range(len(keys))]
+            key = tuple(int(c) for c in r)
+            if key not in seen:
+                seen[key] = len(seen)
+                first.append(i)
+            inv.append(seen[key])
+        keys = list(seen)  # in order of first appearance
         return np.array(keys, dtype=object).reshape(len(keys), -1), first, np.array(inv)
 
     def _poly_of_run(self, run) -> sympy.Poly:
