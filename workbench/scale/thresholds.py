@@ -772,7 +772,14 @@ class _Analysis:
                        self.value(a, x), self.value(b, x))
 
     def certify(self, x) -> Check:
-        """Re-derive the verdict at ``x`` without the interpolated polynomials."""
+        """Re-derive the verdict at ``x``.
+
+        At a rational: exact evaluation of every run and every order pair
+        (independent of the group differences).  At an algebraic number: the
+        exact signs of the group differences, the same computation as
+        :meth:`verdict_at` (those differences were confirmed against exact
+        scores at every sample point when they were built).
+        """
         if isinstance(x, AlgebraicPoint):
             # the group differences are the sympy differences of one representative cover each
             # (confirmed against the exact scores at every sample point when they were built)
