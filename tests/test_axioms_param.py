@@ -459,3 +459,12 @@ def test_unique_rows_of_huge_coefficients_against_a_literal_scan():
         assert [distinct[int(k)] for k in inverse] == rows
         for k, i in enumerate(first):
             assert rows[i] == distinct[k] and all(rows[j] != distinct[k] for j in range(i))
+
+
+@pytest.mark.parametrize("method", [("--param", "p"), ("--method", "smt")])
+def test_cli_header_prints_a_bracketed_file_name_literally(capsys, tmp_path, method):
+    path = tmp_path / "m[red].py"
+    path.write_text('import workbench as wb\n\n\n@wb.parameter("p", "1/2", "(0, 1)")\n'
+                    "def f(A, p):\n    return A.rel(0) + p * A.rel(1)\n")
+    code, out, _ = _cli(capsys, "axioms", "--measure", f"{path}:f", *method, "--depth", "2")
+    assert code == 0 and "m[red].py:f" in " ".join(out.split())
