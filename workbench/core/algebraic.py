@@ -64,7 +64,9 @@ class AlgebraicPoint:
     """The ``index``-th real root of an irreducible ``f`` over QQ of degree >= 2.
 
     Holds a rational isolating interval ``(lo, hi)`` (the root strictly
-    inside; ``f`` has no rational root, so bisection never hits it).
+    inside; ``f`` has no rational root, so bisection never hits it) and
+    ``sign_at_lo``, the sign of ``f`` at ``lo``, the same at every refinement
+    (a bisection point with that sign becomes the new ``lo``).
 
     >>> p = sympy.Symbol("p", positive=True)
     >>> a = AlgebraicPoint(sympy.Poly(p**2 + p - 1, p, domain="QQ"), 1, Fraction(0), Fraction(1))
@@ -82,8 +84,8 @@ class AlgebraicPoint:
         coeffs = [Fraction(int(c.p), int(c.q)) for c in f.all_coeffs()]
         self.coeffs = [c / coeffs[0] for c in coeffs]  # monic: the key does not depend on a scaling of f
         self.lo, self.hi = Fraction(lo), Fraction(hi)
-        self._slo = sgn(horner(self.coeffs, self.lo))
-        if self._slo == 0 or sgn(horner(self.coeffs, self.hi)) == 0:
+        self.sign_at_lo = sgn(horner(self.coeffs, self.lo))
+        if self.sign_at_lo == 0 or sgn(horner(self.coeffs, self.hi)) == 0:
             raise ValueError("isolating interval endpoint is a root")  # pragma: no cover
 
     @property
@@ -94,7 +96,7 @@ class AlgebraicPoint:
         """Halve the isolating interval."""
         m = (self.lo + self.hi) / 2
         s = sgn(horner(self.coeffs, m))
-        if s == self._slo:
+        if s == self.sign_at_lo:
             self.lo = m
         else:
             self.hi = m

@@ -195,7 +195,8 @@ def _sign_at_root(f, abs_derivative, as_sympy, x: AlgebraicPoint) -> int:
     """
     import flint
 
-    lo, hi, slo = flint.fmpq(x.lo.numerator, x.lo.denominator), flint.fmpq(x.hi.numerator, x.hi.denominator), x._slo
+    lo, hi, slo = flint.fmpq(x.lo.numerator, x.lo.denominator), flint.fmpq(x.hi.numerator, x.hi.denominator), \
+        x.sign_at_lo
     minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
     tested = False
     steps = 0
