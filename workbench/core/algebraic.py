@@ -468,19 +468,6 @@ def as_sympy(x):
     return sympy.Rational(x.numerator, x.denominator)
 
 
-def float_or_none(x) -> float | None:
-    """A float for display of a sympy endpoint, ``None`` for ``-oo``/``oo`` (never decides anything).
-
-    >>> float_or_none(sympy.Rational(1, 4)), float_or_none(sympy.oo)
-    (0.25, None)
-
-    References
-    ----------
-    SPEC section 6 (``low_float``/``high_float`` of a region).
-    """
-    return None if x in (sympy.oo, -sympy.oo) else float(sympy.N(x, 20))
-
-
 def endpoint_label(x) -> str:
     """An exact real as text the measure syntax reads back: ``1/2`` or ``root(p**2 + p - 1, 0.618034)``.
 

@@ -58,7 +58,7 @@ from typing import Callable
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import AlgebraicPoint, as_sympy, compare_reals, float_or_none, roots_in
+from workbench.core.algebraic import AlgebraicPoint, as_sympy, compare_reals, roots_in
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.scale.axiom_report import AXIOMS, AxiomResult
@@ -136,7 +136,7 @@ class AxiomRegion(ParamInterval):
         return {
             "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
             "low_closed": self.low_closed, "high_closed": self.high_closed,
-            "low_float": float_or_none(self.low), "high_float": float_or_none(self.high),
+            "low_float": to_float(self.low), "high_float": to_float(self.high),
             "verdict": "holds" if self.holds else "fails " + ",".join(self.failing()),
             "difference_structure": self.holds,
             "axioms": {k: self.axioms[k].to_json() for k in AXIOMS},

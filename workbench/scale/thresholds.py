@@ -66,8 +66,8 @@ from typing import Callable, Iterable
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, endpoint_label, float_or_none,
-                                      roots_in, sample_points)
+from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, endpoint_label, roots_in,
+                                      sample_points)
 from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
@@ -120,7 +120,7 @@ class Region(ParamInterval):
             "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
             "low_closed": self.low_closed, "high_closed": self.high_closed,
             "verdict": self.verdict,
-            "low_float": float_or_none(self.low), "high_float": float_or_none(self.high),
+            "low_float": to_float(self.low), "high_float": to_float(self.high),
             "witness": w(self.witness),
             "gap_witness": None if self.gap_witness is None else [w(g) for g in self.gap_witness],
             "certificate": [c.to_json() for c in self.certificate],
