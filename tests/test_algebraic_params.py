@@ -21,7 +21,7 @@ import pytest
 import sympy
 
 from workbench.cli.main import main
-from workbench.core.algebraic import AlgebraicPoint, _endpoint_label
+from workbench.core.algebraic import AlgebraicPoint, endpoint_label
 from workbench.core.algebraic_syntax import MAX_DEGREE, parse_real
 from workbench.core.exact import ONE, ValueBlock, algebraic_power
 from workbench.errors import BadParameterError, NotExpressibleError
@@ -368,7 +368,7 @@ def test_rbp_at_every_critical_point_of_depths_3_to_8_matches_exhaustive_enumera
     for table in tables:
         n = table.depth
         for c in table.critical:
-            label = _endpoint_label(c)  # the text the table prints, pasted back
+            label = endpoint_label(c)  # the text the table prints, pasted back
             m = parse_measure(f"RBP(p={label})")
             alpha = m.param_dict["p"]
             verdict, ties, drops = oracle_verdict(n, alpha)
@@ -391,7 +391,7 @@ def test_rbp_at_every_critical_point_of_depths_3_to_8_matches_exhaustive_enumera
         # the weak point is the root of p + ... + p^(N-1) = 1 in (1/2, 1), with the tie 01..1 = 10..0
         weak = [r for r in table.regions if r.is_point and r.verdict == "weak"]
         assert len(weak) == 1
-        alpha = parse_measure(f"RBP(p={_endpoint_label(weak[0].low)})").param_dict["p"]
+        alpha = parse_measure(f"RBP(p={endpoint_label(weak[0].low)})").param_dict["p"]
         assert alpha.coeffs == [1] * (n - 1) + [-1]
         assert ((0,) + (1,) * (n - 1), (1,) + (0,) * (n - 1)) in oracle_verdict(n, alpha)[1]
     assert seen == sum(len(t.critical) for t in tables) >= 20
@@ -439,7 +439,7 @@ def test_json_endpoints_and_critical_points_read_back_as_the_same_numbers():
     for table in thresholds_over_depths("RBP", "p", "rank", range(3, 6)):
         data = table.to_json()
         for text, exact in zip(data["critical_points"], table.critical):
-            assert parse_real(text) == from_crootof(exact) == parse_real(_endpoint_label(exact))
+            assert parse_real(text) == from_crootof(exact) == parse_real(endpoint_label(exact))
         for r, region in zip(data["regions"], table.regions):
             for end, exact in ((r["low"], region.low), (r["high"], region.high)):
                 if exact not in (sympy.oo, -sympy.oo):

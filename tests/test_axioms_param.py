@@ -440,3 +440,31 @@ def test_cli_smt(capsys):
 def test_cli_bad_combinations(capsys, argv, named):
     code, out, err = _cli(capsys, "axioms", *argv)
     assert code == 2 and named in err and out == ""
+
+
+def test_unique_rows_of_huge_coefficients_against_a_literal_scan():
+    # rows whose coefficients overflow int64 take the object-array path; the oracle scans pairs literally
+    import random
+
+    import numpy as np
+
+    from workbench.scale.axioms_param import _Analysis
+
+    rng = random.Random(14)
+    for _ in range(100):
+        rows = [[rng.choice([0, 1, -3, 10**30]) for _ in range(3)] for _ in range(rng.randint(1, 25))]
+        V, first, inverse = _Analysis._unique_object(np.array(rows, dtype=object))
+        distinct = [list(r) for r in V.tolist()]
+        assert all(distinct[i] != distinct[j] for i in range(len(distinct)) for j in range(i))
+        assert [distinct[int(k)] for k in inverse] == rows
+        for k, i in enumerate(first):
+            assert rows[i] == distinct[k] and all(rows[j] != distinct[k] for j in range(i))
+
+
+@pytest.mark.parametrize("method", [("--param", "p"), ("--method", "smt")])
+def test_cli_header_prints_a_bracketed_file_name_literally(capsys, tmp_path, method):
+    path = tmp_path / "m[red].py"
+    path.write_text('import workbench as wb\n\n\n@wb.parameter("p", "1/2", "(0, 1)")\n'
+                    "def f(A, p):\n    return A.rel(0) + p * A.rel(1)\n")
+    code, out, _ = _cli(capsys, "axioms", "--measure", f"{path}:f", *method, "--depth", "2")
+    assert code == 0 and "m[red].py:f" in " ".join(out.split())

@@ -473,6 +473,17 @@ def test_declaration_outside_a_file():
     assert parse_domain(" [1/3 , 0.75] ") == (Fraction(1, 3), Fraction(3, 4), True, True)
 
 
+def test_declaration_refuses_absurd_number_sizes_before_reading_them():
+    # Fraction("1e-99999999") would build a 10^8-digit integer; the size is refused from the text
+    from workbench.measures.declare import declare, parse_domain
+
+    with pytest.raises(BadParameterError, match=r"domain '\(0, 1e-99999999\)': the number 1e-99999999 spans"):
+        parse_domain("(0, 1e-99999999)")
+    with pytest.raises(BadParameterError, match=r"parameter p: default p=1e-99999999: the number 1e-99999999 spans"):
+        declare("p", "1e-99999999")
+    assert declare("p", "1e-3").default == Fraction(1, 1000)
+
+
 def test_freedom_refuses_a_pole_inside_the_domain(capsys, tmp_path):
     (tmp_path / "pole.py").write_text(
         'import workbench\n\n\n@workbench.parameter("p", "1/2", "(0, 2)")\n'

@@ -172,7 +172,7 @@ def _over_param(measure, param, order, depth, grades, gains, topic, as_json) -> 
         emit_json(res.to_json())
     else:
         stdout.print(
-            f"[bold]difference structure[/bold] of {res.measure} in {param} {res.domain}: {res.kind}-based runs "
+            f"[bold]difference structure[/bold] of {escape(res.measure)} in {param} {res.domain}: {res.kind}-based runs "
             f"({res.order} order), depth {depth}, {c} relevant grade(s), gains {g}" + (f", topic {t}" if t else "")
         )
         table = Table("region", "axioms", "checked at", "witness (axiom iv)",
@@ -190,6 +190,8 @@ def _over_param(measure, param, order, depth, grades, gains, topic, as_json) -> 
 
 def _smt(measure, order, depth, grades, gains, topic, timeout, as_json) -> None:
     """``axioms --measure M --method smt``: per axiom holds / fails / unknown."""
+    from rich.markup import escape
+
     from workbench.errors import WorkbenchError
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
@@ -210,7 +212,7 @@ def _smt(measure, order, depth, grades, gains, topic, timeout, as_json) -> None:
         emit_json(res.to_json())
     else:
         stdout.print(
-            f"[bold]difference structure[/bold] of {m} (z3): {res.kind}-based runs, depth {depth}, "
+            f"[bold]difference structure[/bold] of {escape(str(m))} (z3): {res.kind}-based runs, depth {depth}, "
             f"{c} relevant grade(s), gains {g}" + (f", topic {t}" if t else "") + f": [bold]{res.status}[/bold]"
         )
         for k, a in res.axioms.items():

@@ -4,17 +4,15 @@ An :class:`AlgebraicPoint` is a real root of an irreducible polynomial ``f``
 over QQ (``CRootOf(f, i)``) held with a rational isolating interval refined
 by bisection.  Two roots are equal iff they share ``f`` and ``i``, and are
 otherwise ordered by refining their intervals until disjoint
-(:func:`_cmp` orders them among rationals too).  The sign of ``h(alpha)`` is
+(:func:`compare_reals` orders them among rationals too).  The sign of ``h(alpha)`` is
 decided exactly: zero iff ``f`` divides ``h``, else the isolating interval is
 refined until ``h`` has no root in it.
 
-Also here: the sign of a polynomial at any exact real (:func:`_sign_at`),
-the simplest rational strictly between two exact reals
-(:func:`simplest_between`, :func:`_between`), sympy forms and labels of exact
-reals (:func:`_as_sympy`, :func:`_endpoint_label`), simple sample rationals in
-an open interval and exact polynomial interpolation over QQ through them
-(:func:`_sample_points`, :func:`_interpolate`), and the real roots of a
-polynomial inside an open interval (:func:`_roots_in`; the interval is any
+Also here: the simplest rational strictly between two exact reals
+(:func:`simplest_between`, :func:`rational_between`), sympy forms and labels of exact
+reals (:func:`as_sympy`, :func:`endpoint_label`), simple sample rationals in
+an open interval (:func:`sample_points`), and the real roots of a
+polynomial inside an open interval (:func:`roots_in`; the interval is any
 object with ``low``/``high``, ``None`` for an infinite end, such as a
 :class:`workbench.measures.params.ParamSpec`).  :mod:`workbench.scale.thresholds` uses these
 to find, order and label the critical points of a measure's parameter.
@@ -34,15 +32,32 @@ from typing import Sequence
 import sympy
 
 
-def _horner(coeffs: Sequence[Fraction], x: Fraction) -> Fraction:
-    """Value at ``x`` of the polynomial with ``coeffs`` (highest degree first)."""
+def horner(coeffs: Sequence[Fraction], x: Fraction) -> Fraction:
+    """Value at ``x`` of the polynomial with ``coeffs`` (highest degree first).
+
+    >>> horner([Fraction(1), Fraction(1), Fraction(-1)], Fraction(1, 2))
+    Fraction(-1, 4)
+
+    References
+    ----------
+    Horner's scheme.
+    """
     acc = Fraction(0)
     for c in coeffs:
         acc = acc * x + c
     return acc
 
 
-def _sgn(x) -> int:
+def sgn(x) -> int:
+    """The sign ``-1``, ``0`` or ``1`` of an exact number.
+
+    >>> sgn(Fraction(-1, 3)), sgn(0), sgn(Fraction(2))
+    (-1, 0, 1)
+
+    References
+    ----------
+    The signum function.
+    """
     return (x > 0) - (x < 0)
 
 
@@ -50,7 +65,9 @@ class AlgebraicPoint:
     """The ``index``-th real root of an irreducible ``f`` over QQ of degree >= 2.
 
     Holds a rational isolating interval ``(lo, hi)`` (the root strictly
-    inside; ``f`` has no rational root, so bisection never hits it).
+    inside; ``f`` has no rational root, so bisection never hits it) and
+    ``sign_at_lo``, the sign of ``f`` at ``lo``, the same at every refinement
+    (a bisection point with that sign becomes the new ``lo``).
 
     >>> p = sympy.Symbol("p", positive=True)
     >>> a = AlgebraicPoint(sympy.Poly(p**2 + p - 1, p, domain="QQ"), 1, Fraction(0), Fraction(1))
@@ -68,8 +85,8 @@ class AlgebraicPoint:
         coeffs = [Fraction(int(c.p), int(c.q)) for c in f.all_coeffs()]
         self.coeffs = [c / coeffs[0] for c in coeffs]  # monic: the key does not depend on a scaling of f
         self.lo, self.hi = Fraction(lo), Fraction(hi)
-        self._slo = _sgn(_horner(self.coeffs, self.lo))
-        if self._slo == 0 or _sgn(_horner(self.coeffs, self.hi)) == 0:
+        self.sign_at_lo = sgn(horner(self.coeffs, self.lo))
+        if self.sign_at_lo == 0 or sgn(horner(self.coeffs, self.hi)) == 0:
             raise ValueError("isolating interval endpoint is a root")  # pragma: no cover
 
     @property
@@ -79,8 +96,8 @@ class AlgebraicPoint:
     def refine(self) -> None:
         """Halve the isolating interval."""
         m = (self.lo + self.hi) / 2
-        s = _sgn(_horner(self.coeffs, m))
-        if s == self._slo:
+        s = sgn(horner(self.coeffs, m))
+        if s == self.sign_at_lo:
             self.lo = m
         else:
             self.hi = m
@@ -119,7 +136,7 @@ class AlgebraicPoint:
                             sympy.Rational(self.hi.numerator, self.hi.denominator)) > 0:
             self.refine()
         hc = [Fraction(int(c.p), int(c.q)) for c in h.all_coeffs()]
-        return _sgn(_horner(hc, (self.lo + self.hi) / 2))
+        return sgn(horner(hc, (self.lo + self.hi) / 2))
 
     def sympy(self) -> sympy.Expr:
         return sympy.CRootOf(self.f.as_expr(), self.index)
@@ -292,11 +309,23 @@ def real_roots(poly: sympy.Poly) -> list:
     for f, _mult in poly.factor_list()[1]:
         f = f.to_field().monic()
         roots.extend(_real_roots_of_irreducible(f))
-    return sorted(roots, key=cmp_to_key(_cmp))
+    return sorted(roots, key=cmp_to_key(compare_reals))
 
 
 class EquallyNearError(ValueError):
-    """Two roots are equally near the given approximation."""
+    """Two roots are equally near the given approximation (raised by :func:`nearest_root`).
+
+    >>> p = sympy.Symbol("p")
+    >>> try:
+    ...     nearest_root(real_roots(sympy.Poly(p**2 - 2, p)), Fraction(0))
+    ... except EquallyNearError as e:
+    ...     print(e)
+    two roots are equally near 0
+
+    References
+    ----------
+    SPEC section 6 (an approximation names one root of a polynomial).
+    """
 
 
 def nearest_root(roots: Sequence, q: Fraction):
@@ -321,10 +350,10 @@ def nearest_root(roots: Sequence, q: Fraction):
     """
     if not roots:
         raise ValueError("no real root")
-    below = [r for r in roots if _cmp(r, q) < 0]
-    above = [r for r in roots if _cmp(r, q) > 0]
+    below = [r for r in roots if compare_reals(r, q) < 0]
+    above = [r for r in roots if compare_reals(r, q) > 0]
     if len(below) + len(above) < len(roots):
-        return next(r for r in roots if _cmp(r, q) == 0)
+        return next(r for r in roots if compare_reals(r, q) == 0)
     if not below or not above:
         return above[0] if not below else below[-1]
     rb, ra = below[-1], above[0]
@@ -367,19 +396,26 @@ def _mirror(rb, ra, q: Fraction) -> bool:
         if s_hi <= ra.lo or s_lo >= ra.hi:
             return False
         rb.refine()
-def _cmp(a, b) -> int:
+def compare_reals(a, b) -> int:
+    """``-1``, ``0`` or ``1`` as the exact real ``a`` is below, equal to or above ``b``.
+
+    Each is a rational or an :class:`AlgebraicPoint`; a ``cmp_to_key`` sort
+    key for mixed lists of both.
+
+    >>> p = sympy.Symbol("p")
+    >>> golden = from_crootof(sympy.CRootOf(p**2 + p - 1, 1))
+    >>> compare_reals(golden, Fraction(5, 8)), compare_reals(Fraction(1, 2), golden), compare_reals(golden, golden)
+    (-1, -1, 0)
+
+    References
+    ----------
+    Collins & Akritas (isolating intervals refined until disjoint).
+    """
     if isinstance(a, AlgebraicPoint):
         return a.compare(b)
     if isinstance(b, AlgebraicPoint):
         return -b.compare(a)
-    return _sgn(Fraction(a) - Fraction(b))
-
-
-def _sign_at(h: sympy.Poly, x) -> int:
-    """The sign of ``h`` at the exact real ``x`` (a rational or an :class:`AlgebraicPoint`)."""
-    if isinstance(x, AlgebraicPoint):
-        return x.sign_of(h)
-    return _sgn(_horner([Fraction(int(c.p), int(c.q)) for c in h.all_coeffs()], Fraction(x)))
+    return sgn(Fraction(a) - Fraction(b))
 
 
 def simplest_between(lo: Fraction | None, hi: Fraction | None) -> Fraction:
@@ -410,8 +446,22 @@ def simplest_between(lo: Fraction | None, hi: Fraction | None) -> Fraction:
     return fl + 1 / inner
 
 
-def _between(u, v) -> Fraction:
-    """A simple rational strictly between exact reals ``u < v`` (``None``: infinite)."""
+def rational_between(u, v) -> Fraction:
+    """A simple rational strictly between exact reals ``u < v`` (``None``: infinite).
+
+    The isolating intervals of algebraic ends are refined until they leave
+    room, then :func:`simplest_between` picks the rational.
+
+    >>> p = sympy.Symbol("p")
+    >>> golden = from_crootof(sympy.CRootOf(p**2 + p - 1, 1))
+    >>> q = rational_between(Fraction(1, 2), golden)
+    >>> Fraction(1, 2) < q and compare_reals(q, golden) < 0, rational_between(None, 0)
+    (True, Fraction(-1, 1))
+
+    References
+    ----------
+    Stern-Brocot tree.
+    """
     while True:
         lo = None if u is None else (u.hi if isinstance(u, AlgebraicPoint) else u)
         hi = None if v is None else (v.lo if isinstance(v, AlgebraicPoint) else v)
@@ -422,7 +472,17 @@ def _between(u, v) -> Fraction:
                 w.refine()
 
 
-def _as_sympy(x):
+def as_sympy(x):
+    """The exact real ``x`` (rational or :class:`AlgebraicPoint`; ``None`` stays ``None``) as sympy.
+
+    >>> p = sympy.Symbol("p")
+    >>> as_sympy(Fraction(1, 2)), as_sympy(from_crootof(sympy.CRootOf(p**2 + p - 1, 1))), as_sympy(None)
+    (1/2, CRootOf(p**2 + p - 1, 1), None)
+
+    References
+    ----------
+    sympy ``CRootOf``.
+    """
     if x is None:
         return None
     if isinstance(x, AlgebraicPoint):
@@ -430,15 +490,11 @@ def _as_sympy(x):
     return sympy.Rational(x.numerator, x.denominator)
 
 
-def _float_or_none(x) -> float | None:
-    return None if x in (sympy.oo, -sympy.oo) else float(sympy.N(x, 20))
-
-
-def _endpoint_label(x) -> str:
+def endpoint_label(x) -> str:
     """An exact real as text the measure syntax reads back: ``1/2`` or ``root(p**2 + p - 1, 0.618034)``.
 
     >>> p = sympy.Symbol("p")
-    >>> _endpoint_label(sympy.CRootOf(p**2 + p - 1, 1)), _endpoint_label(sympy.Rational(1, 2))
+    >>> endpoint_label(sympy.CRootOf(p**2 + p - 1, 1)), endpoint_label(sympy.Rational(1, 2))
     ('root(p**2 + p - 1, 0.618034)', '1/2')
 
     References
@@ -474,8 +530,19 @@ def from_crootof(r) -> "AlgebraicPoint | Fraction":
     return roots[r.index]
 
 
-def _sample_points(ps, k: int) -> list[Fraction]:
-    """``k`` distinct simple rationals inside the open domain of ``ps``."""
+def sample_points(ps, k: int) -> list[Fraction]:
+    """``k`` distinct simple rationals inside the open domain of ``ps``.
+
+    ``ps`` is any object with ``low``/``high`` (``None`` for an infinite end).
+
+    >>> from types import SimpleNamespace
+    >>> sample_points(SimpleNamespace(low=Fraction(0), high=Fraction(1)), 3)
+    [Fraction(1, 2), Fraction(1, 3), Fraction(2, 3)]
+
+    References
+    ----------
+    Farey sequence.
+    """
     farey = sorted({Fraction(a, b) for b in range(2, 4 * k + 2) for a in range(1, b)},
                    key=lambda f: (f.denominator, f.numerator))[:k]
     lo, hi = ps.low, ps.high
@@ -488,28 +555,21 @@ def _sample_points(ps, k: int) -> list[Fraction]:
     return [t / (1 - t) - 1 for t in farey]
 
 
-def _interpolate(xs: Sequence[Fraction], ys: Sequence[Fraction]) -> list[Fraction]:
-    """Coefficients (highest first, no leading zeros) of the polynomial through the points."""
-    n = len(xs)
-    c = list(ys)
-    for j in range(1, n):
-        for i in range(n - 1, j - 1, -1):
-            c[i] = (c[i] - c[i - 1]) / (xs[i] - xs[i - j])
-    poly = [c[n - 1]]  # low -> high
-    for i in range(n - 2, -1, -1):
-        new = [Fraction(0)] * (len(poly) + 1)
-        for k, a in enumerate(poly):
-            new[k + 1] += a
-            new[k] -= a * xs[i]
-        new[0] += c[i]
-        poly = new
-    while len(poly) > 1 and poly[-1] == 0:
-        poly.pop()
-    return poly[::-1]
+def roots_in(poly: sympy.Poly, ps, cache: dict) -> list:
+    """Real roots of ``poly`` strictly inside the open domain of ``ps``, by irreducible factor.
 
+    ``ps`` has ``low``/``high`` (``None``: infinite); ``cache`` maps a monic
+    factor's coefficients to its roots in the domain and is shared between calls.
 
-def _roots_in(poly: sympy.Poly, ps, cache: dict) -> list:
-    """Real roots of ``poly`` strictly inside the open domain of ``ps``."""
+    >>> from types import SimpleNamespace
+    >>> p = sympy.Symbol("p")
+    >>> roots_in(sympy.Poly((2*p - 1) * (p**2 + p - 1), p), SimpleNamespace(low=Fraction(0), high=Fraction(1)), {})
+    [Fraction(1, 2), AlgebraicPoint(p**2 + p - 1, 1)]
+
+    References
+    ----------
+    Collins & Akritas (real root isolation); sympy ``Poly.intervals``.
+    """
     out = []
     if poly.is_zero or poly.degree() < 1:
         return out
@@ -526,6 +586,7 @@ def _roots_in(poly: sympy.Poly, ps, cache: dict) -> list:
                 for i, ((a, b), _m) in enumerate(f.intervals()):
                     roots.append(AlgebraicPoint(f, i, Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q))))
             cache[key] = [r for r in roots
-                          if (ps.low is None or _cmp(r, ps.low) > 0) and (ps.high is None or _cmp(r, ps.high) < 0)]
+                          if (ps.low is None or compare_reals(r, ps.low) > 0)
+                          and (ps.high is None or compare_reals(r, ps.high) < 0)]
         out.extend(cache[key])
     return out

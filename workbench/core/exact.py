@@ -33,6 +33,7 @@ DESIGN.md, "Arithmetic"; seed 000 sec. 4.1 (DCG discounts).
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -96,6 +97,11 @@ def algebraic_power(alpha, k: int) -> tuple:
     >>> phi = ValueBlock.constant(1, algebraic_power(parse_real("root(p**2 + p - 1, 0.6)"), 1))
     >>> [str(v) for v in (phi * phi + phi).values()], [str(v) for v in (ValueBlock.constant(1) / phi - phi).values()]
     (['1'], ['1'])
+
+    References
+    ----------
+    The power basis of a simple algebraic extension QQ(alpha) (Cohen, A Course in
+    Computational Algebraic Number Theory, sec. 4.2).
     """
     return ("alg", alpha, k)
 
@@ -634,20 +640,21 @@ def _power_columns(block: "ValueBlock", alpha) -> list:
 
 def _reduction(alpha) -> tuple[int, list]:
     """``(D, R)``: ``D * alpha^m = sum_k R[m - d][k] alpha^k`` with integers, ``m = d .. 2d - 2``."""
-    cached = getattr(alpha, "_field_reduction", None)
-    if cached is not None:
-        return cached
-    d = alpha.degree
-    low = [-c for c in reversed(alpha.coeffs[1:])]  # alpha^d = sum_k low[k] alpha^k (f monic)
+    return _reduction_of_monic(tuple(alpha.coeffs))
+
+
+@functools.lru_cache(maxsize=256)
+def _reduction_of_monic(coeffs: tuple) -> tuple[int, list]:
+    """:func:`_reduction` for the monic minimal polynomial with ``coeffs`` (highest first); shared, do not mutate."""
+    d = len(coeffs) - 1
+    low = [-c for c in reversed(coeffs[1:])]  # alpha^d = sum_k low[k] alpha^k (f monic)
     rows = [low]
     for _ in range(d, 2 * d - 2):
         prev = rows[-1]  # alpha^(m+1) = alpha * alpha^m, then fold alpha^d back
         top = prev[-1]
         rows.append([(prev[k - 1] if k else Fraction(0)) + top * low[k] for k in range(d)])
     D = math.lcm(*(c.denominator for r in rows for c in r)) if rows else 1
-    out = (D, [[int(c * D) for c in r] for r in rows])
-    alpha._field_reduction = out
-    return out
+    return D, [[int(c * D) for c in r] for r in rows]
 
 
 def _from_columns(cols: list, den: int, alpha, scale) -> "ValueBlock":

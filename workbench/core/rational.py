@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import sympy
 
-from workbench.core.algebraic import AlgebraicPoint, _sgn
+from workbench.core.algebraic import AlgebraicPoint, sgn
 from workbench.errors import NotExpressibleError
 
 _FIELDS: dict = {}
@@ -167,8 +167,8 @@ class RationalFunction:
 
         q = Fraction(x)
         fq = flint.fmpq(q.numerator, q.denominator)
-        s = _sgn(n(fq))
-        return s if self.is_polynomial else s * _sgn(d(fq))
+        s = sgn(n(fq))
+        return s if self.is_polynomial else s * sgn(d(fq))
 
     def as_expr(self) -> sympy.Expr:
         return self.num.as_expr() / self.den.as_expr()
@@ -195,7 +195,8 @@ def _sign_at_root(f, abs_derivative, as_sympy, x: AlgebraicPoint) -> int:
     """
     import flint
 
-    lo, hi, slo = flint.fmpq(x.lo.numerator, x.lo.denominator), flint.fmpq(x.hi.numerator, x.hi.denominator), x._slo
+    lo, hi, slo = flint.fmpq(x.lo.numerator, x.lo.denominator), flint.fmpq(x.hi.numerator, x.hi.denominator), \
+        x.sign_at_lo
     minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
     tested = False
     steps = 0
@@ -210,7 +211,7 @@ def _sign_at_root(f, abs_derivative, as_sympy, x: AlgebraicPoint) -> int:
             if as_sympy().rem(x.f).is_zero:
                 return 0
             tested = True
-        if _sgn(minimal(m)) == slo:
+        if sgn(minimal(m)) == slo:
             lo = m
         else:
             hi = m

@@ -30,6 +30,7 @@ import sys
 from fractions import Fraction
 from typing import Callable
 
+from workbench.core.exact import check_number_text
 from workbench.errors import BadParameterError, UserMeasureError
 from workbench.measures.params import ParamSpec
 
@@ -48,6 +49,7 @@ def _bound(text: str, domain: str):
     word = text.strip().lower()
     if word in _INFINITE:
         return None, word.startswith("-")
+    check_number_text(text, f"domain {domain!r}")
     try:
         return Fraction(text.strip()), None
     except (ValueError, ZeroDivisionError):
@@ -150,6 +152,8 @@ def declare(name: str, default, domain: str = "(0, 1)", *, integer: bool = False
         low, high, low_closed, high_closed = parse_domain(domain)
         spec = ParamSpec(name, None, low, high, low_closed, high_closed, integer=bool(integer),
                          description=description)
+    if isinstance(default, str):
+        check_number_text(default, f"parameter {name}: default {name}={default.strip()}")
     try:
         value = spec.check(default)
     except BadParameterError as exc:

@@ -85,6 +85,11 @@ _USER_NAME = re.compile(r"^(.*\.py:[A-Za-z_][A-Za-z0-9_]*)(.*)$", re.DOTALL)
 _FORM = "Name, Name@k or Name(param=value,...)@k"
 
 
+def _form(spec: str | None) -> str:
+    """The forms a measure name may take, for an error message (``spec``: a user's ``file.py:function``)."""
+    return _FORM if spec is None else f"{spec}, {spec}@k or {spec}(param=value,...)@k"
+
+
 def parse_measure(text: str) -> Measure:
     """Parse a measure name exactly.
 
@@ -138,14 +143,13 @@ def parse_measure(text: str) -> Measure:
         # the tail is parsed as a built-in's would be, after a stand-in name
         source = "M" + tail
         if tail.lstrip()[:1] not in ("(", "@"):
-            raise UnknownMeasureError(f"measure name {text!r} is not of the form {spec}, {spec}@k or {spec}(param=value,...)@k")
+            raise UnknownMeasureError(f"measure name {text!r} is not of the form {_form(spec)}")
     else:
         source = text
     try:
         tree = ast.parse(source, mode="eval").body
     except SyntaxError:
-        form = _FORM if user is None else f"{user[0]}, {user[0]}@k or {user[0]}(param=value,...)@k"
-        raise UnknownMeasureError(f"measure name {text!r} is not of the form {form}") from None
+        raise UnknownMeasureError(f"measure name {text!r} is not of the form {_form(user and user[0])}") from None
     cutoff = None
     if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult):
         cnode = tree.right
@@ -172,8 +176,7 @@ def parse_measure(text: str) -> Measure:
             params[kw.arg] = _value(kw.value, source)
         tree = tree.func
     if not isinstance(tree, ast.Name) or (user is not None and tree.id != "M"):
-        form = _FORM if user is None else f"{user[0]}, {user[0]}@k or {user[0]}(param=value,...)@k"
-        raise UnknownMeasureError(f"measure name {text!r} is not of the form {form}")
+        raise UnknownMeasureError(f"measure name {text!r} is not of the form {_form(user and user[0])}")
     if user is not None:
         return Measure(user[0], params, cutoff)
     name = ALIASES.get(tree.id, tree.id)

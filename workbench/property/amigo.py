@@ -719,7 +719,7 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
     """
     import sympy
 
-    from workbench.core.algebraic import _between, _cmp, _endpoint_label, _horner, _roots_in
+    from workbench.core.algebraic import compare_reals, endpoint_label, horner, rational_between, roots_in
 
     ps = _free_param(setting.measure)
     if ps is None:
@@ -743,26 +743,26 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
             (f_up, g_up), (f_lo, g_lo) = rational_function(up, x), rational_function(lo, x)
         except NotExpressibleError:
             return {"unavailable": f"the difference of a pair is not a rational function of {ps.name}"}
-        if any(_roots_in(g, ps, cache) for g in (*g_up, *g_lo)):
+        if any(roots_in(g, ps, cache) for g in (*g_up, *g_lo)):
             return {"unavailable": f"a ratio inside the measure switches to its if-zero value at some {ps.name} "
                                    "in the domain; regions are computed only where the value is one rational function"}
         diff = f_up - f_lo
         num, den = diff.num, diff.den
         polys[mb.key] = num * den  # sign(num/den) = sign(num*den)
-        ties[mb.key] = _roots_in(num, ps, cache)  # the pair ties there (as ipso freedom says)
+        ties[mb.key] = roots_in(num, ps, cache)  # the pair ties there (as ipso freedom says)
     points = []
     for poly in polys.values():
-        for r in _roots_in(poly, ps, cache):
-            if not any(_cmp(r, q) == 0 for q in points):
+        for r in roots_in(poly, ps, cache):
+            if not any(compare_reals(r, q) == 0 for q in points):
                 points.append(r)
     from functools import cmp_to_key
 
-    points.sort(key=cmp_to_key(_cmp))
+    points.sort(key=cmp_to_key(compare_reals))
     ends = [ps.low] + points + [ps.high]
     coeffs = {key: [Fraction(int(c.p), int(c.q)) for c in p.all_coeffs()] for key, p in polys.items()}
 
     def sign_at_rational(key, x: Fraction) -> int:
-        v = _horner(coeffs[key], x)
+        v = horner(coeffs[key], x)
         return (v > 0) - (v < 0)
 
     def vanishes_at(key, pt) -> bool:
@@ -776,7 +776,7 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
 
     pieces = []  # (kind, low, high, holds) for open intervals and single points
     for k in range(len(ends) - 1):
-        sample = _between(ends[k], ends[k + 1])
+        sample = rational_between(ends[k], ends[k + 1])
         signs = {key: sign_at_rational(key, sample) for key in polys}
         ok, _ = _combine(kind, signs)
         pieces.append(("open", ends[k], ends[k + 1], ok))
@@ -797,7 +797,7 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
         regions[-1]["high_closed"] = True
 
     def label(v) -> str:
-        return str(v) if isinstance(v, Fraction) else _endpoint_label(v)
+        return str(v) if isinstance(v, Fraction) else endpoint_label(v)
 
     return {"regions": [{"param": ps.name, "low": "-oo" if r["low"] is None else label(r["low"]),
                          "high": "oo" if r["high"] is None else label(r["high"]),

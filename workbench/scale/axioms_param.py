@@ -22,7 +22,7 @@ domain) of all of them every sign is constant, hence so is the verdict.  The
 critical points are therefore the real roots in the domain of the distinct
 polynomials of (a) and (b): their integer coefficient rows are deduplicated
 (up to sign and content), factored (python-flint), the distinct irreducible
-factors isolated (:func:`workbench.core.algebraic._roots_in`: rationals or
+factors isolated (:func:`workbench.core.algebraic.roots_in`: rationals or
 exact :class:`~workbench.core.algebraic.AlgebraicPoint`) and sorted exactly.
 
 Per region, the verdict comes from the run polynomials evaluated exactly at
@@ -58,12 +58,12 @@ from typing import Callable
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none,
-                                      _roots_in)
+from workbench.core.algebraic import AlgebraicPoint, as_sympy, compare_reals, roots_in
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.scale.axiom_report import AXIOMS, AxiomResult
-from workbench.scale.axioms import _BY_CONSTRUCTION, check_measure
+from workbench.scale.axioms import axioms_by_construction, check_measure
+from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.space.runs import Gains, Topic, format_run
 
 #: Most runs scored as polynomials (one sympy expression each).
@@ -78,7 +78,17 @@ PAIR_LIMIT = 20_000_000
 
 @dataclass(frozen=True)
 class AxiomCheck:
-    """One certificate: the verdict of axiom iv re-derived at ``point`` by ``method``."""
+    """One certificate: the verdict of axiom iv re-derived at ``point`` by ``method``.
+
+    >>> from workbench.space.spaces import rank_space
+    >>> c = axioms_over_param("RBP", "p", rank_space(2)).regions[0].certificate[0]
+    >>> c.point, c.holds
+    (Fraction(1, 3), False)
+
+    References
+    ----------
+    Seed 003 Def. 1 (axiom iv); SPEC section 6 (a certificate per region).
+    """
 
     point: object
     holds: bool
@@ -90,7 +100,7 @@ class AxiomCheck:
 
 
 @dataclass(frozen=True)
-class AxiomRegion:
+class AxiomRegion(ParamInterval):
     """A region of the parameter's domain and the verdict of axioms i-iv on it.
 
     ``low``/``high`` are exact sympy numbers (``Rational`` or ``CRootOf``),
@@ -98,12 +108,17 @@ class AxiomRegion:
     ``"iv"`` to :class:`~workbench.scale.axiom_report.AxiomResult`; a failing
     axiom's witness was found at ``at``.  ``certificate`` holds one check per
     merged piece.
+
+    >>> from workbench.space.spaces import rank_space
+    >>> r = axioms_over_param("RBP", "p", rank_space(2)).regions[0]
+    >>> r.label(), r.holds, r.failing()
+    ('(0, 1/2)', False, ['iv'])
+
+    References
+    ----------
+    Seed 003 Def. 1 and Theorem 1; SPEC section 6.
     """
 
-    low: sympy.Expr
-    high: sympy.Expr
-    low_closed: bool
-    high_closed: bool
     axioms: dict
     at: object
     certificate: tuple[AxiomCheck, ...]
@@ -113,17 +128,6 @@ class AxiomRegion:
         """Whether the structure is a difference structure on the whole region."""
         return all(self.axioms[k].holds for k in AXIOMS)
 
-    @property
-    def is_point(self) -> bool:
-        return self.low_closed and self.high_closed and self.low == self.high
-
-    def label(self) -> str:
-        """``[1/2]``, ``(0, 1/2)`` or ``(1/2, 0.618034 (root of p**2 + p - 1)]``."""
-        lo, hi = _endpoint_label(self.low), _endpoint_label(self.high)
-        if self.is_point:
-            return f"[{lo}]"
-        return ("[" if self.low_closed else "(") + f"{lo}, {hi}" + ("]" if self.high_closed else ")")
-
     def failing(self) -> list[str]:
         """The axioms that fail on the region."""
         return [k for k in AXIOMS if not self.axioms[k].holds]
@@ -132,7 +136,7 @@ class AxiomRegion:
         return {
             "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
             "low_closed": self.low_closed, "high_closed": self.high_closed,
-            "low_float": _float_or_none(self.low), "high_float": _float_or_none(self.high),
+            "low_float": to_float(self.low), "high_float": to_float(self.high),
             "verdict": "holds" if self.holds else "fails " + ",".join(self.failing()),
             "difference_structure": self.holds,
             "axioms": {k: self.axioms[k].to_json() for k in AXIOMS},
@@ -143,7 +147,17 @@ class AxiomRegion:
 
 @dataclass(frozen=True)
 class AxiomRegions:
-    """The partition of a parameter's domain by the verdict of axioms i-iv, at one depth."""
+    """The partition of a parameter's domain by the verdict of axioms i-iv, at one depth.
+
+    >>> from workbench.space.spaces import rank_space
+    >>> t = axioms_over_param("RBP", "p", rank_space(2))
+    >>> t.holds_somewhere, [r.label() for r in t.regions if r.holds]
+    (True, ['[1/2]'])
+
+    References
+    ----------
+    Seed 003 Def. 1 and Theorem 1; SPEC sections 3 and 6.
+    """
 
     measure: str
     param: str
@@ -179,11 +193,9 @@ class AxiomRegions:
         """
         from workbench.errors import BadParameterError
 
-        q = sympy.Rational(str(Fraction(value)))
+        q = Fraction(value)
         for r in self.regions:
-            above = q > r.low or (r.low_closed and q == r.low)
-            below = q < r.high or (r.high_closed and q == r.high)
-            if above and below:
+            if r.contains(q):
                 return r
         raise BadParameterError(f"{self.param}={value} outside {self.domain}")
 
@@ -381,12 +393,10 @@ class _PointValues:
         idx = list(first.values())
         prec = 64
         while True:
-            a.refine_to(Fraction(1, 1 << prec))
+            ball = a.arb(prec)
             old = flint.ctx.prec
             flint.ctx.prec = prec + 32
             try:
-                ball = flint.arb(flint.fmpq(a.lo.numerator, a.lo.denominator)).union(
-                    flint.arb(flint.fmpq(a.hi.numerator, a.hi.denominator)))
                 vals = {i: self._horner_arb(reduced[i], ball) for i in idx}
                 ranked = sorted(idx, key=lambda i: float(vals[i].mid()))
                 ok = all(vals[u] < vals[v] for u, v in zip(ranked, ranked[1:]))
@@ -444,10 +454,10 @@ class _Analysis:
     """Run polynomials of one (measure, parameter, space) and verdicts at exact points."""
 
     def __init__(self, measure, param: str, space, gains: Gains, step) -> None:
-        from workbench.scale.thresholds import _param_spec
+        from workbench.scale.thresholds import continuous_param_spec
 
         self.measure, self.param, self.space, self.gains = measure, param, space, gains
-        self.ps = _param_spec(measure, param)
+        self.ps = continuous_param_spec(measure, param)
         self.x = sympy.Symbol(param, positive=True)
         step("enumerating runs")
         if space.size > RUN_LIMIT:
@@ -484,11 +494,14 @@ class _Analysis:
     @staticmethod
     def _unique_object(R):
         seen: dict = {}
-        inv = []
+        inv, first = [], []
         for i, r in enumerate(R.tolist()):
-            inv.append(seen.setdefault(tuple(int(c) for c in r), len(seen)))
-        keys = sorted(seen, key=seen.get)
-        first = [inv.index(j) for j in range(len(keys))]
+            key = tuple(int(c) for c in r)
+            if key not in seen:
+                seen[key] = len(seen)
+                first.append(i)
+            inv.append(seen[key])
+        keys = list(seen)  # in order of first appearance
         return np.array(keys, dtype=object).reshape(len(keys), -1), first, np.array(inv)
 
     def _poly_of_run(self, run) -> sympy.Poly:
@@ -507,10 +520,10 @@ class _Analysis:
         found: dict = {}
         for f in _irreducible_factors(self.critical_polys):
             poly = sympy.Poly(list(reversed(f)), x, domain="QQ")
-            for r in _roots_in(poly, self.ps, cache):
+            for r in roots_in(poly, self.ps, cache):
                 key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
                 found.setdefault(key, r)
-        pts = sorted(found.values(), key=cmp_to_key(_cmp))
+        pts = sorted(found.values(), key=cmp_to_key(compare_reals))
         for r in pts:
             if isinstance(r, AlgebraicPoint):
                 r.refine_to(Fraction(1, 1 << 24))
@@ -535,7 +548,7 @@ class _Analysis:
         """Axioms i-iv (:class:`AxiomResult`) from :meth:`verdict_at`'s ``found``, with iv's witness."""
         pv, fail = found
         x = pv.x
-        axioms = {a: AxiomResult(True, None, "by construction: " + _BY_CONSTRUCTION[a]) for a in ("i", "ii", "iii")}
+        axioms = axioms_by_construction()
         k = len(pv.order)
         if fail is None:
             axioms["iv"] = AxiomResult(True, None, f"the {k} distinct value(s) are equally spaced (spacing lemma)")
@@ -680,9 +693,8 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
     ps = an.ps
 
     step("verdicts and certificates")
-    pieces = []  # [low, high, low_closed, high_closed, at, axioms, checks]
 
-    def add(lo, hi, lc, hc, at):
+    def judge(at):
         holds, found = an.verdict_at(at)
         check = an.certify(at)
         if check.holds != holds:
@@ -690,41 +702,16 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
                 f"axioms over {param}: certificate at {param}={exact_str(check.point)} says "
                 f"{'holds' if check.holds else 'fails'}, the value polynomials say the opposite"
             )
-        pieces.append([lo, hi, lc, hc, at, holds, found, (check,)])
+        return holds, found, check
 
-    edges = [ps.low, *crit, ps.high]
-    if ps.low is not None and ps.low_closed:
-        add(ps.low, ps.low, True, True, ps.low)
-    for i in range(len(edges) - 1):
-        u, v = edges[i], edges[i + 1]
-        add(u, v, False, False, _between(u, v))
-        if i + 1 < len(edges) - 1:
-            add(v, v, True, True, v)
-    if ps.high is not None and ps.high_closed:
-        add(ps.high, ps.high, True, True, ps.high)
-
-    merged: list = []
-    for piece in pieces:
-        if merged and merged[-1][5] == piece[5]:
-            last = merged[-1]
-            last[1], last[3] = piece[1], piece[3]
-            last[7] = last[7] + piece[7]
-            if isinstance(last[4], AlgebraicPoint) and not isinstance(piece[4], AlgebraicPoint):
-                last[4], last[6] = piece[4], piece[6]  # prefer a rational witness point
-        else:
-            merged.append(list(piece))
-    inf = (-sympy.oo, sympy.oo)
     regions = tuple(
-        AxiomRegion(
-            low=inf[0] if lo is None else _as_sympy(lo), high=inf[1] if hi is None else _as_sympy(hi),
-            low_closed=lc, high_closed=hc, axioms=an.axioms(found),
-            at=at.sympy() if isinstance(at, AlgebraicPoint) else at, certificate=checks,
-        )
-        for lo, hi, lc, hc, at, _holds, found, checks in merged
+        AxiomRegion(**piece.bounds(), axioms=an.axioms(piece.detail), at=piece.at_exact(),
+                    certificate=piece.certificate)
+        for piece in partition_domain(ps, crit, judge)
     )
     return AxiomRegions(
         measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
         depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
         runs=len(an.runs), distinct_values=len(an.V), polynomials=len(an.critical_polys),
-        critical=tuple(_as_sympy(c) for c in crit),
+        critical=tuple(as_sympy(c) for c in crit),
     )

@@ -82,7 +82,16 @@ GRID_LIMIT = 4096
 
 @dataclass(frozen=True)
 class SmtAxiomResult:
-    """One axiom's three-valued answer: ``holds`` (proved), ``fails`` (re-checked witness) or ``unknown``."""
+    """One axiom's three-valued answer: ``holds`` (proved), ``fails`` (re-checked witness) or ``unknown``.
+
+    >>> r = axioms_smt("RBP(p=1/2)", "rank", 3).axioms["iv"]
+    >>> r.status, r.to_json()["holds"]
+    ('holds', True)
+
+    References
+    ----------
+    Seed 003 Def. 1; de Moura & Bjorner, Z3 (TACAS 2008).
+    """
 
     status: str
     witness: dict | None
@@ -96,7 +105,15 @@ class SmtAxiomResult:
 
 @dataclass(frozen=True)
 class SmtAxioms:
-    """Axioms i-iv decided by z3 on one depth's runs (see the module notes)."""
+    """Axioms i-iv decided by z3 on one depth's runs (see the module notes).
+
+    >>> axioms_smt("RBP(p=1/3)", "rank", 3).status
+    'fails'
+
+    References
+    ----------
+    Seed 003 Def. 1 and Theorem 1; SPEC section 6.
+    """
 
     measure: str
     order: str
@@ -214,11 +231,11 @@ class _Space:
 
     def run(self):
         """A fresh symbolic run: ``(grades, constraints, term)``."""
-        from workbench.scale.smt import _linearize, _Runs
+        from workbench.scale.smt import linearize, SymbolicRuns
 
         z3 = self.z3
         self.count += 1
-        R = _Runs(z3, self.depth, self.gains.grades, f"e{self.count}_")
+        R = SymbolicRuns(z3, self.depth, self.gains.grades, f"e{self.count}_")
         cons = R.constraints(z3)
         if self.kind == "set":
             cons += [R.grades[i] >= R.grades[i + 1] for i in range(self.depth - 1)]
@@ -231,8 +248,7 @@ class _Space:
         self.variables = [*R.grades, *(x for xs in R.ind for x in xs)]
         scaled = None
         if self.linear:
-            table = {v.get_id(): (v, xs) for v, xs in zip(R.grades, R.ind)}
-            term = _linearize(z3, term, table, self.gains.grades)
+            term = linearize(z3, term, R.indicator_table(), self.gains.grades)
             scaled = _integer_form(z3, term) if self.integer_terms else None
         if self.scale is None:
             self.integral = scaled is not None
@@ -282,12 +298,12 @@ def _real(z3, q: Fraction):
 
 
 def _check(z3, solver, budget: _Budget):
-    from workbench.scale.smt import _Watchdog
+    from workbench.scale.smt import Watchdog
 
     if budget.left() <= 0:
         raise _Undecided("timeout")
     solver.set("timeout", budget.ms())
-    with _Watchdog(z3, budget.left() + 1.0):
+    with Watchdog(z3, budget.left() + 1.0):
         answer = solver.check()
     if answer == z3.unknown:
         raise _Undecided(solver.reason_unknown() or "unknown")
@@ -370,9 +386,9 @@ class _Solvability:
         opt.set("timeout", self.budget.ms())
         opt.add(*cons, *[c(t) for c in conditions])
         (opt.minimize if lowest else opt.maximize)(t)
-        from workbench.scale.smt import _Watchdog
+        from workbench.scale.smt import Watchdog
 
-        with _Watchdog(z3, self.budget.left() + 1.0):
+        with Watchdog(z3, self.budget.left() + 1.0):
             answer = opt.check()
         if answer == z3.unknown:
             raise _Undecided(opt.reason_unknown() or "unknown")

@@ -9,18 +9,18 @@ depths, the exact re-check and the three-valued answer are
 :func:`workbench.scale.counterexample.find_counterexample`'s.
 
 The encoding: each grade ``r_i`` is a z3 ``Int`` in ``0..c`` tied to 0/1
-indicators ``x_{i,j} = [r_i = j]`` (:class:`_Runs`); the order's strict relation
+indicators ``x_{i,j} = [r_i = j]`` (:class:`SymbolicRuns`); the order's strict relation
 (:func:`_strict_relation`), the topic's limits ``#{i : r_i = j} <= n_j`` and the
 violation ``M(r) > M(s)`` (the measure's
 :meth:`~workbench.measures.measure.Measure.z3_term`) are asserted.  Every sub-term of
 the measure that depends on one grade only (a gain lookup, ``p^i g(r_i)``) is
 rewritten as the linear form ``sum_j value_j x_{i,j}``, and a product of such a
 factor with one other term becomes an ``If`` over the grade
-(:func:`_linearize`), so linear measures give a purely linear problem whose LP
+(:func:`linearize`), so linear measures give a purely linear problem whose LP
 relaxation is tight enough for ``unsat`` proofs at depth 30.  With a parameter
 free in a range ``[lo, hi]`` (intersected with its declared domain) the problem
 is non-linear and may be slow; a watchdog timer interrupts z3 when the budget
-runs out (:class:`_Watchdog`).  A parameter fixed to an irrational algebraic
+runs out (:class:`Watchdog`).  A parameter fixed to an irrational algebraic
 number is a z3 real pinned by its minimal polynomial and isolating interval
 (:func:`_algebraic_params`), also non-linear.
 
@@ -79,8 +79,20 @@ SMT_MAX_DEPTH = 300
 
 
 
-class _Runs:
-    """Two symbolic runs: grades ``Int`` in ``0..c`` with 0/1 indicators ``x[i][j] = [r_i = j]``."""
+class SymbolicRuns:
+    """A symbolic run: grades ``Int`` in ``0..c`` with 0/1 indicators ``x[i][j] = [r_i = j]``.
+
+    >>> import z3
+    >>> R = SymbolicRuns(z3, 2, 1, "r")
+    >>> s = z3.Solver()
+    >>> s.add(*R.constraints(z3), R.count(z3, 1) == 2)
+    >>> s.check(), [s.model().eval(g) for g in R.grades]
+    (sat, [1, 1])
+
+    References
+    ----------
+    Seed 005 (runs as integer grade vectors); de Moura & Bjorner, Z3 (TACAS 2008).
+    """
 
     def __init__(self, z3, depth: int, c: int, tag: str):
         self.grades = [z3.Int(f"{tag}{i}") for i in range(depth)]
@@ -93,6 +105,10 @@ class _Runs:
             out.append(z3.Sum(xs) == 1)
             out.append(r == z3.Sum([j * x for j, x in enumerate(xs)]))
         return out
+
+    def indicator_table(self) -> dict:
+        """The table :func:`linearize` reads: id of each grade variable -> ``(variable, indicators)``."""
+        return {v.get_id(): (v, xs) for v, xs in zip(self.grades, self.ind)}
 
     def at_least(self, z3, i: int, a: int):
         """``[r_i >= a]`` as a linear term."""
@@ -111,7 +127,7 @@ def _lex_less(z3, a: Sequence, b: Sequence, same: Sequence):
     return lt
 
 
-def _strict_relation(z3, name: str, R: _Runs, S: _Runs, g: Gains):
+def _strict_relation(z3, name: str, R: SymbolicRuns, S: SymbolicRuns, g: Gains):
     """The order's strict relation ``r < s`` over the two symbolic runs (SPEC section 2)."""
     N = len(R.grades)
     c = g.grades
@@ -178,7 +194,7 @@ def _is_zero(z3, t) -> bool:
     return z3.is_rational_value(t) and t.as_fraction() == 0
 
 
-def _linearize(z3, term, table: dict, c: int):
+def linearize(z3, term, table: dict, c: int):
     """Rewrite ``term`` so that one-grade sub-terms are linear in the indicators.
 
     ``table`` maps the id of each grade variable to ``(variable, indicators)``.
@@ -188,6 +204,15 @@ def _linearize(z3, term, table: dict, c: int):
     of such factors with at most one other factor ``T`` becomes
     ``If(r_i = 0, value_0 T, If(r_i = 1, value_1 T, ...))``, linear in ``T``.
     Anything else is rebuilt from its rewritten children unchanged.
+
+    >>> import z3
+    >>> R = SymbolicRuns(z3, 1, 1, "r")
+    >>> linearize(z3, z3.If(R.grades[0] >= 1, z3.RealVal(1) / 2, z3.RealVal(0)), R.indicator_table(), 1)
+    1/2*ToReal(r0_is1)
+
+    References
+    ----------
+    de Moura & Bjorner, Z3 (TACAS 2008); one-hot encoding of a finite domain.
     """
     deps: dict[int, frozenset] = {}
     memo: dict[int, object] = {}
@@ -243,8 +268,22 @@ def _linearize(z3, term, table: dict, c: int):
     return rw(term)
 
 
-class _Watchdog:
-    """Interrupt z3 after ``seconds`` (its own timeout is not always honoured in non-linear search)."""
+class Watchdog:
+    """Interrupt z3 after ``seconds`` (its own timeout is not always honoured in non-linear search).
+
+    A context manager around one ``solver.check()``; the timer is cancelled on exit.
+
+    >>> import z3
+    >>> s = z3.Solver()
+    >>> s.add(z3.Int("x") > 0)
+    >>> with Watchdog(z3, 60.0):
+    ...     s.check()
+    sat
+
+    References
+    ----------
+    Z3 API ``Context.interrupt``.
+    """
 
     def __init__(self, z3, seconds: float):
         self._timer = threading.Timer(seconds, z3.main_ctx().interrupt)
@@ -293,14 +332,13 @@ def decide_depth(z3, m, o, N, g, topic, prange, budget):
 def _smt_attempt(z3, m, o, N, g, topic, prange, budget, linear):
     """One solver call on the encoding of one depth (linearised or plain)."""
     c = g.grades
-    R, S = _Runs(z3, N, c, "r"), _Runs(z3, N, c, "s")
+    R, S = SymbolicRuns(z3, N, c, "r"), SymbolicRuns(z3, N, c, "s")
     solver = z3.Solver()
     solver.set("timeout", max(1, int(budget * 1000)))
     table = {}
     for runs in (R, S):
         solver.add(*runs.constraints(z3))
-        for v, xs in zip(runs.grades, runs.ind):
-            table[v.get_id()] = (v, xs)
+        table.update(runs.indicator_table())
         if o.space_kind == "set":
             solver.add(*[runs.grades[i] >= runs.grades[i + 1] for i in range(N - 1)])
         if topic is not None:
@@ -322,9 +360,9 @@ def _smt_attempt(z3, m, o, N, g, topic, prange, budget, linear):
     except NotExpressibleError as exc:
         raise NotExpressibleError(f"{exc}; use --method enumeration") from None
     if linear:
-        tr, ts = _linearize(z3, tr, table, c), _linearize(z3, ts, table, c)
+        tr, ts = linearize(z3, tr, table, c), linearize(z3, ts, table, c)
     solver.add(tr > ts)
-    with _Watchdog(z3, budget + 1.0):
+    with Watchdog(z3, budget + 1.0):
         answer = solver.check()
     if answer == z3.unsat:
         return ("unsat",)

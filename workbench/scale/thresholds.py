@@ -66,13 +66,14 @@ from typing import Callable, Iterable
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import (AlgebraicPoint, _as_sympy, _between, _cmp, _endpoint_label, _float_or_none,
-                        _roots_in, _sample_points)
+from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, endpoint_label, roots_in,
+                                      sample_points)
 from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.scale.classify import ENUMERATION_LIMIT, Witness, max_enumerable_depth, verdict_from_signs
+from workbench.scale.param_regions import ParamInterval, partition_domain
 
 # ---------------------------------------------------------------------------
 # results
@@ -92,7 +93,7 @@ class Check:
 
 
 @dataclass(frozen=True)
-class Region:
+class Region(ParamInterval):
     """A region of the parameter domain and its verdict.
 
     ``low``/``high`` are exact sympy numbers (``Rational`` or ``CRootOf``), or
@@ -101,19 +102,11 @@ class Region:
     per merged piece.
     """
 
-    low: sympy.Expr
-    high: sympy.Expr
-    low_closed: bool
-    high_closed: bool
     verdict: str
     at: object
     witness: Witness | None
     gap_witness: tuple[Witness, Witness] | None
     certificate: tuple[Check, ...]
-
-    @property
-    def is_point(self) -> bool:
-        return self.low_closed and self.high_closed and self.low == self.high
 
     def to_json(self) -> dict:
         def w(x):
@@ -127,18 +120,11 @@ class Region:
             "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
             "low_closed": self.low_closed, "high_closed": self.high_closed,
             "verdict": self.verdict,
-            "low_float": _float_or_none(self.low), "high_float": _float_or_none(self.high),
+            "low_float": to_float(self.low), "high_float": to_float(self.high),
             "witness": w(self.witness),
             "gap_witness": None if self.gap_witness is None else [w(g) for g in self.gap_witness],
             "certificate": [c.to_json() for c in self.certificate],
         }
-
-    def label(self) -> str:
-        """``[1/2]``, ``(0, 1/2)`` or ``(1/2, root(p**2 + p - 1, 0.618034)]``."""
-        lo, hi = _endpoint_label(self.low), _endpoint_label(self.high)
-        if self.is_point:
-            return f"[{lo}]"
-        return ("[" if self.low_closed else "(") + f"{lo}, {hi}" + ("]" if self.high_closed else ")")
 
     def witness_text(self, param: str) -> str:
         """The region's witness in one line, at the point it was found (empty when there is none).
@@ -223,7 +209,6 @@ class ThresholdTable:
         ----------
         SPEC section 3.
         """
-        from workbench.core.algebraic import from_crootof
         from workbench.core.algebraic_syntax import parse_real
 
         if isinstance(value, AlgebraicPoint):
@@ -232,15 +217,8 @@ class ThresholdTable:
             q = parse_real(value, f"{self.param}={value.strip()}")
         else:
             q = Fraction(str(Fraction(value)))
-
-        def side(end) -> int | None:  # sign of q - end; None for an infinite end
-            return None if end in (sympy.oo, -sympy.oo) else _cmp(q, from_crootof(end))
-
         for r in self.regions:
-            lo, hi = side(r.low), side(r.high)
-            above = lo is None or lo > 0 or (r.low_closed and lo == 0)
-            below = hi is None or hi < 0 or (r.high_closed and hi == 0)
-            if above and below:
+            if r.contains(q):
                 return r.verdict
         raise BadParameterError(f"{self.param}={value} outside {self.domain}")
 
@@ -427,7 +405,7 @@ class ThresholdSeries:
                 parts.append(f"{label} {r.verdict}")
             head = f"  depth {row.depth}: "
             lines.append(head + "; ".join(parts))
-            lines += [" " * len(head) + f"{name} = {_endpoint_label(x)}" for x, name in names.items()]
+            lines += [" " * len(head) + f"{name} = {endpoint_label(x)}" for x, name in names.items()]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -506,7 +484,21 @@ def default_param(measure) -> str:
     return cont[0]
 
 
-def _param_spec(measure, param: str):
+def continuous_param_spec(measure, param: str):
+    """The :class:`~workbench.measures.params.ParamSpec` of ``param``, refused unless continuous and rational.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> continuous_param_spec(parse_measure("RBP"), "p").domain()
+    '(0, 1)'
+    >>> continuous_param_spec(parse_measure("DCG"), "b")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: DCG: parameter b is an integer parameter (integers >= 2); thresholds need a continuous rational parameter
+
+    References
+    ----------
+    SPEC section 6 (thresholds of a continuous parameter).
+    """
     fam = measure.family_obj
     ps = fam.param(param)  # raises BadParameterError naming an unknown parameter
     if not ps.numeric or ps.integer:
@@ -522,7 +514,7 @@ class _Analysis:
 
     def __init__(self, measure, param, order, space, gains, step):
         self.measure, self.param, self.order, self.space, self.gains = measure, param, order, space, gains
-        self.ps = _param_spec(measure, param)
+        self.ps = continuous_param_spec(measure, param)
         self.x = sympy.Symbol(param, positive=True)
         self.total = order.kind == "total"
         step("enumerating runs")
@@ -623,18 +615,18 @@ class _Analysis:
                 f"{self.measure}: {e}; thresholds need values rational in {self.param}") from None
         at = set()
         for g in guards:
-            for r in _roots_in(g, self.ps, self._root_cache):
+            for r in roots_in(g, self.ps, self._root_cache):
                 if isinstance(r, AlgebraicPoint):
                     raise NotExpressibleError(
                         f"{self.measure}: a ratio's denominator {sympy.sstr(g.as_expr())} vanishes at the irrational "
-                        f"{self.param}={_endpoint_label(r.sympy())} inside {self.ps.domain()} (run {format_run(run)}), "
+                        f"{self.param}={endpoint_label(r.sympy())} inside {self.ps.domain()} (run {format_run(run)}), "
                         f"where the measure switches to its if-zero value; thresholds evaluate such points only at rationals")
                 at.add(r)
                 self.exact_points[r] = True
         if not f.is_polynomial:
-            for r in _roots_in(f.den, self.ps, self._root_cache):
+            for r in roots_in(f.den, self.ps, self._root_cache):
                 if r not in at:
-                    label = _endpoint_label(r.sympy()) if isinstance(r, AlgebraicPoint) else str(r)
+                    label = endpoint_label(r.sympy()) if isinstance(r, AlgebraicPoint) else str(r)
                     raise NotExpressibleError(
                         f"{self.measure}: the value of run {format_run(run)} has a pole at {self.param}={label} inside "
                         f"{self.ps.domain()} ({sympy.sstr(f.as_expr())}); the measure is undefined there")
@@ -647,7 +639,7 @@ class _Analysis:
 
     def _sample_points(self, k: int) -> list[Fraction]:
         """``k`` simple rationals in the domain, none of them a guard root (an exact point)."""
-        xs = _sample_points(self.ps, k + len(self.exact_points))
+        xs = sample_points(self.ps, k + len(self.exact_points))
         return [q for q in xs if q not in self.exact_points][:k]
 
     @staticmethod
@@ -716,10 +708,10 @@ class _Analysis:
         cache: dict = {}
         found: dict = {}
         polys = [h for f in [*self.d, *self.t, *self.e] for h in (f.num, f.den)]
-        for r in [*self.exact_points, *(r for poly in polys for r in _roots_in(poly, self.ps, cache))]:
+        for r in [*self.exact_points, *(r for poly in polys for r in roots_in(poly, self.ps, cache))]:
             key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
             found.setdefault(key, r)
-        pts = sorted(found.values(), key=cmp_to_key(_cmp))
+        pts = sorted(found.values(), key=cmp_to_key(compare_reals))
         for r in pts:
             if isinstance(r, AlgebraicPoint):
                 r.refine_to(Fraction(1, 1 << 24))
@@ -780,7 +772,14 @@ class _Analysis:
                        self.value(a, x), self.value(b, x))
 
     def certify(self, x) -> Check:
-        """Re-derive the verdict at ``x`` without the interpolated polynomials."""
+        """Re-derive the verdict at ``x``.
+
+        At a rational: exact evaluation of every run and every order pair
+        (independent of the group differences).  At an algebraic number: the
+        exact signs of the group differences, the same computation as
+        :meth:`verdict_at` (those differences were confirmed against exact
+        scores at every sample point when they were built).
+        """
         if isinstance(x, AlgebraicPoint):
             # the group differences are the sympy differences of one representative cover each
             # (confirmed against the exact scores at every sample point when they were built)
@@ -967,7 +966,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
         measure = parse_measure(measure)
     if isinstance(order, str):
         order = get_order(order)
-    ps = _param_spec(measure, param)
+    ps = continuous_param_spec(measure, param)
     gains = gains or Gains.default(space.grades)
     if gains.grades != space.grades:
         raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
@@ -981,9 +980,8 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     crit = an.critical_points()
 
     step("verdicts and certificates")
-    pieces = []  # (low, high, low_closed, high_closed, point at, verdict, witness, gap, check)
 
-    def add(lo, hi, lc, hc, at):
+    def judge(at):
         verdict, wit, gap = an.verdict_at(at)
         check = an.certify(at)
         if check.verdict != verdict:
@@ -991,44 +989,18 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
                 f"thresholds: certificate at {param}={exact_str(check.point)} gives {check.verdict}, "
                 f"the group polynomials give {verdict}"
             )
-        pieces.append([lo, hi, lc, hc, at, verdict, wit, gap, (check,)])
+        return verdict, (wit, gap), check
 
-    edges = [ps.low, *crit, ps.high]
-    if ps.low is not None and ps.low_closed:
-        add(ps.low, ps.low, True, True, ps.low)
-    for i in range(len(edges) - 1):
-        u, v = edges[i], edges[i + 1]
-        add(u, v, False, False, _between(u, v))
-        if i + 1 < len(edges) - 1:
-            add(v, v, True, True, v)
-    if ps.high is not None and ps.high_closed:
-        add(ps.high, ps.high, True, True, ps.high)
-
-    merged = []
-    for piece in pieces:
-        if merged and merged[-1][5] == piece[5]:
-            last = merged[-1]
-            last[1], last[3] = piece[1], piece[3]
-            last[8] = last[8] + piece[8]
-            if isinstance(last[4], AlgebraicPoint) and not isinstance(piece[4], AlgebraicPoint):
-                last[4], last[6], last[7] = piece[4], piece[6], piece[7]  # prefer a rational witness point
-        else:
-            merged.append(list(piece))
-    inf = (-sympy.oo, sympy.oo)
     regions = tuple(
-        Region(
-            low=inf[0] if lo is None else _as_sympy(lo), high=inf[1] if hi is None else _as_sympy(hi),
-            low_closed=lc, high_closed=hc, verdict=verdict,
-            at=at.sympy() if isinstance(at, AlgebraicPoint) else at,
-            witness=wit, gap_witness=gap, certificate=checks,
-        )
-        for lo, hi, lc, hc, at, verdict, wit, gap, checks in merged
+        Region(**piece.bounds(), verdict=piece.verdict, at=piece.at_exact(), witness=piece.detail[0],
+               gap_witness=piece.detail[1], certificate=piece.certificate)
+        for piece in partition_domain(ps, crit, judge)
     )
     return ThresholdTable(
         measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
         depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
         runs=len(an.runs), covers=len(an.cov.lower), groups=len(an.d) + len(an.t), degree=an.degree,
-        critical=tuple(_as_sympy(c) for c in crit),
+        critical=tuple(as_sympy(c) for c in crit),
     )
 
 
@@ -1064,7 +1036,7 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
         check_depth(d)
     if depths:
         measure.check_topic(topic)
-        _param_spec(measure, param)
+        continuous_param_spec(measure, param)
         check_thresholds(measure, order, order.space_kind, depths, grades, topic, gains or Gains.default(grades),
                          free_name(measure, param))
     out = []
