@@ -5,7 +5,7 @@ loops over every run of ``{0..c}^N`` (filtered by the topic), measure values
 as Fractions from the SPEC section 4 formulas (nDCG, with logarithms, from
 ``Measure.value`` and compared through sympy), and each constraint as the
 quantified statement itself.  Every verdict of the module is compared with
-the oracle on binary spaces (depths 1-5) and 3-grade spaces (depths 1-4),
+the oracle on binary spaces (depths 1-5) and 3-grade spaces (depths 1-5),
 with no topic, several topics and an empty topic; witnesses are re-evaluated;
 parameter thresholds are checked by exact evaluation on both sides.
 """
@@ -242,7 +242,7 @@ def cases():
     for name in ORACLES:
         yield name, 1, range(1, 6), BINARY_TOPICS
     for name in ("P@3", "RR", "AP", "RBP(p=4/5)", "gRBP(p=3/5)", "ERR", "SBTO", "RBTO", "nDCG@3"):
-        yield name, 2, range(1, 5), GRADED_TOPICS
+        yield name, 2, range(1, 6), GRADED_TOPICS
 
 
 @pytest.mark.parametrize("name,c,depths,topics", list(cases()), ids=lambda x: str(x))

@@ -5,7 +5,7 @@ expressions compared at 80 digits, a near-tie only as a tie sympy proves),
 enumerates every run of ``{0..c}^k`` that a topic allows with
 ``itertools.product``, and decides each property by plain loops over all
 pairs (convergence over every componentwise-larger pair, not only covers).
-Binary runs at depths 1-5 and 3-grade runs (c = 2) at depths 1-4, each with
+Binary runs at depths 1-5 and 3-grade runs (c = 2) at depths 1-5, each with
 no topic and with topics including the empty one.
 """
 from __future__ import annotations
@@ -251,7 +251,7 @@ def o_bounds(o, depths, topics):
 # --- the comparison -------------------------------------------------------------------------
 
 CASES = [(name, 1, [1, 2, 3, 4, 5], [(0,), (1,), (2,)]) for name in MEASURES] + \
-        [(name, 2, [1, 2, 3, 4], [(0, 0), (1, 0), (1, 1)]) for name in MEASURES]
+        [(name, 2, [1, 2, 3, 4, 5], [(0, 0), (1, 0), (1, 1)]) for name in MEASURES]
 
 
 @pytest.mark.parametrize("name,c,depths,topics", CASES, ids=[f"{n}-c{c}" for n, c, _, _ in CASES])
