@@ -158,6 +158,14 @@ class _Setting:
                 reason = str(e)
         return None if reason is None else f"{self.measure} is undefined on topic ({topic}): {reason}"
 
+    def per_topic(self, check) -> list:
+        """``check(topic)`` on every topic, or an ``undefined`` result where the measure is undefined on it."""
+        out = []
+        for t in self.topics:
+            why = self.undefined_on(t)
+            out.append(_TopicResult("undefined", why=why) if why else check(t))
+        return out
+
 
 def _setting(measure, grades, gains, depths, topics) -> _Setting:
     from workbench.measures.names import parse_measure
@@ -351,10 +359,7 @@ def priority(measure, *, grades: int = 1, gains: Gains | None = None, depths: It
     Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (priority constraint).
     """
     s = _setting(measure, grades, gains, depths, topics)
-    results = []
-    for t in s.topics:
-        why = s.undefined_on(t)
-        results.append(_TopicResult("undefined", why=why) if why else _first_swap_failure(s, t, any_distance))
+    results = s.per_topic(lambda t: _first_swap_failure(s, t, any_distance))
     name = "priority (any distance)" if any_distance else "priority"
     proof = additive_obligations(s.measure, s.gains)
     every = proof is not None and proof["priority"]
@@ -417,10 +422,7 @@ def deepness(measure, *, grades: int = 1, gains: Gains | None = None, depths: It
     Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (deepness constraint).
     """
     s = _setting(measure, grades, gains, depths, topics)
-    results = []
-    for t in s.topics:
-        why = s.undefined_on(t)
-        results.append(_TopicResult("undefined", why=why) if why else _deepness_topic(s, t))
+    results = s.per_topic(lambda t: _deepness_topic(s, t))
     proof = additive_obligations(s.measure, s.gains)
     every = proof is not None and proof["deepness"]
     return _aggregate("deepness", s, results, s.scope(), every_depth=every,
@@ -470,10 +472,7 @@ def confidence(measure, *, grades: int = 1, gains: Gains | None = None, depths: 
     Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (confidence constraint).
     """
     s = _setting(measure, grades, gains, depths, topics)
-    results = []
-    for t in s.topics:
-        why = s.undefined_on(t)
-        results.append(_TopicResult("undefined", why=why) if why else _confidence_topic(s, t, strict))
+    results = s.per_topic(lambda t: _confidence_topic(s, t, strict))
     name = "confidence" if strict else "confidence (weak)"
     proof = additive_obligations(s.measure, s.gains)
     every = proof is not None and not strict and proof["confidence_weak"]
@@ -603,11 +602,7 @@ def _threshold(kind: str, measure, grades, gains, depths, topics, tail) -> Prope
         raise BadDepthError(f"tail {tail}: the threshold families need runs of depth >= 2")
     proof = rbp_obligations(s.measure, s.gains) if topics is None else None
     proved = proof is not None and kind != "n after n"  # its every-depth regions replace the family's
-    results = []
-    for t in s.topics:
-        why = s.undefined_on(t)
-        results.append(_TopicResult("undefined", why=why) if why else
-                       _threshold_topic(kind, s, t, tail, regions=not proved))
+    results = s.per_topic(lambda t: _threshold_topic(kind, s, t, tail, regions=not proved))
     name = _THRESHOLD_NAMES[kind]
     detail, every, why = {"tail": tail}, False, None
     if kind == "closeness":
