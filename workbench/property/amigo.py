@@ -112,9 +112,10 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from workbench.core.exact import ValueBlock, exact_str
-from workbench.errors import (BadDepthError, BadParameterError, NotExpressibleError, UndecidedComparisonError,
+from workbench.errors import (BadDepthError, BadParameterError, NotExpressibleError,
                               UndefinedMeasureError, WorkbenchError)
 from workbench.measures.measure import Measure
+from workbench.property.scored import exact_sign
 from workbench.property.verdict import PropertyVerdict
 from workbench.space.runs import Gains, Topic, format_run, resolve_scale
 from workbench.space.spaces import Space
@@ -199,29 +200,8 @@ def _row_signs(a: ValueBlock, b: ValueBlock) -> np.ndarray:
     """``sign(a[i] - b[i])`` per row, exactly (blocks of different depths may differ in scale)."""
     if a.scale == b.scale:
         return (a - b).sign()
-    import sympy
-    from sympy.core.evalf import PrecisionExhausted
-
-    out = []
-    for i in range(a.n):
-        d = a.value(i) - b.value(i)
-        try:  # sympy's evalf tracks its error: with strict=True the digits it returns are certified
-            x = d.evalf(50, strict=True)
-            if abs(x) > sympy.Float("1e-40", 50):
-                out.append(1 if x > 0 else -1)
-                continue
-        except PrecisionExhausted:  # no certified digits (e.g. an exact cancellation): decide below
-            pass
-        d = sympy.simplify(d)
-        if d == 0:
-            out.append(0)
-            continue
-        try:
-            x = d.evalf(200, strict=True)
-        except PrecisionExhausted as e:
-            raise UndecidedComparisonError(f"could not decide the sign of {d}: {e}") from None
-        out.append(1 if x > 0 else -1)
-    return np.asarray(out, dtype=np.int8)
+    # different scales (nDCG under different ideals): ball arithmetic, as the Moffat checks compare across depths
+    return np.asarray([exact_sign(a.value(i) - b.value(i)) for i in range(a.n)], dtype=np.int8)
 
 
 # ---------------------------------------------------------------------------
