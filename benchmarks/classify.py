@@ -28,7 +28,7 @@ SPACES = {
     "binary, depth 20": dict(depth=20, grades=1, topic=(10,)),
     "2 grades, depth 12": dict(depth=12, grades=2, topic=(5, 5)),
 }
-MEASURES = ["RBP(p=1/2)", "RBP(p=4/5)", "AP", "ERR", "RR"]
+MEASURES = ["RBP(p=0.5)", "RBP(p=0.8)", "AP", "ERR", "RR"]
 ORDERS = ["rank", "dominance"]
 # pytrec_eval cannot compute RBP or ERR; these trec_eval measures are what it
 # scores for the timing (the cheapest honest workload: one pass per query).

@@ -26,7 +26,7 @@ from harness import in_fresh_process  # noqa: E402
 DEPTH, GRADES = 30, 2
 CASES = [
     # (measure, order, topic, expected status)
-    ("gRBP(p=1/2)", "rank", None, "found"),
+    ("gRBP(p=0.5)", "rank", None, "found"),
     ("gRBP(p=1/3)", "rank", None, "none"),
     ("ERR", "rank", None, "found"),
     ("AP", "rank", (3, 2), "found"),

@@ -39,7 +39,7 @@ OUT = ROOT / "benchmarks" / "results" / "startup.md"
 
 COMMANDS = {
     "workbench --help": ["--help"],
-    'workbench classify "RBP(p=1/2)" --depth 4': ["classify", "RBP(p=1/2)", "--depth", "4"],
+    'workbench classify "RBP(p=0.5)" --depth 4': ["classify", "RBP(p=0.5)", "--depth", "4"],
 }
 
 

@@ -3,7 +3,7 @@
 ``gp(p)`` weighs rank ``i`` by ``p^(i-1)`` and divides by the total weight, so
 it lies in [0, 1] at every depth.  The parameter is declared once, with its
 default and domain; the workbench then names the measure like a built-in:
-``examples/geometric_precision.py:gp(p=3/5)@10``, or
+``examples/geometric_precision.py:gp(p=0.6)@10``, or
 ``examples/geometric_precision.py:gp`` for the default ``p = 1/2``.
 """
 import workbench

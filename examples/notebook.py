@@ -12,7 +12,7 @@ import workbench as wb
 
 # 1. On which scale is RBP with p = 4/5, relative to the rank order on binary runs of depth 4?
 #    Not even ordinal: a witness pair shows it, with both exact values.
-verdict = wb.classify("RBP(p=4/5)", order="rank", depth=4)
+verdict = wb.classify("RBP(p=0.8)", order="rank", depth=4)
 print(verdict)
 w = verdict.witness
 print(f"classify: {verdict.verdict} {''.join(map(str, w.lower))} {''.join(map(str, w.upper))} "

@@ -91,8 +91,8 @@ def o_library(name):
 
 
 ORACLES = {
-    "P@3": o_P(3), "P": o_P(None), "RR": o_RR, "AP": o_AP, "RBP(p=4/5)": o_RBP(Fraction(4, 5)),
-    "RBP(p=1/2)": o_RBP(Fraction(1, 2)), "gRBP(p=3/5)": o_RBP(Fraction(3, 5), graded=True), "ERR": o_ERR,
+    "P@3": o_P(3), "P": o_P(None), "RR": o_RR, "AP": o_AP, "RBP(p=0.8)": o_RBP(Fraction(4, 5)),
+    "RBP(p=0.5)": o_RBP(Fraction(1, 2)), "gRBP(p=0.6)": o_RBP(Fraction(3, 5), graded=True), "ERR": o_ERR,
     "SBTO": o_SBTO, "RBTO": o_RBTO, "nDCG@3": o_library("nDCG@3"), "nDCG": o_library("nDCG"),
 }
 NEEDS_TOPIC = {"AP", "nDCG@3", "nDCG"}
@@ -241,7 +241,7 @@ GRADED_TOPICS = [None, Topic((0, 0)), Topic((1, 1)), Topic((2, 2))]
 def cases():
     for name in ORACLES:
         yield name, 1, range(1, 6), BINARY_TOPICS
-    for name in ("P@3", "RR", "AP", "RBP(p=4/5)", "gRBP(p=3/5)", "ERR", "SBTO", "RBTO", "nDCG@3"):
+    for name in ("P@3", "RR", "AP", "RBP(p=0.8)", "gRBP(p=0.6)", "ERR", "SBTO", "RBTO", "nDCG@3"):
         yield name, 2, range(1, 6), GRADED_TOPICS
 
 
@@ -404,7 +404,7 @@ def o_smallest_s(M, depths, c, topic):
     return None
 
 
-@pytest.mark.parametrize("name,c,topic", [("RBP(p=4/5)", 1, Topic((3,))), ("AP", 1, Topic((3,))),
+@pytest.mark.parametrize("name,c,topic", [("RBP(p=0.8)", 1, Topic((3,))), ("AP", 1, Topic((3,))),
                                           ("ERR", 2, Topic((2, 2))), ("nDCG", 1, Topic((3,))), ("RR", 1, None),
                                           ("P@3", 1, None), ("RBTO", 2, None)])
 def test_threshold_witnesses_are_the_smallest(name, c, topic):
@@ -469,7 +469,7 @@ def test_depths_where_the_measure_is_undefined_are_skipped_and_named():
     assert w.verdict == "undefined" and "full-scale run" in w.why
 
 
-@pytest.mark.parametrize("name,c", [("DCG", 2), ("nDCG", 2), ("RBTO", 2), ("gRBP(p=3/5)", 2), ("RBP(p=4/5)", 1)])
+@pytest.mark.parametrize("name,c", [("DCG", 2), ("nDCG", 2), ("RBTO", 2), ("gRBP(p=0.6)", 2), ("RBP(p=0.8)", 1)])
 def test_additive_proofs_agree_with_enumeration_beyond_the_report_depths(name, c):
     """The term-wise proofs claim priority and deepness at every depth: enumeration at depth 6 must agree."""
     from workbench.property.amigo import additive_obligations, deepness, priority

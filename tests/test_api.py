@@ -75,15 +75,15 @@ def test_wb_measure_is_the_function_beside_the_measures_subpackage():
 # --- the same answers as the command line ---------------------------------------------
 
 CLASSIFY = [
-    (["RBP(p=1/2)", "--depth", "5"], dict(measure="RBP(p=1/2)", depth=5)),
-    (["RBP(p=4/5)", "--depth", "4"], dict(measure="RBP(p=4/5)", order="rank", depth=4)),
+    (["RBP(p=0.5)", "--depth", "5"], dict(measure="RBP(p=0.5)", depth=5)),
+    (["RBP(p=0.8)", "--depth", "4"], dict(measure="RBP(p=0.8)", order="rank", depth=4)),
     (["AP", "--topic", "3", "--order", "dominance", "--depth", "4"], dict(measure="AP", topic=3, order="dominance", depth=4)),
     (["gRBP(p=1/3)", "--grades", "2", "--depth", "4"], dict(measure="gRBP(p=1/3)", grades=2, depth=4)),
     (["gP", "--order", "set", "--grades", "2", "--depth", "3"], dict(measure="gP", order="set", grades=2, depth="3")),
     (["nDCG@3", "--topic", "2,1", "--gains", "0,1,3", "--depth", "3"],
      dict(measure="nDCG@3", topic="2,1", gains="0,1,3", depth=3)),
-    (["gRBP(p=1/2)", "--gains", "0,1/2,1", "--order", "ipso", "--depth", "3"],
-     dict(measure="gRBP(p=1/2)", gains=[0, "1/2", 1], order="ipso", depth=3)),
+    (["gRBP(p=0.5)", "--gains", "0,1/2,1", "--order", "ipso", "--depth", "3"],
+     dict(measure="gRBP(p=0.5)", gains=[0, "1/2", 1], order="ipso", depth=3)),
     ([HALF_LIFE, "--depth", "4"], dict(measure=HALF_LIFE, depth=4)),
 ]
 
@@ -100,7 +100,7 @@ THRESHOLDS = [
     (["RBP", "--depth", "2..5"], dict(measure="RBP", depth=range(2, 6)), "ThresholdSeries"),
     (["RBP", "--depth", "2..5"], dict(measure="RBP", depth="2..5"), "ThresholdSeries"),
     (["gRBP", "--grades", "2", "--depth", "3"], dict(measure="gRBP", grades=2, depth="3"), "ThresholdTable"),
-    (["RBP(p=1/2)@3", "--order", "dominance", "--depth", "4"], dict(measure="RBP(p=1/2)@3", order="dominance", depth=4),
+    (["RBP(p=0.5)@3", "--order", "dominance", "--depth", "4"], dict(measure="RBP(p=0.5)@3", order="dominance", depth=4),
      "ThresholdTable"),
     (["Twist", "--param", "w", "--topic", "2", "--order", "dominance", "--depth", "4..5"],
      dict(measure="Twist", param="w", topic="2", order="dominance", depth=[4, 5]), "ThresholdSeries"),
@@ -116,7 +116,7 @@ def test_thresholds_match_the_cli(capsys, argv, kwargs, kind):
 
 
 COUNTEREXAMPLES = [
-    (["RBP(p=3/5)", "--max-depth", "8"], dict(measure="RBP(p=3/5)", max_depth=8)),
+    (["RBP(p=0.6)", "--max-depth", "8"], dict(measure="RBP(p=0.6)", max_depth=8)),
     (["RR", "--depth", "3"], dict(measure="RR", depth=3)),
     (["P", "--order", "dominance", "--max-depth", "3", "--method", "smt"],
      dict(measure="P", order="dominance", max_depth=3, method="smt")),
@@ -139,8 +139,8 @@ HASSE = [
     (["--order", "dominance", "--depth", "3", "--nonsep"], dict(order="dominance", depth=3, nonsep=True)),
     (["--order", "ipso", "--grades", "2", "--gains", "0,1,3", "--depth", "2"],
      dict(order="ipso", grades=2, gains="0,1,3", depth=2)),
-    (["--order", "rank", "--depth", "3", "--witness", "RBP(p=4/5)", "--highlight", "100,011"],
-     dict(order="rank", depth=3, witness="RBP(p=4/5)", highlight=["100", (0, 1, 1)])),
+    (["--order", "rank", "--depth", "3", "--witness", "RBP(p=0.8)", "--highlight", "100,011"],
+     dict(order="rank", depth=3, witness="RBP(p=0.8)", highlight=["100", (0, 1, 1)])),
     (["--order", "dominance", "--depth", "4", "--topic", "2", "--violations", "Twist", "--ties"],
      dict(order="dominance", depth=4, topic=2, violations="Twist", ties=True)),
     (["--order", "dominance", "--depth", "3", "--measure", "P", "--chain", "000,010,110"],
@@ -224,7 +224,7 @@ def test_measure_is_the_parsed_measure():
     for name in ("nDCG@10", "RBP(p=0.8)@10", "DCG(discount=logb,b=2)", HALF_LIFE):
         m = wb.measure(name)
         assert isinstance(m, Measure) and m == parse_measure(name) and wb.measure(m) is m
-    assert str(wb.measure("RBP(p=0.8)")) == "RBP(p=4/5)"
+    assert str(wb.measure("RBP(p=0.8)")) == "RBP(p=0.8)"
 
 
 def test_score_matrix_is_the_library_call():
@@ -233,7 +233,7 @@ def test_score_matrix_is_the_library_call():
     qrels, runs = TREC / "qrels.txt", sorted(str(p) for p in TREC.glob("run.*.txt"))
     ours = wb.score_matrix(str(qrels), runs, "AP,RBP(p=0.8),ir:P@5", depth=10)
     theirs = score_matrices(qrels, runs, ["AP", "RBP(p=0.8)", "ir:P@5"], "graded", 10)
-    assert [m.measure for m in ours] == [m.measure for m in theirs] == ["AP", "RBP(p=4/5)", "ir:P@5"]
+    assert [m.measure for m in ours] == [m.measure for m in theirs] == ["AP", "RBP(p=0.8)", "ir:P@5"]
     for a, b in zip(ours, theirs):
         assert (a.topics, a.systems) == (b.topics, b.systems)
         assert (a.floats == b.floats).all()
@@ -241,8 +241,8 @@ def test_score_matrix_is_the_library_call():
     one = wb.score_matrix(qrels, runs[0], "AP", view="binary")
     assert type(one).__name__ == "ScoreMatrix" and one.systems == ("run.fair.txt",)
     assert [m.measure for m in wb.score_matrix(qrels, runs, ["AP"])] == ["AP"]
-    gained = wb.score_matrix(qrels, runs, "gRBP(p=1/2)", gains=[0, 1, 3])
-    (expected,) = score_matrices(qrels, runs, ["gRBP(p=1/2)"], gains="0,1,3")
+    gained = wb.score_matrix(qrels, runs, "gRBP(p=0.5)", gains=[0, 1, 3])
+    (expected,) = score_matrices(qrels, runs, ["gRBP(p=0.5)"], gains="0,1,3")
     assert all(gained.value(t, s) == expected.value(t, s) for t in gained.topics for s in gained.systems)
 
 
@@ -321,11 +321,11 @@ def text_of(root: ET.Element) -> str:
 
 
 def test_classification_displays_its_verdict_and_witness():
-    c = wb.classify("RBP(p=4/5)", depth=4)
+    c = wb.classify("RBP(p=0.8)", depth=4)
     text = text_of(html_root(c))
     assert "violated" in text and "0011 ≤ 0100" in text and "144/625" in text and "4/25" in text
-    assert repr(c).startswith("Classification of RBP(p=4/5)") and "144/625 vs 4/25" in repr(c)
-    interval = wb.classify("RBP(p=1/2)", depth=5)
+    assert repr(c).startswith("Classification of RBP(p=0.8)") and "144/625 vs 4/25" in repr(c)
+    interval = wb.classify("RBP(p=0.5)", depth=5)
     assert "1/32 * rank + 0" in text_of(html_root(interval)) and "1/32 * rank + 0" in repr(interval)
     ordinal = wb.classify("RBP(p=1/3)", depth=3)
     assert "unequal increments" in repr(ordinal) and "unequal increments" in text_of(html_root(ordinal))
@@ -346,7 +346,7 @@ def test_threshold_tables_display_their_regions():
 
 
 def test_counterexample_census_and_comparison_display_themselves():
-    found = wb.counterexample("RBP(p=3/5)", max_depth=8)
+    found = wb.counterexample("RBP(p=0.6)", max_depth=8)
     assert "294/625" in text_of(html_root(found)) and repr(found).startswith("Counterexample found")
     none = wb.counterexample("P", order="dominance", max_depth=3, method="smt")
     assert "unsat" in text_of(html_root(none)) and "proof: unsat" in repr(none)

@@ -73,10 +73,10 @@ ORACLE = {
     "R": lambda r, c: F(sum(_rel(r)), len(r) * c),
     "F": lambda r, c: F(2 * sum(_rel(r)), len(r) + len(r) * c),
     "AP": o_ap,
-    "RBP(p=1/2)": o_rbp(F(1, 2)),
-    "RBP(p=4/5)": o_rbp(F(4, 5)),
-    "gRBP(p=1/2)": o_grbp(F(1, 2)),
-    "gRBP(p=4/5)": o_grbp(F(4, 5)),
+    "RBP(p=0.5)": o_rbp(F(1, 2)),
+    "RBP(p=0.8)": o_rbp(F(4, 5)),
+    "gRBP(p=0.5)": o_grbp(F(1, 2)),
+    "gRBP(p=0.8)": o_grbp(F(4, 5)),
     "ERR": o_err,
     "RR": o_rr,
 }
@@ -161,7 +161,7 @@ def test_every_cell_agrees_with_the_brute_force_oracle(small):
 
 def test_witnesses_are_genuine_and_at_the_smallest_violating_depth(small):
     found = small.violations()
-    assert found, "the small atlas has violations (e.g. RBP(p=4/5) on rank)"
+    assert found, "the small atlas has violations (e.g. RBP(p=0.8) on rank)"
     for cell in found:
         f = ORACLE[cell.measure]
         o, c = get_order(cell.order), cell.grades
@@ -182,8 +182,8 @@ def test_witnesses_are_genuine_and_at_the_smallest_violating_depth(small):
 
 
 def test_a_known_witness_from_the_readme():
-    a = build_atlas(["RBP(p=4/5)"], ["rank"], [1], [4])
-    w = a.cell("RBP(p=4/5)", "rank", 1, 4).witness
+    a = build_atlas(["RBP(p=0.8)"], ["rank"], [1], [4])
+    w = a.cell("RBP(p=0.8)", "rank", 1, 4).witness
     assert (w.lower, w.upper, w.lower_value, w.upper_value) == ((0, 0, 1, 1), (0, 1, 0, 0), F(144, 625), F(4, 25))
 
 
@@ -217,7 +217,7 @@ def _inside(region) -> list[Fraction]:
 
 @pytest.mark.parametrize("family,c,orders", [("RBP", 1, ("rank", "dominance")), ("gRBP", 2, ("rank", "ipso"))])
 def test_threshold_rows_agree_with_the_oracle_and_classify_inside_each_region(family, c, orders):
-    a = build_atlas([f"{family}(p=1/2)"], list(orders), [c], [2, 3])
+    a = build_atlas([f"{family}(p=0.5)"], list(orders), [c], [2, 3])
     rows = [r for r in a.thresholds if r.grades == c]
     assert {(r.order, r.depth) for r in rows} == {(o, n) for o in orders for n in (2, 3)}
     sampled = 0
@@ -239,7 +239,7 @@ def test_threshold_rows_agree_with_the_oracle_and_classify_inside_each_region(fa
 
 
 def test_rbp_interval_exactly_at_one_half_on_binary_rank_runs():
-    a = build_atlas(["RBP(p=1/2)"], ["rank"], [1], [4])
+    a = build_atlas(["RBP(p=0.5)"], ["rank"], [1], [4])
     regions = a.thresholds[0].regions
     assert [r.verdict for r in regions if r.is_point and r.low == sympy.Rational(1, 2)] == ["interval"]
     assert sum(r.verdict == "interval" for r in regions) == 1

@@ -137,9 +137,9 @@ def check_against_oracle(rel: IntervalRelation) -> dict:
 
 TINY = [
     # (measure or None for the rank function, space builder, order)
-    ("RBP(p=1/2)", lambda: rank_space(3), "rank"),
+    ("RBP(p=0.5)", lambda: rank_space(3), "rank"),
     ("RBP(p=1/3)", lambda: rank_space(3), "rank"),
-    ("RBP(p=4/5)", lambda: rank_space(2), "rank"),
+    ("RBP(p=0.8)", lambda: rank_space(2), "rank"),
     ("P", lambda: rank_space(3), "rank"),
     ("AP", lambda: rank_space(3, 1, Topic.parse("2")), "rank"),
     ("AP", lambda: rank_space(3, 1, Topic.parse("3")), "rank"),
@@ -149,7 +149,7 @@ TINY = [
     ("nDCG", lambda: rank_space(3, 1, Topic.parse("2")), "rank"),
     ("SBTO", lambda: set_space(2, 2), "set"),
     ("RBTO", lambda: rank_space(3), "rank"),
-    ("gRBP(p=1/2)", lambda: set_space(3, 1), "set"),
+    ("gRBP(p=0.5)", lambda: set_space(3, 1), "set"),
     (None, lambda: rank_space(3), "rank"),
     (None, lambda: set_space(2, 2), "set"),
     (None, lambda: set_space(4, 1), "set"),
@@ -352,7 +352,7 @@ def test_rbp_half_is_affine_in_the_rank_function_depth_5():
     space = rank_space(5)
     rep = check_rank(get_order("rank"), space)
     assert rep.holds and rep.representation.tolist() == list(range(32))
-    values = parse_measure("RBP(p=1/2)").evaluate(space.array(), Gains.default(1))
+    values = parse_measure("RBP(p=0.5)").evaluate(space.array(), Gains.default(1))
     assert affine_fit(rep.representation, values) == (Fraction(1, 32), Fraction(0))
 
 
@@ -386,7 +386,7 @@ def test_affine_fit_exact():
 
 def test_depth_6_binary_fast():
     cases = [
-        ("RBP(p=1/2)", None, True),
+        ("RBP(p=0.5)", None, True),
         ("RBP(p=1/3)", None, False),
         ("AP", "3", False),
         ("P", None, True),  # values k/6: equally spaced
@@ -472,7 +472,7 @@ def run_cli(*args):
 
 
 def test_cli_rank_compare():
-    p = run_cli("axioms", "--rank", "rank", "--depth", "5", "--compare", "RBP(p=1/2)", "--json")
+    p = run_cli("axioms", "--rank", "rank", "--depth", "5", "--compare", "RBP(p=0.5)", "--json")
     assert p.returncode == 0, p.stderr
     js = json.loads(p.stdout)
     assert all(js["axioms"][k]["holds"] for k in AXIOMS)
@@ -497,7 +497,7 @@ def test_cli_file(tmp_path):
     f = tmp_path / "s.txt"
     f.write_text("elements: 00 01 10 11\n" + "".join(
         f"{a} {b} {int(b, 2) - int(a, 2)}\n" for a in ("00", "01", "10", "11") for b in ("00", "01", "10", "11")))
-    p = run_cli("axioms", "--file", str(f), "--compare", "RBP(p=1/2)", "--json")
+    p = run_cli("axioms", "--file", str(f), "--compare", "RBP(p=0.5)", "--json")
     assert p.returncode == 0, p.stderr
     js = json.loads(p.stdout)
     assert js["is_affine"] is True and js["affine"]["alpha"] == "1/4"

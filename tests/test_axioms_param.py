@@ -325,16 +325,16 @@ def test_set_order_needs_set_space():
 
 
 CASES_C = [
-    ("RBP(p=1/2)", "rank", 1, None, None, [1, 2, 3, 4]),
+    ("RBP(p=0.5)", "rank", 1, None, None, [1, 2, 3, 4]),
     ("RBP(p=1/3)", "rank", 1, None, None, [1, 2, 3, 4]),
-    ("RBP(p=4/5)", "rank", 1, None, None, [2, 3, 4]),
+    ("RBP(p=0.8)", "rank", 1, None, None, [2, 3, 4]),
     ("gRBP(p=1/3)", "rank", 2, None, None, [1, 2, 3]),
-    ("gRBP(p=1/2)", "set", 2, None, None, [1, 2, 3]),
+    ("gRBP(p=0.5)", "set", 2, None, None, [1, 2, 3]),
     ("P", "rank", 1, None, None, [3, 4]),
     ("RR", "rank", 1, None, None, [2, 3]),
     ("R", "rank", 1, None, "2", [3]),
     ("AP", "rank", 1, None, "2", [3]),
-    ("gRBP(p=1/2)", "rank", 2, "0,1,3", None, [2]),
+    ("gRBP(p=0.5)", "rank", 2, "0,1,3", None, [2]),
 ]
 
 
@@ -363,12 +363,12 @@ def test_smt_agrees_with_enumeration(name, order, grades, gains, topic, depths):
 def test_smt_beyond_enumeration_depth_30():
     depth = 30
     with pytest.raises(SpaceTooLargeError):
-        check_measure(parse_measure("RBP(p=4/5)"), rank_space(depth))
-    got = axioms_smt("RBP(p=4/5)", "rank", depth, timeout=60)
+        check_measure(parse_measure("RBP(p=0.8)"), rank_space(depth))
+    got = axioms_smt("RBP(p=0.8)", "rank", depth, timeout=60)
     assert [got.axioms[k].status for k in AXIOMS] == ["holds", "holds", "holds", "fails"]
     w = got.axioms["iv"].witness
 
-    # 5^30 * RBP(p=4/5)(x) = sum_i x_i 4^(i-1) 5^(30-i): integers.  Is the needed value attained?
+    # 5^30 * RBP(p=0.8)(x) = sum_i x_i 4^(i-1) 5^(30-i): integers.  Is the needed value attained?
     # Meet in the middle over the 2^15 halves, independent of z3.
     weights = [4**i * 5 ** (depth - 1 - i) for i in range(depth)]
 
@@ -420,7 +420,7 @@ def test_cli_param_exit_1_when_no_region_holds(capsys):
 
 
 def test_cli_smt(capsys):
-    code, out, _ = _cli(capsys, "axioms", "--measure", "RBP(p=1/2)", "--method", "smt", "--depth", "5", "--json")
+    code, out, _ = _cli(capsys, "axioms", "--measure", "RBP(p=0.5)", "--method", "smt", "--depth", "5", "--json")
     js = json.loads(out)
     assert code == 0 and js["status"] == "holds" and js["method"] == "smt"
     code, out, _ = _cli(capsys, "axioms", "--measure", "RBP(p=1/3)", "--method", "smt", "--depth", "25", "--json")
@@ -434,7 +434,7 @@ def test_cli_smt(capsys):
     (["--measure", "RBP", "--param", "p", "--compare", "RBP"], "--compare"),
     (["--measure", "RBP", "--method", "magic"], "magic"),
     (["--measure", "INST", "--param", "T", "--depth", "2"], "not a polynomial"),
-    (["--measure", "RBP(p=1/2)", "--method", "smt", "--axiom-timeout", "0"], "--axiom-timeout 0"),
+    (["--measure", "RBP(p=0.5)", "--method", "smt", "--axiom-timeout", "0"], "--axiom-timeout 0"),
     (["--measure", "DCG", "--method", "smt"], "logarithms"),
 ])
 def test_cli_bad_combinations(capsys, argv, named):

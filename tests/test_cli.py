@@ -29,7 +29,7 @@ def test_classify_json_has_the_contract_keys(capsys):
     obj = json.loads(out)  # exactly one JSON object
     for key in ("measure", "order", "depth", "grades", "verdict", "witness", "intrinsic"):
         assert key in obj
-    assert obj["measure"] == "RBP(p=4/5)" and obj["order"] == "rank" and obj["depth"] == 4
+    assert obj["measure"] == "RBP(p=0.8)" and obj["order"] == "rank" and obj["depth"] == 4
     w = obj["witness"]
     assert set(w) >= {"lower", "upper", "lower_value", "upper_value"}
     # the witness is genuine: lower precedes upper in the rank order, and scores higher

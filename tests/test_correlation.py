@@ -90,7 +90,7 @@ def _collection(seed, topics=6, systems=7, depth=8):
 def test_linear_transformations_correlate_perfectly():
     # binary RBP(1/2) = RBTO / 2^N and P = SBTO / N on every topic: tau 1 topic by topic and overall.
     qrels, runs = _collection(1)
-    rbp, rbto, p, sbto = score_matrices(qrels, runs, ["RBP(p=1/2)", "RBTO", "P", "SBTO"], view="binary", depth=8)
+    rbp, rbto, p, sbto = score_matrices(qrels, runs, ["RBP(p=0.5)", "RBTO", "P", "SBTO"], view="binary", depth=8)
     for a, b in ((rbp, rbto), (p, sbto)):
         tbt = topic_by_topic_tau(a, b)
         assert tbt.undefined == () and tbt.mean == 1.0

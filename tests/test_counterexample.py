@@ -23,7 +23,7 @@ from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import classify
 from workbench.space.spaces import rank_space, set_space
 
-MEASURES = ["RBP(p=1/2)", "RBP(p=4/5)", "RBP(p=3/5)", "gRBP(p=1/3)", "gRBP(p=1/2)", "AP", "RR", "ERR", "P", "gP", "SBTO"]
+MEASURES = ["RBP(p=0.5)", "RBP(p=0.8)", "RBP(p=0.6)", "gRBP(p=1/3)", "gRBP(p=0.5)", "AP", "RR", "ERR", "P", "gP", "SBTO"]
 ORDERS = ["rank", "set", "dominance", "ipso", "replacement"]
 TOPICS = {1: [(2,), (3,)], 2: [(1, 1), (2, 1)]}
 
@@ -80,8 +80,8 @@ def test_smt_agrees_with_enumeration_on_every_small_case(measure, order, gains, 
 
 
 @pytest.mark.parametrize("measure,order,grades", [
-    ("RBP(p=4/5)", "rank", 1), ("gRBP(p=1/2)", "rank", 2), ("ERR", "dominance", 2), ("P", "rank", 1),
-    ("RBP(p=1/2)", "rank", 1), ("SBTO", "replacement", 2),
+    ("RBP(p=0.8)", "rank", 1), ("gRBP(p=0.5)", "rank", 2), ("ERR", "dominance", 2), ("P", "rank", 1),
+    ("RBP(p=0.5)", "rank", 1), ("SBTO", "replacement", 2),
 ])
 def test_max_depth_finds_the_same_smallest_depth(measure, order, grades):
     g = Gains.default(grades)
@@ -97,8 +97,8 @@ def test_max_depth_finds_the_same_smallest_depth(measure, order, grades):
 
 
 def test_enumeration_reports_classifys_first_violating_cover():
-    cx = find_counterexample("RBP(p=4/5)", "rank", max_depth=4)
-    w = classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(3)).witness
+    cx = find_counterexample("RBP(p=0.8)", "rank", max_depth=4)
+    w = classify(parse_measure("RBP(p=0.8)"), get_order("rank"), rank_space(3)).witness
     assert (cx.depth, cx.lower, cx.upper) == (3, w.lower, w.upper) == (3, (0, 1, 1), (1, 0, 0))
     assert cx.proof == "exhaustive enumeration"  # depths 1 and 2 have none
 
@@ -139,8 +139,8 @@ def test_free_p_smallest_violating_value_is_respected():
 
 def test_depth_30_two_grades_grbp_one_half_is_violated():
     g = Gains.default(2)
-    cx = find_counterexample("gRBP(p=1/2)", "rank", depth=30, grades=2, method="smt")
-    assert_genuine(cx, "gRBP(p=1/2)", "rank", g, None)
+    cx = find_counterexample("gRBP(p=0.5)", "rank", depth=30, grades=2, method="smt")
+    assert_genuine(cx, "gRBP(p=0.5)", "rank", g, None)
     assert cx.seconds < 30
 
 

@@ -104,7 +104,7 @@ def test_notebook_classifies_with_a_true_witness(notebook):
     lower, upper, lo_value, up_value = witness
     assert line.split() == [verdict, "".join(map(str, lower)), "".join(map(str, upper)), str(lo_value), str(up_value)]
     assert verdict == "violated" and lo_value > up_value
-    assert any(line.startswith("Classification of RBP(p=4/5)") for line in lines)
+    assert any(line.startswith("Classification of RBP(p=0.8)") for line in lines)
 
 
 def test_notebook_draws_the_hasse_diagram_of_dominance(notebook):

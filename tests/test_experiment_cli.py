@@ -172,8 +172,8 @@ def test_significance_markdown_and_csv(capsys, coll):
     assert len(changes) == 4 and {r["kind"] for r in changes} == {"opposite"}
     # canonical and typed names both find the measures
     code, out, _ = run_cli(capsys, "significance", qrels, *runs, "--measures", "RBP(p=0.5),RR",
-                           "--compare", "RBP(p=1/2),RR", "--format", "json")
-    assert code == 0 and json.loads(out)["compare"] == [{"measure_a": "RBP(p=1/2)", "measure_b": "RR"}]
+                           "--compare", "RBP(p=0.5),RR", "--format", "json")
+    assert code == 0 and json.loads(out)["compare"] == [{"measure_a": "RBP(p=0.5)", "measure_b": "RR"}]
 
 
 def test_significance_kruskal_and_anova_differ_on_few_topics(capsys, coll, tmp_path):
@@ -396,7 +396,7 @@ def test_robust03_correlation_structure(capsys):
         t, _, _, g = line.split()
         judged[t] = judged.get(t, False) or int(g) >= 1
     assert js["systems"] == ["InexpC2", "Sel50"] and js["topics"] == sum(judged.values())
-    names = ["AP", "RBP(p=4/5)", "nDCG@10", "ir:Bpref"]
+    names = ["AP", "RBP(p=0.8)", "nDCG@10", "ir:Bpref"]
     assert [(r["measure_a"], r["measure_b"]) for r in js["rows"]] == \
         [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     for r in js["rows"]:

@@ -265,8 +265,8 @@ def test_table1_orders_derived():
                 topic=Topic.parse("2"))
     got = {m.measure: m.order for m in f.orders}
     assert f.category == "nonsep"
-    assert got == {"P@3": "a<b", "RBP(p=4/5)@3": "a<b", "AP@3": "a<b", "nDCG@3": "a<b",
-                   "Succ@3": "tie", "RR@3": "a>b", "RBP(p=1/2)@3": "a>b"}
+    assert got == {"P@3": "a<b", "RBP(p=0.8)@3": "a<b", "AP@3": "a<b", "nDCG@3": "a<b",
+                   "Succ@3": "tie", "RR@3": "a>b", "RBP(p=0.5)@3": "a>b"}
     assert all(m.allowed for m in f.orders)
     assert f.orders_seen == ["a<b", "a>b", "tie"]
     # exact values from the definitions
@@ -297,8 +297,8 @@ def test_sweep_rational_tie_and_graded():
     f = freedom("100", "020", "gRBP", gains=Gains.default(2))
     (s,) = f.sweeps
     assert s.ties == (sympy.Rational(1, 2),)
-    lo = freedom("100", "020", "gRBP(p=1/4)", gains=Gains.default(2), vary=()).orders[0].order
-    hi = freedom("100", "020", "gRBP(p=3/4)", gains=Gains.default(2), vary=()).orders[0].order
+    lo = freedom("100", "020", "gRBP(p=0.25)", gains=Gains.default(2), vary=()).orders[0].order
+    hi = freedom("100", "020", "gRBP(p=0.75)", gains=Gains.default(2), vary=()).orders[0].order
     assert (lo, hi) == ("a>b", "a<b")  # by hand: M(100) - M(020) = (1-p)/2 * (1 - 2p), positive below 1/2
     assert [r["order"] for r in s.regions] == [lo, "tie", hi]
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import textwrap
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,13 +23,20 @@ from workbench.space.runs import Gains, Topic
 @pytest.mark.parametrize(
     "text,family,params,cutoff,canonical",
     [
-        ("RBP(p=0.8)@10", "RBP", {"p": Fraction(4, 5)}, 10, "RBP(p=4/5)@10"),
-        ("RBP(p=4/5)", "RBP", {"p": Fraction(4, 5)}, None, "RBP(p=4/5)"),
+        ("RBP(p=0.8)@10", "RBP", {"p": Fraction(4, 5)}, 10, "RBP(p=0.8)@10"),
+        ("RBP(p=4/5)", "RBP", {"p": Fraction(4, 5)}, None, "RBP(p=0.8)"),
         ("RBP(p=1/3)", "RBP", {"p": Fraction(1, 3)}, None, "RBP(p=1/3)"),
-        ("RBP", "RBP", {"p": Fraction(4, 5)}, None, "RBP(p=4/5)"),
-        ("RBP(p=0.95)", "RBP", {"p": Fraction(19, 20)}, None, "RBP(p=19/20)"),
-        ("RBP(p=0.1)", "RBP", {"p": Fraction(1, 10)}, None, "RBP(p=1/10)"),
-        ("gRBP(p=.5)@3", "gRBP", {"p": Fraction(1, 2)}, 3, "gRBP(p=1/2)@3"),
+        ("RBP", "RBP", {"p": Fraction(4, 5)}, None, "RBP(p=0.8)"),
+        ("RBP(p=0.95)", "RBP", {"p": Fraction(19, 20)}, None, "RBP(p=0.95)"),
+        ("RBP(p=0.1)", "RBP", {"p": Fraction(1, 10)}, None, "RBP(p=0.1)"),
+        ("RBP(p=2/6)", "RBP", {"p": Fraction(1, 3)}, None, "RBP(p=1/3)"),
+        ("RBP(p=31/100)", "RBP", {"p": Fraction(31, 100)}, None, "RBP(p=0.31)"),
+        ("RBP(p=1/1024)", "RBP", {"p": Fraction(1, 1024)}, None, "RBP(p=0.0009765625)"),
+        ("RBP(p=1/1048576)", "RBP", {"p": Fraction(1, 2**20)}, None, "RBP(p=0.00000095367431640625)"),
+        ("RBP(p=1/2097152)", "RBP", {"p": Fraction(1, 2**21)}, None, "RBP(p=1/2097152)"),
+        ("INST", "INST", {"T": Fraction(1), "output": "EU"}, None, "INST(T=1)"),
+        ("INSQ(T=5/2)", "INSQ", {"T": Fraction(5, 2), "output": "EU"}, None, "INSQ(T=2.5)"),
+        ("gRBP(p=.5)@3", "gRBP", {"p": Fraction(1, 2)}, 3, "gRBP(p=0.5)@3"),
         ("nDCG@5", "nDCG", {"b": 2, "discount": "log2p1"}, 5, "nDCG@5"),
         ("NDCG@5", "nDCG", {"b": 2, "discount": "log2p1"}, 5, "nDCG@5"),
         ("DCG(discount=logb,b=2)", "DCG", {"b": 2, "discount": "logb"}, None, "DCG(discount=logb)"),
@@ -66,9 +74,10 @@ def test_family_names_case_sensitive():
     [
         ("RBP(p=1)", "p=1"),
         ("RBP(p=0)", "p=0"),
-        ("RBP(p=-0.5)", "p=-1/2"),
-        ("RBP(p=-1/2)", "p=-1/2"),
-        ("RBP(p=1.5)", "p=3/2"),
+        ("RBP(p=-0.5)", "p=-0.5"),
+        ("RBP(p=-1/2)", "p=-0.5"),
+        ("RBP(p=1.5)", "p=1.5"),
+        ("RBP(p=4/3)", "p=4/3"),
         ("RBP(q=0.5)", "'q'"),
         ("RBP(p=x)", "p=x"),
         ("RBP(p=1/0)", "1/0"),
@@ -81,7 +90,7 @@ def test_family_names_case_sensitive():
         ("P@k", "@k"),
         ("DCG(discount=log10)", "log10"),
         ("DCG(discount=logb,b=1)", "b=1"),
-        ("DCG(discount=logb,b=5/2)", "b=5/2"),
+        ("DCG(discount=logb,b=5/2)", "b=2.5"),
         ("P(rel=2)@5", "'rel'"),
     ],
 )
@@ -109,22 +118,62 @@ def test_never_evaluates():
 
 
 def rationals_in(low, high):
-    return st.fractions(min_value=low, max_value=high, max_denominator=1000).filter(lambda q: low < q < high)
+    """Rationals strictly between the bounds: any denominator, finite decimals (2^a 5^b) and long ones."""
+    decimals = st.builds(lambda k, a, b: Fraction(k, 2**a * 5**b), st.integers(-10**6, 10**6),
+                         st.integers(0, 30), st.integers(0, 30))
+    return st.one_of(st.fractions(min_value=low, max_value=high, max_denominator=1000), decimals).filter(
+        lambda q: (low is None or low < q) and (high is None or q < high))
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+GP = f"{EXAMPLES / 'geometric_precision.py'}:gp"
 
 
 @st.composite
 def measures(draw):
-    name = draw(st.sampled_from(sorted(FAMILIES)))
+    name = draw(st.sampled_from(sorted(FAMILIES) + [GP]))
     params = {}
-    if name in ("RBP", "gRBP"):
+    if name in ("RBP", "gRBP", GP):
         if draw(st.booleans()):
             params["p"] = draw(rationals_in(Fraction(0), Fraction(1)))
     if name in ("DCG", "nDCG"):
         if draw(st.booleans()):
             params["discount"] = "logb"
             params["b"] = draw(st.integers(2, 1000))
+    if name in ("INST", "INSQ"):
+        params["T"] = draw(st.one_of(st.integers(1, 10).map(Fraction), rationals_in(Fraction(0), None)))
+    if name == "Twist":
+        params["w"] = draw(st.one_of(st.sampled_from([Fraction(0), Fraction(1)]), rationals_in(Fraction(0), Fraction(1))))
     cutoff = draw(st.one_of(st.none(), st.integers(1, 10**6)))
     return Measure(name, params, cutoff)
+
+
+def decimal_oracle(q: Fraction) -> str | None:
+    """The finite decimal of ``q`` by the decimal module (exact division at 200 digits), or None when it has none."""
+    import decimal
+
+    with decimal.localcontext() as ctx:
+        ctx.prec = 200
+        ctx.traps[decimal.Inexact] = True
+        try:
+            d = decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator)
+        except decimal.Inexact:
+            return None
+        return format(d.normalize(), "f")
+
+
+@settings(max_examples=300, deadline=None)
+@given(rationals_in(None, None))
+def test_decimal_text_matches_the_decimal_module(q):
+    from workbench.core.exact import MAX_DECIMAL_PLACES, decimal_str, parse_exact
+
+    oracle = decimal_oracle(q)
+    text = decimal_str(q)
+    if oracle is not None and len(oracle.partition(".")[2]) <= MAX_DECIMAL_PLACES:
+        assert text == oracle
+    else:
+        assert text == f"{q.numerator}/{q.denominator}" if q.denominator != 1 else str(q.numerator)
+    assert "e" not in text.lower() and parse_exact(text, "q") == q
 
 
 @settings(max_examples=300, deadline=None)
@@ -133,6 +182,36 @@ def test_round_trip(m):
     s = str(m)
     assert parse_measure(s) == m
     assert str(parse_measure(s)) == s
+    for name, value in m.params:
+        if isinstance(value, Fraction):
+            oracle = decimal_oracle(value)
+            shown = s.split(f"{name}=", 1)[1].split(",")[0].split(")")[0] if f"{name}=" in s else None
+            if shown is not None and oracle is not None and len(oracle.partition(".")[2]) <= 20:
+                assert Fraction(shown) == value and "/" not in shown
+
+
+# ir_measures' families, named as the workbench names them, read back by ir_measures with the same meaning
+# (not INST/INSQ: ir_measures' need a max_rel the workbench's have no counterpart for)
+IR_MEASURES_FAMILIES = {"RBP": "p", "P": None, "R": None, "AP": None, "RR": None,
+                        "nDCG": None, "ERR": None}
+
+
+@settings(max_examples=200, deadline=None)
+@given(measures().filter(lambda m: m.family in IR_MEASURES_FAMILIES
+                         and (m.family not in ("P", "R") or m.cutoff is not None)  # ir_measures: P, R need one
+                         and (m.family != "nDCG" or dict(m.params)["discount"] == "log2p1")
+                         and all(decimal_oracle(v) is not None and len(decimal_oracle(v).partition(".")[2]) <= 20
+                                 for _, v in m.params if isinstance(v, Fraction))))
+def test_ir_measures_reads_the_names_of_its_families(m):
+    import ir_measures
+
+    im = ir_measures.parse_measure(str(m))
+    im.validate_params()
+    assert im.NAME == m.family
+    param = IR_MEASURES_FAMILIES[m.family]
+    if param is not None:
+        assert im[param] == float(m.param_dict[param])  # ir_measures reads the decimal as the nearest float
+    assert im.params.get("cutoff") == m.cutoff
 
 
 @settings(max_examples=100, deadline=None)
@@ -216,7 +295,7 @@ def test_describe_families():
     assert set(names) == set(FAMILIES) and {"Twist", "RecoveryRatio", "SpaceRatio"} <= set(names)
     by = {r["name"]: r for r in rows}
     assert by["RBP"]["params"][0]["domain"] == "(0, 1)"
-    assert by["RBP"]["params"][0]["default"] == "4/5"
+    assert by["RBP"]["params"][0]["default"] == "0.8"
     assert by["AP"]["needs_topic"] and not by["ERR"]["needs_topic"]
     assert not by["nDCG"]["z3_ok"] and by["SBTO"]["z3_ok"]
     assert all(r["reference"] for r in rows)

@@ -61,7 +61,7 @@ SETTINGS = [(k, Gains.default(1)) for k in range(1, 6)] + [(k, Gains.parse("0,1,
 
 @pytest.mark.parametrize("k,gains", SETTINGS, ids=lambda v: str(v))
 def test_category_matrix_against_double_loop(k, gains):
-    g = pair_grid(k, "RBP(p=1/2)", "RR", gains=gains)
+    g = pair_grid(k, "RBP(p=0.5)", "RR", gains=gains)
     runs = [tuple(int(x) for x in r) for r in g.runs]
     assert len(runs) == (gains.grades + 1) ** k
     expected_counts = dict.fromkeys(CATEGORIES, 0)
@@ -76,10 +76,10 @@ def test_category_matrix_against_double_loop(k, gains):
 
 
 @pytest.mark.parametrize("rows,cols,topic", [
-    ("RBP(p=1/2)", "AP", (4,)),
+    ("RBP(p=0.5)", "AP", (4,)),
     ("nDCG", "P", (2,)),
     ("RR", "DCG", None),
-    ("ERR", "RBP(p=4/5)", None),
+    ("ERR", "RBP(p=0.8)", None),
 ])
 def test_orderings_sorted_by_exact_value_ties_by_index(rows, cols, topic):
     t = None if topic is None else Topic(topic)
@@ -103,8 +103,8 @@ def test_orderings_sorted_by_exact_value_ties_by_index(rows, cols, topic):
 
 
 @pytest.mark.parametrize("rows,cols,k,topic,gains", [
-    ("RBP(p=1/2)", "AP", 4, (4,), "0,1"),
-    ("RBP(p=1/2)", "AP", 5, (3,), "0,1"),
+    ("RBP(p=0.5)", "AP", 4, (4,), "0,1"),
+    ("RBP(p=0.5)", "AP", 5, (3,), "0,1"),
     ("RR", "P", 4, None, "0,1"),         # many ties on both sides
     ("nDCG", "RBP(p=2/3)", 3, (1, 1), "0,1,2"),
     ("Succ", "ERR", 4, None, "0,1"),
@@ -117,7 +117,7 @@ def test_kendall_tau_against_slow_fraction_count(rows, cols, k, topic, gains):
     assert g.kendall_tau == pytest.approx(float(expected), abs=1e-12)
 
 
-@pytest.mark.parametrize("name,topic", [("RBP(p=1/2)", None), ("AP", (3,)), ("RR", None), ("P", None), ("nDCG", (2,))])
+@pytest.mark.parametrize("name,topic", [("RBP(p=0.5)", None), ("AP", (3,)), ("RR", None), ("P", None), ("nDCG", (2,))])
 def test_same_measure_gives_tau_one_and_symmetric_grid(name, topic):
     t = None if topic is None else Topic(topic)
     g = pair_grid(4, name, name, topic=t)
@@ -131,7 +131,7 @@ def test_same_measure_gives_tau_one_and_symmetric_grid(name, topic):
 
 def test_rbp_half_is_lexicographic_and_counts_match_brute_force():
     """RBP(1/2) orders runs lexicographically; category counts from the definition (seed 001 Fig. 2 shows k = 3)."""
-    g = pair_grid(3, "RBP(p=1/2)", "RBP(p=1/2)")
+    g = pair_grid(3, "RBP(p=0.5)", "RBP(p=0.5)")
     assert [tuple(g.runs[i]) for i in g.row_order] == sorted(map(tuple, g.runs))
     runs = list(itertools.product((0, 1), repeat=3))
     expected = {c: 0 for c in CATEGORIES}
@@ -152,7 +152,7 @@ def ranks_60_digits(values) -> list[int]:
     return [max(k for k, d in enumerate(distinct) if v >= d - mpmath.mpf(10) ** -45) for v in approx]
 
 
-@pytest.mark.parametrize("rows,cols", [("RBP(p=1/2)", "nDCG"), ("AP", "nDCG"), ("AP", "RBP(p=1/2)")])
+@pytest.mark.parametrize("rows,cols", [("RBP(p=0.5)", "nDCG"), ("AP", "nDCG"), ("AP", "RBP(p=0.5)")])
 def test_fig3_correlations_against_slow_tau(rows, cols):
     """Kendall tau-b at k = 6 (seed 001 sec. 3.3, Fig. 3) against a pair-counting oracle on exact values.
 
@@ -181,7 +181,7 @@ def test_reversed_order_gives_minus_one():
 @pytest.mark.parametrize("suffix", [".png", ".pdf"])
 @pytest.mark.parametrize("k", [3, 7])
 def test_figure_written(tmp_path, suffix, k):
-    g = pair_grid(k, "RBP(p=1/2)", "RR")
+    g = pair_grid(k, "RBP(p=0.5)", "RR")
     out = draw_pair_grid(g, tmp_path / f"grid{suffix}")
     assert out.exists() and out.stat().st_size > 0
     head = out.read_bytes()[:8]
@@ -190,7 +190,7 @@ def test_figure_written(tmp_path, suffix, k):
 
 def test_bad_inputs():
     with pytest.raises(NeedsTopicError):
-        pair_grid(3, "RBP(p=1/2)", "AP")
+        pair_grid(3, "RBP(p=0.5)", "AP")
     with pytest.raises(SpaceTooLargeError):
         pair_grid(13, "RR", "P")
     with pytest.raises(WorkbenchError):
@@ -204,10 +204,10 @@ def test_cli_grid_json(tmp_path, capsys):
               "--figure", str(fig), "--json"])
     assert exc.value.code == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["depth"] == 4 and out["rows"] == "RBP(p=1/2)" and out["cols"] == "AP"
+    assert out["depth"] == 4 and out["rows"] == "RBP(p=0.5)" and out["cols"] == "AP"
     assert sum(out["counts"].values()) == 256 and out["counts"]["equal"] == 16
     assert out["figure"] == str(fig) and fig.stat().st_size > 0
-    expected = pair_grid(4, "RBP(p=1/2)", "AP", topic=Topic((4,))).kendall_tau
+    expected = pair_grid(4, "RBP(p=0.5)", "AP", topic=Topic((4,))).kendall_tau
     assert out["kendall_tau"] == pytest.approx(expected, abs=1e-15)
 
 

@@ -58,7 +58,7 @@ def test_tail_obligation_agrees_with_enumeration(p):
 def test_violation_limit_agrees_with_enumeration():
     """Symbolic 'some depth violates for p > 1/3' (2 grades): at p = 2/5 enumeration finds the depth."""
     assert ob_rank_violation_limit({"grades": 2}).status == "proved"
-    m = parse_measure("gRBP(p=2/5)")
+    m = parse_measure("gRBP(p=0.4)")
     verdicts = [classify(m, get_order("rank"), rank_space(d, 2), Gains.default(2)).verdict for d in range(1, 6)]
     assert "violated" in verdicts
     # and the depth is where the tail 2 (p + ... + p^(N-1)) first exceeds 1

@@ -96,7 +96,7 @@ MEASURES = {
     "RR": (o_rr, False),
     "AP": (o_ap, True),
     "nDCG@3": (o_ndcg, True),
-    "RBP(p=1/2)": (o_rbp, False),
+    "RBP(p=0.5)": (o_rbp, False),
     "ERR": (o_err, False),
     "SBTO": (o_sbto, False),
     "RBTO": (o_rbto, False),

@@ -328,9 +328,9 @@ def test_violations_of_rbp_on_the_rank_order():
     runs = sorted(itertools.product((0, 1), repeat=4))  # the rank order on binary runs: numeric order
     expected = {(r, s) for r, s in zip(runs, runs[1:]) if f(r) > f(s)}
     assert expected == {((0, 0, 1, 1), (0, 1, 0, 0)), ((0, 1, 1, 1), (1, 0, 0, 0)), ((1, 0, 1, 1), (1, 1, 0, 0))}
-    [h] = violations(sp, "rank", parse_measure("RBP(p=4/5)"))
+    [h] = violations(sp, "rank", parse_measure("RBP(p=0.8)"))
     assert h.pairs == expected
-    assert not violations(rank_space(4), "dominance", parse_measure("RBP(p=4/5)"))[0].pairs
+    assert not violations(rank_space(4), "dominance", parse_measure("RBP(p=0.8)"))[0].pairs
 
 
 def test_violations_with_ties_on_dominance():
@@ -344,9 +344,9 @@ def test_violations_with_ties_on_dominance():
 
 
 def test_witness_is_the_first_violating_cover():
-    h = witness(rank_space(4), "rank", parse_measure("RBP(p=4/5)"))
+    h = witness(rank_space(4), "rank", parse_measure("RBP(p=0.8)"))
     assert h.pairs == {((0, 0, 1, 1), (0, 1, 0, 0))}  # the smallest violating cover found above
-    none = witness(rank_space(3), "dominance", parse_measure("RBP(p=1/2)"))
+    none = witness(rank_space(3), "dominance", parse_measure("RBP(p=0.5)"))
     assert none.pairs == set() and "strict" in none.label
 
 
@@ -373,7 +373,7 @@ def test_measure_diagram_of_precision_is_a_chain_of_classes():
 
 def test_measure_diagram_orders_by_exact_score():
     f = rbp(Fraction(4, 5))
-    G = measure_diagram(rank_space(4), parse_measure("RBP(p=4/5)"))
+    G = measure_diagram(rank_space(4), parse_measure("RBP(p=0.8)"))
     order = list(nx.topological_sort(G))
     assert order == sorted(itertools.product((0, 1), repeat=4), key=f)  # no ties: runs as nodes
     assert [G.nodes[v]["value"] for v in order] == [f(r) for r in order]
@@ -472,7 +472,7 @@ def test_cli_text_formats_go_to_stdout(capsys):
 
 
 def test_cli_violations_json(capsys):
-    code, out, _ = run_cli(capsys, "hasse", "--order", "rank", "--depth", "4", "--violations", "RBP(p=4/5)", "--json")
+    code, out, _ = run_cli(capsys, "hasse", "--order", "rank", "--depth", "4", "--violations", "RBP(p=0.8)", "--json")
     [h] = json.loads(out)["highlights"]
     assert code == 0 and [[label(a), label(b)] for a, b in h["edges"]] == [["0011", "0100"], ["0111", "1000"],
                                                                           ["1011", "1100"]]

@@ -66,7 +66,7 @@ def test_report_regenerates_identically(report):
 @pytest.mark.parametrize("name,f,expected", [
     ("P", precision, "ordinal/pseudometric"),          # 011, 101, 110 all score 2/3
     ("RR", reciprocal_rank, "ordinal/pseudometric"),   # every run starting with 1 scores 1
-    ("RBP(p=1/2)", lambda r: rbp(r, Fraction(1, 2)), "interval/metric"),  # the run read in binary, / 8
+    ("RBP(p=0.5)", lambda r: rbp(r, Fraction(1, 2)), "interval/metric"),  # the run read in binary, / 8
     ("ERR", err, "ordinal/metric"),
 ])
 def test_category_at_depth_3_by_brute_force(cls, name, f, expected):
@@ -84,7 +84,7 @@ def test_p_on_set_based_runs_is_interval_metric(cls):
 def test_report_rows_hold_the_brute_force_categories(report):
     text = report.findings[0].result
     assert "| `P` binary | N=2-8: ordinal/pseudometric |" in text
-    assert "| `RBP(p=1/2)` binary | N=2-8: interval/metric |" in text
+    assert "| `RBP(p=0.5)` binary | N=2-8: interval/metric |" in text
     assert report.findings[0].verdict == "reproduced"
 
 

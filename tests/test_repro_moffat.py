@@ -172,7 +172,7 @@ def test_fig3_pane_c_tau_needs_the_lexicographic_tie_break(built):
     tau = Fraction(s, comb(64, 2))
     assert f"{float(tau):.3f}" == "0.786"  # the paper's value for pane (c), l. 191
     f = finding(built[0], "Fig. 3, sec. 2.5", "k = 6")
-    assert f.verdict == "reproduced" and f"| (c) | AP | RBP(p=1/2) | 0.786 | {tau} = " in f.result
+    assert f.verdict == "reproduced" and f"| (c) | AP | RBP(p=0.5) | 0.786 | {tau} = " in f.result
 
 
 def test_fig4_reconstructed_pair_has_the_described_trace(built):

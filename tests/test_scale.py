@@ -65,10 +65,10 @@ def is_cover(order, runs, gains, i, j) -> bool:
 
 CASES = [
     # (measure, order, grades, topic, gains)
-    ("RBP(p=1/2)", "rank", 1, None, None),
+    ("RBP(p=0.5)", "rank", 1, None, None),
     ("RBP(p=1/3)", "rank", 1, None, None),
-    ("RBP(p=4/5)", "rank", 1, None, None),
-    ("RBP(p=13/25)", "rank", 1, None, None),
+    ("RBP(p=0.8)", "rank", 1, None, None),
+    ("RBP(p=0.52)", "rank", 1, None, None),
     ("AP", "rank", 1, (2,), None),
     ("AP", "rank", 1, (5,), None),
     ("RR", "rank", 1, None, None),
@@ -76,8 +76,8 @@ CASES = [
     ("P", "rank", 1, None, None),
     ("RBTO", "rank", 1, None, None),
     ("gRBP(p=1/3)", "rank", 2, None, None),
-    ("gRBP(p=1/2)", "rank", 2, None, None),
-    ("gRBP(p=1/5)", "rank", 2, None, "0,1,3"),
+    ("gRBP(p=0.5)", "rank", 2, None, None),
+    ("gRBP(p=0.2)", "rank", 2, None, "0,1,3"),
     ("RBTO", "rank", 2, None, None),
     ("ERR", "rank", 2, None, None),
     ("DCG(discount=logb,b=2)", "rank", 1, None, None),
@@ -88,12 +88,12 @@ CASES = [
     ("F", "set", 1, (2,), None),
     ("gP", "set", 2, None, None),
     ("SBTO", "set", 2, None, None),
-    ("RBP(p=1/2)", "dominance", 1, None, None),
+    ("RBP(p=0.5)", "dominance", 1, None, None),
     ("AP", "dominance", 1, (4,), None),
     ("P", "dominance", 1, None, None),
     ("ERR", "dominance", 2, None, None),
     ("DCG(discount=logb,b=2)", "dominance", 2, None, None),
-    ("gRBP(p=1/2)", "ipso", 2, None, "0,1,3"),
+    ("gRBP(p=0.5)", "ipso", 2, None, "0,1,3"),
     ("gP", "ipso", 2, None, None),
     ("RR", "ipso", 1, None, None),
     ("gP", "replacement", 2, None, None),
@@ -136,7 +136,7 @@ def test_classify_agrees_with_all_pairs_oracle(name, order_name, grades, topic, 
 
 def test_intrinsic_category_matches_definition_on_all_values():
     """Giner's categories recomputed from the list of exact values."""
-    for name, grades, topic in [("RBP(p=1/2)", 1, None), ("RBP(p=1/3)", 1, None), ("P", 1, None), ("AP", 1, (3,)), ("ERR", 2, None)]:
+    for name, grades, topic in [("RBP(p=0.5)", 1, None), ("RBP(p=1/3)", 1, None), ("P", 1, None), ("AP", 1, (3,)), ("ERR", 2, None)]:
         space = rank_space(3, grades, Topic(topic) if topic else None)
         m = parse_measure(name)
         g = Gains.default(grades)
@@ -186,7 +186,7 @@ def test_seed003_graded_set_measures_not_ordinal(name):
 @pytest.mark.parametrize("depth", range(1, 9))
 def test_seed003_rbp_half_is_interval_on_rank_order(depth):
     """Seed 003 sec. 5: binary RBP at p = 1/2 is an interval scale (RBTO up to scale)."""
-    result = classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(depth))
+    result = classify(parse_measure("RBP(p=0.5)"), get_order("rank"), rank_space(depth))
     assert result.verdict == "interval"
 
 
@@ -204,12 +204,12 @@ def test_seed003_rbp_above_half_not_ordinal_only_when_deep_enough_disagrees_with
     not an ordinal scale"): at a fixed depth N, RBP(p) is ordinal on the rank
     order for 1/2 < p < p_N, where p_N solves p + ... + p^(N-1) = 1.
 
-    Witness: RBP(p=13/25) at depth 4 is ordinal (13/25 + (13/25)^2 + (13/25)^3 < 1),
+    Witness: RBP(p=0.52) at depth 4 is ordinal (13/25 + (13/25)^2 + (13/25)^3 < 1),
     and violated at depth 6.  The paper's statement holds as N grows.
     """
     p = Fraction(13, 25)
     assert p + p**2 + p**3 < 1 < p + p**2 + p**3 + p**4 + p**5
-    m = parse_measure("RBP(p=13/25)")
+    m = parse_measure("RBP(p=0.52)")
     assert classify(m, get_order("rank"), rank_space(4)).verdict == "ordinal"
     space = rank_space(6)
     deep = classify(m, get_order("rank"), space)
@@ -250,9 +250,9 @@ def test_seed003_counterexample_runs_of_sec5():
         m = parse_measure(name)
         t = topic if m.needs_topic else None
         assert sign(m.value(r, g, t) - m.value(s, g, t)) > 0, name
-    m = parse_measure("gRBP(p=1/2)")
+    m = parse_measure("gRBP(p=0.5)")
     assert m.value(r, g) > m.value(s, g)
-    assert parse_measure("gRBP(p=9/20)").value(r, g) < parse_measure("gRBP(p=9/20)").value(s, g)
+    assert parse_measure("gRBP(p=0.45)").value(r, g) < parse_measure("gRBP(p=0.45)").value(s, g)
 
 
 def test_ranked_values_beyond_the_limit_say_so_and_all_can_be_asked_for(capsys):

@@ -250,7 +250,7 @@ def brute_positions(measure, runs_arr, topic, gains, depth):
     return [distinct.index(v) for v in measure.evaluate(np.asarray(runs_arr), gains, topic).values()]
 
 
-@pytest.mark.parametrize("name,view", [("AP", "binary"), ("AP", "graded"), ("RBTO", "graded"), ("RBP(p=1/2)", "graded"),
+@pytest.mark.parametrize("name,view", [("AP", "binary"), ("AP", "graded"), ("RBTO", "graded"), ("RBP(p=0.5)", "graded"),
                                        ("gRBP(p=1/3)", "graded"), ("SBTO", "graded"), ("RBP(p=0.8)", "graded"),
                                        ("DCG", "graded"), ("gP", "graded"), ("Twist", "binary")])
 def test_ranked_matrix_against_brute_force(name, view):
@@ -274,7 +274,7 @@ def test_ranked_matrix_closed_forms_deep_and_limits():
     qrels = {"1": {f"r{i}": 1 for i in range(20)} | {f"h{i}": 2 for i in range(20)}}
     docs = list(qrels["1"]) + [f"n{i}" for i in range(300)]
     runs = {f"s{k}": {"1": rng.sample(docs, 250)} for k in range(4)}
-    p, rbp, ap = score_matrices(qrels, runs, ["P", "RBP(p=1/2)", "AP"], view="binary", depth=250)
+    p, rbp, ap = score_matrices(qrels, runs, ["P", "RBP(p=0.5)", "AP"], view="binary", depth=250)
     counts = [sum(1 for d in runs[s]["1"] if not d.startswith("n")) for s in runs]
     assert ranked_matrix(p).blocks[0].values() == [Fraction(x) for x in counts]     # P's positions: the counts
     bits = [[0 if d.startswith("n") else 1 for d in runs[s]["1"]] for s in runs]

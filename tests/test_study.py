@@ -76,7 +76,7 @@ def test_every_section_table_and_figure(reports):
         fig = path.parent / "figures" / f"experiments-robust03-{name}.png"
         assert fig.stat().st_size > 1000
         assert f"(figures/experiments-robust03-{name}.png)" in text
-    for row in ("| P vs SBTO |", "| gP vs gR |", "| RBP(p=1/2) vs RBTO |", "| ERR vs RBTO |", "| RBTO vs RBTO W3 |",
+    for row in ("| P vs SBTO |", "| gP vs gR |", "| RBP(p=0.5) vs RBTO |", "| ERR vs RBTO |", "| RBTO vs RBTO W3 |",
                 "| AP vs bpref |", "| Twist vs nDCG (log10) |", "| SBTO | ", "| DCG (log10) |", "| RBTO vs AP |",
                 "| Twist | 0", "| AP | binary | 6 |", "| ERR | graded | 4 |", "| RBTO | graded | 30 |"):
         assert row in text, row

@@ -184,7 +184,7 @@ def oracle_verdict(m, name, depth, c, topic, g):
     return worst
 
 
-MEASURES = ["P", "RR", "AP", "RBP(p=1/2)", "RBP(p=4/5)", "SBTO", "RBTO", "gP", "ERR", "Succ"]
+MEASURES = ["P", "RR", "AP", "RBP(p=0.5)", "RBP(p=0.8)", "SBTO", "RBTO", "gP", "ERR", "Succ"]
 
 
 @pytest.mark.parametrize("measure", MEASURES)
@@ -211,14 +211,14 @@ def test_known_verdicts():
     assert classify(parse_measure("RR"), get_order("raise"), space).verdict == "weak"
     # P@3 counts relevant documents only: every swap keeps it
     assert classify(parse_measure("P"), get_order("swap"), space).verdict == "weak"
-    # RBP(p=1/2) is RBTO/8 at depth 3 in binary: strict on both
+    # RBP(p=0.5) is RBTO/8 at depth 3 in binary: strict on both
     for o in ("swap", "raise"):
-        assert classify(parse_measure("RBP(p=1/2)"), get_order(o), space).verdict == "strict"
+        assert classify(parse_measure("RBP(p=0.5)"), get_order(o), space).verdict == "strict"
 
 
 @pytest.mark.parametrize("measure,grades,topic", [
-    ("RBP(p=4/5)", 1, None), ("RR", 1, None), ("AP", 1, (2,)), ("ERR", 2, None), ("gP", 2, None),
-    ("RBP(p=1/2)", 2, None), ("P", 1, (1,)), ("gRBP(p=1/3)", 2, (1, 1)),
+    ("RBP(p=0.8)", 1, None), ("RR", 1, None), ("AP", 1, (2,)), ("ERR", 2, None), ("gP", 2, None),
+    ("RBP(p=0.5)", 2, None), ("P", 1, (1,)), ("gRBP(p=1/3)", 2, (1, 1)),
 ])
 @pytest.mark.parametrize("name", ["swap", "raise"])
 def test_smt_agrees_with_enumeration(name, measure, grades, topic):
@@ -275,8 +275,8 @@ def test_atlas_on_the_sub_orders():
     from workbench.papers.atlas import ATLAS_ORDERS, LETTERS, build_atlas
 
     assert "swap" not in ATLAS_ORDERS and "raise" not in ATLAS_ORDERS  # reports/atlas.md keeps its five orders
-    a = build_atlas(["P", "RR", "RBP(p=1/2)"], orders=["swap", "raise"], grades=[1], depths=[2, 3])
-    for measure in ("P", "RR", "RBP(p=1/2)"):
+    a = build_atlas(["P", "RR", "RBP(p=0.5)"], orders=["swap", "raise"], grades=[1], depths=[2, 3])
+    for measure in ("P", "RR", "RBP(p=0.5)"):
         m = parse_measure(measure)
         for order in ("swap", "raise"):
             want = " ".join(LETTERS[oracle_verdict(m, order, d, 1, None, Gains.default(1))] for d in (2, 3))

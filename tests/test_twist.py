@@ -90,7 +90,7 @@ def test_measures_match_the_literal_oracle_on_every_run(topic, n):
                        "SpaceRatio": [e["sigma"] for e in expected],
                        "ForwardSpaceRatio": [e["sigma+"] for e in expected],
                        "BackwardSpaceRatio": [e["sigma-"] for e in expected],
-                       "Twist(w=1/5)": [e["rho"] / 5 + 4 * e["sigma"] / 5 for e in expected]})
+                       "Twist(w=0.2)": [e["rho"] / 5 + 4 * e["sigma"] / 5 for e in expected]})
     for name, want in checks.items():
         got = parse_measure(name).evaluate(runs, g, t).values()
         assert got == want, name

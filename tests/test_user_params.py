@@ -1,7 +1,7 @@
 """Issue 14, part 1: a user's measure file with declared parameters, through every command.
 
 A measure file declares its parameters with ``@workbench.parameter`` and is
-then named like a built-in (``file.py:gp(p=3/5)@10``).  The file written here
+then named like a built-in (``file.py:gp(p=0.6)@10``).  The file written here
 holds a user RBP (a polynomial in ``p``), geometric precision (a rational
 function of ``p``), a measure with an integer and a word parameter, and one
 with a topic.  Every command's answer is checked against an oracle written
@@ -160,13 +160,13 @@ def run_of(text: str):
 
 def test_names_parse_exactly_like_builtin_parameters(mine):
     m = parse_measure(f"{mine}:gp(p=0.6)@10")
-    assert m == parse_measure(f"{mine}:gp(p=3/5)@10") == Measure(f"{mine}:gp", {"p": Fraction(3, 5)}, 10)
-    assert str(m) == f"{mine}:gp(p=3/5)@10" and m.cutoff == 10 and m.param_dict == {"p": Fraction(3, 5)}
-    assert str(parse_measure(f"{mine}:gp")) == f"{mine}:gp(p=1/2)"  # the declared default
-    assert str(parse_measure(f"{mine}:urbp@3")) == f"{mine}:urbp(p=4/5)@3"
+    assert m == parse_measure(f"{mine}:gp(p=0.6)@10") == Measure(f"{mine}:gp", {"p": Fraction(3, 5)}, 10)
+    assert str(m) == f"{mine}:gp(p=0.6)@10" and m.cutoff == 10 and m.param_dict == {"p": Fraction(3, 5)}
+    assert str(parse_measure(f"{mine}:gp")) == f"{mine}:gp(p=0.5)"  # the declared default
+    assert str(parse_measure(f"{mine}:urbp@3")) == f"{mine}:urbp(p=0.8)@3"
     assert str(parse_measure(f"{mine}:top(mode=graded)")) == f"{mine}:top(T=2,mode=graded)"
     assert parse_measure(f"{mine}:top(T=3)").param_dict == {"T": 3, "mode": "flat"}
-    assert parse_measure(f"{mine}:gp (p = 0.6) @ 3") == parse_measure(f"{mine}:gp(p=3/5)@3")
+    assert parse_measure(f"{mine}:gp (p = 0.6) @ 3") == parse_measure(f"{mine}:gp(p=0.6)@3")
 
 
 def test_a_measure_without_declared_parameters_keeps_its_name():
@@ -174,7 +174,7 @@ def test_a_measure_without_declared_parameters_keeps_its_name():
     m = parse_measure(f"{spec}@3")
     assert str(m) == f"{spec}@3" and m.params == ()
     with pytest.raises(BadParameterError, match=r"unknown parameter 'p' \(known: none\)"):
-        parse_measure(f"{spec}(p=1/2)")
+        parse_measure(f"{spec}(p=0.5)")
 
 
 @settings(max_examples=60, deadline=None)
@@ -227,12 +227,12 @@ def test_free_parameter_gives_the_builtin_expression(mine):
 def test_the_api_takes_user_parameters(mine):
     qrels = {"1": {"a": 2, "b": 1, "n": 0}, "2": {"c": 1}}
     runs = {"good": {"1": ["a", "b"], "2": ["c"]}, "bad": {"1": ["n", "b", "a"], "2": ["x", "c"]}}
-    matrix = wb.score_matrix(qrels, runs, f"{mine}:gp(p=3/5)")
+    matrix = wb.score_matrix(qrels, runs, f"{mine}:gp(p=0.6)")
     # the score matrix pads every ranking with 0 to the longest one (3 documents)
     grades = {("1", "good"): (2, 1, 0), ("2", "good"): (1, 0, 0), ("1", "bad"): (0, 1, 2), ("2", "bad"): (0, 1, 0)}
     for (topic, system), run in grades.items():
         assert matrix.value(topic, system) == o_gp(run, Fraction(3, 5))
-    assert wb.classify(f"{mine}:gp(p=1/2)", depth=3).verdict == oracle_verdict(
+    assert wb.classify(f"{mine}:gp(p=0.5)", depth=3).verdict == oracle_verdict(
         oracle_values("gp", Fraction(1, 2), 3, 1), "rank", 1)
 
 
@@ -313,14 +313,14 @@ def test_counterexample_smt_with_the_parameter_free(capsys, mine, fn, rng, depth
 
 
 def test_atlas(capsys, mine):
-    obj = cli_json(capsys, "atlas", "--measure", f"{mine}:urbp(p=1/2)", "--measure", "RBP(p=1/2)",
-                   "--measure", f"{mine}:gp(p=3/5)", "--orders", "rank,dominance", "--grades", "1..2",
+    obj = cli_json(capsys, "atlas", "--measure", f"{mine}:urbp(p=0.5)", "--measure", "RBP(p=0.5)",
+                   "--measure", f"{mine}:gp(p=0.6)", "--orders", "rank,dominance", "--grades", "1..2",
                    "--depths", "2..3", "--json")
     cells = {(c["measure"], c["order"], c["grades"], c["depth"]): c["verdict"] for c in obj["cells"]}
     for order, grades, depth in itertools.product(("rank", "dominance"), (1, 2), (2, 3)):
-        assert cells[(f"{mine}:urbp(p=1/2)", order, grades, depth)] == cells[("RBP(p=1/2)", order, grades, depth)]
+        assert cells[(f"{mine}:urbp(p=0.5)", order, grades, depth)] == cells[("RBP(p=0.5)", order, grades, depth)]
         values = oracle_values("gp", Fraction(3, 5), depth, grades)
-        assert cells[(f"{mine}:gp(p=3/5)", order, grades, depth)] == oracle_verdict(values, order, grades)
+        assert cells[(f"{mine}:gp(p=0.6)", order, grades, depth)] == oracle_verdict(values, order, grades)
     rows = {}
     for row in obj["thresholds"]:
         rows.setdefault(row["measure"], []).append(row)
@@ -338,7 +338,7 @@ def test_hasse_violations_witness_and_measure(capsys, mine):
     bad = [[list(a), list(b)] for a, b in zip(runs, runs[1:]) if values[a] > values[b]]
     violations, witness = obj["highlights"]
     assert bad and violations["edges"] == bad and witness["edges"] == bad[:1]
-    dominance = cli_json(capsys, "hasse", "--order", "dominance", "--depth", 4, "--violations", f"{mine}:urbp(p=3/5)",
+    dominance = cli_json(capsys, "hasse", "--order", "dominance", "--depth", 4, "--violations", f"{mine}:urbp(p=0.6)",
                          "--json")
     values4 = oracle_values("urbp", Fraction(3, 5), 4, 1)
     assert oracle_verdict(values4, "dominance", 1) == "strict" and dominance["highlights"][0]["edges"] == []
@@ -348,10 +348,10 @@ def test_hasse_violations_witness_and_measure(capsys, mine):
 
 
 def test_ipso_freedom_finds_the_exact_tie(capsys, mine):
-    obj = cli_json(capsys, "ipso", "freedom", "100", "011", "--measures", f"{mine}:gp(p=3/5),{mine}:urbp,RBP", "--json")
+    obj = cli_json(capsys, "ipso", "freedom", "100", "011", "--measures", f"{mine}:gp(p=0.6),{mine}:urbp,RBP", "--json")
     a, b = (1, 0, 0), (0, 1, 1)
     order = obj["orders"][0]
-    assert order["measure"] == f"{mine}:gp(p=3/5)"
+    assert order["measure"] == f"{mine}:gp(p=0.6)"
     assert (Fraction(order["value_a"]), Fraction(order["value_b"])) == (o_gp(a, Fraction(3, 5)), o_gp(b, Fraction(3, 5)))
     sweeps = {s["measure"]: s for s in obj["sweeps"]}
     # gp(100) - gp(011) = (1 - p - p^2) / (1 + p + p^2): one tie, at the root of p^2 + p - 1 in (0, 1)
@@ -376,18 +376,18 @@ def test_experiments_score_like_the_builtin(capsys, mine):
     assert rows[names[2]] == rows[names[0]] and rows[names[3]] == rows[names[1]]
     assert rows[names[2]] != rows[names[3]]  # the parameter reached the measure
     corr = cli_json(capsys, "experiment", "correlation", trec / "qrels.txt", *runs, "--measures",
-                    f"RBP(p=1/2),{mine}:urbp(p=1/2),{mine}:top(T=3,mode=graded)", "--format", "json")
-    pair = next(r for r in corr["rows"] if r["measure_b"] == f"{mine}:urbp(p=1/2)")
+                    f"RBP(p=0.5),{mine}:urbp(p=0.5),{mine}:top(T=3,mode=graded)", "--format", "json")
+    pair = next(r for r in corr["rows"] if r["measure_b"] == f"{mine}:urbp(p=0.5)")
     assert pair["overall"] == 1.0 and pair["topic_by_topic"] == 1.0
     assert any(r["measure_b"] == f"{mine}:top(T=3,mode=graded)" for r in corr["rows"])
 
 
 def test_axioms(capsys, mine):
-    user = cli_json(capsys, "axioms", "--measure", f"{mine}:urbp(p=1/2)", "--depth", 3, "--json")
-    builtin = cli_json(capsys, "axioms", "--measure", "RBP(p=1/2)", "--depth", 3, "--json")
-    assert user.pop("source") == f"{mine}:urbp(p=1/2)" and builtin.pop("source") == "RBP(p=1/2)"
+    user = cli_json(capsys, "axioms", "--measure", f"{mine}:urbp(p=0.5)", "--depth", 3, "--json")
+    builtin = cli_json(capsys, "axioms", "--measure", "RBP(p=0.5)", "--depth", 3, "--json")
+    assert user.pop("source") == f"{mine}:urbp(p=0.5)" and builtin.pop("source") == "RBP(p=0.5)"
     assert user == builtin
-    code, out, err = run_cli(capsys, "axioms", "--measure", f"{mine}:gp(p=3/5)", "--depth", 3, "--json")
+    code, out, err = run_cli(capsys, "axioms", "--measure", f"{mine}:gp(p=0.6)", "--depth", 3, "--json")
     assert code == 1, err  # an axiom fails
     gp = json.loads(out)
     values = oracle_values("gp", Fraction(3, 5), 3, 1)
@@ -403,11 +403,11 @@ def test_axioms(capsys, mine):
     ("urbp(q=1)", "unknown parameter 'q' (known: p)"),
     ("urbp(p=1)", "p=1 outside (0, 1)"),
     ("urbp(p=abc)", "p=abc is not an exact number in (0, 1)"),
-    ("urbp(p=1/2,p=1/3)", "parameter p given twice"),
+    ("urbp(p=0.5,p=1/3)", "parameter p given twice"),
     ("urbp(0.5)", "write parameters by name"),
-    ("urbp(p=1/2)@0", "cut-off @0 must be an integer >= 1"),
+    ("urbp(p=0.5)@0", "cut-off @0 must be an integer >= 1"),
     ("top(T=0)", "T=0 outside integers >= 1"),
-    ("top(T=3/2)", "T=3/2 outside integers >= 1"),
+    ("top(T=1.5)", "T=1.5 outside integers >= 1"),
     ("top(mode=steep)", "mode=steep not one of {flat, graded}"),
     ("urbp[3]", "is not of the form"),
 ])

@@ -4,7 +4,7 @@ One import for a notebook or a script; the functions take the command
 line's strings and return objects that display themselves::
 
     >>> import workbench as wb
-    >>> wb.classify("RBP(p=1/2)", order="rank", depth=5).verdict
+    >>> wb.classify("RBP(p=0.5)", order="rank", depth=5).verdict
     'interval'
     >>> wb.census(depth=3).nonsep
     2

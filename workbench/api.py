@@ -2,7 +2,7 @@
 
 ``import workbench as wb`` gives these functions (loaded on first use, so the
 import itself stays cheap).  Each takes what the matching ``workbench``
-subcommand takes -- measure names (``"RBP(p=1/2)"``, ``"nDCG@10"``,
+subcommand takes -- measure names (``"RBP(p=0.5)"``, ``"nDCG@10"``,
 ``"file.py:function"``), order names, ``depth``, ``grades``, ``gains``
 (``"0,1,3"``), ``topic`` (``"2,1"`` or ``3``), runs (``"0110"`` or
 ``"0,1,1,0"``) -- validates them with the same typed errors
@@ -24,10 +24,10 @@ a Hasse diagram, a census and a comparison, ``to_json()`` gives the object
 Examples
 --------
 >>> import workbench as wb
->>> wb.classify("RBP(p=1/2)", order="rank", depth=5)
-Classification of RBP(p=1/2): rank order, rank-based runs, depth 5, 1 relevant grade, gains 0,1 (32 runs, 31 covers)
+>>> wb.classify("RBP(p=0.5)", order="rank", depth=5)
+Classification of RBP(p=0.5): rank order, rank-based runs, depth 5, 1 relevant grade, gains 0,1 (32 runs, 31 covers)
   verdict: interval    intrinsic (Giner): interval/metric
-  RBP(p=1/2) = 1/32 * rank + 0
+  RBP(p=0.5) = 1/32 * rank + 0
 >>> wb.compare("0110", "1001").category
 'nonsep'
 
@@ -146,7 +146,7 @@ def _measure(value):
     if isinstance(value, Measure):
         return value
     if not isinstance(value, str):
-        raise UnknownMeasureError(f"measure {value!r}: give a name such as 'RBP(p=1/2)', 'nDCG@10' or 'file.py:function'")
+        raise UnknownMeasureError(f"measure {value!r}: give a name such as 'RBP(p=0.5)', 'nDCG@10' or 'file.py:function'")
     return parse_measure(value)
 
 
@@ -188,7 +188,7 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     Parameters
     ----------
     measure : str or Measure
-        ``"RBP(p=1/2)"``, ``"AP"``, ``"nDCG@10"``, ``"path/to/file.py:function"``.
+        ``"RBP(p=0.5)"``, ``"AP"``, ``"nDCG@10"``, ``"path/to/file.py:function"``.
     order : str
         ``rank``, ``set``, ``dominance``, ``ipso``, ``replacement``, ``swap`` or ``raise``.
     depth : int
@@ -217,9 +217,9 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     Examples
     --------
     >>> import workbench as wb
-    >>> c = wb.classify("RBP(p=4/5)", depth=4)
+    >>> c = wb.classify("RBP(p=0.8)", depth=4)
     >>> c
-    Classification of RBP(p=4/5): rank order, rank-based runs, depth 4, 1 relevant grade, gains 0,1 (16 runs, 15 covers)
+    Classification of RBP(p=0.8): rank order, rank-based runs, depth 4, 1 relevant grade, gains 0,1 (16 runs, 15 covers)
       verdict: violated    intrinsic (Giner): ordinal/metric
       witness: 0011 <= 0100 in the order, but 0011 scores above it: 144/625 vs 4/25
     >>> c.witness.lower, c.witness.lower_value
@@ -324,8 +324,8 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
     Examples
     --------
     >>> import workbench as wb
-    >>> wb.counterexample("RBP(p=3/5)", max_depth=8)
-    Counterexample found (enumeration, depth 4): RBP(p=3/5) on the rank order, 1 relevant grade, gains 0,1
+    >>> wb.counterexample("RBP(p=0.6)", max_depth=8)
+    Counterexample found (enumeration, depth 4): RBP(p=0.6) on the rank order, 1 relevant grade, gains 0,1
       0111 < 1000 in the order, but M = 294/625 > 2/5
       no violation at smaller depths (exhaustive enumeration)
     >>> wb.counterexample("gRBP(p=1/3)", grades=2, depth=30, method="smt").proof
@@ -525,7 +525,7 @@ def measure(name):
     Measure('nDCG@10')
     >>> m = wb.measure("RBP(p=0.8)@10")
     >>> m, m.params, m.cutoff
-    (Measure('RBP(p=4/5)@10'), (('p', Fraction(4, 5)),), 10)
+    (Measure('RBP(p=0.8)@10'), (('p', Fraction(4, 5)),), 10)
     >>> wb.measure("RBP(p=1)")
     Traceback (most recent call last):
     ...
@@ -575,7 +575,7 @@ def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None
     >>> [str(ap.value(t, "bad")) for t in ap.topics]
     ['7/12', '0']
     >>> [m.measure for m in wb.score_matrix(qrels, runs, "AP,RBP(p=0.8)")]
-    ['AP', 'RBP(p=4/5)']
+    ['AP', 'RBP(p=0.8)']
 
     References
     ----------
@@ -608,7 +608,7 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
     Parameters
     ----------
     measure : str or Measure
-        ``"RBP(p=1/2)"``, ``"AP"``, ``"nDCG@3"``, ``"path/to/file.py:function"``.
+        ``"RBP(p=0.5)"``, ``"AP"``, ``"nDCG@3"``, ``"path/to/file.py:function"``.
     grades : int, optional
         Relevant grades ``c`` (default 1, or from ``gains``).
     gains : str, sequence or Gains, optional

@@ -984,3 +984,66 @@ def parse_exact(text: str, what: str, error=None) -> Fraction:
     except (ValueError, ZeroDivisionError):
         raise err(f"{what}: {text.strip()!r} is not an exact number (0.8, 4/5, 1e-3)") from None
 
+
+
+#: A rational prints as a decimal only when it has at most this many digits after the point.
+MAX_DECIMAL_PLACES = 20
+
+
+def decimal_places(q: Fraction) -> int | None:
+    """The number of digits after the point of ``q`` written as a finite decimal, or ``None`` when it has none.
+
+    A reduced fraction is a finite decimal exactly when its denominator has no
+    prime factor other than 2 and 5; ``2^a 5^b`` needs ``max(a, b)`` places.
+
+    >>> decimal_places(Fraction(4, 5)), decimal_places(Fraction(3, 8)), decimal_places(Fraction(1, 3)), decimal_places(Fraction(7))
+    (1, 3, None, 0)
+    """
+    d = q.denominator
+    twos = (d & -d).bit_length() - 1
+    d >>= twos
+    fives = 0
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    return max(twos, fives) if d == 1 else None
+
+
+def decimal_str(q) -> str:
+    """The exact text of a rational: its finite decimal when it has one of at most :data:`MAX_DECIMAL_PLACES` places, else ``p/q``.
+
+    The decimal is the shortest exact one, with no exponent and no trailing
+    zero (``4/5 -> "0.8"``, ``5/2 -> "2.5"``, ``3 -> "3"``); a rational that
+    is not a finite decimal (``1/3``) or would need more than
+    :data:`MAX_DECIMAL_PLACES` digits after the point (``1/2^30``, which no
+    reader would check digit by digit) keeps its fraction.  Either text reads
+    back exactly through :func:`parse_exact`, and the decimal one is also what
+    ir_measures' parser reads as the same number (a float).
+
+    Parameters
+    ----------
+    q : Fraction or int
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> [decimal_str(Fraction(*x)) for x in ((4, 5), (1, 2), (31, 100), (-1, 8), (3, 1), (1, 3), (1, 2**30))]
+    ['0.8', '0.5', '0.31', '-0.125', '3', '1/3', '1/1073741824']
+
+    References
+    ----------
+    ir_measures measure syntax (parameters as Python literals, so ``p=0.8``,
+    never ``p=4/5``); DESIGN.md, "Measures are immutable values".
+    """
+    q = Fraction(q)
+    places = decimal_places(q)
+    if places is None or places > MAX_DECIMAL_PLACES:
+        return str(q)
+    if places == 0:
+        return str(q.numerator)
+    digits = abs(q.numerator) * 10**places // q.denominator  # exact: the denominator divides 10^places
+    whole, frac = divmod(digits, 10**places)
+    return f"{'-' if q < 0 else ''}{whole}.{str(frac).rjust(places, '0').rstrip('0')}"

@@ -254,7 +254,7 @@ def violations(space, order, measure, gains: Gains | None = None, ties: bool = F
     --------
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.spaces import rank_space
-    >>> [h] = violations(rank_space(3), "dominance", parse_measure("RBP(p=1/2)"))
+    >>> [h] = violations(rank_space(3), "dominance", parse_measure("RBP(p=0.5)"))
     >>> len(h.pairs)
     0
     >>> bad, tie = violations(rank_space(3), "dominance", parse_measure("P"), ties=True)
@@ -298,9 +298,9 @@ def witness(space, order, measure, gains: Gains | None = None) -> Highlight:
     --------
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.spaces import rank_space
-    >>> h = witness(rank_space(4), "rank", parse_measure("RBP(p=4/5)"))
+    >>> h = witness(rank_space(4), "rank", parse_measure("RBP(p=0.8)"))
     >>> h.label, sorted(h.pairs)
-    ('RBP(p=4/5) violated: 0011 scores above 0100', [((0, 0, 1, 1), (0, 1, 0, 0))])
+    ('RBP(p=0.8) violated: 0011 scores above 0100', [((0, 0, 1, 1), (0, 1, 0, 0))])
 
     References
     ----------

@@ -405,7 +405,7 @@ def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Option
     --------
     >>> f = freedom("100", "011", "RR,P@3,Succ@3,RBP(p=0.5)")
     >>> f.category, [(m.measure, m.order) for m in f.orders]
-    ('nonsep', [('RR', 'a>b'), ('P@3', 'a<b'), ('Succ@3', 'tie'), ('RBP(p=1/2)', 'a>b')])
+    ('nonsep', [('RR', 'a>b'), ('P@3', 'a<b'), ('Succ@3', 'tie'), ('RBP(p=0.5)', 'a>b')])
     >>> s = f.sweeps[0]
     >>> s.measure, s.ties
     ('RBP', (-1/2 + sqrt(5)/2,))

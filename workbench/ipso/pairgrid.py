@@ -110,7 +110,7 @@ class PairGrid:
     def to_json(self) -> dict:
         """A JSON-ready summary (no per-cell data).
 
-        >>> pair_grid(2, "RBP(p=1/2)", "RBP(p=1/2)").to_json()["kendall_tau"]
+        >>> pair_grid(2, "RBP(p=0.5)", "RBP(p=0.5)").to_json()["kendall_tau"]
         1.0
 
         References
@@ -308,14 +308,14 @@ def pair_grid(
 
     Examples
     --------
-    >>> g = pair_grid(3, "RBP(p=1/2)", "RBP(p=1/2)")
+    >>> g = pair_grid(3, "RBP(p=0.5)", "RBP(p=0.5)")
     >>> g.counts
     {'equal': 8, 'ni': 27, 'ns': 27, 'nonsep': 2}
     >>> [format_run(g.runs[i]) for i in g.row_order]
     ['000', '001', '010', '011', '100', '101', '110', '111']
     >>> g.kendall_tau
     1.0
-    >>> round(pair_grid(3, "RBP(p=1/2)", "AP", topic=Topic((3,))).kendall_tau, 3)
+    >>> round(pair_grid(3, "RBP(p=0.5)", "AP", topic=Topic((3,))).kendall_tau, 3)
     0.929
 
     References
@@ -390,7 +390,7 @@ def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -
     --------
     >>> import tempfile, os
     >>> out = Path(tempfile.mkdtemp()) / "grid.png"
-    >>> draw_pair_grid(pair_grid(3, "RBP(p=1/2)", "RR"), out).stat().st_size > 0
+    >>> draw_pair_grid(pair_grid(3, "RBP(p=0.5)", "RR"), out).stat().st_size > 0
     True
 
     References

@@ -61,7 +61,7 @@ Examples
 >>> v = cwl_values(A, insq(Fraction(1)), 3)
 >>> v.eu.value(0), v.ed
 (Fraction(45, 61), Fraction(61, 36))
->>> cwl_values(A, rbp(Fraction(1, 2)), 3, tail=Fraction(2)).eu.value(0)   # = RBP(p=1/2)
+>>> cwl_values(A, rbp(Fraction(1, 2)), 3, tail=Fraction(2)).eu.value(0)   # = RBP(p=0.5)
 Fraction(5, 8)
 
 References

@@ -2,7 +2,7 @@
 
 A measure file declares each parameter of its function with a decorator,
 its default and its domain; the workbench then names the measure like a
-built-in (``mine.py:gp(p=3/5)@10``), parses and checks values exactly against
+built-in (``mine.py:gp(p=0.6)@10``), parses and checks values exactly against
 the domain, prints canonical names, and leaves the parameter free in
 ``thresholds``, ``counterexample --param-range`` and ``ipso freedom``::
 
@@ -168,7 +168,7 @@ def parameter(name: str, default, domain: str = "(0, 1)", *, integer: bool = Fal
 
     The function then takes the parameter as a keyword argument of the same
     name, ``def gp(A, p)``, and is named like a built-in:
-    ``mine.py:gp(p=3/5)@10``; ``mine.py:gp`` uses the default.  A rational
+    ``mine.py:gp(p=0.6)@10``; ``mine.py:gp`` uses the default.  A rational
     parameter arrives as an exact value of the algebra (a rational, or a
     symbol when ``thresholds`` leaves it free), an integer one as an ``int``,
     a choice as a ``str``.

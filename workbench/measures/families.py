@@ -437,7 +437,7 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
     ...     return (1 - p) * A.sum(p ** i * A.rel(i) for i in range(A.depth))
     >>> fam = register_family(user_family("mine.py:rbp", rbp))
     >>> str(Measure("mine.py:rbp")), Measure("mine.py:rbp", {"p": "3/4"}).value((0, 1), Gains.default())
-    ('mine.py:rbp(p=1/2)', Fraction(3, 16))
+    ('mine.py:rbp(p=0.5)', Fraction(3, 16))
 
     References
     ----------
@@ -683,7 +683,7 @@ def load_user_family(spec: str) -> Family:
 
     is used as ``workbench classify top2.py:top2``.  Parameters declared with
     ``@workbench.parameter`` (:mod:`workbench.measures.declare`) are named as
-    for a built-in: ``top2.py:top2(p=3/5)@10``.
+    for a built-in: ``top2.py:top2(p=0.6)@10``.
 
     Parameters
     ----------

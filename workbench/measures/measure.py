@@ -17,7 +17,7 @@ Examples
 >>> from workbench.space.runs import Gains, Topic
 >>> m = Measure("RBP", {"p": Fraction(1, 2)})
 >>> str(m), m.value((1, 0, 1), Gains.default())
-('RBP(p=1/2)', Fraction(5, 8))
+('RBP(p=0.5)', Fraction(5, 8))
 >>> [str(v) for v in Measure("AP").evaluate(np.array([[1, 0, 1], [0, 1, 1]]), Gains.default(), Topic((2,))).values()]
 ['5/6', '7/12']
 
@@ -46,7 +46,7 @@ from workbench.errors import (
 from workbench.core.exact import ValueBlock
 # re-exported: the families and parameters lived here before workbench.measures.families / workbench.measures.params
 from workbench.measures.families import FAMILIES, Family, get_family, is_user_spec, register_family, user_family  # noqa: F401
-from workbench.measures.params import BASE, DISCOUNT, P_PERSISTENCE, ParamSpec  # noqa: F401
+from workbench.measures.params import BASE, DISCOUNT, P_PERSISTENCE, ParamSpec, param_text  # noqa: F401
 from workbench.space.runs import Gains, Topic
 
 
@@ -67,7 +67,10 @@ class Measure:
     """A measure: family, parameters (defaults filled, sorted by name) and cut-off.
 
     Immutable; its canonical string is its identity
-    (``parse_measure(str(m)) == m``).  ``params`` may be given as a dict or a
+    (``parse_measure(str(m)) == m``).  The string prints a rational parameter
+    as a finite decimal when it is one of at most 20 places (``RBP(p=0.8)``,
+    so ir_measures reads the name too) and as a fraction otherwise
+    (``RBP(p=1/3)``); see :func:`~workbench.measures.params.param_text`.  ``params`` may be given as a dict or a
     partial tuple of pairs; it is checked against the family's declared
     domains and completed with defaults.
 
@@ -76,7 +79,7 @@ class Measure:
     >>> from workbench.space.runs import Gains, Topic
     >>> m = Measure("RBP", {"p": "0.8"}, cutoff=10)
     >>> str(m), m.params
-    ('RBP(p=4/5)@10', (('p', Fraction(4, 5)),))
+    ('RBP(p=0.8)@10', (('p', Fraction(4, 5)),))
     >>> str(Measure("nDCG", cutoff=5)), str(Measure("DCG", {"discount": "logb"}))
     ('nDCG@5', 'DCG(discount=logb)')
     >>> Measure("P", cutoff=4).value((1, 1), Gains.default())
@@ -131,7 +134,7 @@ class Measure:
             ps = fam.param(name)
             if ps.quiet and value == ps.default:
                 continue
-            shown.append(f"{name}={value}")
+            shown.append(f"{name}={param_text(value)}")
         s = self.family + (f"({','.join(shown)})" if shown else "")
         return s + (f"@{self.cutoff}" if self.cutoff is not None else "")
 
@@ -142,7 +145,7 @@ class Measure:
         """A copy with some parameters replaced.
 
         >>> str(Measure("RBP", cutoff=5).with_params(p="1/2"))
-        'RBP(p=1/2)@5'
+        'RBP(p=0.5)@5'
 
         References
         ----------

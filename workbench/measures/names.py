@@ -2,19 +2,22 @@
 
 Grammar: ``Family``, ``Family@k``, ``Family(name=value, ...)``,
 ``Family(name=value, ...)@k``.  Values are numbers read exactly from their
-source text (``0.8`` is ``4/5``; ``1/3``, ``-0.5`` and ``2`` as written), real
+source text (``0.8`` is ``4/5``; ``1/3``, ``-0.5`` and ``2`` as written; a
+canonical name prints ``4/5`` back as ``0.8``, a finite decimal of at most 20
+places, and ``1/3`` as a fraction, so ir_measures' parser reads the names of
+its own families), real
 algebraic numbers (``root(p**3 + p**2 + p - 1, 0.54)``, the real root nearest
 to ``0.54``, or sympy's ``CRootOf(p**3 + p**2 + p - 1, 0)``; see
 :mod:`workbench.core.algebraic_syntax`) or bare words for choices
 (``discount=logb``).  A user's own measure is written
 ``path/to/file.py:function`` (optionally ``@k``), with parameters
-(``path/to/file.py:function(p=3/5)@k``) when the function declares them
+(``path/to/file.py:function(p=0.6)@k``) when the function declares them
 (:func:`workbench.parameter`).
 
 Examples
 --------
 >>> str(parse_measure("RBP(p=0.8)@10"))
-'RBP(p=4/5)@10'
+'RBP(p=0.8)@10'
 >>> parse_measure("NDCG@5") == parse_measure("nDCG@5")
 True
 
@@ -32,6 +35,7 @@ from workbench.core.algebraic_syntax import ROOT_FUNCTIONS, real_from_ast
 from workbench.errors import BadParameterError, UnknownMeasureError
 from workbench.measures.families import ALIASES, load_user_family, unknown_family_error  # noqa: F401 (public here)
 from workbench.measures.measure import FAMILIES, Family, Measure, is_user_spec
+from workbench.measures.params import param_text
 
 def _number(node: ast.AST, text: str) -> Fraction:
     """An exact number from a literal, a signed literal or a quotient of them."""
@@ -72,7 +76,7 @@ def _value(node: ast.AST, text: str):
 
 
 def _split_user_spec(text: str) -> tuple[str, str] | None:
-    """``("path/to/file.py:function", "(p=3/5)@10")`` for a user's measure name, else None."""
+    """``("path/to/file.py:function", "(p=0.6)@10")`` for a user's measure name, else None."""
     match = _USER_NAME.match(text)
     if match is None or not is_user_spec(match.group(1)):
         return None
@@ -96,11 +100,11 @@ def parse_measure(text: str) -> Measure:
     Parameters
     ----------
     text : str
-        ``RBP(p=0.8)@10``, ``RBP(p=4/5)``, ``nDCG@5``, ``DCG(discount=logb,b=2)``,
+        ``RBP(p=0.8)@10``, ``RBP(p=0.8)``, ``nDCG@5``, ``DCG(discount=logb,b=2)``,
         ``P@10``, ``AP``, ``ERR@10``, ``RR``, ``Succ@5`` (aliases: ``Success``,
         ``NDCG``, ``MRR``, ``MAP``, ...), or ``path/to/file.py:function``,
         with parameters and cut-off as for a built-in
-        (``path/to/file.py:function(p=3/5)@10``) when the function declares them.
+        (``path/to/file.py:function(p=0.6)@10``) when the function declares them.
 
     Returns
     -------
@@ -192,7 +196,7 @@ def describe_families() -> list[dict]:
     --------
     >>> rbp = [d for d in describe_families() if d["name"] == "RBP"][0]
     >>> rbp["params"], rbp["needs_topic"], rbp["z3_ok"]
-    ([{'name': 'p', 'domain': '(0, 1)', 'default': '4/5', 'description': 'persistence'}], False, True)
+    ([{'name': 'p', 'domain': '(0, 1)', 'default': '0.8', 'description': 'persistence'}], False, True)
 
     References
     ----------
@@ -205,7 +209,7 @@ def describe_families() -> list[dict]:
                 "name": fam.name,
                 "params": [
                     {"name": ps.name, "domain": ps.domain(),
-                     "default": None if ps.default is None else str(ps.default), "description": ps.description}
+                     "default": None if ps.default is None else param_text(ps.default), "description": ps.description}
                     for ps in fam.params
                 ],
                 "needs_topic": fam.needs_topic,

@@ -19,12 +19,29 @@ from fractions import Fraction
 
 import numpy as np
 
+from workbench.core.exact import decimal_str
 from workbench.core.algebraic_syntax import is_algebraic, looks_algebraic, parse_real
 from workbench.errors import BadParameterError
 
 
-def _fmt(q) -> str:
-    return str(q)
+def param_text(value) -> str:
+    """A parameter value as a canonical name prints it: a finite decimal as such, other rationals as fractions.
+
+    ``4/5 -> 0.8`` (:func:`~workbench.core.exact.decimal_str`: at most 20
+    places, else the fraction), ``1/3`` as written, an integer as ``2``, a
+    real algebraic number as ``root(...)``, a word as itself.
+
+    >>> param_text(Fraction(4, 5)), param_text(Fraction(1, 3)), param_text(Fraction(2)), param_text("logb")
+    ('0.8', '1/3', '2', 'logb')
+
+    References
+    ----------
+    ir_measures measure syntax (parameters are Python literals, so ``p=0.8``, never ``p=4/5``).
+    """
+    return decimal_str(value) if isinstance(value, (int, Fraction)) else str(value)
+
+
+_fmt = param_text
 
 
 @dataclass(frozen=True)
@@ -118,12 +135,13 @@ class ParamSpec:
         'root(p**2 + p - 1, 0.618034)'
         """
         where = f"{measure}: " if measure else ""
+        shown = param_text(value) if isinstance(value, Fraction) else value
         if self.choices is not None:
             if not isinstance(value, str) or value not in self.choices:
-                raise BadParameterError(f"{where}{self.name}={value} not one of {self.domain()}")
+                raise BadParameterError(f"{where}{self.name}={shown} not one of {self.domain()}")
             return value
         if isinstance(value, bool):
-            raise BadParameterError(f"{where}{self.name}={value} is not a number")
+            raise BadParameterError(f"{where}{self.name}={shown} is not a number")
         if isinstance(value, str) and looks_algebraic(value):
             value = parse_real(value, f"{where}{self.name}={value.strip()}")
         algebraic = is_algebraic(value)
@@ -139,13 +157,13 @@ class ParamSpec:
             else:
                 raise ValueError
         except (ValueError, ZeroDivisionError, TypeError):
-            raise BadParameterError(f"{where}{self.name}={value} is not an exact number in {self.domain()}") from None
+            raise BadParameterError(f"{where}{self.name}={shown} is not an exact number in {self.domain()}") from None
         if self.integer and (algebraic or q.denominator != 1):
-            raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")
+            raise BadParameterError(f"{where}{self.name}={shown} outside {self.domain()}")
         if self.low is not None and (q < self.low or (q == self.low and not self.low_closed)):
-            raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")
+            raise BadParameterError(f"{where}{self.name}={shown} outside {self.domain()}")
         if self.high is not None and (q > self.high or (q == self.high and not self.high_closed)):
-            raise BadParameterError(f"{where}{self.name}={value} outside {self.domain()}")
+            raise BadParameterError(f"{where}{self.name}={shown} outside {self.domain()}")
         return q
 
     def z3_constraint(self, term):

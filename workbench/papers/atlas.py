@@ -29,8 +29,8 @@ Conventions (stated again in the report):
 
 Examples
 --------
->>> a = build_atlas(["RBP(p=4/5)"], orders=["rank", "dominance"], grades=[1], depths=[2, 3, 4])
->>> a.verdicts("RBP(p=4/5)", "rank", 1), a.verdicts("RBP(p=4/5)", "dominance", 1)
+>>> a = build_atlas(["RBP(p=0.8)"], orders=["rank", "dominance"], grades=[1], depths=[2, 3, 4])
+>>> a.verdicts("RBP(p=0.8)", "rank", 1), a.verdicts("RBP(p=0.8)", "dominance", 1)
 ('O V V', 'S S S')
 >>> v = a.violations()[0]
 >>> v.depth, v.witness.lower, v.witness.upper, v.witness.lower_value, v.witness.upper_value
@@ -59,7 +59,7 @@ from workbench.space.spaces import rank_space, set_space
 
 #: The built-in measures at their customary parameter values (one per family, two for RBP/gRBP/DCG).
 BUILTIN_MEASURES = (
-    "P", "gP", "R", "gR", "F", "AP", "RBP(p=1/2)", "RBP(p=4/5)", "gRBP(p=1/2)", "gRBP(p=4/5)",
+    "P", "gP", "R", "gR", "F", "AP", "RBP(p=0.5)", "RBP(p=0.8)", "gRBP(p=0.5)", "gRBP(p=0.8)",
     "DCG", "DCG(discount=logb,b=2)", "nDCG", "ERR", "RR", "Succ", "SBTO", "RBTO",
     "Twist", "RecoveryRatio", "SpaceRatio", "ForwardSpaceRatio", "BackwardSpaceRatio",
     "ForwardSpace", "BackwardSpace", "RP", "CRP",
@@ -393,7 +393,7 @@ class Plan:
     and one ``("threshold", measure, param, order, grades, depth)`` per
     threshold row.
 
-    >>> [t[0] for t in plan_atlas(["RBP(p=1/2)"], ["rank"], [1], [2]).tasks]
+    >>> [t[0] for t in plan_atlas(["RBP(p=0.5)"], ["rank"], [1], [2]).tasks]
     ['cell', 'threshold']
 
     References

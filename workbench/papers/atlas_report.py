@@ -10,7 +10,7 @@ temporary file and a rename.
 Examples
 --------
 >>> from workbench.papers.atlas import build_atlas
->>> a = build_atlas(["RBP(p=4/5)"], orders=["rank"], grades=[1], depths=[2, 3, 4])
+>>> a = build_atlas(["RBP(p=0.8)"], orders=["rank"], grades=[1], depths=[2, 3, 4])
 >>> v = a.violations()[0]
 >>> v.depth, witness_text(v.witness, v.order, v.grades)
 (3, '`011 < 100` but 36/125 > 1/5')
@@ -73,7 +73,7 @@ def witness_text(w: Witness, order: str, grades: int) -> str:
 
     >>> from workbench.papers.atlas import classify_cell
     >>> from workbench.measures.names import parse_measure
-    >>> w = classify_cell(parse_measure("RBP(p=4/5)"), get_order("rank"), 1, 4).witness
+    >>> w = classify_cell(parse_measure("RBP(p=0.8)"), get_order("rank"), 1, 4).witness
     >>> witness_text(w, "rank", 1)
     '`0011 < 0100` but 144/625 > 4/25'
 
@@ -227,7 +227,7 @@ def atlas_json(a: Atlas) -> dict:
     it is ordinal, and ``note`` (why) only when it is undefined.
 
     >>> from workbench.papers.atlas import build_atlas
-    >>> j = atlas_json(build_atlas(["RBP(p=4/5)"], orders=["rank"], grades=[1], depths=[3]))
+    >>> j = atlas_json(build_atlas(["RBP(p=0.8)"], orders=["rank"], grades=[1], depths=[3]))
     >>> j["violations"][0]["witness"]
     {'lower': '011', 'upper': '100', 'lower_value': '36/125', 'upper_value': '1/5'}
 

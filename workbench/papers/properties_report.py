@@ -44,7 +44,7 @@ SETTINGS = ((1, (1, 2, 3, 4, 5)), (2, (1, 2, 3, 4)))
 EXPECTED = (
     ("P", 2, "convergence", "holds", "a more relevant document in the top k is expected to raise precision"),
     ("AP", 2, "top-weightedness", "holds", "AP is expected to be top-weighted on graded runs too"),
-    ("RBP(p=4/5)", 2, "convergence", "holds", "RBP is expected to reward a raised grade"),
+    ("RBP(p=0.8)", 2, "convergence", "holds", "RBP is expected to reward a raised grade"),
     ("DCG(discount=logb,b=2)", 1, "top-weightedness", "holds",
      "DCG is expected to be top-weighted at every pair of ranks"),
     ("nDCG", 1, "monotonicity", "holds", "a longer run is expected never to score lower"),

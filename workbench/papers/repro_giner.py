@@ -41,8 +41,8 @@ KEY = "giner2023"
 TITLE = "Giner: an intrinsic framework of IR evaluation measures (seed 004), reproduced"
 DEPTHS = range(2, 9)
 #: (measure, relevant grades): binary measures, and the graded ones with 2 relevant grades (gains 0, 1, 2)
-MEASURES = (("P", 1), ("RR", 1), ("AP", 1), ("nDCG", 1), ("RBP(p=1/2)", 1), ("RBP(p=4/5)", 1),
-            ("RBP(p=19/20)", 1), ("ERR", 1), ("nDCG", 2), ("ERR", 2), ("gRBP(p=1/3)", 2), ("gRBP(p=1/2)", 2))
+MEASURES = (("P", 1), ("RR", 1), ("AP", 1), ("nDCG", 1), ("RBP(p=0.5)", 1), ("RBP(p=0.8)", 1),
+            ("RBP(p=0.95)", 1), ("ERR", 1), ("nDCG", 2), ("ERR", 2), ("gRBP(p=1/3)", 2), ("gRBP(p=0.5)", 2))
 SMALL = 5  # the depth up to which the appendix's propositions are checked on every pair / triple of runs
 ABSTRACT = ("\"A method to determine the metric and scale properties of any retrieval measure is provided, requiring "
             "knowledge of only some of its attained values. The method establishes three main categories of "
@@ -209,7 +209,7 @@ def _block(values) -> ValueBlock:
 
 
 def _some_values() -> Finding:
-    runs, vals = rational_values("RBP(p=1/2)", 1, 3)
+    runs, vals = rational_values("RBP(p=0.5)", 1, 3)
     top = max(range(len(vals)), key=lambda i: vals[i])
     rest = sorted(v for i, v in enumerate(vals) if i != top)
     options = [(vals[top], "the measure's own value"), (Fraction(1), "1"), (Fraction(0), "0")]
@@ -317,7 +317,7 @@ def _prop3(cls: dict) -> Finding:
 
 
 def _prop3_proof() -> Finding:
-    runs, vals = rational_values("RBP(p=1/2)", 1, 2)
+    runs, vals = rational_values("RBP(p=0.5)", 1, 2)
     order = sorted(range(len(vals)), key=lambda i: vals[i])
     v = [vals[i] for i in order]
     m, k = len(v), v[1] - v[0]

@@ -169,13 +169,13 @@ def _fig1(figures: Path) -> Finding:
 
 
 def _fig2(figures: Path) -> Finding:
-    g = pair_grid(3, "RBP(p=1/2)", "RBP(p=1/2)")
+    g = pair_grid(3, "RBP(p=0.5)", "RBP(p=0.5)")
     red = [(_v(g.runs[g.row_order[i]]), _v(g.runs[g.col_order[j]])) for i, j in np.argwhere(g.categories == 3)]
     draw_pair_grid(g, figures / f"{KEY}-fig2.png", title="Seed 001 Fig. 2: all pairs of k = 3 binary SERPs")
     ok = g.n**2 == 64 and g.counts["equal"] == 8 and g.counts["nonsep"] == 2 and sorted(red) == [
         ("[0,1,1]", "[1,0,0]"), ("[1,0,0]", "[0,1,1]")]
     for k in range(1, 11):  # the lexicographic (canonical) order against RBP(0.5)@k
-        vals = _values("RBP(p=1/2)", rank_space(k).array())
+        vals = _values("RBP(p=0.5)", rank_space(k).array())
         ok &= bool((vals.signs(np.arange(vals.n - 1), np.arange(1, vals.n)) == 1).all())
     return _fd(ok, "Fig. 2, sec. 2.5", "the k = 3 pair grid; lexicographic = RBP(0.5) order",
                "\"This grid thus captures all 64 relationships possible in Figure 1, and makes clear that there is "
@@ -195,7 +195,7 @@ def _values_k3() -> Finding:
     idx = {tuple(int(x) for x in r): i for i, r in enumerate(runs)}
     pairs = np.array([(idx[s], idx[r]) for r, ss in below.items() for s in ss if s != r])
     rows, found = [], {}
-    for name, topic in (("P@3", None), ("RR@3", None), ("RBP(p=1/2)@3", None), ("RBP(p=4/5)@3", None),
+    for name, topic in (("P@3", None), ("RR@3", None), ("RBP(p=0.5)@3", None), ("RBP(p=0.8)@3", None),
                         ("Succ@3", None), ("AP@3", Topic((3,))), ("nDCG@3", Topic((3,))), ("ERR@3", None),
                         ("DCG@3", None)):
         vals = _values(name, runs, topic)
@@ -205,7 +205,7 @@ def _values_k3() -> Finding:
         found[name] = (distinct, vals.values(), bad)
         shown = ", ".join(str(d) for d in distinct) if all(isinstance(d, Fraction) for d in distinct) else "(logs)"
         rows.append((name, len(distinct), shown, bad))
-    p, rr, rbp = found["P@3"], found["RR@3"], found["RBP(p=1/2)@3"]
+    p, rr, rbp = found["P@3"], found["RR@3"], found["RBP(p=0.5)@3"]
     rows_of_fig1 = all(p[1][i] == Fraction(sum(r), 3) for i, r in enumerate(map(tuple, runs)))
     i101, i011 = idx[(1, 0, 1)], idx[(0, 1, 1)]
     ok = (p[0] == [0, Fraction(1, 3), Fraction(2, 3), 1] and rr[0] == [0, Fraction(1, 3), Fraction(1, 2), 1]
@@ -235,7 +235,7 @@ def _table1() -> Finding:
             vals = " vs ".join(str(v) if isinstance(v, Fraction) else f"≈{float(v):.4f}"
                                for v in (o.value_a, o.value_b))
             rows.append((name, sign, ", ".join(sorted(got)), vals + (" (R = 2)" if len(fs) > 1 else "")))
-    s = freedom("100", "011", "RBP(p=1/2)@3", vary="RBP@3").sweeps[0]
+    s = freedom("100", "011", "RBP(p=0.5)@3", vary="RBP@3").sweeps[0]
     phi = (sympy.sqrt(5) - 1) / 2
     tie_ok = len(s.ties) == 1 and sympy.simplify(s.ties[0] - phi) == 0
     regions = [r["order"] for r in s.regions]
@@ -255,7 +255,7 @@ def _table1() -> Finding:
 def _fig3(figures: Path) -> Finding:
     topic = Topic((6,))
     grids = {p: pair_grid(6, r, c, topic=topic) for p, r, c, _ in PAPER_FIG3_TAU}
-    small = {k: pair_grid(k, "RBP(p=1/2)", "RBP(p=1/2)").categories for k in (3, 4, 5)}
+    small = {k: pair_grid(k, "RBP(p=0.5)", "RBP(p=0.5)").categories for k in (3, 4, 5)}
     cats = grids["a"].categories
     motifs = {k: sum(np.array_equal(cats[i:i + 2**k, i:i + 2**k], small[k]) for i in range(0, 64, 2**k))
               for k in (3, 4, 5)}
@@ -315,8 +315,8 @@ def _fig4() -> Finding:
     a, b = tuple(int(x) for x in bits[hits[0][0]]), tuple(int(x) for x in bits[hits[0][1]])
     c = compare(a, b)
     zero8 = bool((cum[match][:, 7] == 0).all())
-    free = freedom(a, b, "RR,P,RBP(p=1/2),RBP(p=4/5),DCG,ERR", vary=())
-    early = {k: {o.order for o in freedom(a[:k], b[:k], "RR,P,RBP(p=1/2),RBP(p=4/5),DCG,ERR", vary=()).orders}
+    free = freedom(a, b, "RR,P,RBP(p=0.5),RBP(p=0.8),DCG,ERR", vary=())
+    early = {k: {o.order for o in freedom(a[:k], b[:k], "RR,P,RBP(p=0.5),RBP(p=0.8),DCG,ERR", vary=()).orders}
              for k in range(4, 9)}
     back = 0  # prefixes of binary 6-SERPs, Rules 1-2 closed: a non-separable prefix turning separable again
     for x, y in itertools.product(itertools.product((0, 1), repeat=6), repeat=2):
@@ -406,7 +406,7 @@ def _counts() -> Finding:
 
 def _fig5() -> Finding:
     rows, tab, bad, signs_ok = [], [], [], True
-    names = {"RR": "RR@10", "Prec": "P@10", "RBP.5": "RBP(p=1/2)@10", "RBP.8": "RBP(p=4/5)@10"}
+    names = {"RR": "RR@10", "Prec": "P@10", "RBP.5": "RBP(p=0.5)@10", "RBP.8": "RBP(p=0.8)@10"}
     for t, a, b, *printed in PAPER_FIG5:
         c = compare(a, b)
         diffs = [v[0] - v[1] for v in (_values(m, [_bits(a), _bits(b)]).values() for m in names.values())]

@@ -46,8 +46,8 @@ PAPER_TABLE2 = ((5, "3.12", "83.98", "12.89", "enumeration", 214), (10, "0.10", 
                 (15, "0.00", "55.97", "44.02", "enumeration", 216), (20, "0.00", "48.91", "51.09", "sampling", 217),
                 (50, "0.00", "31.43", "68.57", "sampling", 218), (100, "0.00", "22.34", "77.66", "sampling", 219))
 #: Sec. 2.5 (l. 165, 191): Kendall's tau of the blue cells of the four panes of Fig. 3 (rows, columns).
-PAPER_FIG3_TAU = (("a", "RBP(p=1/2)", "RBP(p=1/2)", "1.000"), ("b", "RBP(p=1/2)", "nDCG", "0.796"),
-                  ("c", "AP", "RBP(p=1/2)", "0.786"), ("d", "AP", "nDCG", "0.976"))
+PAPER_FIG3_TAU = (("a", "RBP(p=0.5)", "RBP(p=0.5)", "1.000"), ("b", "RBP(p=0.5)", "nDCG", "0.796"),
+                  ("c", "AP", "RBP(p=0.5)", "0.786"), ("d", "AP", "nDCG", "0.976"))
 #: Fig. 5 (l. 252-276), row by row as printed: topic, SysA, SysB, then RR, Prec, RBP.5, RBP.8, AP, NDCG (A - B).
 PAPER_FIG5 = tuple(tuple(line.split()) for line in """
 302 1011101101 1100111111 0.00 -0.10 -0.08 -0.03 -0.09 -0.00

@@ -17,7 +17,7 @@ samples are prefixes of one seeded permutation per topic and grade, so the 5 %
 samples drawn in a separate call are the same).  The interval transformation is
 enumerated once per measure (``transformed(unit=True)``); :func:`positions`
 recovers the raw positions from it.
-``RBP(p=1/2)`` and ``gRBP(p=1/3)`` are not re-scored: on every topic they are
+``RBP(p=0.5)`` and ``gRBP(p=1/3)`` are not re-scored: on every topic they are
 RBTO times a constant that depends on the depth only (seed 003), so their
 self tau is RBTO's exactly (the correlation tables confirm tau = 1).
 
@@ -55,7 +55,7 @@ SEED002_FRACTIONS = (90, 70, 50, 30, 10)       # seed 002 Fig. 13
 BINARY_TRIM, GRADED_TRIM = 20, 10              # depths where the enumeration of the transformation fits
 #: (view, gains, measures) of each scoring group; a measure's key is ``group:name``
 GROUPS = {
-    "b": ("binary", None, ("P", "R", "F", "SBTO", "AP", "RBP(p=1/2)", "RBP(p=0.2)", "RBP(p=0.8)", "RBP(p=0.95)",
+    "b": ("binary", None, ("P", "R", "F", "SBTO", "AP", "RBP(p=0.5)", "RBP(p=0.2)", "RBP(p=0.8)", "RBP(p=0.95)",
                            "RBTO", "ir:Bpref")),
     "g": ("graded", None, ("gP", "gR", "SBTO", "gRBP(p=1/3)", "gRBP(p=0.2)", "gRBP(p=0.8)", "RBTO", "Twist")),
     "g2": ("graded", "0,2,4", ("RBTO",)),
@@ -119,7 +119,7 @@ def _downsampling(qrels, runs, full: dict, depth: int, repetitions: int, seed: i
 
 
 def _sub_result(cells: dict, keys, strategies, fractions, repetitions: int, seed: int) -> DownsamplingResult:
-    labels = {"b:RBTO": "RBTO (= RBP(p=1/2))", "g:RBTO": "RBTO (= gRBP(p=1/3))"}
+    labels = {"b:RBTO": "RBTO (= RBP(p=0.5))", "g:RBTO": "RBTO (= gRBP(p=1/3))"}
     sel = tuple(TauCell.of(labels.get(k, measure_label(k)), s, f, cells[(k, s, f)].taus)
                 for k in keys for s in strategies for f in fractions)
     return DownsamplingResult(tuple(labels.get(k, measure_label(k)) for k in keys), tuple(strategies),
@@ -195,7 +195,7 @@ def positions(u):
 
 def _transform(mats: dict, sig: dict, qrels, runs, clock) -> list[dict]:
     """Side-by-side rows: a measure, its positions and unit positions, significance and decision changes."""
-    todo = {k: mats[k] for k in ("b:P", "b:R", "b:F", "b:SBTO", "b:RBP(p=1/2)", "b:RBTO", "g:SBTO", "g:gRBP(p=1/3)",
+    todo = {k: mats[k] for k in ("b:P", "b:R", "b:F", "b:SBTO", "b:RBP(p=0.5)", "b:RBTO", "g:SBTO", "g:gRBP(p=1/3)",
                                  "g:RBTO", "b:RBP(p=0.2)", "g:gP", "g:gR", "g:gRBP(p=0.2)")}
     for g, names, d in (("b", ("AP", "RBP(p=0.8)"), BINARY_TRIM), ("g", ("gRBP(p=0.8)",), GRADED_TRIM),
                         ("g5", (DCG10, "ERR", NDCG10), GRADED_TRIM)):

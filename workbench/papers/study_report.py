@@ -28,7 +28,7 @@ T1 = {"binary": [("b:P", "b:SBTO", 1.0, .9998), ("b:R", "b:SBTO", 1.0, .8591), (
                  ("b:P", "b:R", 1.0, .8588), ("b:SBTO", "b:RBTO", .4358, .7410)],
       "graded": [("g:gP", "g:SBTO", .7325, .9175), ("g:gR", "g:SBTO", .7325, .8453), ("g:gP", "g:gR", 1.0, .9003),
                  ("g:SBTO", "g:RBTO", .3895, .7352)]}
-T2 = {"binary": [("b:RBP(p=1/2)", "b:RBTO", 1.0, 1.0), ("b:RBP(p=0.2)", "b:RBTO", .9985, .9225),
+T2 = {"binary": [("b:RBP(p=0.5)", "b:RBTO", 1.0, 1.0), ("b:RBP(p=0.2)", "b:RBTO", .9985, .9225),
                  ("b:RBP(p=0.8)", "b:RBTO", .8553, .9043), ("b:AP", "b:RBTO", .6099, .7439)],
       "graded": [("g:gRBP(p=1/3)", "g:RBTO", 1.0, 1.0), ("g3:gRBP(p=1/3)", "g:RBTO", .9867, .9618),
                  ("g:gRBP(p=0.2)", "g:RBTO", .9996, .9755), ("g:gRBP(p=0.8)", "g:RBTO", .7420, .9026),
@@ -39,7 +39,7 @@ T3 = {"binary": {"b:P": ("1,566 (18.97%)", "2,785 (33.73%)"), "b:R": ("1,748 (21
                  "b:F": ("1,721 (20.85%)", "3,081 (37.32%)"), "b:SBTO": ("1,566 (18.97%)", "2,785 (33.73%)")},
       "graded": {"g:gP": ("438 (15.78%)", "1,242 (44.76%)"), "g:gR": ("527 (18.99%)", "1,327 (47.82%)"),
                  "g:SBTO": ("354 (12.76%)", "938 (33.80%)")}}
-T4 = {"binary": {"b:RBP(p=1/2)": ("1,677 (20.31%)", "2,861 (34.65%)"),
+T4 = {"binary": {"b:RBP(p=0.5)": ("1,677 (20.31%)", "2,861 (34.65%)"),
                  "b:RBP(p=0.2)": ("1,675 (20.29%)", "2,198 (26.62%)"),
                  "b:RBP(p=0.8)": ("1,783 (21.60%)", "3,476 (42.10%)"), "b:AP": ("1,824 (22.09%)", "3,320 (40.21%)"),
                  "b:RBTO": ("1,677 (20.31%)", "2,861 (34.65%)")},
@@ -118,7 +118,7 @@ def _sec_tables12(c: dict) -> str:
     tt = lambda *ps: ", ".join(f"{measure_label(p[0])}-{measure_label(p[1])} {_f(t(*p))}/{_f(o(*p))}"  # noqa: E731
                                for p in ps)
     same = [("b:P", "b:SBTO"), ("b:R", "b:SBTO"), ("b:F", "b:SBTO"), ("b:P", "b:R"), ("g:gP", "g:gR")]
-    same2 = [("b:RBP(p=1/2)", "b:RBTO"), ("g:gRBP(p=1/3)", "g:RBTO"), ("g:RBTO", "g2:RBTO")]
+    same2 = [("b:RBP(p=0.5)", "b:RBTO"), ("g:gRBP(p=1/3)", "g:RBTO"), ("g:RBTO", "g2:RBTO")]
     ordl = [("b:RBP(p=0.2)", "b:RBTO"), ("g:gRBP(p=0.2)", "g:RBTO")]
     p8 = [("b:RBP(p=0.8)", "b:RBTO"), ("g:gRBP(p=0.8)", "g:RBTO")]
     sr = [("b:SBTO", "b:RBTO"), ("g:SBTO", "g:RBTO")]
@@ -139,7 +139,7 @@ def _sec_tables12(c: dict) -> str:
                  "(0.4358 < 0.7410; graded 0.3895 < 0.7352)", "line 444", all(t(*p) < o(*p) for p in sr), tt(*sr)),
           _claim("the graded SBTO vs RBTO topic-by-topic tau is lower than the binary one", "line 472",
                  t(*sr[1]) < t(*sr[0]), f"{_f(t(*sr[1]))} vs {_f(t(*sr[0]))}")]
-    c2 = [_claim("RBP(p=1/2), gRBP(p=1/3) and RBTO W2, on RBTO's interval scale, correlate 1.00 with RBTO both ways",
+    c2 = [_claim("RBP(p=0.5), gRBP(p=1/3) and RBTO W2, on RBTO's interval scale, correlate 1.00 with RBTO both ways",
                  "lines 478, 484, 490", all(_one(t(*p)) and _one(o(*p)) for p in same2), tt(*same2)),
           _claim("ordinal RBP(p=0.2) and gRBP(p=0.2) order each topic as RBTO (0.9985, 0.9996: 'a small approximation for "
                  "1.00') while the overall tau drops (0.9225, 0.9755)", "lines 478-480, 484",
@@ -191,10 +191,10 @@ def _sec_sig(c: dict) -> str:
               _claim("gP and gR (neither ordinal nor interval) detect more pairs than SBTO under both tests "
                      "('overestimation')", "line 511", all(n(k, i) > n("g:SBTO", i) for k in ("g:gP", "g:gR") for i in (0, 1)),
                      f"gP {nn('g:gP')}, gR {nn('g:gR')}, SBTO {nn('g:SBTO')}"),
-              _claim("RBP(p=1/2) and gRBP(p=1/3) decide every pair as RBTO", "Table 4, lines 557, 561",
-                     all(dc(k, base(k), i).count == 0 for k in ("b:RBP(p=1/2)", "g:gRBP(p=1/3)") for i in (0, 1)),
+              _claim("RBP(p=0.5) and gRBP(p=1/3) decide every pair as RBTO", "Table 4, lines 557, 561",
+                     all(dc(k, base(k), i).count == 0 for k in ("b:RBP(p=0.5)", "g:gRBP(p=1/3)") for i in (0, 1)),
                      "pairs decided differently: " + ", ".join(str(dc(k, base(k), i).count)
-                                                               for k in ("b:RBP(p=1/2)", "g:gRBP(p=1/3)") for i in (0, 1))),
+                                                               for k in ("b:RBP(p=0.5)", "g:gRBP(p=1/3)") for i in (0, 1))),
               _claim("ordinal RBP(p=0.2) and gRBP(p=0.2) detect fewer pairs than RBTO under ANOVA ('underestimation'), "
                      "about as many under KW", "lines 557, 561", all(n(k, 1) < n(base(k), 1) for k in ordl),
                      ", ".join(f"{measure_label(k)} {nn(k)} vs RBTO {nn(base(k))}" for k in ordl)),
@@ -206,7 +206,7 @@ def _sec_sig(c: dict) -> str:
                      n("g5:ERR", 1) > n("g:RBTO", 1) and n("g5:ERR", 0) <= n("g:RBTO", 0),
                      f"ERR {nn('g5:ERR')}, RBTO {nn('g:RBTO')}")]
     pairs = [("b:SBTO", k) for k in ("b:P", "b:R", "b:F")] + \
-        [("b:RBTO", k) for k in ("b:RBP(p=1/2)", "b:RBP(p=0.2)", "b:RBP(p=0.8)", "b:AP")] + \
+        [("b:RBTO", k) for k in ("b:RBP(p=0.5)", "b:RBP(p=0.2)", "b:RBP(p=0.8)", "b:AP")] + \
         [("g:SBTO", k) for k in ("g:gP", "g:gR")] + \
         [("g:RBTO", k) for k in ("g:gRBP(p=1/3)", "g:gRBP(p=0.2)", "g:gRBP(p=0.8)", f"g5:{DCG10}", "g5:ERR")]
     cell = lambda d: f"{d.count} ({d.first_only} / {d.second_only} / {d.opposite})"  # noqa: E731
@@ -265,7 +265,7 @@ def _sec_down(c: dict) -> str:
            f"Stratified and uniform random pool samples at {', '.join(map(str, fr))} % (seed 000 sec. 5.4; nested; at "
            f"least one relevant and, stratified, ten non-relevant documents per topic), {c['repetitions']} seeded "
            f"repetition(s) each (seed {c['seed']}); each cell is the mean ± sd over the repetitions of the overall tau-b "
-           "between the system ranking on the sample and on the full pool. RBP(p=1/2) and gRBP(p=1/3) are RBTO times a "
+           "between the system ranking on the sample and on the full pool. RBP(p=0.5) and gRBP(p=1/3) are RBTO times a "
            "constant on every topic, so their curves are RBTO's (not re-scored). Fig. 1: set-based measures with RBTO; "
            "Fig. 2: rank-based measures.\n"]
     out += [_fig(name) for name in c["figs"]]
@@ -388,7 +388,7 @@ def _sec_transform(c: dict) -> str:
         "Why interval measures move. The transformation is relative to each topic's attainable runs. RBTO (seed 003 "
         "eq. 5-6) is equally spaced on the unconstrained space {0..c}^N, where its position is its value; the "
         "attainable runs of a topic with fewer relevant documents than N form a subset whose RBTO values are not "
-        "equally spaced, so there the position is a non-affine function of RBTO (likewise RBP(p=1/2), gRBP(p=1/3) and "
+        "equally spaced, so there the position is a non-affine function of RBTO (likewise RBP(p=0.5), gRBP(p=1/3) and "
         "graded SBTO). Binary R and F are affine on each topic with a unit that depends on the recall base (the "
         "position of R = count / RB is the count), so no one map serves all topics. Raw positions are not normalised "
         "across topics: a topic with more attainable runs has larger positions, so means over topics weigh the topics "

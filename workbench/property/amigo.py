@@ -92,7 +92,7 @@ Examples
 --------
 >>> [(v.name, v.verdict) for v in amigo_properties("RR")][:3]
 [('priority', 'fails'), ('priority (any distance)', 'fails'), ('deepness', 'fails')]
->>> v = closeness_threshold("RBP(p=1/2)", depths=range(1, 5))
+>>> v = closeness_threshold("RBP(p=0.5)", depths=range(1, 5))
 >>> v.verdict, v.every_depth, v.detail["param_regions_every_depth"][-1]["low"]
 ('fails', True, '1/2')
 
@@ -639,7 +639,7 @@ def deepness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, 
 
     Examples
     --------
-    >>> v = deepness_threshold("RBP(p=4/5)")
+    >>> v = deepness_threshold("RBP(p=0.8)")
     >>> v.verdict, v.every_depth, v.witness["s"]
     ('holds', True, 8)
     >>> deepness_threshold("P", depths=range(1, 6)).verdict
@@ -663,7 +663,7 @@ def closeness_threshold(measure, *, grades: int = 1, gains: Gains | None = None,
 
     Examples
     --------
-    >>> v = closeness_threshold("RBP(p=4/5)")
+    >>> v = closeness_threshold("RBP(p=0.8)")
     >>> v.verdict, v.witness["n"], v.detail["param_regions_every_depth"][1]["holds"]
     ('holds', 2, True)
     >>> closeness_threshold("RR").verdict
@@ -971,7 +971,7 @@ def amigo_properties(measure, *, grades: int = 1, gains: Gains | None = None, de
     Parameters
     ----------
     measure : str or Measure
-        A measure name (``"RBP(p=1/2)"``, ``"nDCG@3"``, ``"file.py:function"``) or a :class:`Measure`.
+        A measure name (``"RBP(p=0.5)"``, ``"nDCG@3"``, ``"file.py:function"``) or a :class:`Measure`.
     grades : int, default 1
         Relevant grades ``c``.
     gains : Gains, optional
@@ -989,7 +989,7 @@ def amigo_properties(measure, *, grades: int = 1, gains: Gains | None = None, de
 
     Examples
     --------
-    >>> vs = amigo_properties("RBP(p=1/2)", depths=range(1, 5))
+    >>> vs = amigo_properties("RBP(p=0.5)", depths=range(1, 5))
     >>> [(v.name, v.verdict, v.every_depth) for v in vs][-3:]
     [('closeness threshold', 'fails', True), ('confidence', 'fails', False), ('confidence (weak)', 'holds', True)]
 

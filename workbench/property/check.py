@@ -89,7 +89,7 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
     Examples
     --------
     >>> from workbench.measures.names import parse_measure
-    >>> t = properties(parse_measure("RBP(p=1/2)"), depths=range(1, 4), which=["boundedness", "completeness"])
+    >>> t = properties(parse_measure("RBP(p=0.5)"), depths=range(1, 4), which=["boundedness", "completeness"])
     >>> [(v.name, v.verdict, v.every_depth) for v in t.verdicts]
     [('boundedness', 'holds', True), ('completeness', 'holds', True)]
 

@@ -188,7 +188,7 @@ def boundedness(grid: ScoredGrid) -> PropertyVerdict:
     --------
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.runs import Gains
-    >>> v = boundedness(ScoredGrid(parse_measure("RBP(p=1/2)"), Gains.default(), [1, 2, 3], []))
+    >>> v = boundedness(ScoredGrid(parse_measure("RBP(p=0.5)"), Gains.default(), [1, 2, 3], []))
     >>> v.verdict, v.every_depth, v.detail["sup"], v.detail["sup_by_depth"]
     ('holds', True, '1', ['1/2', '3/4', '7/8'])
 
@@ -458,7 +458,7 @@ def completeness(grid: ScoredGrid) -> PropertyVerdict:
     --------
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.runs import Gains
-    >>> completeness(ScoredGrid(parse_measure("RBP(p=1/2)"), Gains.default(), [1, 2], [])).verdict
+    >>> completeness(ScoredGrid(parse_measure("RBP(p=0.5)"), Gains.default(), [1, 2], [])).verdict
     'holds'
 
     References

@@ -428,7 +428,7 @@ def check_measure(measure, space, gains: Gains | None = None) -> AxiomReport:
     --------
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.spaces import rank_space
-    >>> check_measure(parse_measure("RBP(p=1/2)"), rank_space(3)).holds
+    >>> check_measure(parse_measure("RBP(p=0.5)"), rank_space(3)).holds
     True
     >>> w = check_measure(parse_measure("RBP(p=1/3)"), rank_space(3)).axioms["iv"].witness
     >>> w["a"], w["b"], w["c"], w["d"], w["missing"], w["needed_value"]

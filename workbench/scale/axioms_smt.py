@@ -84,7 +84,7 @@ GRID_LIMIT = 4096
 class SmtAxiomResult:
     """One axiom's three-valued answer: ``holds`` (proved), ``fails`` (re-checked witness) or ``unknown``.
 
-    >>> r = axioms_smt("RBP(p=1/2)", "rank", 3).axioms["iv"]
+    >>> r = axioms_smt("RBP(p=0.5)", "rank", 3).axioms["iv"]
     >>> r.status, r.to_json()["holds"]
     ('holds', True)
 
@@ -552,10 +552,10 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
 
     Examples
     --------
-    >>> r = axioms_smt("RBP(p=1/2)", "rank", 6)
+    >>> r = axioms_smt("RBP(p=0.5)", "rank", 6)
     >>> [r.axioms[k].status for k in ("i", "ii", "iii", "iv")]
     ['holds', 'holds', 'holds', 'holds']
-    >>> w = axioms_smt("RBP(p=4/5)", "rank", 30).axioms["iv"].witness
+    >>> w = axioms_smt("RBP(p=0.8)", "rank", 30).axioms["iv"].witness
     >>> w["a"] == "0" * 30, w["needed_value_absent_by"].startswith("an unsat z3 query")
     (True, True)
 

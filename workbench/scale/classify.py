@@ -341,10 +341,10 @@ class Classification:
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.order.orders import get_order
     >>> from workbench.space.spaces import rank_space
-    >>> classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(3))
-    Classification of RBP(p=1/2): rank order, rank-based runs, depth 3, 1 relevant grade, gains 0,1 (8 runs, 7 covers)
+    >>> classify(parse_measure("RBP(p=0.5)"), get_order("rank"), rank_space(3))
+    Classification of RBP(p=0.5): rank order, rank-based runs, depth 3, 1 relevant grade, gains 0,1 (8 runs, 7 covers)
       verdict: interval    intrinsic (Giner): interval/metric
-      RBP(p=1/2) = 1/8 * rank + 0
+      RBP(p=0.5) = 1/8 * rank + 0
 
     References
     ----------
@@ -433,8 +433,8 @@ class Classification:
         >>> from workbench.measures.names import parse_measure
         >>> from workbench.order.orders import get_order
         >>> from workbench.space.spaces import rank_space
-        >>> classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(4))
-        Classification of RBP(p=4/5): rank order, rank-based runs, depth 4, 1 relevant grade, gains 0,1 (16 runs, 15 covers)
+        >>> classify(parse_measure("RBP(p=0.8)"), get_order("rank"), rank_space(4))
+        Classification of RBP(p=0.8): rank order, rank-based runs, depth 4, 1 relevant grade, gains 0,1 (16 runs, 15 covers)
           verdict: violated    intrinsic (Giner): ordinal/metric
           witness: 0011 <= 0100 in the order, but 0011 scores above it: 144/625 vs 4/25
 
@@ -460,12 +460,12 @@ class Classification:
         >>> from workbench.measures.names import parse_measure
         >>> from workbench.order.orders import get_order
         >>> from workbench.space.spaces import rank_space
-        >>> c = classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(4))
+        >>> c = classify(parse_measure("RBP(p=0.8)"), get_order("rank"), rank_space(4))
         >>> print(c._repr_html_())  # doctest: +ELLIPSIS
         <table class="workbench workbench-classification" ...>
-        <caption>Classification of RBP(p=4/5)</caption>
+        <caption>Classification of RBP(p=0.8)</caption>
         <tbody>
-        <tr><th>measure</th><td><code>RBP(p=4/5)</code></td></tr>
+        <tr><th>measure</th><td><code>RBP(p=0.8)</code></td></tr>
         <tr><th>setting</th><td>rank order, rank-based runs, depth 4, 1 relevant grade, gains 0,1</td></tr>
         <tr><th>size</th><td>16 runs, 15 covers</td></tr>
         <tr><th>verdict</th><td><b>violated</b></td></tr>
@@ -559,10 +559,10 @@ def classify(
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.order.orders import get_order
     >>> from workbench.space.spaces import rank_space
-    >>> c = classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(4))
+    >>> c = classify(parse_measure("RBP(p=0.5)"), get_order("rank"), rank_space(4))
     >>> c.verdict, [str(x) for x in c.affine]
     ('interval', ['1/16', '0'])
-    >>> c = classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(4))
+    >>> c = classify(parse_measure("RBP(p=0.8)"), get_order("rank"), rank_space(4))
     >>> c.verdict, c.witness.lower, c.witness.upper
     ('violated', (0, 0, 1, 1), (0, 1, 0, 0))
 

@@ -32,7 +32,7 @@ Two methods:
 
 Examples
 --------
->>> cx = find_counterexample("RBP(p=4/5)", "rank", max_depth=4)
+>>> cx = find_counterexample("RBP(p=0.8)", "rank", max_depth=4)
 >>> cx.status, cx.depth, cx.lower, cx.upper, str(cx.lower_value), str(cx.upper_value)
 ('found', 3, (0, 1, 1), (1, 0, 0), '36/125', '1/5')
 >>> find_counterexample("gRBP(p=1/3)", "rank", depth=30, grades=2, method="smt").proof
@@ -132,7 +132,7 @@ class Counterexample:
     def found(self) -> bool:
         """Whether a counterexample was found (``False`` for both ``none`` and ``unknown``).
 
-        >>> find_counterexample("RBP(p=4/5)", "rank", depth=3).found
+        >>> find_counterexample("RBP(p=0.8)", "rank", depth=3).found
         True
 
         References
@@ -209,8 +209,8 @@ class Counterexample:
     def __repr__(self) -> str:
         """A summary: the answer, how it was reached, the pair or the proof (without the time taken).
 
-        >>> find_counterexample("RBP(p=3/5)", "rank", max_depth=8)
-        Counterexample found (enumeration, depth 4): RBP(p=3/5) on the rank order, 1 relevant grade, gains 0,1
+        >>> find_counterexample("RBP(p=0.6)", "rank", max_depth=8)
+        Counterexample found (enumeration, depth 4): RBP(p=0.6) on the rank order, 1 relevant grade, gains 0,1
           0111 < 1000 in the order, but M = 294/625 > 2/5
           no violation at smaller depths (exhaustive enumeration)
         >>> find_counterexample("P", "dominance", max_depth=3, method="smt")
@@ -242,7 +242,7 @@ class Counterexample:
     def _repr_html_(self) -> str:
         """The answer as an HTML table (Jupyter): status, method, the pair with both exact values or the proof.
 
-        >>> html = find_counterexample("RBP(p=3/5)", "rank", max_depth=8)._repr_html_()
+        >>> html = find_counterexample("RBP(p=0.6)", "rank", max_depth=8)._repr_html_()
         >>> "<tr><th>status</th><td><b>found</b></td></tr>" in html, "<code>294/625</code>" in html
         (True, True)
 
@@ -393,7 +393,7 @@ def find_counterexample(
     Parameters
     ----------
     measure : Measure or str
-        E.g. ``"RBP(p=4/5)"``.  With ``param_range`` its value of that parameter
+        E.g. ``"RBP(p=0.8)"``.  With ``param_range`` its value of that parameter
         is ignored (the parameter is free).
     order : Order or str
         ``rank``, ``set``, ``dominance``, ``ipso``, ``replacement``, ``swap`` or ``raise``.
@@ -435,7 +435,7 @@ def find_counterexample(
 
     Examples
     --------
-    >>> cx = find_counterexample("gRBP(p=1/2)", "rank", depth=30, grades=2, method="smt")
+    >>> cx = find_counterexample("gRBP(p=0.5)", "rank", depth=30, grades=2, method="smt")
     >>> cx.status, len(cx.lower), cx.lower_value > cx.upper_value
     ('found', 30, True)
     >>> cx = find_counterexample("RBP", "rank", depth=4, method="smt", param_range="p=1/2..1")

@@ -9,7 +9,7 @@ A claim file states one finding of a paper and how the workbench settles it::
     method = "enumeration"       # enumeration | pair | symbolic | thresholds | smt | bounds
 
     [scope]                      # method-specific, see the runner of each method
-    measures = ["RBP(p=1/2)"]
+    measures = ["RBP(p=0.5)"]
     order = "rank"
     grades = 1
     depths = "1..10"

@@ -50,7 +50,7 @@ Examples
 >>> from workbench.space.runs import Gains
 >>> decide_depth(z3, parse_measure("P"), get_order("dominance"), 3, Gains.default(1), None, None, 10.0)
 ('unsat',)
->>> decide_depth(z3, parse_measure("RBP(p=4/5)"), get_order("rank"), 3, Gains.default(1), None, None, 10.0)[0]
+>>> decide_depth(z3, parse_measure("RBP(p=0.8)"), get_order("rank"), 3, Gains.default(1), None, None, 10.0)[0]
 'sat'
 >>> list(rational_candidates(z3, z3.RealVal("2/5")))
 [Fraction(2, 5)]

@@ -56,7 +56,7 @@ def _comparisons(m, alpha: float):
 
 
 def _find(name: str, names: list[str]) -> int:
-    """Index in ``names`` of measure ``name``, as typed or by canonical name (``RBP(p=0.8)`` is ``RBP(p=4/5)``)."""
+    """Index in ``names`` of measure ``name``, as typed or by canonical name (``RBP(p=0.8)`` is ``RBP(p=0.8)``)."""
     from workbench.errors import WorkbenchError
 
     canon = [canonical_name(n) for n in names]

@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
 def freedom_cmd(
     run_a: str = typer.Argument(..., help="First run, e.g. 100."),
     run_b: str = typer.Argument(..., help="Second run, e.g. 011."),
-    measures: str = typer.Option("RR,P,RBP(p=1/2)", "--measures", help="Comma-separated measures, e.g. 'RR,P@3,RBP(p=0.5),AP'."),
+    measures: str = typer.Option("RR,P,RBP(p=0.5)", "--measures", help="Comma-separated measures, e.g. 'RR,P@3,RBP(p=0.5),AP'."),
     param_measure: Optional[str] = typer.Option(None, "--param-measure", help="Measure(s) whose parameter is swept for exact ties, e.g. RBP (default: the parameterised ones in --measures)."),
     depth: Optional[int] = typer.Option(None, "--depth", help="Depth k (default: the longer run; shorter runs are padded with zeros)."),
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default: from --gains, else the largest grade present)."),

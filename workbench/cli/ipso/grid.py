@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
 
 def grid(
     depth: int = typer.Option(4, "--depth", help="Run depth k (>= 1); the grid has (c+1)^k x (c+1)^k cells."),
-    rows: str = typer.Option("RBP(p=1/2)", "--rows", help="Measure ordering the rows, e.g. 'RBP(p=0.5)'."),
+    rows: str = typer.Option("RBP(p=0.5)", "--rows", help="Measure ordering the rows, e.g. 'RBP(p=0.5)'."),
     cols: str = typer.Option("AP", "--cols", help="Measure ordering the columns, e.g. AP (needs --topic)."),
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains/--topic)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
@@ -37,7 +37,7 @@ def grid(
 
     for option, name in (("--rows", rows), ("--cols", cols)):
         if not name.strip():
-            raise WorkbenchError(f"{option} {name!r}: name a measure, e.g. 'RBP(p=1/2)' or AP")
+            raise WorkbenchError(f"{option} {name!r}: name a measure, e.g. 'RBP(p=0.5)' or AP")
     depth, c, g, t = setting(depth, grades, gains, topic)
     if figure is not None and figure.suffix.lower() not in (".png", ".pdf"):
         raise WorkbenchError(f"figure {str(figure)!r}: unknown format {figure.suffix!r} (use .png or .pdf)")
