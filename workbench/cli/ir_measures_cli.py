@@ -16,7 +16,8 @@ Examples
 >>> out = subprocess.run([sys.executable, "-m", "workbench.cli.ir_measures_cli", trec / "qrels.txt", trec / "run.good.txt",
 ...                       "Workbench(measure='RBP(p=0.8)')", "RBP(p=0.8,rel=1)", "Workbench(measure='AP')", "AP"],
 ...                      capture_output=True, text=True, check=True).stdout
->>> print(out.replace("\t", " | "), end="")
+>>> for line in out.splitlines():
+...     print(" | ".join(line.split()))
 Workbench(measure='RBP(p=0.8)') | 0.8291
 RBP(rel=1) | 0.8291
 Workbench(measure='AP') | 0.9948
