@@ -11,7 +11,8 @@ line's strings and return objects that display themselves::
 
 The functions (:mod:`workbench.api`): ``classify``, ``thresholds``,
 ``counterexample``, ``hasse``, ``census``, ``compare``, ``measure``,
-``score_matrix``.  They are loaded on first use (PEP 562), so that
+``score_matrix``, ``properties``, and ``ir_measure`` / ``register_ir_measures``
+(the workbench's measures inside ir_measures and PyTerrier).  They are loaded on first use (PEP 562), so that
 ``import workbench`` imports neither numpy nor sympy nor z3.
 
 ``wb.parameter`` declares a parameter of a measure of your own (a decorator,
@@ -29,7 +30,7 @@ __version__ = "0.1.0"
 
 #: The public API, loaded from :mod:`workbench.api` on first use.
 _API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
-        "properties"]
+        "properties", "ir_measure", "register_ir_measures"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
 _DECLARE = ["parameter"]

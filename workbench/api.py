@@ -45,6 +45,7 @@ from workbench.errors import (BadDepthError, BadGainsError, BadParameterError, B
                               TooLargeError, UnknownMeasureError, UnknownOrderError, WorkbenchError)
 
 __all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
+           "ir_measure", "register_ir_measures",
            "properties"]
 
 
@@ -661,3 +662,76 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
     if isinstance(which, str):
         which = [w.strip() for w in which.split(",")]
     return run_properties(m, grades=c, gains=g, depths=ds, topics=ts, which=which)
+
+
+def ir_measure(measure, *, view="graded", gains=None):
+    """A workbench measure as an ir_measures measure, so ir_measures and PyTerrier compute it exactly.
+
+    The measure is named ``Workbench(measure='RBP(p=0.8)')`` in ir_measures'
+    syntax and computed by the ``workbench`` provider, registered on first
+    use (:func:`workbench.data.ir_measures_provider.register_ir_measures`):
+    per query the workbench's exact value (as ``wb.score_matrix`` gives it,
+    the run ranked as trec_eval ranks it), handed over as its correctly
+    rounded float.
+
+    Parameters
+    ----------
+    measure : str
+        A workbench measure name: ``"RBP(p=0.8)"``, ``"AP@10"``, ``"SBTO"``,
+        ``"examples/geometric_precision.py:gp(p=0.6)"``.
+    view : {"graded", "binary"}
+    gains : str, optional
+        ``"0,1,3"``; default ``g(j) = j``.
+
+    Returns
+    -------
+    workbench.data.ir_measures_provider.WorkbenchMeasure
+        An ``ir_measures`` measure (``@k`` sets the cut-off).
+
+    Examples
+    --------
+    >>> import ir_measures, workbench as wb
+    >>> rbp = wb.ir_measure("RBP(p=0.8)")
+    >>> qrels = {"1": {"a": 1, "b": 0}}
+    >>> run = {"1": {"b": 2.0, "a": 1.0}}
+    >>> theirs = ir_measures.RBP(p=0.8, rel=1)                 # cwl_eval's, in floating point
+    >>> result = ir_measures.calc_aggregate([rbp, theirs], qrels, run)
+    >>> result[rbp], float(result[theirs])                      # exactly 4/25, correctly rounded
+    (0.16, 0.15999999999999995)
+    >>> str(wb.ir_measure("RBP(p=4/5)") @ 10)
+    "Workbench(measure='RBP(p=0.8)@10')"
+
+    References
+    ----------
+    MacAvaney, Macdonald, Ounis, "Streamlining Evaluation with ir-measures", ECIR 2022;
+    PyTerrier's ``pt.Experiment`` (CIKM 2021).
+    """
+    from workbench.data.ir_measures_provider import ir_measure as make
+
+    if not isinstance(measure, str):
+        raise UnknownMeasureError(f"measure {measure!r}: give a workbench measure name, e.g. 'RBP(p=0.8)'")
+    if view not in ("graded", "binary"):
+        raise WorkbenchError(f"view {view!r}: use graded or binary")
+    return make(measure, view=view, gains=_gains(gains) if gains is not None else None)
+
+
+def register_ir_measures():
+    """Register the workbench's measures with ir_measures (provider ``workbench``, measure ``Workbench``); idempotent.
+
+    Needed only to parse ``Workbench(measure='AP')`` with
+    ``ir_measures.parse_measure`` before any :func:`ir_measure` call.
+
+    Examples
+    --------
+    >>> import ir_measures, workbench as wb
+    >>> _ = wb.register_ir_measures()
+    >>> ir_measures.parse_measure("Workbench(measure='RBP(p=0.5)')@5")
+    Workbench(measure='RBP(p=0.5)@5')
+
+    References
+    ----------
+    ir_measures provider and measure registries.
+    """
+    from workbench.data.ir_measures_provider import register_ir_measures as register
+
+    return register()
