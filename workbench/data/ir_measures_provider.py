@@ -23,8 +23,9 @@ Rules:
   (:func:`workbench.data.score_matrix.score_matrices`, the values of
   ``wb.score_matrix``) of the run ranked as trec_eval ranks it
   (:func:`workbench.data.trec.ranked_run`), handed to ir_measures as the
-  correctly rounded float (ir_measures expects floats; its mean over queries
-  is a float mean).  ``view`` (``graded``, default, or ``binary``) and
+  float of ``wb.score_matrix(...).floats``: correctly rounded for rational
+  values, within float rounding for logarithmic ones (nDCG).  ir_measures
+  expects floats; its mean over queries is a float mean.  ``view`` (``graded``, default, or ``binary``) and
   ``gains`` (``"0,1,3"``; default ``g(j) = j``) are the workbench's.
 * **Queries.**  Every qrels topic counts, as in ir_measures and trec_eval
   ``-c``: a topic the run does not answer scores the empty run.  A topic with
