@@ -54,7 +54,7 @@ def test_classify_interval_reports_affine_coefficients(capsys):
     [
         (["classify", "FOO"], "FOO"),
         (["classify", "RBP(p=1)"], "p=1"),
-        (["classify", "RBP(p=-0.5)"], "-1/2"),
+        (["classify", "RBP(p=-0.5)"], "-0.5"),
         (["classify", "AP"], "--topic"),
         (["classify", "P", "--depth", "0"], "depth 0"),
         (["classify", "P", "--gains", "0,2,1"], "0,2,1"),
