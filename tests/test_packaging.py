@@ -14,7 +14,9 @@ def test_distribution_name_is_our_own_and_the_command_is_workbench():
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     # `workbench` on the package index is an unrelated project
     assert meta["name"] == "ir-scale-workbench"
-    assert meta["scripts"] == {"workbench": "workbench.cli.main:main"}
+    # and ir_measures' command line with the workbench's measures registered (workbench.cli.ir_measures_cli)
+    assert meta["scripts"] == {"workbench": "workbench.cli.main:main",
+                               "workbench-ir-measures": "workbench.cli.ir_measures_cli:main"}
 
 
 def test_wheel_carries_the_package_only(tmp_path):
