@@ -172,7 +172,7 @@ def test_decimal_text_matches_the_decimal_module(q):
     if oracle is not None and len(oracle.partition(".")[2]) <= MAX_DECIMAL_PLACES:
         assert text == oracle
     else:
-        assert text == f"{q.numerator}/{q.denominator}" if q.denominator != 1 else str(q.numerator)
+        assert text == (f"{q.numerator}/{q.denominator}" if q.denominator != 1 else str(q.numerator))
     assert "e" not in text.lower() and parse_exact(text, "q") == q
 
 
