@@ -126,6 +126,10 @@ StudyGainsOpt = typer.Option(None, "--gains", help="Gains of the grades, e.g. 0,
 SkipOpt = typer.Option(False, "--skip-missing", help="Ignore run topics absent from the qrels (default: error).")
 FormatOpt = typer.Option("md", "--format", help="Table format: md, csv or json.")
 OutputOpt = typer.Option(None, "-o", "--output", help="Write the table to FILE (atomically; a missing folder is created) instead of stdout.")
+ScorePrecisionOpt = typer.Option(
+    "float32", "--score-precision",
+    help="How run scores are compared: float32 (trec_eval's order: scores rounded to 32-bit floats, "
+         "equal ones ranked by docid descending; the default) or float64 (full double precision).")
 SeedOpt = typer.Option(0, "--seed", help="Seed of the random draws (>= 0); same seed, same output.")
 
 
@@ -172,16 +176,17 @@ def canonical_name(name: str) -> str:
     return str(m) if src == "workbench" else f"ir:{m}"
 
 
-def _load(qrels: Path, runs: list[Path]):
+def _load(qrels: Path, runs: list[Path], score_precision: str = "float32"):
     """``(qrels dict, runs dict)`` from the files; an empty qrels file is an error naming it."""
     from workbench.errors import WorkbenchError
-    from workbench.data.score_matrix import load_runs
-    from workbench.data.trec import read_qrels
+    from workbench.data.adapters import load_runs
+    from workbench.data.trec import check_score_precision, read_qrels
 
+    check_score_precision(score_precision)
     q = read_qrels(qrels)
     if not q:
         raise WorkbenchError(f"{qrels}: empty qrels (no line 'topic iter docid grade')")
-    return q, load_runs(runs)
+    return q, load_runs(runs, score_precision)
 
 
 def scorer(view: str, depth: Optional[int], gains: Optional[str], skip_missing: bool, bar=None):
@@ -202,7 +207,8 @@ def scorer(view: str, depth: Optional[int], gains: Optional[str], skip_missing: 
     return score
 
 
-def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output, figure=None, least=1):
+def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output, figure=None, least=1,
+                  score_precision="float32"):
     """Validate the common options and read the files: ``(names, qrels dict, runs dict, fmt, output, figure)``."""
     from workbench.errors import WorkbenchError
     from workbench.core.files import check_output_path
@@ -224,7 +230,7 @@ def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, 
         raise WorkbenchError(f"--measures {measures!r}: give at least {least} measures")
     for n in names:
         canonical_name(n)                       # unknown measures fail before the files are read
-    q, r = _load(qrels, runs)
+    q, r = _load(qrels, runs, score_precision)
     return names, q, r, fmt, output, figure
 
 

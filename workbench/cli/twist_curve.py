@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, say_ratios, stdout
+from workbench.cli.common import JsonOpt, ScorePrecisionOpt, emit_json, say_ratios, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -28,6 +28,7 @@ def twist_curve(
     output: Path = typer.Option(..., "-o", "--output", help="Figure: FIG.png or FIG.pdf."),
     depth: int = typer.Option(1000, "--depth", help="N: the ranking is cut to N and padded with grade 0 up to N."),
     crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
+    score_precision: str = ScorePrecisionOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """CRP and DCG curves of one run on one topic (seed 002 Fig. 11), with its Twist, archetype and crossings."""
@@ -35,7 +36,7 @@ def twist_curve(
     from workbench.experiments.twist_runs import topic_curve
 
     check_figure_path(output)
-    tc = topic_curve(qrels, run, topic_id, depth, crossing)
+    tc = topic_curve(qrels, run, topic_id, depth, crossing, score_precision=score_precision)
     curve_figure(tc, output)
     out = {**tc.to_dict(), "figure": str(output)}
     if as_json:

@@ -155,7 +155,17 @@ class _Topic:
     strata: np.ndarray    # grade if > 0 else 0
 
 
+def _qrels_mapping(qrels):
+    """``qrels`` itself if it is a mapping, else read from any shape of :func:`workbench.data.adapters.as_qrels`."""
+    if isinstance(qrels, Mapping):
+        return qrels
+    from workbench.data.adapters import as_qrels
+
+    return as_qrels(qrels)
+
+
 def _prepare(qrels: Mapping) -> dict:
+    qrels = _qrels_mapping(qrels)
     if not isinstance(qrels, Mapping):
         raise BadSamplingError(f"qrels of type {type(qrels).__name__}: must be a mapping topic -> {{docid: grade}}")
     out = {}
@@ -215,9 +225,10 @@ def sample_pools(qrels: Mapping, fractions: Sequence[int] = FRACTIONS, strategy:
 
     Parameters
     ----------
-    qrels : mapping
+    qrels
         ``{topic: {docid: grade}}`` as :func:`workbench.data.trec.read_qrels` returns
-        (grade ``<= 0``: judged not relevant).
+        (grade ``<= 0``: judged not relevant), or any other shape of
+        :func:`workbench.data.adapters.as_qrels` (a file, ``Qrel`` tuples, a DataFrame...).
     fractions : sequence of int
         Percentages in ``1..100``, distinct (default 90, 70, 50, 30, 10, 5).
     strategy : {"stratified", "uniform"}
@@ -381,7 +392,8 @@ def _label(m) -> str:
 def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | None = None,
                     tau: Callable | None = None, fractions: Sequence[int] = FRACTIONS,
                     strategies: Sequence[str] = STRATEGIES, repetitions: int = 5, seed: int = 0,
-                    progress: Callable[[str, int, int], None] | None = None) -> DownsamplingResult:
+                    progress: Callable[[str, int, int], None] | None = None,
+                    score_precision: str = "float32") -> DownsamplingResult:
     """Each measure's Kendall tau between its system ranking on the full pool and on reduced pools.
 
     The full pool is scored once; then for every strategy, repetition ``r``
@@ -391,10 +403,11 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
 
     Parameters
     ----------
-    qrels : mapping
-        ``{topic: {docid: grade}}``.
+    qrels
+        ``{topic: {docid: grade}}`` or any shape of :func:`workbench.data.adapters.as_qrels`.
     runs
-        Passed unchanged to ``score``.
+        Passed unchanged to ``score``; with the default ``score``, any shape
+        of :func:`workbench.data.adapters.as_runs`, read once.
     measures : sequence
         Passed to ``score``; labelled by ``str`` (or their ``name``).
     score : callable, optional
@@ -409,6 +422,9 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
     progress : callable, optional
         ``progress(stage, done, total)`` after each re-scoring; ``stage`` names
         strategy, repetition and percentage.
+    score_precision : {"float32", "float64"}
+        With the default ``score``: run scores compared as trec_eval's 32-bit
+        floats (default) or as doubles.
 
     Returns
     -------
@@ -444,6 +460,11 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
     labels = [_label(m) for m in measures]
     if not measures or len(set(labels)) != len(labels):
         raise BadSamplingError(f"measures {labels!r}: must be non-empty and distinct")
+    qrels = _qrels_mapping(qrels)
+    if score is None:
+        from workbench.data.adapters import as_runs
+
+        runs = as_runs(runs, score_precision)
     score = score or _default_score
     tau = tau or _default_tau
     prepared = _prepare(qrels)

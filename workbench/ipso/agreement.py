@@ -200,7 +200,8 @@ class AgreementResult:
 
 
 def agreement(runs: Sequence, qrels, depth: int, gains: Gains | str | None = None, relevance_level: int = 1,
-              alpha: float = 0.05, names: Sequence[str] | None = None, progress: Progress = None) -> AgreementResult:
+              alpha: float = 0.05, names: Sequence[str] | None = None, progress: Progress = None,
+              score_precision: str = "float32") -> AgreementResult:
     """IPSO sign test and metric tests for every unordered pair of runs (seed 001 Fig. 7).
 
     Each run is read and evaluated once (:func:`prepare_runs`); then for each
@@ -210,11 +211,15 @@ def agreement(runs: Sequence, qrels, depth: int, gains: Gains | str | None = Non
 
     Parameters
     ----------
-    runs : sequence of path or dict
-    qrels : path or dict
+    runs : sequence of runs
+        Run files or runs of any shape of :func:`workbench.data.adapters.as_run`.
+    qrels
+        Any shape of :func:`workbench.data.adapters.as_qrels`.
     depth : int
     progress : callable, optional
         ``progress(stage, done, total)``; stages ``"runs"`` and ``"pairs"``.
+    score_precision : {"float32", "float64"}
+        Scores compared as trec_eval's 32-bit floats (default) or as doubles.
 
     Examples
     --------
@@ -230,7 +235,7 @@ def agreement(runs: Sequence, qrels, depth: int, gains: Gains | str | None = Non
     Seed 001 sec. 4 and Fig. 7.
     """
     prepared = prepare_runs(runs, qrels, depth, gains, relevance_level, names,
-                            (lambda s, d, t: progress(s, d, t)) if progress else None)
+                            (lambda s, d, t: progress(s, d, t)) if progress else None, score_precision)
     view = View.make(gains, relevance_level)
     pairs = []
     total = len(prepared) * (len(prepared) - 1) // 2

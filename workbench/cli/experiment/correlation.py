@@ -15,6 +15,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
+    ScorePrecisionOpt,
     CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SkipOpt, StudyGainsOpt, ViewOpt, caption,
     emit_table, matrix_notes, prepare_study, progress_bar, scorer, study_setting, with_notes,
 )
@@ -33,6 +34,7 @@ def correlation_cmd(
     depth: Optional[int] = CutDepthOpt,
     gains: Optional[str] = StudyGainsOpt,
     skip_missing: bool = SkipOpt,
+    score_precision: str = ScorePrecisionOpt,
     per_topic: bool = typer.Option(False, "--per-topic", help="JSON: also every topic's tau-b and pair counts."),
     fmt: str = FormatOpt,
     output: Optional[Path] = OutputOpt,
@@ -41,7 +43,7 @@ def correlation_cmd(
     from workbench.experiments.correlation import correlation_table
 
     names, q, r, fmt, output, _ = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output,
-                                           least=2)
+                                           least=2, score_precision=score_precision)
     with progress_bar(label="correlation") as bar:
         matrices = scorer(view, depth, gains, skip_missing, bar)(q, r, names)
         bar.phase("Kendall tau")

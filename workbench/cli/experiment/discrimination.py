@@ -16,6 +16,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
+    ScorePrecisionOpt,
     CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt, StudyGainsOpt, ViewOpt,
     caption, check_range, csv_table, emit_table, markdown_table, matrix_notes, prepare_study, progress_bar,
     scorer, study_setting, with_notes,
@@ -35,6 +36,7 @@ def discrimination_cmd(
     depth: Optional[int] = CutDepthOpt,
     gains: Optional[str] = StudyGainsOpt,
     skip_missing: bool = SkipOpt,
+    score_precision: str = ScorePrecisionOpt,
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap samples B (>= 1; Sakai: 1000)."),
     seed: int = SeedOpt,
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level, in (0, 1)."),
@@ -50,7 +52,7 @@ def discrimination_cmd(
     check_range("--seed", seed, 0)
     check_range("--alpha", alpha, 0, 1, open_interval=True)
     names, q, r, fmt, output, figure = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt,
-                                                output, figure)
+                                                output, figure, score_precision=score_precision)
     with progress_bar(label="discrimination") as bar:
         matrices = scorer(view, depth, gains, skip_missing, bar)(q, r, names)
         results = []

@@ -15,6 +15,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
+    ScorePrecisionOpt,
     CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt, StudyGainsOpt, ViewOpt,
     canonical_name, caption, check_range, csv_table, emit_table, fmt_number, markdown_table, prepare_study,
     progress_bar, scorer,
@@ -55,6 +56,7 @@ def downsampling_cmd(
     depth: Optional[int] = CutDepthOpt,
     gains: Optional[str] = StudyGainsOpt,
     skip_missing: bool = SkipOpt,
+    score_precision: str = ScorePrecisionOpt,
     strategies: str = typer.Option("stratified,uniform", "--strategies", help="Comma-separated: stratified, uniform."),
     fractions: str = typer.Option("90,70,50,30,10,5", "--fractions", help="Pool percentages (1..100), comma-separated."),
     repetitions: int = typer.Option(5, "--repetitions", help="Seeded repetitions of every sample (>= 1)."),
@@ -73,7 +75,7 @@ def downsampling_cmd(
     check_range("--repetitions", repetitions, 1)
     check_range("--seed", seed, 0)
     names, q, r, fmt, output, figure = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt,
-                                                output, figure)
+                                                output, figure, score_precision=score_precision)
     label = {n: canonical_name(n) for n in names}
     total = len(st) * repetitions * len(fr)
     with progress_bar(total=total, label="downsampling") as bar:

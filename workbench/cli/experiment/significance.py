@@ -16,6 +16,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
+    ScorePrecisionOpt,
     CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SkipOpt, StudyGainsOpt, ViewOpt,
     canonical_name, caption, check_range, csv_table, emit_table, fmt_number, markdown_table, matrix_notes,
     measure_names, prepare_study, progress_bar, scorer, study_setting, with_notes,
@@ -94,6 +95,7 @@ def significance_cmd(
     depth: Optional[int] = CutDepthOpt,
     gains: Optional[str] = StudyGainsOpt,
     skip_missing: bool = SkipOpt,
+    score_precision: str = ScorePrecisionOpt,
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the HSD decisions, in (0, 1)."),
     compare: Optional[list[str]] = typer.Option(
         None, "--compare", help="A,B: list the system pairs measures A and B decide differently (repeatable)."),
@@ -118,7 +120,8 @@ def significance_cmd(
     for text, ab in zip(compare or [], pairs):
         if len(ab) != 2:
             raise WorkbenchError(f"--compare {text!r}: give two measures A,B")
-    names, q, r, fmt, output, _ = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output)
+    names, q, r, fmt, output, _ = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output,
+                                                score_precision=score_precision)
     idx = [(_find(a, names), _find(b, names)) for a, b in pairs]
     rows = []
     with progress_bar(label="significance") as bar:

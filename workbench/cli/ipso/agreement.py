@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, progress_bar, stdout
+from workbench.cli.common import ScorePrecisionOpt, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -30,6 +30,7 @@ def agreement_cmd(
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Stacked bars (seed 001 Fig. 7): writes .png and .pdf (a missing folder is created)."),
     table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown summary to this file (atomically; a missing folder is created)."),
+    score_precision: str = ScorePrecisionOpt,
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """IPSO sign test vs paired t / Wilcoxon / sign tests of six metrics, all unordered run pairs (seed 001 Fig. 7)."""
@@ -54,7 +55,8 @@ def agreement_cmd(
             else:
                 bar.advance(1, f"pair {done}/{total}")
 
-        result = agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=progress)
+        result = agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=progress,
+                           score_precision=score_precision)
         written = agreement_figure(result, figure) if figure is not None else []
     if table is not None:
         atomic_write(table, result.markdown(), "--table")

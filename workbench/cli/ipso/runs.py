@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, stdout
+from workbench.cli.common import ScorePrecisionOpt, emit_json, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -30,6 +30,7 @@ def runs_cmd(
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
     table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown table to this file (atomically; a missing folder is created)."),
+    score_precision: str = ScorePrecisionOpt,
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """IPSO per topic between two TREC runs: categories, counts, sign test on |ni| vs |ns|, seed 001 Fig. 5 table."""
@@ -43,7 +44,7 @@ def runs_cmd(
         raise WorkbenchError(f"alpha {alpha}: must be in (0, 1)")
     if table is not None:
         check_output_path(table, "--table")
-    result = compare_runs(run_a, run_b, qrels, depth, gains, relevance_level, alpha)
+    result = compare_runs(run_a, run_b, qrels, depth, gains, relevance_level, alpha, score_precision=score_precision)
     if table is not None:
         atomic_write(table, result.markdown(), "--table")
     if as_json:
