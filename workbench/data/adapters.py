@@ -191,16 +191,18 @@ def as_qrels(qrels, what: str = "qrels") -> dict[str, dict[str, int]]:
     if _is_ranx(qrels, "Qrels"):
         qrels = qrels.to_dict()
     if isinstance(qrels, Mapping):
-        out = {}
+        plain = True    # every grade a Python int: the dict is returned as it is, not copied
         for topic, judged in qrels.items():
             if not isinstance(topic, str):
                 raise BadInputShapeError(f"{what}: topic ids are strings (as in a qrels file), got {_kind(topic)} {topic!r}")
             if not isinstance(judged, Mapping):
                 raise BadInputShapeError(f"{what}, topic {topic!r}: got {_kind(judged)}; give a dict {{docid: grade}}")
-            out[topic] = {}
             for doc, grade in judged.items():
-                _ids(topic, doc, what, "qrels")
-                out[topic][doc] = _grade(grade, f"{what}, topic {topic!r}", doc)
+                if type(grade) is not int or type(doc) is not str:
+                    _ids(topic, doc, what, "qrels")
+                    _grade(grade, f"{what}, topic {topic!r}", doc)
+                    plain = False
+        out = qrels if plain else {t: {d: int(g) for d, g in judged.items()} for t, judged in qrels.items()}
     elif _is_frame(qrels):
         out = _qrels_from_rows(_frame_rows(qrels, QRELS_COLUMNS, what, ""), what)
     elif callable(getattr(qrels, "qrels_iter", None)):
