@@ -339,6 +339,14 @@ def test_bad_shapes_are_type_errors_in_every_entry_point():
             call()
 
 
+def test_a_dataset_without_the_part_asked_for_is_named():
+    ir_datasets = pytest.importorskip("ir_datasets")
+    ds = ir_datasets.create_dataset(qrels_trec=str(QRELS))
+    with pytest.raises(TypeError, match="run x: got a Dataset without scoreddocs"):
+        as_run(ds, "x")
+    assert as_qrels(ds) == qrels_by_hand(QRELS)
+
+
 def test_empty_qrels_iterable_is_a_format_error():
     with pytest.raises(TrecFormatError, match="qrels: no topics"):
         as_qrels(iter([]))

@@ -1,7 +1,9 @@
 """Qrels and runs in the shapes IR researchers hold them, through one door.
 
 Every function of the workbench that takes qrels or runs reads them with
-:func:`as_qrels`, :func:`as_run` or :func:`as_runs`.  Accepted:
+:func:`as_qrels`, :func:`as_run` (:func:`named_run`), :func:`as_runs` (a dict
+``{name: run}`` or a list of run files) or :func:`run_list` (a list of runs).
+Accepted:
 
 * **TREC files**, plain or gzip (:func:`workbench.data.trec.read_qrels`,
   :func:`workbench.data.trec.read_run`);
@@ -149,7 +151,7 @@ def _record_rows(records, fields, where: str, got: str, give: str) -> Iterable[t
         except AttributeError:
             item = repr(r)
             item = item if len(item) <= 40 else item[:37] + "..."
-            raise BadInputShapeError(f"{where}: got {got} of {type(r).__name__} (item {k} {item} has no "
+            raise BadInputShapeError(f"{where}: got {got} {type(r).__name__} (item {k} {item} has no "
                                      f"{', '.join(fields)}); give {give}") from None
 
 
@@ -209,9 +211,10 @@ def as_qrels(qrels, what: str = "qrels") -> dict[str, dict[str, int]]:
         out = _qrels_from_rows(_record_rows(qrels.qrels_iter(), QREL_FIELDS, what, _kind(qrels) + " whose qrels_iter yields",
                                             QRELS_SHAPES), what)
     elif _is_records(qrels):
-        out = _qrels_from_rows(_record_rows(qrels, QREL_FIELDS, what, _kind(qrels), QRELS_SHAPES), what)
+        out = _qrels_from_rows(_record_rows(qrels, QREL_FIELDS, what, _kind(qrels) + " of", QRELS_SHAPES), what)
     else:
-        raise BadInputShapeError(f"{what}: got {_kind(qrels)}; give {QRELS_SHAPES}")
+        extra = " without qrels (a dataset's scoreddocs are not qrels)" if hasattr(qrels, "scoreddocs_iter") else ""
+        raise BadInputShapeError(f"{what}: got {_kind(qrels)}{extra}; give {QRELS_SHAPES}")
     if not out:
         raise TrecFormatError(f"{what}: no topics")
     return out
@@ -307,9 +310,10 @@ def as_run(run, name: str = "run", score_precision: str = "float32") -> RankedRu
         rows = _record_rows(run.scoreddocs_iter(), SCORED_FIELDS, where, _kind(run) + " whose scoreddocs_iter yields",
                             RUN_SHAPES)
     elif _is_records(run):
-        rows = _record_rows(run, SCORED_FIELDS, where, _kind(run), RUN_SHAPES)
+        rows = _record_rows(run, SCORED_FIELDS, where, _kind(run) + " of", RUN_SHAPES)
     else:
-        raise BadInputShapeError(f"{where}: got {_kind(run)}; give {RUN_SHAPES}")
+        extra = " without scoreddocs (a dataset's qrels are not a run)" if hasattr(run, "qrels_iter") else ""
+        raise BadInputShapeError(f"{where}: got {_kind(run)}{extra}; give {RUN_SHAPES}")
     return _ranked_from_rows(rows, where, score_precision)
 
 
