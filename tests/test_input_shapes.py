@@ -450,7 +450,9 @@ def test_robust_2003_rankings_and_values_are_trec_evals():
         for t, p in pairs.items():
             assert mine[t] == trec_eval_order(p), (f.name, t)
             n += 1
-            if t in qrels and trec_eval_order(p, single=False) != mine[t]:
+            # the rounding can change the order only where two different doubles become one float
+            merged = len({c_float(float(x)) for x, _ in p}) < len({float(x) for x, _ in p})
+            if t in qrels and merged and trec_eval_order(p, single=False) != mine[t]:
                 changed.append(t)
         if changed:
             te = ev.evaluate({t: {d: float(s) for s, d in pairs[t]} for t in changed})
