@@ -146,3 +146,45 @@ def test_degenerate_step_sets():
     assert nonnegative_walks(0, {-1: 1}) == 1 and nonnegative_walks(3, {-1: 1}) == 0
     with pytest.raises(ValueError, match="-1"):
         nonnegative_walks(-1, {0: 1})
+
+
+# --- gains 0,1,2: a third count by the kernel method -------------------------
+
+def motzkin_numbers(n: int) -> list[int]:
+    """M_0..M_n by their recurrence (n+2) M_n = (2n+1) M_(n-1) + (3n-3) M_(n-2)."""
+    m = [1, 1]
+    for i in range(2, n + 1):
+        m.append(((2 * i + 1) * m[i - 1] + (3 * i - 3) * m[i - 2]) // (i + 2))
+    return m[: n + 1]
+
+
+def kernel_method_two_grades(depth: int) -> int:
+    """Nonnegative walks of the census with gains 0,1,2 (steps -2..2 weighted 1,2,3,2,1), by the kernel method.
+
+    The step polynomial is ``S(u) = u^-2 (1 + u + u^2)^2``; the kernel
+    ``1 - z S(u)`` has two small roots, ``u = w T(w)`` with ``w = +-sqrt(z)``
+    and ``T`` the Motzkin series (``T = 1 + w T + w^2 T^2``), so the meanders
+    have the generating function ``(1 - u_+)(1 - u_-) / (1 - 9 z)``
+    (Banderier and Flajolet, TCS 281, 2002, Thm. 2).  Its ``z^j`` coefficient
+    is ``c_0 = 1``, ``c_j = -2 M_(2j-1) - sum_b (-1)^b M_b M_(2j-2-b)``, and the
+    count is ``sum_j 9^(k-j) c_j``: a finite sum in Motzkin numbers.
+    """
+    m = motzkin_numbers(2 * depth + 1)
+    total = 0
+    for j in range(depth + 1):
+        c = 1 if j == 0 else -2 * m[2 * j - 1] - sum((-1) ** b * m[b] * m[2 * j - 2 - b] for b in range(2 * j - 1))
+        total = total * 9 + c
+    return total
+
+
+def test_motzkin_numbers_are_the_known_ones():
+    assert motzkin_numbers(10) == [1, 1, 2, 4, 9, 21, 51, 127, 323, 835, 2188]  # OEIS A001006
+
+
+@pytest.mark.parametrize("depth", [*range(0, 25), 64, 250])
+def test_two_grade_census_equals_the_kernel_method_sum(depth):
+    expected = kernel_method_two_grades(depth)
+    assert nonnegative_walks(depth, steps_of("0,1,2")) == expected
+    if depth:
+        c = census(depth, grades=2)
+        assert c.ni == expected - 3**depth and c.nonsep == 9**depth + 3**depth - 2 * expected
