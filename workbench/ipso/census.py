@@ -322,7 +322,7 @@ def census_estimate(depth: int, gains: Gains):
     seconds = 5 * _SEC_PER_DIGIT_SQUARED * digits**2
     memory = 5 * bits / 8
     if steps != _BINARY_STEPS:
-        vector_bits = float(max(ints)) * depth * bits
+        vector_bits = float(max(ints) - min(ints)) * depth * bits
         seconds += _SEC_PER_BIT_LEVEL * vector_bits * max(1.0, math.log2(depth)) * len(steps) / 5
         memory += _VECTOR_COPIES * vector_bits / 8
     return Estimate(f"{digits:,.0f}-digit counts", memory, seconds)
