@@ -291,10 +291,11 @@ def census(depth: int, grades: int = 1, gains: Optional[Gains] = None,
 # vector (``g_max k`` heights of ``2 k log2(c+1)`` bits), per halving level
 # (``log2 k``) and per 5 distinct steps; fitted to timings of
 # :func:`~workbench.core.lattice_paths.nonnegative_walks` (gains 0,1,2 at
-# depths 500-10000, 0,1,3 and 0,1,2,3 to 2000, 0,1,5,6 to 1200, 0..10 to 800)
-# on the 2-core machine under load.  Its peak memory is about
+# depths 500-10000, 0,1,3 and 0,1,2,3 to 2000, 0,1,5,6 to 1200, 0..10 to 800;
+# measured within 0.6x-1.4x of the model, peak memory at most 0.6x of it)
+# on the 2-core machine at load average ~15.  Its peak memory is about
 # _VECTOR_COPIES height vectors.
-_SEC_PER_BIT_LEVEL = 4.5e-9
+_SEC_PER_BIT_LEVEL = 5.5e-9
 _VECTOR_COPIES = 12
 #: Printing a count of D digits (CPython's quadratic int -> str), per digit squared.
 _SEC_PER_DIGIT_SQUARED = 1.2e-11
