@@ -22,6 +22,7 @@ from typing import Iterator, Optional
 
 import typer
 
+from workbench.cli.common import TableFormatOpt, run_as_tables
 from workbench.cli import (
     atlas,
     axioms,
@@ -114,6 +115,11 @@ def with_run_options(callback, command: str):
         "show_traceback", inspect.Parameter.KEYWORD_ONLY, annotation=bool,
         default=typer.Option(False, "--traceback", help="On an error, also print the Python traceback (for developers)."),
     )]
+    # --format (a table in md, csv, json or latex) for the commands that do not define their own
+    tabled = "as_json" in sig.parameters and not {"fmt", "table_format"} & set(sig.parameters)
+    if tabled:
+        extra.append(inspect.Parameter(
+            "table_format", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[str], default=TableFormatOpt))
     if not own_budget:
         extra.append(inspect.Parameter(
             "time_limit", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[float],
@@ -129,7 +135,10 @@ def with_run_options(callback, command: str):
             limit = None if not isinstance(budget, (int, float)) or not budget > 0 else budget + COUNTEREXAMPLE_GRACE
         else:
             limit = kwargs.pop("time_limit", None)
+        table_format = kwargs.pop("table_format", None) if tabled else None
         with time_limit(limit, command):
+            if table_format is not None:
+                return run_as_tables(callback, table_format, kwargs)
             return callback(*args, **kwargs)
 
     run.__signature__ = sig.replace(parameters=[*sig.parameters.values(), *extra])

@@ -232,7 +232,7 @@ class Table:
     Parameters
     ----------
     columns
-        The column names (distinct, so that a JSON row is an object).
+        The column names (distinct for :meth:`to_json`, where a row is an object).
     rows
         One sequence of cells per row, each as long as ``columns``; a cell is
         a value or a :class:`Cell`.
@@ -268,8 +268,6 @@ class Table:
 
     def __post_init__(self) -> None:
         self.columns = [str(c) for c in self.columns]
-        if len(set(self.columns)) != len(self.columns):
-            raise WorkbenchError(f"table columns {self.columns}: names must be distinct")
         self.rows = [[_normal(c) for c in row] for row in self.rows]
         for i, row in enumerate(self.rows, 1):
             if len(row) != len(self.columns):
@@ -352,6 +350,8 @@ class Table:
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict:
         """One JSON-ready object: ``columns``, ``rows`` (objects keyed by column), caption, notes, marks."""
+        if len(set(self.columns)) != len(self.columns):
+            raise WorkbenchError(f"table columns {self.columns}: names must be distinct for JSON")
         obj: dict = {"columns": list(self.columns),
                      "rows": [{k: json_value(c) for k, c in zip(self.columns, row)} for row in self.rows]}
         if self.caption:
