@@ -428,3 +428,28 @@ def run_as_tables(callback, fmt: str, kwargs: dict):
         write_tables(hook(obj) if hook is not None else json_tables(obj), fmt)
     if status is not None:
         raise status
+
+
+def table_format(fmt: Optional[str], as_json: bool) -> Optional[str]:
+    """The ``--format`` of a command that handles it itself: None (terminal view), or a checked table format."""
+    from workbench.core.table import check_format
+    from workbench.errors import WorkbenchError
+
+    if fmt is None:
+        return None
+    fmt = check_format(fmt)
+    if as_json and fmt != "json":
+        raise WorkbenchError(f"--json with --format {fmt}: give one of them")
+    return fmt
+
+
+def write_table_file(path: Path, fmt: Optional[str], markdown, tables, what: str = "--table") -> None:
+    """Write a result's table to ``path`` atomically: in ``fmt``, else in the format of its suffix, else Markdown.
+
+    ``markdown()`` gives the Markdown text (the report as committed), ``tables()`` the tables for the others.
+    """
+    from workbench.core.files import atomic_write
+    from workbench.core.table import format_of_path, render
+
+    f = fmt or format_of_path(path, "md")
+    atomic_write(path, markdown() if f == "md" else render(tables(), f), what)

@@ -87,7 +87,8 @@ MARKS = {"dagger": ("\\dagger", "\u2020"), "ddagger": ("\\ddagger", "\u2021"), "
 ALIGNS = (None, "l", "c", "r")
 
 _LATEX_SPECIAL = {"\\": "\\textbackslash{}", "&": "\\&", "%": "\\%", "$": "\\$", "#": "\\#", "_": "\\_",
-                  "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}"}
+                  "{": "\\{", "}": "\\}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}",
+                  "<": "\\textless{}", ">": "\\textgreater{}"}
 
 
 @dataclass(frozen=True)
