@@ -205,6 +205,9 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
 
 
+#: Every character :meth:`str.splitlines` breaks at: a Markdown table row is one line.
+_LINE_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
 _INLINE = re.compile(r"`([^`]*)`|\*\*(.+?)\*\*")
 
 
@@ -323,14 +326,14 @@ class Table:
         def cell(c) -> str:
             text = c.shown() if isinstance(c, Cell) else display(c)
             marks = "".join(MARKS[m][1] for m in c.marks) if isinstance(c, Cell) else ""
-            return (text + marks).replace("|", "\\|").replace("\n", " ")
+            return _LINE_BREAKS.sub(" ", text + marks).replace("|", "\\|")
 
         rules = [{None: "---", "l": ":---", "c": ":---:", "r": "---:"}[a] for a in self.align]
         if self.rule == "compact":
             rule = "|" + "".join(r + "|" for r in rules)
         else:
             rule = "| " + " | ".join(rules) + " |"
-        lines = ["| " + " | ".join(c.replace("|", "\\|") for c in self.columns) + " |", rule]
+        lines = ["| " + " | ".join(_LINE_BREAKS.sub(" ", c).replace("|", "\\|") for c in self.columns) + " |", rule]
         return lines + ["| " + " | ".join(cell(c) for c in row) + " |" for row in self.rows]
 
     def to_markdown(self) -> str:
