@@ -322,19 +322,32 @@ class Table:
 
     # ------------------------------------------------------------------ Markdown
     def markdown_lines(self) -> list[str]:
-        """The header, rule and row lines of the pipe table (no caption, no notes)."""
+        """The header, rule and row lines of the pipe table (no caption, no notes).
+
+        A bare ``None`` cell (no value) and an empty column name are written
+        ``| |``; an empty text (``""``, or a :class:`Cell` shown as ``""``) is
+        written ``|  |``, as the committed reports have both.
+
+        >>> Table(["", "b", "c"], [[1, None, ""]]).markdown_lines()
+        ['| | b | c |', '|---|---|---|', '| 1 | |  |']
+        """
         def cell(c) -> str:
+            if c is None:
+                return None
             text = c.shown() if isinstance(c, Cell) else display(c)
             marks = "".join(MARKS[m][1] for m in c.marks) if isinstance(c, Cell) else ""
             return _LINE_BREAKS.sub(" ", text + marks).replace("|", "\\|")
+
+        def line(texts) -> str:
+            return "|" + "".join(" |" if t is None else f" {t} |" for t in texts)
 
         rules = [{None: "---", "l": ":---", "c": ":---:", "r": "---:"}[a] for a in self.align]
         if self.rule == "compact":
             rule = "|" + "".join(r + "|" for r in rules)
         else:
             rule = "| " + " | ".join(rules) + " |"
-        lines = ["| " + " | ".join(_LINE_BREAKS.sub(" ", c).replace("|", "\\|") for c in self.columns) + " |", rule]
-        return lines + ["| " + " | ".join(cell(c) for c in row) + " |" for row in self.rows]
+        head = [_LINE_BREAKS.sub(" ", c).replace("|", "\\|") or None for c in self.columns]
+        return [line(head), rule] + [line(cell(c) for c in row) for row in self.rows]
 
     def to_markdown(self) -> str:
         """The caption, a blank line, the table, then (after a blank line) the legend and notes as a list."""
