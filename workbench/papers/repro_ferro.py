@@ -243,7 +243,7 @@ def _crossings(recs) -> Finding:
 
 
 def _table2_consistency() -> Finding:
-    cells, bad = [], []
+    table, bad = [], []
     shares = []
     for name, (total, cells) in PAPER_TABLE2.items():
         runs, topics = PAPER_TABLE1[name]
@@ -253,10 +253,10 @@ def _table2_consistency() -> Finding:
         shown = ", ".join("/".join(map(str, k)) if k else "none" for k in counts)
         ab = sum(Fraction(p) for p in cells[2:4])
         shares.append((ab, name))
-        cells.append([name, f"{runs} x {topics} = {runs * topics}", total, shown, f"{lo}..{hi}",
+        table.append([name, f"{runs} x {topics} = {runs * topics}", total, shown, f"{lo}..{hi}",
                       Cell(ab, pct(ab / 100))])
     rows = Table(["collection", "runs x topics (Table 1)", "total (Table 2)", "counts matching the percentages",
-                  "sum", "typical A + B"], cells).markdown_lines()
+                  "sum", "typical A + B"], table).markdown_lines()
     paper = ("Table 1 (l. 447-448): runs and topics per collection; Table 2 (l. 460-463): totals and percentages per "
              "archetype; l. 455: typical A and B are \"about 95%\" of the runs of each collection; l. 457: no "
              "full-scale runs.")
