@@ -1,6 +1,11 @@
 """The ``workbench`` command line: the app, its subcommands and the one-line error contract.
 
-Every subcommand takes ``--json`` (exactly one JSON object on stdout).  Exit
+Every subcommand takes ``--json`` (exactly one JSON object on stdout) and
+``--format md|csv|json|latex`` (its result as tables,
+:class:`workbench.core.table.Table`; ``json`` is the ``--json`` object).  A
+command without a ``--format`` of its own gets it here
+(:func:`with_run_options`): it runs with ``--json`` and its object is
+turned into tables by :func:`workbench.cli.common.run_as_tables`.  Exit
 status 0 on success, 2 on bad input with one line on stderr naming the bad
 value (SPEC section 6).
 
@@ -102,7 +107,11 @@ def time_limit(seconds: Optional[float], command: str) -> Iterator[None]:
 
 
 def with_run_options(callback, command: str):
-    """Give a subcommand the options every subcommand has: ``--timeout`` and ``--traceback``.
+    """Give a subcommand the options every subcommand has: ``--timeout``, ``--traceback`` and ``--format``.
+
+    ``--format`` is added only to a command that has ``--json`` and no
+    ``--format`` of its own (``hasse``, ``properties``, the ``experiment``
+    studies and ``ipso runs``/``agreement`` define theirs).
 
     The options are added to the callback's signature (typer reads it), so
     they are declared here once instead of in every command.  A command with
