@@ -358,11 +358,13 @@ class Table:
     # ------------------------------------------------------------------ CSV
     def to_csv(self) -> str:
         """The header and the rows through :mod:`csv` (``\\n`` line ends); exact numbers as exact strings."""
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(self.columns)
-        w.writerows([[csv_field(c) for c in row] for row in self.rows])
-        return buf.getvalue()
+        def line(fields) -> str:
+            # "\r\n" as the terminator makes csv quote a field holding either character; each row ends in "\n"
+            buf = io.StringIO()
+            csv.writer(buf, lineterminator="\r\n").writerow(fields)
+            return buf.getvalue()[:-2] + "\n"
+
+        return line(self.columns) + "".join(line([csv_field(c) for c in row]) for row in self.rows)
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict:
@@ -387,14 +389,22 @@ class Table:
 
     # ------------------------------------------------------------------ LaTeX
     def to_latex(self, label: Optional[str] = None) -> str:
-        """A booktabs ``table`` environment: caption, escaped cells, marks as superscripts, legend and notes below."""
+        """A booktabs ``table`` environment: caption, escaped cells, marks as superscripts, legend and notes below.
+
+        A column with no alignment of its own is right-aligned when every value in it is a number.
+        """
         def cell(c) -> str:
             text = latex_inline(c.shown() if isinstance(c, Cell) else display(c))
             if isinstance(c, Cell) and c.marks:
                 text += "$^{" + "".join(MARKS[m][0] for m in c.marks) + "}$"
             return text
 
-        spec = "".join(a or "l" for a in self.align)
+        def numeric(k: int) -> bool:
+            vals = [v for v in (_plain(row[k]) for row in self.rows) if v is not None]
+            return bool(vals) and all(isinstance(v, (int, float, Fraction)) and not isinstance(v, bool) for v in vals)
+
+        # a column without an alignment: numbers to the right, anything else to the left
+        spec = "".join(a or ("r" if numeric(k) else "l") for k, a in enumerate(self.align))
         lines = ["\\begin{table}", "\\centering"]
         if self.caption:
             lines.append("\\caption{" + latex_inline(self.caption) + "}")
