@@ -270,3 +270,12 @@ def test_hasse_keeps_its_diagram_formats_and_adds_the_statistics_table(in_tmp, c
 def test_bad_format_is_one_line_exit_2(argv, in_tmp, capsys):
     code, out, err = run(capsys, argv)
     assert code == 2 and out == "" and len(err.splitlines()) == 1 and "--format" in err or "format" in err
+
+
+@pytest.mark.parametrize("suffix,reader", [(".tex", check_latex), (".csv", check_csv), (".md", check_markdown)])
+def test_experiment_output_format_from_the_suffix(suffix, reader, in_tmp, capsys):
+    code, out, err = run(capsys, COMMANDS["experiment correlation"] + ["-o", f"t{suffix}"])
+    assert code == 0 and out == "", err
+    assert reader(Path(f"t{suffix}").read_text()) == 1
+    code, _, err = run(capsys, COMMANDS["experiment correlation"] + ["-o", "t.json"])
+    assert code == 0 and json.loads(Path("t.json").read_text())["study"] == "correlation"

@@ -128,7 +128,7 @@ ViewOpt = typer.Option("graded", "--view", help="graded (grades as judged) or bi
 CutDepthOpt = typer.Option(None, "--depth", help="Cut every ranking to this many documents (seed 000: 250; default: no cut).")
 StudyGainsOpt = typer.Option(None, "--gains", help="Gains of the grades, e.g. 0,1,2 (default g(j) = j).")
 SkipOpt = typer.Option(False, "--skip-missing", help="Ignore run topics absent from the qrels (default: error).")
-FormatOpt = typer.Option("md", "--format", help="Table format: md, csv, json (the same as --json) or latex (booktabs).")
+FormatOpt = typer.Option(None, "--format", help="Table format: md, csv, json (the same as --json) or latex (booktabs); default: as the -o suffix says (.md .csv .json .tex), else md.")
 OutputOpt = typer.Option(None, "-o", "--output", help="Write the table to FILE (atomically; a missing folder is created) instead of stdout.")
 SeedOpt = typer.Option(0, "--seed", help="Seed of the random draws (>= 0); same seed, same output.")
 
@@ -208,7 +208,10 @@ def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, 
     """Validate the common options and read the files: ``(names, qrels dict, runs dict, fmt, output, figure)``.
 
     ``--json`` is ``--format json``; with another ``--format`` it is an error.
+    Without either, the format is the one the ``-o`` file's suffix names, else Markdown.
     """
+    from workbench.core.table import format_of_path
+
     from workbench.errors import WorkbenchError
     from workbench.core.files import check_output_path
     from workbench.data.score_matrix import VIEWS
@@ -217,11 +220,11 @@ def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, 
     if len(runs) < 2:
         raise WorkbenchError(f"one run file ({runs[0]}): the studies compare systems, give at least two run files"
                              if runs else "give at least two run files")
-    fmt = check_table_format(fmt)
-    if as_json:
-        if fmt not in ("md", "json"):
+    if fmt is not None:
+        fmt = check_table_format(fmt)
+        if as_json and fmt != "json":
             raise WorkbenchError(f"--json with --format {fmt}: give one of them")
-        fmt = "json"
+    fmt = "json" if as_json else fmt or (format_of_path(output, "md") if output is not None else "md")
     output = None if output is None else check_output_path(output)
     figure = None if figure is None else check_figure_path(figure)
     if view not in VIEWS:

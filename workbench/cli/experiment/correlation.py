@@ -34,7 +34,7 @@ def correlation_cmd(
     gains: Optional[str] = StudyGainsOpt,
     skip_missing: bool = SkipOpt,
     per_topic: bool = typer.Option(False, "--per-topic", help="JSON: also every topic's tau-b and pair counts."),
-    fmt: str = FormatOpt,
+    fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
 ) -> None:

@@ -39,7 +39,7 @@ def discrimination_cmd(
     seed: int = SeedOpt,
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level, in (0, 1)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Draw the ASL curves: FIG.png or FIG.pdf."),
-    fmt: str = FormatOpt,
+    fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
 ) -> None:

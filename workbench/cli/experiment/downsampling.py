@@ -60,7 +60,7 @@ def downsampling_cmd(
     repetitions: int = typer.Option(5, "--repetitions", help="Seeded repetitions of every sample (>= 1)."),
     seed: int = SeedOpt,
     figure: Optional[Path] = typer.Option(None, "--figure", help="Draw the curves: FIG.png or FIG.pdf."),
-    fmt: str = FormatOpt,
+    fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
 ) -> None:

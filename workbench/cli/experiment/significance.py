@@ -101,7 +101,7 @@ def significance_cmd(
         False, "--transform", help="Add each measure's interval transformation and the decisions it changes."),
     transform_depth: Optional[int] = typer.Option(
         None, "--transform-depth", help="Transformation depth for measures whose full-depth space is too large."),
-    fmt: str = FormatOpt,
+    fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
 ) -> None:
