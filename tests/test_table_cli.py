@@ -269,7 +269,7 @@ def test_hasse_keeps_its_diagram_formats_and_adds_the_statistics_table(in_tmp, c
                                   ["classify", "P", "--json", "--format", "csv"]])
 def test_bad_format_is_one_line_exit_2(argv, in_tmp, capsys):
     code, out, err = run(capsys, argv)
-    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "--format" in err or "format" in err
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "format" in err, (code, out, err)
 
 
 @pytest.mark.parametrize("suffix,reader", [(".tex", check_latex), (".csv", check_csv), (".md", check_markdown)])
