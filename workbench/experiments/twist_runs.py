@@ -94,6 +94,7 @@ import numpy as np
 from workbench.measures.crp import TABLE2, curves
 from workbench.errors import TrecFormatError, UndefinedMeasureError, WorkbenchError
 from workbench.core.budget import check_memory
+from workbench.core.table import Cell, Table
 from workbench.data.trec import topic_key as _topic_key
 from workbench.space.runs import Topic, check_depth
 from workbench.data.adapters import as_qrels, named_run, run_list
@@ -243,9 +244,7 @@ class EffortGainGrid:
         q = self.thresholds
         heads = ["gain row", "Twist [0, 1/4)", "[1/4, 1/2)", "[1/2, 3/4)", "[3/4, 1]"]
         spans = [f"[min, {q[0]:.4f}]", f"({q[0]:.4f}, {q[1]:.4f}]", f"({q[1]:.4f}, {q[2]:.4f}]", f"({q[2]:.4f}, max]"]
-        lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
-        for i in (3, 2, 1, 0):
-            lines.append(f"| Q{i + 1} {spans[i]} | " + " | ".join(str(v) for v in self.counts[i]) + " |")
+        lines = Table(heads, [[f"Q{i + 1} {spans[i]}", *self.counts[i]] for i in (3, 2, 1, 0)]).markdown_lines()
         lines.append("")
         lines.append(f"{self.measure}: diagonal {self.diagonal} / {self.total} = {100 * self.share('diagonal'):.2f}%, "
                      f"high-high {self.high_high} / {self.total} = {100 * self.share('high_high'):.2f}%")
@@ -390,18 +389,20 @@ class TwistTable:
         lines += [n for n in self.notes]
         head = ["run", "topics", "mean Twist", "mean rho", "mean sigma"] + [f"mean {m}" for m in self.gain_measures] \
             + list(TABLE2_COLUMNS) + ["unjudged"]
-        lines += ["", "## Mean Twist per run", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for d in self.run_means():
-            cells = [d["run"], str(d["topics"]), f(d["mean_twist"]), f(d["mean_recovery_ratio"]),
-                     f(d["mean_space_ratio"])] + [f(d["mean_gains"][m]) for m in self.gain_measures] \
-                + [str(d["archetypes"][k]) for k in TABLE2_COLUMNS] + [str(self.unjudged.get(d["run"], 0))]
-            lines.append("| " + " | ".join(cells) + " |")
+        def shown(v, digits: int = 4):
+            return Cell(v, f(v, digits))
+
+        lines += ["", "## Mean Twist per run", ""] + Table(head, [
+            [d["run"], d["topics"], shown(d["mean_twist"]), shown(d["mean_recovery_ratio"]),
+             shown(d["mean_space_ratio"])] + [shown(d["mean_gains"][m]) for m in self.gain_measures]
+            + [d["archetypes"][k] for k in TABLE2_COLUMNS] + [self.unjudged.get(d["run"], 0)]
+            for d in self.run_means()]).markdown_lines()
         dist = self.distribution()
-        lines += ["", "## Archetypes (seed 002 Table 2 columns; excellent includes ups-and-downs)", "",
-                  "| total | " + " | ".join(TABLE2_COLUMNS) + " |", "|" + "---|" * (1 + len(TABLE2_COLUMNS)),
-                  f"| {dist['total']} | " + " | ".join(f(dist["percentages"][k], 2) + "%" for k in TABLE2_COLUMNS) + " |",
-                  "| count | " + " | ".join(str(dist["counts"][k]) for k in TABLE2_COLUMNS) + " |",
-                  "", f"(ups-and-downs among excellent: {dist['ups_and_downs']})"]
+        lines += ["", "## Archetypes (seed 002 Table 2 columns; excellent includes ups-and-downs)", ""]
+        lines += Table(["total", *TABLE2_COLUMNS], [
+            [dist["total"]] + [Cell(dist["percentages"][k], f(dist["percentages"][k], 2) + "%") for k in TABLE2_COLUMNS],
+            ["count"] + [dist["counts"][k] for k in TABLE2_COLUMNS]]).markdown_lines()
+        lines += ["", f"(ups-and-downs among excellent: {dist['ups_and_downs']})"]
         if self.gain_measures and self.rows:
             lines += ["", "## Effort/gain grids (seed 002 Fig. 7-10)", "",
                       "Rows: gain quartiles (a value equal to a threshold goes to the lower row), top row = highest; "
@@ -410,11 +411,10 @@ class TwistTable:
                 lines += [f"### {m}", "", g.markdown(), ""]
         if per_topic:
             head = ["run", "topic", "RB", "Twist", "rho", "sigma", "first crossing", "archetype"] + list(self.gain_measures)
-            lines += ["", "## Per topic", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-            for r in self.rows:
-                lines.append("| " + " | ".join([r.run, r.topic, str(r.recall_base), f(r.twist), f(r.recovery_ratio),
-                                                f(r.space_ratio), str(r.first_crossing or "-"), r.archetype]
-                                               + [f(r.gains[m]) for m in self.gain_measures]) + " |")
+            lines += ["", "## Per topic", ""] + Table(head, [
+                [r.run, r.topic, r.recall_base, shown(r.twist), shown(r.recovery_ratio), shown(r.space_ratio),
+                 Cell(r.first_crossing, str(r.first_crossing or "-")), r.archetype]
+                + [shown(r.gains[m]) for m in self.gain_measures] for r in self.rows]).markdown_lines()
         return "\n".join(lines) + "\n"
 
 

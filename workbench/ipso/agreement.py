@@ -190,13 +190,21 @@ class AgreementResult:
                  "", f"View: {self.view.describe()}. alpha = {self.alpha} (p < alpha), all tests two-tailed.",
                  f"IPSO sign test significant for {sum(p.ipso.significant for p in self.pairs)} of {n} pairs.", ""]
         lines += [f"{x}" for x in self.notes] + [""]
+        lines += self.table().markdown_lines()
+        return "\n".join(lines) + "\n"
+
+    def table(self):
+        """The agreement counts per metric and test as a :class:`~workbench.core.table.Table`."""
+        from workbench.core.table import Cell, Table
+
+        n = len(self.pairs)
         head = ["Metric", "Test"] + [AGREEMENT_NAMES[c] for c in AGREEMENT] + ["agree %"]
-        lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        rows = []
         for (m, t), c in self.summary().items():
             agree = 100.0 * (c["both_yes"] + c["both_no"]) / n if n else float("nan")
-            lines.append("| " + " | ".join([self.label(m), TEST_NAMES[t]] + [str(c[k]) for k in AGREEMENT]
-                                           + [f"{agree:.1f}"]) + " |")
-        return "\n".join(lines) + "\n"
+            rows.append([self.label(m), TEST_NAMES[t]] + [c[k] for k in AGREEMENT] + [Cell(agree, f"{agree:.1f}")])
+        return Table(head, rows, caption=f"IPSO sign test vs metric tests: {len(self.runs)} runs, {n} unordered "
+                                         f"pairs, depth {self.depth}, alpha = {self.alpha}")
 
 
 def agreement(runs: Sequence, qrels, depth: int, gains: Gains | str | None = None, relevance_level: int = 1,

@@ -36,6 +36,7 @@ from fractions import Fraction
 from typing import Callable, Optional
 
 from workbench.core.lattice_paths import binary_nonnegative_walks, nonnegative_walks
+from workbench.core.table import Cell, Table
 from workbench.errors import BadGainsError, WorkbenchError
 from workbench.space.runs import Gains, check_depth
 
@@ -447,6 +448,29 @@ def table2_rows() -> list[dict]:
     return rows
 
 
+def table2_comparison(rows: list[dict]) -> Table:
+    """Seed 001 Table 2 beside the exact percentages (exact Fractions, shown rounded at four decimals).
+
+    >>> t = table2_comparison(table2_rows()[:1])
+    >>> t.columns[:4], t.values()[0][:2], t.values()[0][3]
+    (['k', 'paper method', 'paper equal %', 'exact equal %'], [5, 'enumeration'], Fraction(25, 8))
+
+    References
+    ----------
+    Moffat and Mackenzie, JASIST 2024 (seed 001), Table 2.
+    """
+    def flag(r):
+        text = ", ".join(r["differs"]) if r["differs"] else "-"
+        return Cell(", ".join(r["differs"]) or None, "**" + text + "**" if r["differs"] else text)
+
+    return Table(["k", "paper method", "paper equal %", "exact equal %", "paper separable %", "exact separable %",
+                  "paper non-sep. %", "exact non-sep. %", "paper differs in"],
+                 [[r["k"], r["method"]] + [c for key in ("equal", "separable", "nonsep")
+                                           for c in (r["paper"][key], Cell(100 * r["exact"][key], _pct_str(r["exact"][key])))]
+                  + [flag(r)] for r in rows],
+                 align=["r", None, "r", "r", "r", "r", "r", "r", None])
+
+
 def table2_markdown() -> str:
     """Deterministic Markdown for ``reports/ipso-table2.md`` (seed 001 Table 2, exact).
 
@@ -478,19 +502,8 @@ def table2_markdown() -> str:
         "enumeration for k <= 8 in the tests. A paper value agrees when it equals the exact",
         "percentage rounded down or up at two decimals (the paper appears to truncate).",
         "",
-        "| k | paper method | paper equal % | exact equal % | paper separable % | exact separable % "
-        "| paper non-sep. % | exact non-sep. % | paper differs in |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for r in rows:
-        p, e = r["paper"], r["exact"]
-        flag = ", ".join(r["differs"]) if r["differs"] else "-"
-        if r["differs"]:
-            flag = "**" + flag + "**"
-        out.append(
-            f"| {r['k']} | {r['method']} | {p['equal']} | {_pct_str(e['equal'])} | {p['separable']} | "
-            f"{_pct_str(e['separable'])} | {p['nonsep']} | {_pct_str(e['nonsep'])} | {flag} |"
-        )
+    out += table2_comparison(rows).markdown_lines()
     out += [
         "",
         "Exact percentages are rounded half-even at four decimals.",
@@ -521,11 +534,9 @@ def table2_markdown() -> str:
         "",
         "Ordered pairs; `ns` equals `ni` by symmetry, `equal` is 2^k, pairs is 4^k.",
         "",
-        "| k | pairs | equal | ni | ns | nonsep |",
-        "|---:|---:|---:|---:|---:|---:|",
     ]
-    for r in rows:
-        c = r["census"]
-        out.append(f"| {c.depth} | {c.pairs} | {c.equal} | {c.ni} | {c.ns} | {c.nonsep} |")
+    out += Table(["k", "pairs", "equal", "ni", "ns", "nonsep"],
+                 [[c.depth, c.pairs, c.equal, c.ni, c.ns, c.nonsep] for c in (r["census"] for r in rows)],
+                 align=["r"] * 6).markdown_lines()
     out.append("")
     return "\n".join(out)

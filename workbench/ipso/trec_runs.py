@@ -461,13 +461,19 @@ class RunComparison:
             if v:
                 lines.append(f"Topics missing from {k} (empty SERP): {', '.join(v)}.")
         lines += [f"{n}" for n in self.notes]
-        head = ["Group", "Topic", "A", "B", "Relationship"] + [self.label(m) for m in METRICS]
-        lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for r in self.rows:
-            cells = [str(r.group), r.topic, f"`{r.serp_a}`", f"`{r.serp_b}`", f"`{r.trace_str}`"]
-            cells += [f"{r.diffs[m]:+.2f}" if abs(r.diffs[m]) > TIE else "0.00" for m in METRICS]
-            lines.append("| " + " | ".join(cells) + " |")
+        lines += [""] + self.table().markdown_lines()
         return "\n".join(lines) + "\n"
+
+    def table(self):
+        """The seed 001 Fig. 5 rows as a :class:`~workbench.core.table.Table` (metric differences B - A as floats)."""
+        from workbench.core.table import Cell, Table
+
+        head = ["Group", "Topic", "A", "B", "Relationship"] + [self.label(m) for m in METRICS]
+        rows = [[r.group, r.topic, Cell(r.serp_a, f"`{r.serp_a}`"), Cell(r.serp_b, f"`{r.serp_b}`"),
+                 Cell(r.trace_str, f"`{r.trace_str}`")]
+                + [Cell(r.diffs[m], f"{r.diffs[m]:+.2f}" if abs(r.diffs[m]) > TIE else "0.00") for m in METRICS]
+                for r in self.rows]
+        return Table(head, rows, caption=f"IPSO: {self.name_a} (A) vs {self.name_b} (B) at depth {self.depth}")
 
 
 RBP_NOTE = ("RR, P@k, AP@k and nDCG@k by ir_measures (pytrec_eval); RBP(0.5), RBP(0.8) by ir_measures (cwl_eval) "

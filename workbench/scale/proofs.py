@@ -826,6 +826,16 @@ def run_claims(folder: Path, progress: Callable[[str], None] | None = None) -> l
 # --- report --------------------------------------------------------------
 
 
+def summary_table(settled: list[Settled]):
+    """One row per claim: id, source, method, outcome, scope (a :class:`~workbench.core.table.Table`)."""
+    from workbench.core.table import Cell, Table
+
+    return Table(["claim", "source", "method", "outcome", "scope of the proof"],
+                 [[Cell(s.claim.id, f"`{s.claim.id}`"), s.claim.source, s.claim.method,
+                   Cell(s.outcome.status, f"**{s.outcome.status}**"),
+                   s.outcome.bound or ("every depth" if s.claim.method == "symbolic" else "")] for s in settled])
+
+
 def report_markdown(settled: list[Settled]) -> str:
     """The deterministic Markdown report of settled claims."""
     lines = [
@@ -835,12 +845,8 @@ def report_markdown(settled: list[Settled]) -> str:
         "`proved` for every depth only where the method is `symbolic`; an `enumeration` proves the",
         "claim for the depths it lists and no further. `refuted` comes with a witness.",
         "",
-        "| claim | source | method | outcome | scope of the proof |",
-        "|---|---|---|---|---|",
     ]
-    for s in settled:
-        scope = s.outcome.bound or ("every depth" if s.claim.method == "symbolic" else "")
-        lines.append(f"| `{s.claim.id}` | {s.claim.source} | {s.claim.method} | **{s.outcome.status}** | {scope} |")
+    lines += summary_table(settled).markdown_lines()
     for s in settled:
         lines += ["", f"## `{s.claim.id}`", "", f"*Claim* ({s.claim.source}): {s.claim.statement}", "",
                   f"*Outcome*: **{s.outcome.status}**. {s.outcome.detail}"]
