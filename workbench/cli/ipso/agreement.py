@@ -29,6 +29,7 @@ def agreement_cmd(
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Stacked bars (seed 001 Fig. 7): writes .png and .pdf (a missing folder is created)."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown summary to this file (atomically; a missing folder is created)."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
@@ -55,7 +56,7 @@ def agreement_cmd(
                 bar.advance(1, f"pair {done}/{total}")
 
         result = agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=progress)
-        written = agreement_figure(result, figure) if figure is not None else []
+        written = agreement_figure(result, figure, title=title) if figure is not None else []
     if table is not None:
         atomic_write(table, result.markdown(), "--table")
     if as_json:
