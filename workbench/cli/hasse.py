@@ -47,6 +47,7 @@ def hasse(
     ties: bool = typer.Option(False, "--ties", help="With --violations: also mark the covers MEASURE ties (not strict)."),
     witness: Optional[str] = typer.Option(None, "--witness", help="Mark the witness of classify MEASURE on this order."),
     measure: Optional[str] = typer.Option(None, "--measure", help="Draw the weak order MEASURE induces (tied runs merged) instead of the order."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none, as a paper's figure has its caption); 'auto' names the order, depth and grades."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """The Hasse diagram (cover relations) of an order, or of a measure's weak order, with highlights.
@@ -117,7 +118,8 @@ def hasse(
             skipped = str(exc)
         else:
             skipped = None
-        title = f"{label}, depth {depth}, c = {c}" + (f", topic {t}" if t is not None else "")
+        if title == "auto":
+            title = f"{label}, depth {depth}, c = {c}" + (f", topic {t}" if t is not None else "")
         meta = {
             "order": o.name,
             "measure": str(named["measure"]) if "measure" in named else None,

@@ -10,6 +10,7 @@ Ferro et al., "The Twist measure for IR evaluation", JASIST 2016 (seed 002).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -26,6 +27,7 @@ def twist_curve(
     run: Path = typer.Argument(..., help="TREC run file (plain or .gz)."),
     topic_id: str = typer.Option(..., "--topic-id", help="Topic of the qrels to draw."),
     output: Path = typer.Option(..., "-o", "--output", help="Figure: FIG.png or FIG.pdf."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     depth: int = typer.Option(1000, "--depth", help="N: the ranking is cut to N and padded with grade 0 up to N."),
     crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
     score_precision: str = ScorePrecisionOpt,
@@ -37,7 +39,7 @@ def twist_curve(
 
     check_figure_path(output)
     tc = topic_curve(qrels, run, topic_id, depth, crossing, score_precision=score_precision)
-    curve_figure(tc, output)
+    curve_figure(tc, output, title=title)
     out = {**tc.to_dict(), "figure": str(output)}
     if as_json:
         emit_json(out)

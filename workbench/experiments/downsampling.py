@@ -485,12 +485,14 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
 
 
 # ---------------------------------------------------------------- figure
-def curve_figure(result: DownsamplingResult, path) -> Path:
+def curve_figure(result: DownsamplingResult, path, title: str | None = None) -> Path:
     """Self tau curves: one panel per strategy, one line per measure, mean +- sd band (PNG or PDF).
 
     The x axis lists the pool percentages from 100 down, equally spaced as in
     seed 000 Fig. 1-2; the 100 % point is the full pool against itself, drawn
-    at tau = 1 unless 100 was among the sampled percentages.
+    at tau = 1 unless 100 was among the sampled percentages.  One column wide
+    for one strategy, across both columns for more; each panel is headed by
+    its strategy; ``title`` adds a figure title (none by default).
 
     >>> import os, tempfile
     >>> cells = tuple(TauCell.of("m", "uniform", p, [1 - p / 200, 0.9]) for p in (50, 10))
@@ -503,26 +505,30 @@ def curve_figure(result: DownsamplingResult, path) -> Path:
     ----------
     Seed 000 Fig. 1-2; seed 002 Fig. 13.
     """
-    from workbench.core.plotting import check_figure_path, pyplot, save_figure
+    from workbench.core.plotting import COLUMN_WIDTH, TEXT_WIDTH, check_figure_path, publication_style, pyplot, save_figure
 
     path = check_figure_path(path)
-    plt = pyplot()
-    xs = list(result.fractions) if 100 in result.fractions else [100, *result.fractions]
-    pos = np.arange(len(xs))
-    fig, axes = plt.subplots(1, len(result.strategies), figsize=(5.2 * len(result.strategies), 4.0),
-                             squeeze=False, sharey=True)
-    for ax, strategy in zip(axes[0], result.strategies):
-        for m in result.measures:
-            cells = {p: result.cell(m, strategy, p) for p in result.fractions}
-            mean = np.array([cells[p].mean if p in cells else 1.0 for p in xs])
-            sd = np.array([cells[p].sd if p in cells else 0.0 for p in xs])
-            (line,) = ax.plot(pos, mean, marker="o", ms=3.5, lw=1.2, label=m)
-            ax.fill_between(pos, mean - sd, mean + sd, color=line.get_color(), alpha=0.15, linewidth=0)
-        ax.set_xticks(pos, [str(p) for p in xs])
-        ax.set_xlabel("pool sample (%)")
-        ax.set_title(f"{strategy} random sampling ({result.repetitions} repetitions, mean \u00b1 sd)", fontsize=9)
-        ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("self Kendall's tau")
-    axes[0][-1].legend(fontsize=7, loc="lower left")
-    fig.tight_layout()
-    return save_figure(fig, path)
+    with publication_style():
+        plt = pyplot()
+        xs = list(result.fractions) if 100 in result.fractions else [100, *result.fractions]
+        pos = np.arange(len(xs))
+        n = len(result.strategies)
+        width = COLUMN_WIDTH if n == 1 else TEXT_WIDTH
+        fig, axes = plt.subplots(1, n, figsize=(width, 0.4 + 0.7 * width / n), squeeze=False, sharey=True)
+        for ax, strategy in zip(axes[0], result.strategies):
+            for m in result.measures:
+                cells = {p: result.cell(m, strategy, p) for p in result.fractions}
+                mean = np.array([cells[p].mean if p in cells else 1.0 for p in xs])
+                sd = np.array([cells[p].sd if p in cells else 0.0 for p in xs])
+                (line,) = ax.plot(pos, mean, marker="o", label=m)
+                ax.fill_between(pos, mean - sd, mean + sd, color=line.get_color(), alpha=0.15, linewidth=0)
+            ax.set_xticks(pos, [str(p) for p in xs])
+            ax.set_xlabel("pool sample (%)")
+            ax.set_title(f"{strategy} (mean \u00b1 sd of {result.repetitions})")
+            ax.grid(alpha=0.3)
+        axes[0][0].set_ylabel("self Kendall's tau")
+        axes[0][-1].legend(loc="lower left")
+        if title:
+            fig.suptitle(title)
+        fig.tight_layout()
+        return save_figure(fig, path)

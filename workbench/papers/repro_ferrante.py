@@ -298,24 +298,25 @@ def _rbp_thresholds(figures: Path) -> Finding:
 
 
 def _threshold_figure(limits, path: Path) -> Path:
-    from workbench.core.plotting import pyplot, save_figure
+    from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, save_figure
 
-    plt = pyplot()
-    xs = [n for n, _ in limits]
-    ys = [float(sympy.N(v, 12)) for _, v in limits]
-    fig, ax = plt.subplots(figsize=(4.5, 3))
-    ax.plot(xs, ys, "o-", color="C3", label="ordinal limit $p_N$ (exact root)")
-    ax.axhline(0.5, color="0.4", linestyle="--", linewidth=0.8, label="$p = 1/2$ (interval)")
-    ax.fill_between(xs, ys, 1.0, color="C3", alpha=0.12)
-    ax.fill_between(xs, 0.5, ys, color="C2", alpha=0.12)
-    ax.text(xs[-1], 0.9, "violated", ha="right", fontsize=8)
-    ax.text(xs[-1], (0.5 + ys[-1]) / 2 + 0.02, "ordinal", ha="right", fontsize=8)
-    ax.set_xlabel("depth N")
-    ax.set_ylabel("p")
-    ax.set_ylim(0.45, 1.0)
-    ax.set_title("Binary RBP on the rank order", fontsize=9)
-    ax.legend(fontsize=7, loc="upper right", bbox_to_anchor=(1, 0.8))
-    return save_figure(fig, path)
+    with publication_style():
+        plt = pyplot()
+        xs = [n for n, _ in limits]
+        ys = [float(sympy.N(v, 12)) for _, v in limits]
+        fig, ax = plt.subplots(figsize=(COLUMN_WIDTH, 0.7 * COLUMN_WIDTH))
+        ax.plot(xs, ys, "o-", color="C3", label="ordinal limit $p_N$ (exact root)")
+        ax.axhline(0.5, color="0.4", linestyle="--", linewidth=0.6, label="$p = 1/2$ (interval)")
+        ax.fill_between(xs, ys, 1.0, color="C3", alpha=0.12)
+        ax.fill_between(xs, 0.5, ys, color="C2", alpha=0.12)
+        ax.text(xs[-1], 0.9, "violated", ha="right")
+        ax.text(xs[-1], (0.5 + ys[-1]) / 2 + 0.02, "ordinal", ha="right")
+        ax.set_xlabel("depth N")
+        ax.set_ylabel("p")
+        ax.set_ylim(0.45, 1.0)
+        ax.set_title("Binary RBP on the rank order")
+        ax.legend(loc="upper right", bbox_to_anchor=(1, 0.8))
+        return save_figure(fig, path)
 
 
 def build(figures: Path) -> PaperReport:

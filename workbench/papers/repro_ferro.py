@@ -37,7 +37,7 @@ from workbench.papers.repro_ferro_scope import (FIG5, FIG6, SCOPE_TEXT, _archety
 from workbench.papers.reproduce import Finding, PaperReport, claim_finding
 from workbench.space.runs import Topic, format_run
 from workbench.measures.twist import full_scale, rank_ranges, rp_table
-from workbench.core.plotting import pyplot, save_figure
+from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, save_figure
 
 KEY = "ferro2018"
 TITLE = "Ferro et al.: the Twist measure (seed 002), reproduced"
@@ -313,18 +313,19 @@ def _table2_robust() -> Finding:
 
 
 def _curves_figure(series, rb: int, title: str, path: Path) -> Path:
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    for name, crp in series:
-        ax.plot(range(1, len(crp) + 1), crp, marker="o", ms=3, lw=1.2, label=name)
-    ax.axhline(0, color="k", lw=0.8)
-    ax.axvline(rb, color="k", ls=":", lw=1)
-    ax.set_xlabel("rank")
-    ax.set_ylabel("CRP")
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return save_figure(fig, path)
+    with publication_style():
+        plt = pyplot()
+        fig, ax = plt.subplots(figsize=(COLUMN_WIDTH, 0.7 * COLUMN_WIDTH))
+        for name, crp in series:
+            ax.plot(range(1, len(crp) + 1), crp, marker="o", label=name)
+        ax.axhline(0, color="k", lw=0.6)
+        ax.axvline(rb, color="k", ls=":")
+        ax.set_xlabel("rank")
+        ax.set_ylabel("CRP")
+        ax.set_title(title)
+        ax.legend()
+        fig.tight_layout()
+        return save_figure(fig, path)
 
 
 

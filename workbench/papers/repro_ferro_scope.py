@@ -36,7 +36,7 @@ from workbench.measures.crp import ARCHETYPES, curves
 from workbench.papers.reproduce import Finding
 from workbench.space.runs import Topic, format_run
 from workbench.measures.twist import full_scale
-from workbench.core.plotting import pyplot, save_figure
+from workbench.core.plotting import SMALL_FONT_SIZE, TEXT_WIDTH, publication_style, pyplot, save_figure
 from workbench.core.table import Table
 
 SCOPE_TEXT = ("every run of every topic with 1-3 relevant grades and 1 <= RB <= 3 (every split, zero counts "
@@ -321,17 +321,18 @@ def _order() -> Finding:
 def _archetype_figure(recs, path: Path) -> Path:
     settings = list(dict.fromkeys((r.topic, r.depth) for r in recs))
     t, n = next(s for s in settings if {r.arch for r in recs if (r.topic, r.depth) == s} == set(ARCHETYPES))
-    plt = pyplot()
-    fig, axes = plt.subplots(2, 4, figsize=(11, 5), sharey=True)
-    for ax, a in zip(axes.flat, ARCHETYPES):
-        rs = sorted((r for r in recs if (r.topic, r.depth) == (t, n) and r.arch == a), key=lambda r: r.tau)
-        r = rs[(len(rs) - 1) // 2]
-        crp = curves([r.run], t).crp[0].tolist()
-        ax.plot(range(1, n + 1), crp, marker="o", ms=3, color="C0")
-        ax.axhline(0, color="k", lw=0.8)
-        ax.axvline(t.recall_base, color="k", ls=":", lw=1)
-        ax.set_title(f"{a}: {format_run(r.run)}\nrho {r.rho}, sigma {r.sigma}, Twist {r.tau}", fontsize=8)
-    axes.flat[-1].axis("off")
-    fig.suptitle(f"One run per archetype (median Twist), topic {','.join(map(str, t.counts))}, N = {n}", fontsize=9)
-    fig.tight_layout()
-    return save_figure(fig, path)
+    with publication_style():
+        plt = pyplot()
+        fig, axes = plt.subplots(2, 4, figsize=(TEXT_WIDTH, 0.5 * TEXT_WIDTH), sharey=True)
+        for ax, a in zip(axes.flat, ARCHETYPES):
+            rs = sorted((r for r in recs if (r.topic, r.depth) == (t, n) and r.arch == a), key=lambda r: r.tau)
+            r = rs[(len(rs) - 1) // 2]
+            crp = curves([r.run], t).crp[0].tolist()
+            ax.plot(range(1, n + 1), crp, marker="o", color="C0")
+            ax.axhline(0, color="k", lw=0.6)
+            ax.axvline(t.recall_base, color="k", ls=":")
+            ax.set_title(f"{a}: {format_run(r.run)}\nrho {r.rho}, sigma {r.sigma}, Twist {r.tau}", fontsize=SMALL_FONT_SIZE)
+        axes.flat[-1].axis("off")
+        fig.suptitle(f"One run per archetype (median Twist), topic {','.join(map(str, t.counts))}, N = {n}")
+        fig.tight_layout()
+        return save_figure(fig, path)

@@ -41,6 +41,7 @@ def discrimination_cmd(
     seed: int = SeedOpt,
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level, in (0, 1)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Draw the ASL curves: FIG.png or FIG.pdf."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
@@ -65,7 +66,7 @@ def discrimination_cmd(
                 raise type(e)(f"{m.measure}: {e}") from None
         if figure is not None:
             bar.phase("figure")
-            asl_curve_figure(results, figure)
+            asl_curve_figure(results, figure, title=title)
     s, notes = study_setting(matrices, view, depth), matrix_notes(matrices)
     head = ["measure", "significant", "pairs", "power", "min_delta", "alpha", "bootstrap", "seed"]
     table = [[d.measure, d.significant, len(d.pair_asl), d.power, None if math.isnan(d.min_delta) else d.min_delta,

@@ -62,6 +62,7 @@ def downsampling_cmd(
     repetitions: int = typer.Option(5, "--repetitions", help="Seeded repetitions of every sample (>= 1)."),
     seed: int = SeedOpt,
     figure: Optional[Path] = typer.Option(None, "--figure", help="Draw the curves: FIG.png or FIG.pdf."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
@@ -90,7 +91,7 @@ def downsampling_cmd(
                          cells=tuple(replace(c, measure=label[c.measure]) for c in result.cells))
         if figure is not None:
             bar.phase("figure")
-            curve_figure(result, figure)
+            curve_figure(result, figure, title=title)
     rows = result.to_rows()
     s = {"view": view, "depth": depth, "topics": len({t for t in q if any(g >= 1 for g in q[t].values())}),
          "systems": list(r)}

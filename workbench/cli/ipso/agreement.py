@@ -30,6 +30,7 @@ def agreement_cmd(
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Stacked bars (seed 001 Fig. 7): writes .png and .pdf (a missing folder is created)."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     table: Optional[Path] = typer.Option(None, "--table", help="Also write the summary table to this file (atomically; a missing folder is created), in --format or as its suffix says (.md .csv .json .tex; default Markdown)."),
     score_precision: str = ScorePrecisionOpt,
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
@@ -62,7 +63,7 @@ def agreement_cmd(
 
         result = agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=progress,
                            score_precision=score_precision)
-        written = agreement_figure(result, figure) if figure is not None else []
+        written = agreement_figure(result, figure, title=title) if figure is not None else []
     if table is not None:
         write_table_file(table, fmt, result.markdown, lambda: [result.table()])
     if fmt in ("md", "csv", "latex"):
