@@ -60,7 +60,7 @@ def requests(tmp: Path) -> list[Request]:
         Request("gains 0,1e999999999", ("classify", "DCG", "--gains", "0,1e999999999", "--depth", "3"), "refused"),
         Request("classify at depth 15000", ("classify", "RBP", "--depth", "15000"), "refused"),
         Request("counterexample --max-depth 15000", ("counterexample", "RBP", "--max-depth", "15000"), "refused"),
-        Request("ipso census, depth 7150, 2 grades", ("ipso", "census", "--depth", "7150", "--grades", "2"),
+        Request("ipso census, depth 30000, 2 grades", ("ipso", "census", "--depth", "30000", "--grades", "2"),
                 "refused"),
         Request("ipso census, depth 7150, binary", ("ipso", "census", "--depth", "7150"), "answered"),
         Request("measure file that never returns, --timeout 1",

@@ -402,6 +402,28 @@ CASES = [
     C("ipso-unknown-subcommand", ["ipso", "censs"], "censs"),
 ]
 
+# --- issue 16: every subcommand takes --format md|csv|json|latex; any other value is refused before any work
+TABLE_FORMAT_ARGV = {
+    "classify": ["classify", "P"], "measures": ["measures"], "tour": ["tour"], "prove": ["prove"],
+    "thresholds": ["thresholds", "RBP", "--param", "p"], "axioms": ["axioms", "--measure", "P"],
+    "twist": ["twist", "0101", "--topic", "2"], "twist-runs": ["twist-runs", QRELS, GOOD],
+    "twist-curve": ["twist-curve", QRELS, GOOD, "--topic-id", "401", "-o", "c.png"], "twist-scale": ["twist-scale"],
+    "hasse": ["hasse"], "reproduce": ["reproduce", "moffat2024"], "atlas": ["atlas", "--measure", "RR"],
+    "counterexample": ["counterexample", "P", "--depth", "2"], "properties": ["properties", "RR"],
+    "ipso-grid": ["ipso", "grid"], "ipso-compare": ["ipso", "compare", "10", "01"], "ipso-census": ["ipso", "census"],
+    "ipso-freedom": ["ipso", "freedom", "100", "011"], "ipso-runs": ["ipso", "runs", GOOD, POOR, "--qrels", QRELS],
+    "ipso-agreement": ["ipso", "agreement", GOOD, POOR, "--qrels", QRELS],
+    **{f"experiment-{k}": ["experiment", k, *TRIO, "--measures", "AP,P"]
+       for k in ("correlation", "significance", "downsampling", "discrimination")},
+    "experiment-study": ["experiment", "study"],
+}
+CASES += [C(f"{name}-table-format-unknown", argv + ["--format", "xlsx"], "xlsx")
+          for name, argv in TABLE_FORMAT_ARGV.items()]
+CASES += [C(f"{name}-json-with-format-csv", argv + ["--json", "--format", "csv"], ("--json", "csv"))
+          for name, argv in TABLE_FORMAT_ARGV.items() if name not in ("hasse", "properties")]
+CASES += [C("hasse-json-with-format-latex", ["hasse", "--json", "--format", "latex"], ("--json", "latex")),
+          C("properties-json-with-format-csv", ["properties", "RR", "--json", "--format", "csv"], ("--json", "csv"))]
+
 assert len({c.id for c in CASES}) == len(CASES), "case ids must be unique"
 
 

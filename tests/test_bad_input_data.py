@@ -478,7 +478,8 @@ def test_ap_means_on_the_examples_match_an_independent_computation():
 
 def test_score_dict_uses_trec_eval_tie_rule_not_insertion_order():
     from workbench.data.score_matrix import judge_runs
-    from workbench.data.trec import ranked_run, trec_order
+    from workbench.data.adapters import as_run as ranked_run
+    from workbench.data.trec import trec_order
 
     run = {"1": {"a": 1.0, "B": 2.0, "c": 2.0, "b": 2.0}}
     # score 2 first; among B, b, c by byte order descending: c (0x63) > b (0x62) > B (0x42); then a

@@ -198,14 +198,6 @@ def test_census_k3_matches_fig2_and_rational_gains_scale():
     assert (a.equal, a.ni, a.ns, a.nonsep) == (b.equal, b.ni, b.ns, b.nonsep)
 
 
-@pytest.mark.parametrize("depth", [*range(1, 41), 77, 128, 301])
-def test_binary_closed_form_equals_the_dp(depth):
-    # C(2k+1, k) (FLINT) against the walk-counting DP it replaces in census()
-    from workbench.ipso.census import _binary_nonnegative_paths, _nonnegative_paths
-
-    assert _binary_nonnegative_paths(depth) == _nonnegative_paths(depth, {-1: 1, 0: 2, 1: 1})
-
-
 def test_binary_gains_of_any_scale_take_the_closed_form():
     # gains 0,7/2 scale to integers 0,1: same census as 0,1, computed through the closed form
     a, b = census(60, gains=Gains.parse("0,7/2")), census(60)

@@ -539,16 +539,24 @@ def measure(name):
     return _measure(name)
 
 
-def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None, skip_missing=False):
+def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None, skip_missing=False,
+                 score_precision="float32"):
     """Topics x systems score matrices of TREC runs, exact where the measure allows (``workbench experiment``).
 
     Parameters
     ----------
-    qrels : str, Path or dict
-        A qrels file, or ``{topic: {docid: grade}}``.
-    runs : str, Path, sequence of paths, or dict
-        Run files (plain or gzip), or ``{name: {topic: [docid, ...]}}`` /
-        ``{name: {topic: {docid: score}}}``.
+    qrels : str, Path, dict, Qrel tuples, DataFrame, ranx Qrels or ir_datasets dataset
+        A qrels file, ``{topic: {docid: grade}}``, ir_measures ``Qrel``
+        tuples, a DataFrame (``qid, docno, label``), a ranx ``Qrels`` or an
+        ir_datasets dataset (:mod:`workbench.data.adapters`).
+    runs : str, Path, sequence of paths, dict, or one run object
+        Run files (plain or gzip), or ``{name: run}`` with each run a file,
+        ``{topic: [docid, ...]}`` (a ranking), ``{topic: {docid: score}}``,
+        ``ScoredDoc`` tuples, a DataFrame (``qid, docno, score``; a ``rank``
+        column is ignored, as trec_eval ignores it), a ranx ``Run`` or an
+        ir_datasets dataset; or one such run that is not a dict.  Runs given
+        by scores are ranked as trec_eval ranks them: score descending, ties
+        by docid descending.
     measures : str or sequence of str
         ``"AP"`` gives one matrix; ``"AP,RBP(p=0.8),ir:Bpref"`` or a list gives one per measure.
     view : {"graded", "binary"}
@@ -558,6 +566,11 @@ def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None
         Gains of the view (default ``g(j) = j``).
     skip_missing : bool
         Ignore (and list) run topics absent from the qrels instead of raising.
+    score_precision : {"float32", "float64"}
+        How scores are compared: ``"float32"`` (default) rounds them to
+        32-bit floats as trec_eval stores them, so scores equal to about
+        seven digits tie and the docid decides; ``"float64"`` compares the
+        full doubles.
 
     Returns
     -------
@@ -599,7 +612,8 @@ def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None
     n = None if depth is None else _depth(depth)
     if isinstance(runs, (str, Path)):
         runs = [runs]
-    matrices = score_matrices(qrels, runs, names, view, n, gains=_gains(gains), skip_missing=skip_missing)
+    matrices = score_matrices(qrels, runs, names, view, n, gains=_gains(gains), skip_missing=skip_missing,
+                              score_precision=score_precision)
     return matrices[0] if single else matrices
 
 

@@ -32,6 +32,10 @@ GradesOpt = typer.Option(None, "--grades", help="Number of relevant grades c (de
 GainsOpt = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 or 0,1/2,1 (default g(i) = i).")
 TopicOpt = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 3 or 2,1.")
 JsonOpt = typer.Option(False, "--json", help="Print exactly one JSON object on stdout.")
+TableFormatOpt = typer.Option(
+    None, "--format",
+    help="Print the result as a table: md, csv, json or latex (booktabs); json is the --json object. "
+         "Default: the terminal view.")
 
 
 def setting(depth: int, grades: Optional[int], gains: Optional[str], topic: Optional[str]):
@@ -115,7 +119,7 @@ def ipso_gains(grades: Optional[int], gains: Optional[str]):
 
 
 # ---------------------------------------------------------------- the studies on TREC runs (workbench experiment)
-TABLE_FORMATS = ("md", "csv", "json")
+TABLE_FORMATS = ("md", "csv", "json", "latex")
 
 QrelsArg = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip.")
 RunsArg = typer.Argument(..., help="Two or more TREC run files (topic Q0 docid rank score tag), plain or gzip.")
@@ -124,8 +128,12 @@ ViewOpt = typer.Option("graded", "--view", help="graded (grades as judged) or bi
 CutDepthOpt = typer.Option(None, "--depth", help="Cut every ranking to this many documents (seed 000: 250; default: no cut).")
 StudyGainsOpt = typer.Option(None, "--gains", help="Gains of the grades, e.g. 0,1,2 (default g(j) = j).")
 SkipOpt = typer.Option(False, "--skip-missing", help="Ignore run topics absent from the qrels (default: error).")
-FormatOpt = typer.Option("md", "--format", help="Table format: md, csv or json.")
+FormatOpt = typer.Option(None, "--format", help="Table format: md, csv, json (the same as --json) or latex (booktabs); default: as the -o suffix says (.md .csv .json .tex), else md.")
 OutputOpt = typer.Option(None, "-o", "--output", help="Write the table to FILE (atomically; a missing folder is created) instead of stdout.")
+ScorePrecisionOpt = typer.Option(
+    "float32", "--score-precision",
+    help="How run scores are compared: float32 (trec_eval's order: scores rounded to 32-bit floats, "
+         "equal ones ranked by docid descending; the default) or float64 (full double precision).")
 SeedOpt = typer.Option(0, "--seed", help="Seed of the random draws (>= 0); same seed, same output.")
 
 
@@ -137,14 +145,11 @@ def check_table_format(fmt: str) -> str:
     >>> check_table_format("xml")
     Traceback (most recent call last):
     ...
-    workbench.errors.WorkbenchError: --format 'xml': use md, csv or json
+    workbench.errors.WorkbenchError: --format 'xml': use md, csv, json or latex
     """
-    from workbench.errors import WorkbenchError
+    from workbench.core.table import check_format
 
-    f = fmt.strip().lower()
-    if f not in TABLE_FORMATS:
-        raise WorkbenchError(f"--format {fmt!r}: use {', '.join(TABLE_FORMATS[:-1])} or {TABLE_FORMATS[-1]}")
-    return f
+    return check_format(fmt, TABLE_FORMATS)
 
 
 def check_range(name: str, value, low, high=None, open_interval: bool = False):
@@ -172,16 +177,17 @@ def canonical_name(name: str) -> str:
     return str(m) if src == "workbench" else f"ir:{m}"
 
 
-def _load(qrels: Path, runs: list[Path]):
+def _load(qrels: Path, runs: list[Path], score_precision: str = "float32"):
     """``(qrels dict, runs dict)`` from the files; an empty qrels file is an error naming it."""
     from workbench.errors import WorkbenchError
-    from workbench.data.score_matrix import load_runs
-    from workbench.data.trec import read_qrels
+    from workbench.data.adapters import load_runs
+    from workbench.data.trec import check_score_precision, read_qrels
 
+    check_score_precision(score_precision)
     q = read_qrels(qrels)
     if not q:
         raise WorkbenchError(f"{qrels}: empty qrels (no line 'topic iter docid grade')")
-    return q, load_runs(runs)
+    return q, load_runs(runs, score_precision)
 
 
 def scorer(view: str, depth: Optional[int], gains: Optional[str], skip_missing: bool, bar=None):
@@ -202,8 +208,15 @@ def scorer(view: str, depth: Optional[int], gains: Optional[str], skip_missing: 
     return score
 
 
-def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output, figure=None, least=1):
-    """Validate the common options and read the files: ``(names, qrels dict, runs dict, fmt, output, figure)``."""
+def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output, figure=None, least=1,
+                  as_json: bool = False, score_precision="float32"):
+    """Validate the common options and read the files: ``(names, qrels dict, runs dict, fmt, output, figure)``.
+
+    ``--json`` is ``--format json``; with another ``--format`` it is an error.
+    Without either, the format is the one the ``-o`` file's suffix names, else Markdown.
+    """
+    from workbench.core.table import format_of_path
+
     from workbench.errors import WorkbenchError
     from workbench.core.files import check_output_path
     from workbench.data.score_matrix import VIEWS
@@ -212,7 +225,11 @@ def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, 
     if len(runs) < 2:
         raise WorkbenchError(f"one run file ({runs[0]}): the studies compare systems, give at least two run files"
                              if runs else "give at least two run files")
-    fmt = check_table_format(fmt)
+    if fmt is not None:
+        fmt = check_table_format(fmt)
+        if as_json and fmt != "json":
+            raise WorkbenchError(f"--json with --format {fmt}: give one of them")
+    fmt = "json" if as_json else fmt or (format_of_path(output, "md") if output is not None else "md")
     output = None if output is None else check_output_path(output)
     figure = None if figure is None else check_figure_path(figure)
     if view not in VIEWS:
@@ -224,7 +241,7 @@ def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, 
         raise WorkbenchError(f"--measures {measures!r}: give at least {least} measures")
     for n in names:
         canonical_name(n)                       # unknown measures fail before the files are read
-    q, r = _load(qrels, runs)
+    q, r = _load(qrels, runs, score_precision)
     return names, q, r, fmt, output, figure
 
 
@@ -273,27 +290,28 @@ def _clean(obj):
 
 
 def markdown_table(header, rows) -> str:
-    """A Markdown table.
+    """A Markdown table (:class:`workbench.core.table.Table`, ``| --- |`` rules).
 
     >>> print(markdown_table(["a", "b"], [[1, "x"]]), end="")
     | a | b |
     | --- | --- |
     | 1 | x |
     """
-    lines = ["| " + " | ".join(str(h) for h in header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
+    from workbench.core.table import Table
+
+    return Table(header, rows, rule="spaced").to_markdown()
 
 
 def csv_table(header, rows) -> str:
-    import csv
-    import io
+    """A CSV table (:class:`workbench.core.table.Table`): floats in full, None as an empty field.
 
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows([["" if c is None else c for c in row] for row in rows])
-    return buf.getvalue()
+    >>> print(csv_table(["a", "b"], [[0.5, None]]), end="")
+    a,b
+    0.5,
+    """
+    from workbench.core.table import Table
+
+    return Table(header, rows).to_csv()
 
 
 def fmt_number(v, spec: str = ".4f") -> str:
@@ -304,20 +322,142 @@ def with_notes(md: str, notes: list[str]) -> str:
     return md + ("\n" + "".join(f"- {n}\n" for n in notes) if notes else "")
 
 
-def emit_table(fmt: str, output: Optional[Path], md, csv_text, obj: dict, figure: Optional[Path] = None) -> None:
-    """Print the table (or write it atomically to ``output``); files written are named on stderr."""
+def emit_table(fmt: str, output: Optional[Path], md, csv_text, obj: dict, figure: Optional[Path] = None,
+               tables=None) -> None:
+    """Print the table (or write it atomically to ``output``); files written are named on stderr.
+
+    ``md``, ``csv_text`` and ``tables`` are called only for their format:
+    ``tables()`` gives the :class:`~workbench.core.table.Table` list LaTeX writes.
+    """
+    if fmt == "latex":
+        from workbench.core.table import render
+
+        latex = render(tables(), "latex")
+        md = csv_text = None
+        fmt_text = {"latex": lambda: latex}
+    else:
+        fmt_text = {"md": md, "csv": csv_text}
     if figure is not None:
         obj = {**obj, "figure": str(figure)}
     if output is None:
         if fmt == "json":
             emit_json(_clean(obj))
         else:
-            sys.stdout.write(md() if fmt == "md" else csv_text())
+            sys.stdout.write(fmt_text[fmt]())
     else:
         from workbench.core.files import atomic_write
 
-        text = {"md": md, "csv": csv_text}.get(fmt)
+        text = fmt_text.get(fmt)
         atomic_write(output, text() if text else json.dumps(_clean(obj), indent=2) + "\n")
         sys.stderr.write(f"table: {output}\n")
     if figure is not None:
         sys.stderr.write(f"figure: {figure}\n")
+
+
+# ---------------------------------------------------------------- --format: any command's result as tables
+def json_tables(obj) -> list:
+    """Tables of a command's JSON object: one per list of row objects, one key/value table for the rest.
+
+    A list of objects becomes a table (its key names the caption; nested
+    objects flatten to ``outer.inner`` columns; lists are written as compact
+    JSON); the scalar fields become a two-column ``field``/``value`` table
+    first (a single verdict is one such table).
+
+    >>> [t.columns for t in json_tables({"depth": 2, "rows": [{"k": 1, "n": {"a": 2}}]})]
+    [['field', 'value'], ['k', 'n.a']]
+    """
+    from workbench.core.table import Table
+
+    def flat(d, prefix=""):
+        out = {}
+        for k, v in d.items():
+            if isinstance(v, dict) and v:
+                out.update(flat(v, f"{prefix}{k}."))
+            elif isinstance(v, (list, dict)):
+                out[f"{prefix}{k}"] = json.dumps(v, separators=(",", ":"))
+            else:
+                out[f"{prefix}{k}"] = v
+        return out
+
+    if not isinstance(obj, dict):
+        obj = {"result": obj}
+    records = {k: v for k, v in obj.items()
+               if isinstance(v, list) and v and all(isinstance(r, dict) for r in v)}
+    rest = flat({k: v for k, v in obj.items() if k not in records})
+    tables = [Table.key_value(rest)] if rest else []
+    for k, rows in records.items():
+        tables.append(Table.from_records([flat(r) for r in rows], caption=k))
+    return tables or [Table.key_value({})]
+
+
+def write_tables(tables, fmt: str, path=None, extra=None) -> None:
+    """Print ``tables`` in ``fmt`` on stdout, or write them atomically to ``path`` (named on stderr)."""
+    from workbench.core.table import render
+
+    text = render(tables, fmt, extra)
+    if path is None:
+        sys.stdout.write(text)
+    else:
+        from workbench.core.files import atomic_write
+
+        atomic_write(path, text)
+        sys.stderr.write(f"table: {path}\n")
+
+
+def run_as_tables(callback, fmt: str, kwargs: dict):
+    """Run a command with ``--json``, then print its result as tables in ``fmt`` (``json``: the object itself).
+
+    The command's own tables come from a ``json_tables(obj)`` function in
+    its module when it has one, else from :func:`json_tables`.  An exit
+    status the command raises (1: a claim is false) is kept, after the
+    output.
+    """
+    import contextlib
+    import io
+
+    from workbench.core.table import check_format
+    from workbench.errors import WorkbenchError
+
+    fmt = check_format(fmt)
+    if kwargs.get("as_json") and fmt != "json":
+        raise WorkbenchError(f"--json with --format {fmt}: give one of them")
+    buf, status = io.StringIO(), None
+    with contextlib.redirect_stdout(buf):
+        try:
+            callback(**{**kwargs, "as_json": True})
+        except (typer.Exit, SystemExit) as exc:
+            status = exc
+    text = buf.getvalue()
+    if fmt == "json":
+        sys.stdout.write(text)
+    else:
+        obj = json.loads(text)
+        hook = getattr(sys.modules[callback.__module__], "json_tables", None)
+        write_tables(hook(obj) if hook is not None else json_tables(obj), fmt)
+    if status is not None:
+        raise status
+
+
+def table_format(fmt: Optional[str], as_json: bool) -> Optional[str]:
+    """The ``--format`` of a command that handles it itself: None (terminal view), or a checked table format."""
+    from workbench.core.table import check_format
+    from workbench.errors import WorkbenchError
+
+    if fmt is None:
+        return None
+    fmt = check_format(fmt)
+    if as_json and fmt != "json":
+        raise WorkbenchError(f"--json with --format {fmt}: give one of them")
+    return fmt
+
+
+def write_table_file(path: Path, fmt: Optional[str], markdown, tables, what: str = "--table") -> None:
+    """Write a result's table to ``path`` atomically: in ``fmt``, else in the format of its suffix, else Markdown.
+
+    ``markdown()`` gives the Markdown text (the report as committed), ``tables()`` the tables for the others.
+    """
+    from workbench.core.files import atomic_write
+    from workbench.core.table import format_of_path, render
+
+    f = fmt or format_of_path(path, "md")
+    atomic_write(path, markdown() if f == "md" else render(tables(), f), what)

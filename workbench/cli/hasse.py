@@ -20,7 +20,10 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, make_space, progress_bar, setting
+from workbench.cli.common import emit_json, make_space, progress_bar, setting, write_tables
+
+#: ``--format`` values that print the diagram's statistics as a table instead of the diagram.
+TABLE_ONLY = ("md", "csv", "latex")
 
 
 def register(app: typer.Typer) -> None:
@@ -34,7 +37,7 @@ def hasse(
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains/--topic)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 or 0,1/2,1 (default g(i) = i)."),
     topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 3 or 2,1."),
-    fmt: Optional[str] = typer.Option(None, "--format", help="dot, svg, pdf, png, tikz or json (default: from the -o suffix, else json)."),
+    fmt: Optional[str] = typer.Option(None, "--format", help="The diagram: dot, svg, pdf, png, tikz or json (default: from the -o suffix, else json); or the table of the diagram's statistics (runs, covers, graded, lattice, width): md, csv or latex (to -o FILE if given)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the diagram to FILE (needed for svg, pdf, png)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Also draw the diagram to FILE; its suffix picks the format (.pdf .svg .png .dot .tex .json)."),
     highlight: Optional[str] = typer.Option(None, "--highlight", help="Mark these runs, e.g. 100,011."),
@@ -44,9 +47,14 @@ def hasse(
     ties: bool = typer.Option(False, "--ties", help="With --violations: also mark the covers MEASURE ties (not strict)."),
     witness: Optional[str] = typer.Option(None, "--witness", help="Mark the witness of classify MEASURE on this order."),
     measure: Optional[str] = typer.Option(None, "--measure", help="Draw the weak order MEASURE induces (tied runs merged) instead of the order."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none, as a paper's figure has its caption); 'auto' names the order, depth and grades."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
-    """The Hasse diagram (cover relations) of an order, or of a measure's weak order, with highlights."""
+    """The Hasse diagram (cover relations) of an order, or of a measure's weak order, with highlights.
+
+    --format picks the diagram's format (dot, svg, pdf, png, tikz, json: json is the --json object) or,
+    with md, csv or latex, prints the statistics of the diagram as a table instead of the diagram.
+    """
     from workbench.errors import SpaceTooLargeError, WorkbenchError
     from workbench.order.hasse import hasse_diagram, is_lattice, width
     from workbench.figures.hasse_figure import TEXT_FORMATS, check_format, check_output, format_of, render_text, write_figure
@@ -55,10 +63,26 @@ def hasse(
     from workbench.order.orders import get_order
     from workbench.figures.render import to_json
 
+    from workbench.core.files import check_output_path
+    from workbench.core.table import Table
+
     # every check that needs no computation first: bad input fails fast, before any file is touched
+    table_fmt = None
+    if fmt is not None and fmt.strip().lower() in TABLE_ONLY:
+        table_fmt, fmt = fmt.strip().lower(), None
+        if as_json:
+            raise WorkbenchError(f"--json with --format {table_fmt}: give one of them")
     if fmt is not None:
-        fmt = check_format(fmt)
-    if output is not None:
+        try:
+            fmt = check_format(fmt)
+        except WorkbenchError:
+            raise WorkbenchError(f"--format {fmt!r}: use a diagram format (dot, svg, pdf, png, tikz, json) "
+                                 f"or a table format ({', '.join(TABLE_ONLY)})") from None
+    if table_fmt is not None:
+        out_fmt = None
+        if output is not None:
+            check_output_path(output)
+    elif output is not None:
         out_fmt = format_of(output, fmt)
         check_output(output)
     else:
@@ -94,7 +118,8 @@ def hasse(
             skipped = str(exc)
         else:
             skipped = None
-        title = f"{label}, depth {depth}, c = {c}" + (f", topic {t}" if t is not None else "")
+        if title == "auto":
+            title = f"{label}, depth {depth}, c = {c}" + (f", topic {t}" if t is not None else "")
         meta = {
             "order": o.name,
             "measure": str(named["measure"]) if "measure" in named else None,
@@ -110,7 +135,7 @@ def hasse(
         }
         written = []
         for path, path_fmt in ((output, out_fmt), (figure, None)):
-            if path is not None:
+            if path is not None and not (path is output and table_fmt):
                 bar.phase(f"writing {path}")
                 written.append(write_figure(G, path, path_fmt, highlights=marks, title=title, meta=meta))
     for f in written:
@@ -118,6 +143,13 @@ def hasse(
             sys.stderr.write(f"workbench: note: {f.note}\n")
     if as_json:
         emit_json({**meta, **to_json(G, marks)})
+        return
+    if table_fmt is not None:
+        diagram = to_json(G, marks)
+        stats = {k: meta[k] for k in ("order", "measure", "depth", "grades")}
+        stats.update(gains=",".join(meta["gains"]), topic=None if t is None else str(t), runs=len(diagram["nodes"]),
+                     covers=len(diagram["edges"]), graded=diagram.get("graded"), lattice=lattice, width=w)
+        write_tables([Table.key_value(stats, caption=f"Hasse diagram of the {title}")], table_fmt, output)
         return
     if output is None:
         sys.stdout.write(render_text(G, out_fmt, marks, title, meta))

@@ -1,6 +1,11 @@
 """The ``workbench`` command line: the app, its subcommands and the one-line error contract.
 
-Every subcommand takes ``--json`` (exactly one JSON object on stdout).  Exit
+Every subcommand takes ``--json`` (exactly one JSON object on stdout) and
+``--format md|csv|json|latex`` (its result as tables,
+:class:`workbench.core.table.Table`; ``json`` is the ``--json`` object).  A
+command without a ``--format`` of its own gets it here
+(:func:`with_run_options`): it runs with ``--json`` and its object is
+turned into tables by :func:`workbench.cli.common.run_as_tables`.  Exit
 status 0 on success, 2 on bad input with one line on stderr naming the bad
 value (SPEC section 6).
 
@@ -22,6 +27,7 @@ from typing import Iterator, Optional
 
 import typer
 
+from workbench.cli.common import TableFormatOpt, run_as_tables
 from workbench.cli import (
     atlas,
     axioms,
@@ -101,7 +107,11 @@ def time_limit(seconds: Optional[float], command: str) -> Iterator[None]:
 
 
 def with_run_options(callback, command: str):
-    """Give a subcommand the options every subcommand has: ``--timeout`` and ``--traceback``.
+    """Give a subcommand the options every subcommand has: ``--timeout``, ``--traceback`` and ``--format``.
+
+    ``--format`` is added only to a command that has ``--json`` and no
+    ``--format`` of its own (``hasse``, ``properties``, the ``experiment``
+    studies and ``ipso runs``/``agreement`` define theirs).
 
     The options are added to the callback's signature (typer reads it), so
     they are declared here once instead of in every command.  A command with
@@ -114,6 +124,11 @@ def with_run_options(callback, command: str):
         "show_traceback", inspect.Parameter.KEYWORD_ONLY, annotation=bool,
         default=typer.Option(False, "--traceback", help="On an error, also print the Python traceback (for developers)."),
     )]
+    # --format (a table in md, csv, json or latex) for the commands that do not define their own
+    tabled = "as_json" in sig.parameters and not {"fmt", "table_format"} & set(sig.parameters)
+    if tabled:
+        extra.append(inspect.Parameter(
+            "table_format", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[str], default=TableFormatOpt))
     if not own_budget:
         extra.append(inspect.Parameter(
             "time_limit", inspect.Parameter.KEYWORD_ONLY, annotation=Optional[float],
@@ -129,7 +144,10 @@ def with_run_options(callback, command: str):
             limit = None if not isinstance(budget, (int, float)) or not budget > 0 else budget + COUNTEREXAMPLE_GRACE
         else:
             limit = kwargs.pop("time_limit", None)
+        table_format = kwargs.pop("table_format", None) if tabled else None
         with time_limit(limit, command):
+            if table_format is not None:
+                return run_as_tables(callback, table_format, kwargs)
             return callback(*args, **kwargs)
 
     run.__signature__ = sig.replace(parameters=[*sig.parameters.values(), *extra])

@@ -33,7 +33,7 @@ def properties(
     topics: Optional[str] = typer.Option(
         None, "--topics", help="Topics to check: 0,1,2 (binary) or '0,0;1,0' (graded); default: 0 (empty) and small ones."),
     which: Optional[str] = typer.Option(None, "--which", help="Only these properties, comma-separated, e.g. boundedness,completeness."),
-    fmt: str = typer.Option("text", "--format", help="text or md."),
+    fmt: str = typer.Option("text", "--format", help="text (the terminal view), md, csv, json (the --json object) or latex."),
     report: Optional[Path] = typer.Option(
         None, "--report", help="Write the report of every built-in measure (or of MEASURE) x grades 1-2 to this Markdown file and its .json."),
     as_json: bool = JsonOpt,
@@ -42,8 +42,12 @@ def properties(
     import workbench.api as wb
     from workbench.errors import WorkbenchError
 
-    if fmt not in ("text", "md"):
-        raise WorkbenchError(f"--format {fmt!r}: must be text or md")
+    fmt = fmt.strip().lower()
+    if fmt not in ("text", "md", "csv", "json", "latex"):
+        raise WorkbenchError(f"--format {fmt!r}: use text, md, csv, json or latex")
+    if as_json and fmt not in ("text", "json"):
+        raise WorkbenchError(f"--json with --format {fmt}: give one of them")
+    as_json = as_json or fmt == "json"
     if report is not None:
         write_report(report, measure, as_json)
         return
@@ -53,8 +57,8 @@ def properties(
     table = wb.properties(measure, grades=grades, gains=gains, depths=depths, topics=topics, which=names)
     if as_json:
         emit_json(table.to_json())
-    elif fmt == "md":
-        typer.echo(table.markdown(), nl=False)
+    elif fmt != "text":
+        typer.echo(table.table().render(fmt), nl=False)
     else:
         typer.echo(repr(table))
 

@@ -10,10 +10,11 @@ Ferro et al., "The Twist measure for IR evaluation", JASIST 2016 (seed 002).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, say_ratios, stdout
+from workbench.cli.common import JsonOpt, ScorePrecisionOpt, emit_json, say_ratios, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -26,8 +27,10 @@ def twist_curve(
     run: Path = typer.Argument(..., help="TREC run file (plain or .gz)."),
     topic_id: str = typer.Option(..., "--topic-id", help="Topic of the qrels to draw."),
     output: Path = typer.Option(..., "-o", "--output", help="Figure: FIG.png or FIG.pdf."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     depth: int = typer.Option(1000, "--depth", help="N: the ranking is cut to N and padded with grade 0 up to N."),
     crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
+    score_precision: str = ScorePrecisionOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """CRP and DCG curves of one run on one topic (seed 002 Fig. 11), with its Twist, archetype and crossings."""
@@ -35,8 +38,8 @@ def twist_curve(
     from workbench.experiments.twist_runs import topic_curve
 
     check_figure_path(output)
-    tc = topic_curve(qrels, run, topic_id, depth, crossing)
-    curve_figure(tc, output)
+    tc = topic_curve(qrels, run, topic_id, depth, crossing, score_precision=score_precision)
+    curve_figure(tc, output, title=title)
     out = {**tc.to_dict(), "figure": str(output)}
     if as_json:
         emit_json(out)

@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, progress_bar, stdout
+from workbench.cli.common import JsonOpt, ScorePrecisionOpt, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -29,6 +29,8 @@ def twist_runs(
     crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
     per_topic: bool = typer.Option(False, "--per-topic", help="Also list every (run, topic) row."),
     effort_gain: Optional[Path] = typer.Option(None, "--effort-gain", help="Draw the effort/gain scatter (seed 002 Fig. 7-10): FIG.png or FIG.pdf."),
+    score_precision: str = ScorePrecisionOpt,
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Twist of TREC runs over the topics of the qrels: mean Twist per run, Table 2 archetypes, effort/gain grids (seed 002)."""
@@ -44,10 +46,10 @@ def twist_runs(
             else:
                 bar.phase(f"Twist of topic {done}/{total}")
 
-        table = twist_table(qrels, runs, depth, crossing, progress=progress)
+        table = twist_table(qrels, runs, depth, crossing, progress=progress, score_precision=score_precision)
         if effort_gain is not None:
             bar.phase("drawing")
-            effort_gain_figure(table, effort_gain)
+            effort_gain_figure(table, effort_gain, title=title)
     if as_json:
         out = table.to_dict(per_topic)
         out["effort_gain_figure"] = None if effort_gain is None else str(effort_gain)

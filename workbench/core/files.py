@@ -166,14 +166,64 @@ def atomic_write(path: str | Path, data: Data, what: str = "output") -> Path:
     return p
 
 
+#: rcParams in force while a figure is written: fonts embedded as TrueType
+#: (Type 42) in PDF and PostScript, never Type 3 (refused by ACM's and IEEE's
+#: PDF checks); SVG text kept as text; SVG ids from a fixed salt, not a random one.
+REPRODUCIBLE_RC = {"pdf.fonttype": 42, "ps.fonttype": 42, "svg.fonttype": "none", "svg.hashsalt": "workbench"}
+
+#: ``savefig`` metadata per format: no creation date and no software version, so
+#: writing the same figure twice gives the same bytes.
+REPRODUCIBLE_METADATA = {"pdf": {"CreationDate": None}, "svg": {"Date": None}, "png": {"Software": None},
+                         "ps": {"CreationDate": None}, "eps": {"CreationDate": None}}
+
+
+def _savefig(fig, target, fmt: str, savefig: dict) -> None:
+    """``fig.savefig`` under :data:`REPRODUCIBLE_RC` with :data:`REPRODUCIBLE_METADATA` (caller's keys win)."""
+    import matplotlib
+
+    metadata = {**REPRODUCIBLE_METADATA.get(fmt, {}), **(savefig.pop("metadata", None) or {})}
+    with matplotlib.rc_context(REPRODUCIBLE_RC):
+        fig.savefig(target, format=fmt, metadata=metadata or None, **savefig)
+
+
+def figure_bytes(fig, fmt: str, **savefig) -> bytes:
+    """The bytes of a matplotlib figure in ``fmt``, written reproducibly (the same figure, the same bytes).
+
+    PDF fonts are embedded as TrueType (Type 42), SVG text stays text, and
+    no date or software version is written (:data:`REPRODUCIBLE_RC`,
+    :data:`REPRODUCIBLE_METADATA`).  :func:`save_figure` writes the same
+    bytes to a file.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure(figsize=(1, 1)); _ = fig.text(0.5, 0.5, "x")
+    >>> pdf = figure_bytes(fig, "pdf")
+    >>> pdf[:4], b"/CreationDate" in pdf, b"/Type3" in pdf, pdf == figure_bytes(fig, "pdf")
+    (b'%PDF', False, False, True)
+
+    References
+    ----------
+    matplotlib ``Figure.savefig`` (``metadata``) and rcParams ``pdf.fonttype``,
+    ``svg.fonttype``, ``svg.hashsalt``.
+    """
+    import io
+
+    buf = io.BytesIO()
+    _savefig(fig, buf, fmt, dict(savefig))
+    return buf.getvalue()
+
+
 def save_figure(fig, path: str | Path, what: str = "figure", close: bool = True, **savefig) -> Path:
     """Save a matplotlib figure atomically: ``savefig`` to a temporary file beside ``path``, then rename.
 
     The format is the suffix of ``path`` (``savefig``'s ``format`` keyword
-    wins).  The folder is created if missing; a failure or an interrupt
-    leaves no temporary file and ``path`` untouched; a path that cannot be
-    written raises :class:`~workbench.errors.OutputPathError`.  The figure is
-    closed afterwards unless ``close=False``.
+    wins).  The file is written reproducibly, as by :func:`figure_bytes`
+    (TrueType fonts in PDF, SVG text as text, no dates).  The folder is
+    created if missing; a failure or an interrupt leaves no temporary file
+    and ``path`` untouched; a path that cannot be written raises
+    :class:`~workbench.errors.OutputPathError`.  The figure is closed
+    afterwards unless ``close=False``.
 
     Examples
     --------
@@ -197,8 +247,8 @@ def save_figure(fig, path: str | Path, what: str = "figure", close: bool = True,
             raise OutputPathError(f"{what} {str(p)!r}: cannot write in {str(parent)!r} ({_reason(e)})") from None
         os.close(fd)
         try:
-            savefig.setdefault("format", p.suffix[1:].lower() or None)
-            fig.savefig(tmp, **savefig)
+            fmt = savefig.pop("format", None) or p.suffix[1:].lower() or "png"
+            _savefig(fig, tmp, fmt, savefig)
             _publish(tmp, p)
         except BaseException as e:
             if os.path.exists(tmp):

@@ -11,11 +11,13 @@ Kendall tau of :mod:`workbench.experiments.correlation` consumes, and a float co
 
 Rules:
 
-* **Runs.**  Run files (plain or gzip), or ``{name: run}`` with each run
-  ``{topic: [docid, ...]}`` (a ranking, kept as given) or
-  ``{topic: {docid: score}}`` (pytrec_eval / ranx), which is ranked exactly
-  as a run file is: score descending, ties by docid descending
-  (:func:`workbench.data.trec.ranked_run`).  Any other shape raises
+* **Runs and qrels.**  Run files (plain or gzip), or ``{name: run}`` with
+  each run in any shape of :mod:`workbench.data.adapters` (``{topic: [docid,
+  ...]}`` kept as given; ``{topic: {docid: score}}``, ``ScoredDoc`` tuples,
+  DataFrames, ranx and ir_datasets runs ranked exactly as a run file is:
+  score descending as trec_eval's 32-bit floats, ties by docid descending;
+  ``score_precision="float64"`` compares full doubles).  Qrels likewise
+  (:func:`workbench.data.adapters.as_qrels`).  Any other shape raises
   :class:`~workbench.errors.BadInputShapeError` naming it.
 * **Measure names.**  A name the workbench parses (:func:`workbench.measures.names.parse_measure`:
   ``AP``, ``RBP(p=0.8)``, ``SBTO``, ``DCG(discount=logb,b=10)``,
@@ -84,16 +86,13 @@ al., ECIR 2022).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 import numpy as np
 
 from workbench.errors import (
     BadGainsError,
-    BadInputShapeError,
     BadParameterError,
     MissingTopicError,
     TrecFormatError,
@@ -105,63 +104,13 @@ from workbench.core.exact import ValueBlock
 from workbench.data.exact_scores import block_floats, dense_ranks, evaluate_measure, signs_from_ranks, sum_signs
 from workbench.space.runs import Gains, Topic, check_depth
 from workbench.core.budget import check_memory
-from workbench.data.trec import topic_key as _topic_key, RUN_SHAPES, _kind, as_qrels, ranked_run, read_run, require_common_topics
+from workbench.data.adapters import as_qrels, as_runs, load_runs, run_name
+from workbench.data.trec import check_score_precision, topic_key as _topic_key, require_common_topics
 
 VIEWS = ("graded", "binary")
 IR_PREFIXES = ("ir:", "ir_measures:")
 TREC_PREFIX = "trec:"
 Progress = Optional[Callable[[str, int, int], None]]
-
-
-# ---------------------------------------------------------------- reading
-def run_name(path) -> str:
-    """A run's name: its file name without a leading ``input.`` and a trailing ``.gz``.
-
-    >>> run_name("runs/input.InexpC2.gz"), run_name("mine.txt")
-    ('InexpC2', 'mine.txt')
-
-    References
-    ----------
-    TREC run file naming (``input.<tag>``).
-    """
-    name = Path(path).name
-    if name.endswith(".gz"):
-        name = name[:-3]
-    if name.startswith("input.") and len(name) > 6:
-        name = name[6:]
-    return name
-
-
-def load_runs(paths: Sequence) -> dict[str, dict[str, list[str]]]:
-    """Read TREC run files (plain or gzip): ``{name: {topic: [docid, ...]}}`` in trec_eval order.
-
-    Names come from :func:`run_name`; two files with one name, and a run
-    without a line, raise :class:`~workbench.errors.TrecFormatError` naming
-    the file.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> d = tempfile.mkdtemp()
-    >>> _ = open(os.path.join(d, "input.A"), "w").write("1 Q0 x 1 2.0 A\\n1 Q0 y 2 3.0 A\\n")
-    >>> load_runs([os.path.join(d, "input.A")])
-    {'A': {'1': ['y', 'x']}}
-
-    References
-    ----------
-    trec_eval run format (:func:`workbench.data.trec.read_run`).
-    """
-    out: dict[str, dict[str, list[str]]] = {}
-    where: dict[str, Path] = {}
-    for p in paths:
-        name = run_name(p)
-        if name in out:
-            raise TrecFormatError(f"{p}: run name {name!r} already used by {where[name]}")
-        run = read_run(p)
-        if not run:
-            raise TrecFormatError(f"{p}: empty run (no line 'topic Q0 docid rank score tag')")
-        out[name], where[name] = run, Path(p)
-    return out
 
 
 # ---------------------------------------------------------------- measure names
@@ -241,36 +190,13 @@ class JudgedRuns:
         return tuple(out)
 
 
-def _qrels_dict(qrels) -> dict:
-    return as_qrels(qrels)
-
-
-RUNS_SHAPES = "a list of run files or a dict {name: run}, each run " + RUN_SHAPES
-
-
-def _runs_dict(runs) -> dict:
-    """``{name: {topic: [docid, ...]}}`` in trec_eval order from run files or run dicts (module rules).
+def _runs_dict(runs, score_precision: str = "float32") -> dict:
+    """``{name: {topic: [docid, ...]}}`` in trec_eval order (:func:`workbench.data.adapters.as_runs`), not empty.
 
     >>> _runs_dict({"s": {"1": {"a": 1.0, "b": 2.0}}})
     {'s': {'1': ['b', 'a']}}
-    >>> _runs_dict([{"1": ["a"]}])
-    Traceback (most recent call last):
-    ...
-    workbench.errors.BadInputShapeError: runs: item 0 is a dict; give a list of run files or a dict {name: run}, each run a dict {topic: [docid, ...]} (a ranking, best first) or {topic: {docid: score}} (ranked by score as trec_eval does)
     """
-    if isinstance(runs, Mapping):
-        out = {}
-        for name, r in runs.items():
-            if not isinstance(name, str):
-                raise BadInputShapeError(f"runs: run name {name!r} is {_kind(name)}, not a string")
-            out[name] = ranked_run(r, name)
-    elif isinstance(runs, (list, tuple)):
-        for k, p in enumerate(runs):
-            if not isinstance(p, (str, Path)):
-                raise BadInputShapeError(f"runs: item {k} is {_kind(p)}; give {RUNS_SHAPES}")
-        out = load_runs(runs)
-    else:
-        raise BadInputShapeError(f"runs: got {_kind(runs)}; give {RUNS_SHAPES}")
+    out = as_runs(runs, score_precision)
     if not out:
         raise WorkbenchError("score matrices: give at least one run")
     for name, r in out.items():
@@ -293,7 +219,7 @@ def _view_gains(view: str, top: int, gains) -> Gains:
 
 
 def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gains=None,
-               skip_missing: bool = False) -> JudgedRuns:
+               skip_missing: bool = False, score_precision: str = "float32") -> JudgedRuns:
     """Judge every run once per topic (the module's rules on views, topics and depth).
 
     Examples
@@ -306,7 +232,7 @@ def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gain
     ----------
     trec_eval (unjudged documents are not relevant; ``-c``); seed 000 sec. 5.1 (runs cut to 250).
     """
-    qrels, runs = _qrels_dict(qrels), _runs_dict(runs)
+    qrels, runs = as_qrels(qrels), _runs_dict(runs, score_precision)
     if depth is not None:
         check_depth(depth)
     top = max([g for q in qrels.values() for g in q.values()] + [1])
@@ -552,19 +478,23 @@ def _ir_floats(judged: JudgedRuns, qrels: dict, ims: list) -> list[np.ndarray]:
 
 
 def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", depth: int | None = None,
-                   progress: Progress = None, *, gains=None, skip_missing: bool = False) -> list[ScoreMatrix]:
+                   progress: Progress = None, *, gains=None, skip_missing: bool = False,
+                   score_precision: str = "float32") -> list[ScoreMatrix]:
     """Topics x systems score matrices of every measure in ``measures``, in one pass.
 
     Parameters
     ----------
-    qrels : path or dict
-        ``{topic: {docid: grade}}`` (:func:`workbench.data.trec.read_qrels`) or a qrels file.
-    runs : dict or sequence of path
-        ``{name: run}`` or a list of run files (:func:`load_runs`).  A run is
-        ``{topic: [docid, ...]}`` (a ranking, best first) or
-        ``{topic: {docid: score}}`` (pytrec_eval / ranx), ranked by score as a
-        run file is (:func:`workbench.data.trec.ranked_run`: score descending, ties
-        by docid descending); any other shape raises
+    qrels
+        A qrels file, ``{topic: {docid: grade}}``, ir_measures ``Qrel``
+        tuples, a DataFrame, a ranx ``Qrels`` or an ir_datasets dataset
+        (:func:`workbench.data.adapters.as_qrels`).
+    runs
+        ``{name: run}`` or a list of run files (:func:`workbench.data.adapters.as_runs`).
+        A run is a file, ``{topic: [docid, ...]}`` (a ranking, best first),
+        ``{topic: {docid: score}}`` (pytrec_eval / ranx), ``ScoredDoc``
+        tuples, a DataFrame, a ranx ``Run`` or an ir_datasets dataset; runs
+        given by scores are ranked as trec_eval ranks a run file (score
+        descending, ties by docid descending); any other shape raises
         :class:`~workbench.errors.BadInputShapeError`.
     measures : sequence of str
         Measure names (module rules: workbench exact, ``ir:`` / ``trec:`` prefixes for ir_measures).
@@ -578,6 +508,9 @@ def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", d
     skip_missing : bool
         Ignore (and list) run topics absent from the qrels instead of raising
         :class:`MissingTopicError`.
+    score_precision : {"float32", "float64"}
+        Scores compared as trec_eval's 32-bit floats (default) or as full
+        doubles (:func:`workbench.data.trec.sort_keys`).
 
     Returns
     -------
@@ -602,8 +535,9 @@ def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", d
     specs = [resolve_measure(m) for m in measures]
     if not specs:
         raise WorkbenchError("score matrices: give at least one measure")
-    qrels = _qrels_dict(qrels)
-    judged = judge_runs(qrels, runs, view, depth, gains, skip_missing)
+    check_score_precision(score_precision)
+    qrels = as_qrels(qrels)
+    judged = judge_runs(qrels, runs, view, depth, gains, skip_missing, score_precision)
     T, S = len(judged.topics), len(judged.systems)
     wb = [k for k, (src, _) in enumerate(specs) if src == "workbench"]
     blocks: dict[int, list] = {k: [] for k in wb}

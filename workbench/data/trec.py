@@ -13,9 +13,11 @@ there is one): a missing file, a malformed line, a score that is not a
 number, a document retrieved twice, a file without a line (empty), a
 truncated or corrupt gzip file and bytes that are not UTF-8
 (:class:`~workbench.errors.CorruptFileError`: a docid is never silently
-altered).  Runs given as dicts go through :func:`ranked_run`, which ranks
-``{topic: {docid: score}}`` with the file reader's order (:func:`trec_order`)
-and refuses any other shape (:class:`~workbench.errors.BadInputShapeError`).
+altered).  Scores are compared as trec_eval stores them, as 32-bit floats
+(:func:`sort_keys`), unless ``score_precision="float64"``.  Qrels and runs in
+other shapes (dicts, DataFrames, ir_measures tuples, ranx, ir_datasets) go
+through :mod:`workbench.data.adapters`, which ranks runs given by scores with
+the same :func:`trec_order`.
 
 Examples
 --------
@@ -40,14 +42,13 @@ from __future__ import annotations
 
 import gzip
 import math
-import numbers
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
-from workbench.errors import BadInputShapeError, CorruptFileError, TrecFormatError
+from workbench.errors import BadParameterError, CorruptFileError, TrecFormatError
 from workbench.space.runs import Run, Topic
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -121,105 +122,89 @@ def read_lines(path, kind: str = "file") -> Iterator[tuple[int, str]]:
         ) from None
 
 
-def trec_order(scored: Iterable[tuple[float, str]]) -> list[str]:
+SCORE_PRECISIONS = ("float32", "float64")
+
+
+def check_score_precision(score_precision) -> str:
+    """``score_precision`` if it is one of :data:`SCORE_PRECISIONS`, else a one-line error.
+
+    >>> check_score_precision("float64")
+    'float64'
+    >>> check_score_precision("double")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: score precision 'double': use float32 (trec_eval's order, the default) or float64 (full double precision)
+    """
+    if score_precision not in SCORE_PRECISIONS:
+        raise BadParameterError(f"score precision {score_precision!r}: use float32 (trec_eval's order, the default) "
+                                "or float64 (full double precision)")
+    return score_precision
+
+
+def sort_keys(scores: Sequence, score_precision: str = "float32") -> list[float]:
+    """The numbers a run's scores are ordered by: rounded to 32-bit floats (trec_eval) or doubles.
+
+    trec_eval keeps a score as a C ``float`` (``TEXT_RESULTS.sim``, set from
+    ``atof``): the text is read as a double, then rounded to the nearest
+    float, ties to even.  ``np.float32(float(text))`` is that same double
+    rounding, so scores equal to about seven significant digits become equal
+    and the docid decides between them.  ``"float64"`` keeps the doubles.
+
+    Examples
+    --------
+    >>> sort_keys([0.1234567891, 0.1234567892, 1e39])
+    [0.12345679104328156, 0.12345679104328156, inf]
+    >>> sort_keys([0.1234567891, 0.1234567892], "float64")
+    [0.1234567891, 0.1234567892]
+
+    References
+    ----------
+    NIST trec_eval ``trec_format.h`` (``float sim``) and ``get_trec_results.c``
+    (``sim = atof(...)``); IEEE 754 round to nearest, ties to even.
+    """
+    doubles = [float(s) for s in scores]
+    if check_score_precision(score_precision) == "float64":
+        return doubles
+    import numpy as np
+
+    with np.errstate(over="ignore"):
+        return np.asarray(doubles, dtype=np.float64).astype(np.float32).astype(np.float64).tolist()
+
+
+def trec_order(scored: Iterable[tuple[float, str]], score_precision: str = "float32") -> list[str]:
     """The docids of ``(score, docid)`` pairs in trec_eval's order.
 
     Score descending, ties by docid descending in byte order (UTF-8), as
-    ``trec_eval`` sorts a run; the one ordering of :func:`read_run` and
-    :func:`ranked_run`.
+    ``trec_eval`` sorts a run; scores are compared as :func:`sort_keys`
+    rounds them (``"float32"``, trec_eval's, by default; ``"float64"``: the
+    full doubles).  The one ordering of :func:`read_run` and of every run
+    given by scores (:mod:`workbench.data.adapters`).
 
     Examples
     --------
     >>> trec_order([(1.0, "a"), (2.0, "c"), (1.0, "b"), (1.0, "B")])
     ['c', 'b', 'a', 'B']
+    >>> trec_order([(0.30000001, "a"), (0.3, "b")]), trec_order([(0.30000001, "a"), (0.3, "b")], "float64")
+    (['b', 'a'], ['a', 'b'])
 
     References
     ----------
     NIST trec_eval ``form_res_rels.c`` (``comp_sim_docno``: sim descending, docno descending).
     """
-    return [d for _, d in sorted(scored, key=lambda x: (x[0], x[1].encode()), reverse=True)]
+    pairs = list(scored)
+    keys = sort_keys([s for s, _ in pairs], score_precision)
+    order = sorted(range(len(pairs)), key=lambda i: (keys[i], pairs[i][1].encode()), reverse=True)
+    return [pairs[i][1] for i in order]
 
 
 class RankedRun(dict):
     """``{topic: [docid, ...]}`` already in trec_eval order and checked (a plain dict otherwise).
 
-    :func:`read_run` and :func:`ranked_run` return it, so a run read or
+    :func:`read_run` and :func:`workbench.data.adapters.as_run` return it, so a run read or
     checked once is not checked again.
     """
 
     __slots__ = ()
-
-
-def _kind(x) -> str:
-    name = type(x).__name__
-    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
-
-
-RUN_SHAPES = ("a dict {topic: [docid, ...]} (a ranking, best first) or {topic: {docid: score}} "
-              "(ranked by score as trec_eval does)")
-
-
-def ranked_run(run, name: str = "run") -> RankedRun:
-    """A run given as a dict, as ``{topic: [docid, ...]}`` in trec_eval's order.
-
-    Two shapes are accepted:
-
-    * ``{topic: [docid, ...]}`` (list or tuple): a ranking, best first, kept as given;
-    * ``{topic: {docid: score}}`` (the shape of pytrec_eval and ranx): ranked
-      by :func:`trec_order` (score descending, ties by docid descending), as
-      :func:`read_run` ranks a file -- never by the dict's insertion order.
-
-    Topic ids and docids are strings; a document may appear once per topic.
-    Anything else (a list of runs, a DataFrame, a set of docids, a score that
-    is not a number or is NaN) raises
-    :class:`~workbench.errors.BadInputShapeError` naming what it got.
-
-    Examples
-    --------
-    >>> ranked_run({"1": {"a": 0.5, "b": 0.9, "c": 0.5}})
-    {'1': ['b', 'c', 'a']}
-    >>> ranked_run({"1": ("x", "y")})
-    {'1': ['x', 'y']}
-    >>> ranked_run({"1": {"a", "b"}}, "mine")
-    Traceback (most recent call last):
-    ...
-    workbench.errors.BadInputShapeError: run mine, topic '1': got a set (no order); give a list of docids (best first) or a dict {docid: score}
-
-    References
-    ----------
-    trec_eval run ordering; pytrec_eval / ranx run dicts.
-    """
-    if isinstance(run, RankedRun):
-        return run
-    if not isinstance(run, Mapping):
-        raise BadInputShapeError(f"run {name}: got {_kind(run)}; give a TREC run file or {RUN_SHAPES}")
-    out = RankedRun()
-    for topic, docs in run.items():
-        where = f"run {name}, topic {topic!r}"
-        if not isinstance(topic, str):
-            raise BadInputShapeError(f"{where}: topic ids are strings (as in a run file), got {_kind(topic)}")
-        if isinstance(docs, Mapping):
-            for doc, score in docs.items():
-                if not isinstance(doc, str):
-                    raise BadInputShapeError(f"{where}: docid {doc!r} is {_kind(doc)}, not a string")
-                if isinstance(score, bool) or not isinstance(score, numbers.Real) or math.isnan(score):
-                    raise BadInputShapeError(f"{where}: score {score!r} of document {doc!r} is not a number")
-            out[topic] = trec_order((score, doc) for doc, score in docs.items())
-        elif isinstance(docs, (list, tuple)):
-            ranking = list(docs)
-            for doc in ranking:
-                if not isinstance(doc, str):
-                    raise BadInputShapeError(f"{where}: docid {doc!r} is {_kind(doc)}, not a string")
-            if len(set(ranking)) != len(ranking):
-                seen: set = set()
-                twice = next(d for d in ranking if d in seen or seen.add(d))
-                raise BadInputShapeError(f"{where}: document {twice!r} is ranked twice")
-            out[topic] = ranking
-        else:
-            extra = " (no order)" if isinstance(docs, (set, frozenset)) else ""
-            raise BadInputShapeError(f"{where}: got {_kind(docs)}{extra}; give a list of docids (best first) "
-                                     "or a dict {docid: score}")
-    return out
 
 
 def require_common_topics(run: Mapping, qrels: Mapping, name: str = "run") -> None:
@@ -248,43 +233,6 @@ def require_common_topics(run: Mapping, qrels: Mapping, name: str = "run") -> No
     shown = ", ".join(map(str, mine[:5])) + (", ..." if len(mine) > 5 else "")
     raise TrecFormatError(f"run {name}: answers none of the {len(qrels)} qrels topic(s) (its topics: {shown}); "
                           "is it a run of the same collection as the qrels?")
-
-
-def as_qrels(qrels, what: str = "qrels") -> dict[str, dict[str, int]]:
-    """Qrels from a file (:func:`read_qrels`) or a checked ``{topic: {docid: grade}}`` dict.
-
-    Topic ids and docids are strings, grades integers; any other shape raises
-    :class:`~workbench.errors.BadInputShapeError`, no topic at all
-    :class:`~workbench.errors.TrecFormatError`.
-
-    Examples
-    --------
-    >>> as_qrels({"1": {"a": 1, "b": 0}})
-    {'1': {'a': 1, 'b': 0}}
-    >>> as_qrels([("1", "a", 1)])
-    Traceback (most recent call last):
-    ...
-    workbench.errors.BadInputShapeError: qrels: got a list; give a qrels file or a dict {topic: {docid: grade}}
-
-    References
-    ----------
-    trec_eval qrels format.
-    """
-    if isinstance(qrels, (str, Path)):
-        return read_qrels(qrels)
-    if not isinstance(qrels, Mapping):
-        raise BadInputShapeError(f"{what}: got {_kind(qrels)}; give a qrels file or a dict {{topic: {{docid: grade}}}}")
-    if not qrels:
-        raise TrecFormatError(f"{what}: no topics")
-    for topic, judged in qrels.items():
-        if not isinstance(topic, str):
-            raise BadInputShapeError(f"{what}: topic ids are strings (as in a qrels file), got {_kind(topic)} {topic!r}")
-        if not isinstance(judged, Mapping):
-            raise BadInputShapeError(f"{what}, topic {topic!r}: got {_kind(judged)}; give a dict {{docid: grade}}")
-        for doc, grade in judged.items():
-            if isinstance(grade, bool) or not isinstance(grade, numbers.Integral):
-                raise BadInputShapeError(f"{what}, topic {topic!r}: grade {grade!r} of document {doc!r} is not an integer")
-    return qrels
 
 
 def topic_key(topic: str):
@@ -336,11 +284,13 @@ def read_qrels(path) -> dict[str, dict[str, int]]:
     return out
 
 
-def read_run(path) -> dict[str, list[str]]:
+def read_run(path, score_precision: str = "float32") -> dict[str, list[str]]:
     """Read a run: ``{topic: [docid, ...]}`` in trec_eval's order.
 
-    Documents are sorted by score descending, ties by docid descending; the
-    rank column is ignored (as trec_eval does).
+    Documents are sorted by score descending, ties by docid descending
+    (:func:`trec_order`; scores rounded to 32-bit floats as trec_eval reads
+    them, unless ``score_precision="float64"``); the rank column is ignored
+    (as trec_eval does).
 
     Examples
     --------
@@ -354,6 +304,7 @@ def read_run(path) -> dict[str, list[str]]:
     ----------
     trec_eval run format and ordering.
     """
+    check_score_precision(score_precision)
     rows: dict[str, list[tuple[float, str]]] = {}
     seen: dict[str, set] = {}
     for lineno, line in read_lines(path, "run file"):
@@ -377,7 +328,7 @@ def read_run(path) -> dict[str, list[str]]:
         rows.setdefault(topic, []).append((s, doc))
     if not rows:
         raise TrecFormatError(f"{path}: empty run (no line '{RUN_LINE}')")
-    return RankedRun((t, trec_order(r)) for t, r in rows.items())
+    return RankedRun((t, trec_order(r, score_precision)) for t, r in rows.items())
 
 
 def judge(ranking: list[str], qrels_topic: dict[str, int]) -> tuple[Run, int]:

@@ -237,12 +237,17 @@ class CorrelationTable:
     def to_dict(self, per_topic: bool = False) -> dict:
         return {"view": self.view, "rows": [r.to_dict(per_topic) for r in self.rows]}
 
+    def table(self, caption: str | None = None, notes: Sequence[str] = ()):
+        """The seed 000 Table 1-2 layout as a :class:`~workbench.core.table.Table` (tau to 4 decimals on show)."""
+        from workbench.core.table import Cell, Table
+
+        return Table(["Measure pair", "Topic-by-Topic", "Overall", "topics", "undefined"],
+                     [[f"{r.a} vs {r.b}", Cell(r.topic_by_topic.mean, _fmt(r.topic_by_topic.mean)),
+                       Cell(r.overall.value, _fmt(r.overall.value)), len(r.topic_by_topic.per_topic),
+                       len(r.topic_by_topic.undefined)] for r in self.rows], caption=caption, notes=notes)
+
     def markdown(self) -> str:
-        lines = ["| Measure pair | Topic-by-Topic | Overall | topics | undefined |", "|---|---|---|---|---|"]
-        for r in self.rows:
-            lines.append(f"| {r.a} vs {r.b} | {_fmt(r.topic_by_topic.mean)} | {_fmt(r.overall.value)} | "
-                         f"{len(r.topic_by_topic.per_topic)} | {len(r.topic_by_topic.undefined)} |")
-        return "\n".join(lines) + "\n"
+        return self.table().to_markdown()
 
     def csv(self) -> str:
         buf = io.StringIO()

@@ -233,12 +233,15 @@ def discrimination_rows(results: Sequence[Discrimination]) -> list[tuple[str, st
              "nan" if math.isnan(r.min_delta) else f"{r.min_delta:.4g}") for r in results]
 
 
-def asl_curve_figure(results: Sequence[Discrimination], path, *, ymax: float | None = None) -> Path:
+def asl_curve_figure(results: Sequence[Discrimination], path, *, ymax: float | None = None,
+                     title: str | None = None) -> Path:
     """ASL curves of several measures: pairs sorted by ASL on x, ASL on y (PNG or PDF by suffix).
 
     One line per measure, its legend giving the discriminative power (DP) and
-    the estimated difference (delta), a dashed line at ``alpha``; the file is
-    written atomically.  ``ymax`` zooms the y axis (Sakai plots up to 0.1).
+    the estimated difference (delta), a dashed line at ``alpha``; one column
+    wide; the file is written atomically.  ``ymax`` zooms the y axis (Sakai
+    plots up to 0.1); ``title`` adds a title (none by default; e.g. the
+    number of bootstrap samples and alpha).
 
     >>> import tempfile, os
     >>> x = np.random.default_rng(2).random((10, 3))
@@ -252,25 +255,27 @@ def asl_curve_figure(results: Sequence[Discrimination], path, *, ymax: float | N
     ----------
     Sakai, SIGIR 2006 (ASL curves); Ferro et al., JASIST 2016 (seed 002), Fig. 14.
     """
-    from workbench.core.plotting import check_figure_path, pyplot, save_figure
+    from workbench.core.plotting import COLUMN_WIDTH, check_figure_path, publication_style, pyplot, save_figure
 
     path = check_figure_path(path)
     if not results:
         raise WorkbenchError("asl_curve_figure: no measures to draw")
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
-    for r in results:
-        xs = np.arange(1, len(r.asl) + 1)
-        delta = "n/a" if math.isnan(r.min_delta) else f"{r.min_delta:.2g}"
-        ax.plot(xs, r.asl, lw=1.4, label=f"{r.measure or '?'} (DP = {100 * r.power:.1f}%, Δ = {delta})")
-    alphas = sorted({r.alpha for r in results})
-    for a in alphas:
-        ax.axhline(a, color="grey", ls="--", lw=0.8)
-    ax.set_xlabel("system pair (sorted by ASL)")
-    ax.set_ylabel("achieved significance level (ASL)")
-    ax.set_ylim(0, ymax if ymax is not None else 1.0)
-    ax.set_xlim(1, max(2, max(len(r.asl) for r in results)))
-    ax.set_title(f"Paired bootstrap, B = {results[0].B}, alpha = {', '.join(f'{a:g}' for a in alphas)}")
-    ax.legend(fontsize=8, loc="upper left")
-    ax.grid(alpha=0.3)
-    return save_figure(fig, path)
+    with publication_style():
+        plt = pyplot()
+        fig, ax = plt.subplots(figsize=(COLUMN_WIDTH, 0.8 * COLUMN_WIDTH))
+        for r in results:
+            xs = np.arange(1, len(r.asl) + 1)
+            delta = "n/a" if math.isnan(r.min_delta) else f"{r.min_delta:.2g}"
+            ax.plot(xs, r.asl, label=f"{r.measure or '?'} (DP {100 * r.power:.1f}%, Δ {delta})")
+        alphas = sorted({r.alpha for r in results})
+        for a in alphas:
+            ax.axhline(a, color="grey", ls="--", lw=0.6)
+        ax.set_xlabel("system pair (sorted by ASL)")
+        ax.set_ylabel("ASL")
+        ax.set_ylim(0, ymax if ymax is not None else 1.0)
+        ax.set_xlim(1, max(2, max(len(r.asl) for r in results)))
+        if title:
+            ax.set_title(title)
+        ax.legend(loc="upper left")
+        ax.grid(alpha=0.3)
+        return save_figure(fig, path)

@@ -155,7 +155,17 @@ class _Topic:
     strata: np.ndarray    # grade if > 0 else 0
 
 
+def _qrels_mapping(qrels):
+    """``qrels`` itself if it is a mapping, else read from any shape of :func:`workbench.data.adapters.as_qrels`."""
+    if isinstance(qrels, Mapping):
+        return qrels
+    from workbench.data.adapters import as_qrels
+
+    return as_qrels(qrels)
+
+
 def _prepare(qrels: Mapping) -> dict:
+    qrels = _qrels_mapping(qrels)
     if not isinstance(qrels, Mapping):
         raise BadSamplingError(f"qrels of type {type(qrels).__name__}: must be a mapping topic -> {{docid: grade}}")
     out = {}
@@ -215,9 +225,10 @@ def sample_pools(qrels: Mapping, fractions: Sequence[int] = FRACTIONS, strategy:
 
     Parameters
     ----------
-    qrels : mapping
+    qrels
         ``{topic: {docid: grade}}`` as :func:`workbench.data.trec.read_qrels` returns
-        (grade ``<= 0``: judged not relevant).
+        (grade ``<= 0``: judged not relevant), or any other shape of
+        :func:`workbench.data.adapters.as_qrels` (a file, ``Qrel`` tuples, a DataFrame...).
     fractions : sequence of int
         Percentages in ``1..100``, distinct (default 90, 70, 50, 30, 10, 5).
     strategy : {"stratified", "uniform"}
@@ -381,7 +392,8 @@ def _label(m) -> str:
 def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | None = None,
                     tau: Callable | None = None, fractions: Sequence[int] = FRACTIONS,
                     strategies: Sequence[str] = STRATEGIES, repetitions: int = 5, seed: int = 0,
-                    progress: Callable[[str, int, int], None] | None = None) -> DownsamplingResult:
+                    progress: Callable[[str, int, int], None] | None = None,
+                    score_precision: str = "float32") -> DownsamplingResult:
     """Each measure's Kendall tau between its system ranking on the full pool and on reduced pools.
 
     The full pool is scored once; then for every strategy, repetition ``r``
@@ -391,10 +403,11 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
 
     Parameters
     ----------
-    qrels : mapping
-        ``{topic: {docid: grade}}``.
+    qrels
+        ``{topic: {docid: grade}}`` or any shape of :func:`workbench.data.adapters.as_qrels`.
     runs
-        Passed unchanged to ``score``.
+        Passed unchanged to ``score``; with the default ``score``, any shape
+        of :func:`workbench.data.adapters.as_runs`, read once.
     measures : sequence
         Passed to ``score``; labelled by ``str`` (or their ``name``).
     score : callable, optional
@@ -409,6 +422,9 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
     progress : callable, optional
         ``progress(stage, done, total)`` after each re-scoring; ``stage`` names
         strategy, repetition and percentage.
+    score_precision : {"float32", "float64"}
+        With the default ``score``: run scores compared as trec_eval's 32-bit
+        floats (default) or as doubles.
 
     Returns
     -------
@@ -444,6 +460,11 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
     labels = [_label(m) for m in measures]
     if not measures or len(set(labels)) != len(labels):
         raise BadSamplingError(f"measures {labels!r}: must be non-empty and distinct")
+    qrels = _qrels_mapping(qrels)
+    if score is None:
+        from workbench.data.adapters import as_runs
+
+        runs = as_runs(runs, score_precision)
     score = score or _default_score
     tau = tau or _default_tau
     prepared = _prepare(qrels)
@@ -464,12 +485,14 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
 
 
 # ---------------------------------------------------------------- figure
-def curve_figure(result: DownsamplingResult, path) -> Path:
+def curve_figure(result: DownsamplingResult, path, title: str | None = None) -> Path:
     """Self tau curves: one panel per strategy, one line per measure, mean +- sd band (PNG or PDF).
 
     The x axis lists the pool percentages from 100 down, equally spaced as in
     seed 000 Fig. 1-2; the 100 % point is the full pool against itself, drawn
-    at tau = 1 unless 100 was among the sampled percentages.
+    at tau = 1 unless 100 was among the sampled percentages.  One column wide
+    for one strategy, across both columns for more; each panel is headed by
+    its strategy; ``title`` adds a figure title (none by default).
 
     >>> import os, tempfile
     >>> cells = tuple(TauCell.of("m", "uniform", p, [1 - p / 200, 0.9]) for p in (50, 10))
@@ -482,26 +505,30 @@ def curve_figure(result: DownsamplingResult, path) -> Path:
     ----------
     Seed 000 Fig. 1-2; seed 002 Fig. 13.
     """
-    from workbench.core.plotting import check_figure_path, pyplot, save_figure
+    from workbench.core.plotting import COLUMN_WIDTH, TEXT_WIDTH, check_figure_path, publication_style, pyplot, save_figure
 
     path = check_figure_path(path)
-    plt = pyplot()
-    xs = list(result.fractions) if 100 in result.fractions else [100, *result.fractions]
-    pos = np.arange(len(xs))
-    fig, axes = plt.subplots(1, len(result.strategies), figsize=(5.2 * len(result.strategies), 4.0),
-                             squeeze=False, sharey=True)
-    for ax, strategy in zip(axes[0], result.strategies):
-        for m in result.measures:
-            cells = {p: result.cell(m, strategy, p) for p in result.fractions}
-            mean = np.array([cells[p].mean if p in cells else 1.0 for p in xs])
-            sd = np.array([cells[p].sd if p in cells else 0.0 for p in xs])
-            (line,) = ax.plot(pos, mean, marker="o", ms=3.5, lw=1.2, label=m)
-            ax.fill_between(pos, mean - sd, mean + sd, color=line.get_color(), alpha=0.15, linewidth=0)
-        ax.set_xticks(pos, [str(p) for p in xs])
-        ax.set_xlabel("pool sample (%)")
-        ax.set_title(f"{strategy} random sampling ({result.repetitions} repetitions, mean \u00b1 sd)", fontsize=9)
-        ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("self Kendall's tau")
-    axes[0][-1].legend(fontsize=7, loc="lower left")
-    fig.tight_layout()
-    return save_figure(fig, path)
+    with publication_style():
+        plt = pyplot()
+        xs = list(result.fractions) if 100 in result.fractions else [100, *result.fractions]
+        pos = np.arange(len(xs))
+        n = len(result.strategies)
+        width = COLUMN_WIDTH if n == 1 else TEXT_WIDTH
+        fig, axes = plt.subplots(1, n, figsize=(width, 0.4 + 0.7 * width / n), squeeze=False, sharey=True)
+        for ax, strategy in zip(axes[0], result.strategies):
+            for m in result.measures:
+                cells = {p: result.cell(m, strategy, p) for p in result.fractions}
+                mean = np.array([cells[p].mean if p in cells else 1.0 for p in xs])
+                sd = np.array([cells[p].sd if p in cells else 0.0 for p in xs])
+                (line,) = ax.plot(pos, mean, marker="o", label=m)
+                ax.fill_between(pos, mean - sd, mean + sd, color=line.get_color(), alpha=0.15, linewidth=0)
+            ax.set_xticks(pos, [str(p) for p in xs])
+            ax.set_xlabel("pool sample (%)")
+            ax.set_title(f"{strategy} (mean \u00b1 sd of {result.repetitions})")
+            ax.grid(alpha=0.3)
+        axes[0][0].set_ylabel("self Kendall's tau")
+        axes[0][-1].legend(loc="lower left")
+        if title:
+            fig.suptitle(title)
+        fig.tight_layout()
+        return save_figure(fig, path)

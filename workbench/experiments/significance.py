@@ -409,6 +409,6 @@ def significance_markdown(named: Mapping[str, tuple[MultipleComparison, Multiple
     ----------
     Ferrante et al., IRJ 2020 (seed 000), Tables 3-4.
     """
-    lines = ["| " + " | ".join(SIGNIFICANCE_HEADER) + " |", "| --- | --- | --- |"]
-    lines += ["| " + " | ".join(row) + " |" for row in significance_table(named)]
-    return "\n".join(lines)
+    from workbench.core.table import Table
+
+    return "\n".join(Table(SIGNIFICANCE_HEADER, significance_table(named), rule="spaced").markdown_lines())

@@ -31,8 +31,11 @@ Conventions:
   undefined: Def. 14) are skipped and listed with the reason.  When no topic
   is left, :class:`~workbench.errors.UndefinedMeasureError` says which depth
   would do; a run answering none of the qrels' topics is refused.
-* **Runs** are files or dicts (``{topic: [docid, ...]}`` or
-  ``{topic: {docid: score}}``, :func:`workbench.data.trec.ranked_run`).
+* **Runs** are files or any shape of :func:`workbench.data.adapters.as_run`
+  (``{topic: [docid, ...]}``, ``{topic: {docid: score}}``, ``ScoredDoc``
+  tuples, DataFrames, ranx, ir_datasets); runs given by scores are ranked as
+  trec_eval ranks them (32-bit float scores unless ``score_precision="float64"``).
+  Qrels: any shape of :func:`workbench.data.adapters.as_qrels`.
 * **Size.** A depth whose arrays would need more than
   :func:`workbench.core.budget.memory_budget` (about ``8 N`` bytes per run
   and topic) is refused before anything is allocated
@@ -91,10 +94,11 @@ import numpy as np
 from workbench.measures.crp import TABLE2, curves
 from workbench.errors import TrecFormatError, UndefinedMeasureError, WorkbenchError
 from workbench.core.budget import check_memory
+from workbench.core.table import Cell, Table
 from workbench.data.trec import topic_key as _topic_key
-from workbench.ipso.trec_runs import _ranking_of
 from workbench.space.runs import Topic, check_depth
-from workbench.data.trec import as_qrels, judge, require_common_topics, topic_of
+from workbench.data.adapters import as_qrels, named_run, run_list
+from workbench.data.trec import judge, require_common_topics, topic_of
 from workbench.measures.twist import CROSSINGS
 
 #: Gain measures of the effort/gain analysis (labels used in tables and JSON).
@@ -240,9 +244,7 @@ class EffortGainGrid:
         q = self.thresholds
         heads = ["gain row", "Twist [0, 1/4)", "[1/4, 1/2)", "[1/2, 3/4)", "[3/4, 1]"]
         spans = [f"[min, {q[0]:.4f}]", f"({q[0]:.4f}, {q[1]:.4f}]", f"({q[1]:.4f}, {q[2]:.4f}]", f"({q[2]:.4f}, max]"]
-        lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
-        for i in (3, 2, 1, 0):
-            lines.append(f"| Q{i + 1} {spans[i]} | " + " | ".join(str(v) for v in self.counts[i]) + " |")
+        lines = Table(heads, [[f"Q{i + 1} {spans[i]}", *self.counts[i]] for i in (3, 2, 1, 0)]).markdown_lines()
         lines.append("")
         lines.append(f"{self.measure}: diagonal {self.diagonal} / {self.total} = {100 * self.share('diagonal'):.2f}%, "
                      f"high-high {self.high_high} / {self.total} = {100 * self.share('high_high'):.2f}%")
@@ -387,18 +389,20 @@ class TwistTable:
         lines += [n for n in self.notes]
         head = ["run", "topics", "mean Twist", "mean rho", "mean sigma"] + [f"mean {m}" for m in self.gain_measures] \
             + list(TABLE2_COLUMNS) + ["unjudged"]
-        lines += ["", "## Mean Twist per run", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for d in self.run_means():
-            cells = [d["run"], str(d["topics"]), f(d["mean_twist"]), f(d["mean_recovery_ratio"]),
-                     f(d["mean_space_ratio"])] + [f(d["mean_gains"][m]) for m in self.gain_measures] \
-                + [str(d["archetypes"][k]) for k in TABLE2_COLUMNS] + [str(self.unjudged.get(d["run"], 0))]
-            lines.append("| " + " | ".join(cells) + " |")
+        def shown(v, digits: int = 4):
+            return Cell(v, f(v, digits))
+
+        lines += ["", "## Mean Twist per run", ""] + Table(head, [
+            [d["run"], d["topics"], shown(d["mean_twist"]), shown(d["mean_recovery_ratio"]),
+             shown(d["mean_space_ratio"])] + [shown(d["mean_gains"][m]) for m in self.gain_measures]
+            + [d["archetypes"][k] for k in TABLE2_COLUMNS] + [self.unjudged.get(d["run"], 0)]
+            for d in self.run_means()]).markdown_lines()
         dist = self.distribution()
-        lines += ["", "## Archetypes (seed 002 Table 2 columns; excellent includes ups-and-downs)", "",
-                  "| total | " + " | ".join(TABLE2_COLUMNS) + " |", "|" + "---|" * (1 + len(TABLE2_COLUMNS)),
-                  f"| {dist['total']} | " + " | ".join(f(dist["percentages"][k], 2) + "%" for k in TABLE2_COLUMNS) + " |",
-                  "| count | " + " | ".join(str(dist["counts"][k]) for k in TABLE2_COLUMNS) + " |",
-                  "", f"(ups-and-downs among excellent: {dist['ups_and_downs']})"]
+        lines += ["", "## Archetypes (seed 002 Table 2 columns; excellent includes ups-and-downs)", ""]
+        lines += Table(["total", *TABLE2_COLUMNS], [
+            [dist["total"]] + [Cell(dist["percentages"][k], f(dist["percentages"][k], 2) + "%") for k in TABLE2_COLUMNS],
+            ["count"] + [dist["counts"][k] for k in TABLE2_COLUMNS]]).markdown_lines()
+        lines += ["", f"(ups-and-downs among excellent: {dist['ups_and_downs']})"]
         if self.gain_measures and self.rows:
             lines += ["", "## Effort/gain grids (seed 002 Fig. 7-10)", "",
                       "Rows: gain quartiles (a value equal to a threshold goes to the lower row), top row = highest; "
@@ -407,16 +411,11 @@ class TwistTable:
                 lines += [f"### {m}", "", g.markdown(), ""]
         if per_topic:
             head = ["run", "topic", "RB", "Twist", "rho", "sigma", "first crossing", "archetype"] + list(self.gain_measures)
-            lines += ["", "## Per topic", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-            for r in self.rows:
-                lines.append("| " + " | ".join([r.run, r.topic, str(r.recall_base), f(r.twist), f(r.recovery_ratio),
-                                                f(r.space_ratio), str(r.first_crossing or "-"), r.archetype]
-                                               + [f(r.gains[m]) for m in self.gain_measures]) + " |")
+            lines += ["", "## Per topic", ""] + Table(head, [
+                [r.run, r.topic, r.recall_base, shown(r.twist), shown(r.recovery_ratio), shown(r.space_ratio),
+                 Cell(r.first_crossing, str(r.first_crossing or "-")), r.archetype]
+                + [shown(r.gains[m]) for m in self.gain_measures] for r in self.rows]).markdown_lines()
         return "\n".join(lines) + "\n"
-
-
-def _read_qrels(qrels) -> dict:
-    return as_qrels(qrels)
 
 
 def _no_topic_left(qrels: dict, depth: int) -> UndefinedMeasureError:
@@ -435,12 +434,14 @@ def _scale(qrels: dict) -> int:
     return max([g for q in qrels.values() for g in q.values()] + [1])
 
 
-def _check_runs(runs: Sequence) -> None:
+def _check_runs(runs: Sequence) -> list:
+    runs = run_list(runs)
     if not runs:
         raise WorkbenchError("twist: give at least one run")
     for r in runs:
         if isinstance(r, (str, Path)) and not Path(r).is_file():
             raise TrecFormatError(f"{r}: no such file")
+    return runs
 
 
 def _unique(names: list[str]) -> list[str]:
@@ -475,16 +476,17 @@ def score_topic(block: np.ndarray, topic: Topic, crossing: str = "literal"):
 
 
 def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "literal", names: Sequence[str] | None = None,
-                gain_measures: bool = True, progress: Progress = None) -> TwistTable:
+                gain_measures: bool = True, progress: Progress = None, score_precision: str = "float32") -> TwistTable:
     """Twist, its parts and the archetype of every run on every topic of the qrels (seed 002).
 
     Parameters
     ----------
-    qrels : path or dict
-        ``{topic: {docid: grade}}`` or a qrels file (plain or gzip).
-    runs : sequence of path or dict
-        TREC run files (plain or gzip) or ``{topic: [docid, ...]}`` in
-        trec_eval order (as :func:`workbench.ipso.trec_runs.prepare_runs`).
+    qrels
+        ``{topic: {docid: grade}}``, a qrels file (plain or gzip) or any shape
+        of :func:`workbench.data.adapters.as_qrels`.
+    runs : sequence of runs
+        TREC run files (plain or gzip) or runs of any shape of
+        :func:`workbench.data.adapters.as_run`.
     depth : int
         ``N``: every ranking is cut to ``depth`` and padded with grade 0 up
         to ``depth`` (module conventions).
@@ -498,6 +500,8 @@ def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "liter
     progress : callable, optional
         ``progress(stage, done, total)``; stages ``"runs"`` (read, judge,
         gain measures; once per run) and ``"topics"`` (Twist; once per topic).
+    score_precision : {"float32", "float64"}
+        Scores compared as trec_eval's 32-bit floats (default) or as doubles.
 
     Returns
     -------
@@ -519,10 +523,10 @@ def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "liter
     check_depth(depth)
     if crossing not in CROSSINGS:
         raise WorkbenchError(f"crossing={crossing!r}: use one of {', '.join(CROSSINGS)}")
-    _check_runs(runs)
+    runs = _check_runs(runs)
     if names is not None and len(names) != len(runs):
         raise WorkbenchError(f"{len(names)} names for {len(runs)} runs")
-    qrels = _read_qrels(qrels)
+    qrels = as_qrels(qrels)
     c = _scale(qrels)
     topics, skipped, tobj = [], [], {}
     for t in sorted(qrels, key=_topic_key):
@@ -546,7 +550,7 @@ def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "liter
     gains: list[dict] = []
     missing, unjudged, short = {}, {}, {}
     for i, run in enumerate(runs):
-        ranking, name = _ranking_of(run, f"run{i + 1}")
+        ranking, name = named_run(run, f"run{i + 1}", score_precision)
         require_common_topics(ranking, qrels, names[i] if names is not None else name)
         run_names.append(names[i] if names is not None else name)
         miss, unj, shorter, top = [], 0, 0, {}
@@ -614,11 +618,13 @@ class TopicCurve:
 
 
 def topic_curve(qrels, run, topic_id: str, depth: int = 1000, crossing: str = "literal",
-                name: str | None = None, gain_measures: bool = True) -> TopicCurve:
+                name: str | None = None, gain_measures: bool = True, score_precision: str = "float32") -> TopicCurve:
     """CRP, crossings, Twist and archetype of one run on one topic (ranking cut and padded to ``depth``).
 
-    Raises :class:`~workbench.errors.WorkbenchError` for a topic not in the
-    qrels or without a relevant document.  When ``depth < 2 RB`` the row has
+    Qrels and run may take any shape of :mod:`workbench.data.adapters`
+    (``score_precision`` as in :func:`twist_table`).  Raises
+    :class:`~workbench.errors.WorkbenchError` for a topic not in the qrels or
+    without a relevant document.  When ``depth < 2 RB`` the row has
     ``twist = None`` and says why (``undefined``).
 
     >>> tc = topic_curve({"1": {"a": 1, "b": 1}}, {"1": ["x", "a", "b"]}, "1", depth=4, gain_measures=False)
@@ -633,7 +639,7 @@ def topic_curve(qrels, run, topic_id: str, depth: int = 1000, crossing: str = "l
     if crossing not in CROSSINGS:
         raise WorkbenchError(f"crossing={crossing!r}: use one of {', '.join(CROSSINGS)}")
     _check_runs([run])
-    qrels = _read_qrels(qrels)
+    qrels = as_qrels(qrels)
     topic_id = str(topic_id)
     if topic_id not in qrels:
         known = sorted(qrels, key=_topic_key)
@@ -643,7 +649,7 @@ def topic_curve(qrels, run, topic_id: str, depth: int = 1000, crossing: str = "l
         raise WorkbenchError(f"topic {topic_id}: no relevant document in the qrels (recall base 0): Twist undefined")
     topic = topic_of(qrels[topic_id], _scale(qrels))
     check_memory("the curves of one run", "depth", depth, 320)
-    ranking, rname = _ranking_of(run, "run")
+    ranking, rname = named_run(run, "run", score_precision)
     docs = ranking.get(topic_id, [])[:depth]
     grades, unj = judge(docs, qrels[topic_id])
     grades = tuple(grades) + (0,) * (depth - len(grades))

@@ -222,7 +222,7 @@ class HasseDiagram:
         except SpaceTooLargeError:
             return None
 
-    def save(self, path, format: str | None = None, engine: str = "auto") -> FigureFile:
+    def save(self, path, format: str | None = None, engine: str = "auto", title: bool | str = False) -> FigureFile:
         """Write the diagram to ``path``, atomically, in any format of ``workbench hasse -o``.
 
         Parameters
@@ -233,7 +233,11 @@ class HasseDiagram:
         format : str, optional
             ``dot``, ``svg``, ``pdf``, ``png``, ``tikz`` or ``json``.
         engine : str
-            ``"auto"`` (Graphviz for svg and pdf when ``dot`` is on PATH), ``"graphviz"`` or ``"matplotlib"``.
+            ``"auto"`` (Graphviz's ``dot`` when it is on PATH: it draws svg
+            and lays out pdf and png), ``"graphviz"`` or ``"matplotlib"``.
+        title : bool or str
+            ``False`` (default): no title, as a paper's figure has its
+            caption; ``True``: :attr:`title`; a string: that title.
 
         Returns
         -------
@@ -256,7 +260,8 @@ class HasseDiagram:
         """
         meta = {**self.meta, "lattice": self.lattice, "width": self.width, "skipped": self._properties[2],
                 "output": str(path), "figure": None}
-        return write_figure(self.graph, Path(path), format, highlights=self.highlights, title=self.title,
+        drawn = self.title if title is True else (title or None)
+        return write_figure(self.graph, Path(path), format, highlights=self.highlights, title=drawn,
                             engine=engine, meta=meta)
 
     def __repr__(self) -> str:

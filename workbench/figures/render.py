@@ -34,6 +34,9 @@ from workbench.space.runs import format_run
 #: Colours of the plain drawing (nodes, edges, text).
 INK = {"node": "#4D4D4D", "edge": "#A6A6A6", "text": "#1A1A1A"}
 
+#: Font size of the node labels in the DOT source, in points (Graphviz lays the nodes out for it).
+DOT_FONT_SIZE = 11
+
 
 def node_label(node) -> str:
     """A run as a digit string; a merged tie class as ``{r,s}``.
@@ -329,7 +332,8 @@ def _legend_html(title: str | None, marks: Sequence[Marks]) -> str | None:
     return '<<table border="0" cellborder="0" cellspacing="1" cellpadding="1">' + "".join(rows) + "</table>>"
 
 
-def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | None = None, name: str = "hasse") -> str:
+def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | None = None, name: str = "hasse",
+           legend: bool = True) -> str:
     """The diagram as Graphviz DOT source, lower runs at the bottom.
 
     ``rankdir=BT`` with one ``rank=same`` subgraph per layer (so Graphviz
@@ -337,7 +341,8 @@ def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | Non
     ``lower -> upper`` drawn without arrowheads.  Highlighted nodes and cover
     edges are coloured (an edge in several highlights gets parallel colours);
     highlighted pairs that are not covers are dashed edges with
-    ``constraint=false``; the title and a legend form the graph's label.
+    ``constraint=false``; the title and a legend form the graph's label
+    (left out with ``legend=False``: the layout that matplotlib draws on).
 
     Examples
     --------
@@ -355,7 +360,7 @@ def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | Non
     dot = graphviz.Digraph(name)
     dot.attr("graph", rankdir="BT", ranksep="0.32", nodesep="0.3", fontname="Helvetica", fontsize="11",
              labelloc="t", labeljust="c")
-    dot.attr("node", shape="box", style="rounded", fontname="Courier", fontsize="11", height="0.22",
+    dot.attr("node", shape="box", style="rounded", fontname="Courier", fontsize=str(DOT_FONT_SIZE), height="0.22",
              width="0.3", margin="0.07,0.03", color=INK["node"], fontcolor=INK["text"], penwidth="0.8")
     dot.attr("edge", arrowhead="none", color=INK["edge"], penwidth="0.9")
     node_mark: dict = {}
@@ -388,9 +393,9 @@ def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | Non
         for u, v in m.arcs:
             dot.edge(node_label(u), node_label(v), style="dashed", color=m.highlight.color, penwidth="1.5",
                      constraint="false")
-    legend = _legend_html(title, marks)
-    if legend:
-        dot.attr("graph", label=legend)
+    label = _legend_html(title, marks) if legend else None
+    if label:
+        dot.attr("graph", label=label)
     return dot.source.rstrip("\n")
 
 

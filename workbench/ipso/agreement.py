@@ -190,17 +190,26 @@ class AgreementResult:
                  "", f"View: {self.view.describe()}. alpha = {self.alpha} (p < alpha), all tests two-tailed.",
                  f"IPSO sign test significant for {sum(p.ipso.significant for p in self.pairs)} of {n} pairs.", ""]
         lines += [f"{x}" for x in self.notes] + [""]
+        lines += self.table().markdown_lines()
+        return "\n".join(lines) + "\n"
+
+    def table(self):
+        """The agreement counts per metric and test as a :class:`~workbench.core.table.Table`."""
+        from workbench.core.table import Cell, Table
+
+        n = len(self.pairs)
         head = ["Metric", "Test"] + [AGREEMENT_NAMES[c] for c in AGREEMENT] + ["agree %"]
-        lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        rows = []
         for (m, t), c in self.summary().items():
             agree = 100.0 * (c["both_yes"] + c["both_no"]) / n if n else float("nan")
-            lines.append("| " + " | ".join([self.label(m), TEST_NAMES[t]] + [str(c[k]) for k in AGREEMENT]
-                                           + [f"{agree:.1f}"]) + " |")
-        return "\n".join(lines) + "\n"
+            rows.append([self.label(m), TEST_NAMES[t]] + [c[k] for k in AGREEMENT] + [Cell(agree, f"{agree:.1f}")])
+        return Table(head, rows, caption=f"IPSO sign test vs metric tests: {len(self.runs)} runs, {n} unordered "
+                                         f"pairs, depth {self.depth}, alpha = {self.alpha}")
 
 
 def agreement(runs: Sequence, qrels, depth: int, gains: Gains | str | None = None, relevance_level: int = 1,
-              alpha: float = 0.05, names: Sequence[str] | None = None, progress: Progress = None) -> AgreementResult:
+              alpha: float = 0.05, names: Sequence[str] | None = None, progress: Progress = None,
+              score_precision: str = "float32") -> AgreementResult:
     """IPSO sign test and metric tests for every unordered pair of runs (seed 001 Fig. 7).
 
     Each run is read and evaluated once (:func:`prepare_runs`); then for each
@@ -210,11 +219,15 @@ def agreement(runs: Sequence, qrels, depth: int, gains: Gains | str | None = Non
 
     Parameters
     ----------
-    runs : sequence of path or dict
-    qrels : path or dict
+    runs : sequence of runs
+        Run files or runs of any shape of :func:`workbench.data.adapters.as_run`.
+    qrels
+        Any shape of :func:`workbench.data.adapters.as_qrels`.
     depth : int
     progress : callable, optional
         ``progress(stage, done, total)``; stages ``"runs"`` and ``"pairs"``.
+    score_precision : {"float32", "float64"}
+        Scores compared as trec_eval's 32-bit floats (default) or as doubles.
 
     Examples
     --------
@@ -230,7 +243,7 @@ def agreement(runs: Sequence, qrels, depth: int, gains: Gains | str | None = Non
     Seed 001 sec. 4 and Fig. 7.
     """
     prepared = prepare_runs(runs, qrels, depth, gains, relevance_level, names,
-                            (lambda s, d, t: progress(s, d, t)) if progress else None)
+                            (lambda s, d, t: progress(s, d, t)) if progress else None, score_precision)
     view = View.make(gains, relevance_level)
     pairs = []
     total = len(prepared) * (len(prepared) - 1) // 2
@@ -253,13 +266,14 @@ COLOURS = {"both_yes": "#1b7837", "both_no": "#a6dba0", "metric_only": "#d9b300"
            "ipso_only": "#999999", "conflict": "#d73027"}
 
 
-def agreement_figure(result: AgreementResult, path) -> list[Path]:
+def agreement_figure(result: AgreementResult, path, title: str | None = None) -> list[Path]:
     """Stacked bars of the agreement categories, one pane per test, one bar per metric (PNG and PDF).
 
     Writes ``path`` with both suffixes ``.png`` and ``.pdf``, each atomically
     (:func:`workbench.core.files.save_figure`; a missing folder is created, a path
     that cannot be written raises :class:`~workbench.errors.OutputPathError`);
-    returns the two paths.
+    returns the two paths.  Across both columns of a paper, the legend below
+    the panes; ``title`` adds a title (none by default).
 
     >>> import tempfile, os
     >>> q = {str(t): {"r": 1} for t in range(4)}
@@ -272,35 +286,36 @@ def agreement_figure(result: AgreementResult, path) -> list[Path]:
     Seed 001 Fig. 7.
     """
     from workbench.core.files import check_output_path, save_figure
+    from workbench.core.plotting import PNG_DPI, TEXT_WIDTH, publication_style, pyplot
 
     base = Path(path)
     out = [base.with_suffix(".png"), base.with_suffix(".pdf")]
     for p in out:
         check_output_path(p, "figure")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    summ = result.summary()
-    n = max(len(result.pairs), 1)
-    fig, axes = plt.subplots(1, len(TESTS), figsize=(12, 4), sharey=True)
-    for ax, t in zip(axes, TESTS):
-        bottom = np.zeros(len(METRICS))
-        for c in AGREEMENT:
-            vals = np.array([summ[(m, t)][c] / n for m in METRICS])
-            ax.bar(range(len(METRICS)), vals, bottom=bottom, color=COLOURS[c], label=AGREEMENT_NAMES[c],
-                   edgecolor="white", linewidth=0.5)
-            bottom += vals
-        ax.set_xticks(range(len(METRICS)), [result.label(m) for m in METRICS], rotation=45, ha="right")
-        ax.set_title(f"{TEST_NAMES[t]}, k = {result.depth}")
-        ax.set_ylim(0, 1)
-    axes[0].set_ylabel(f"fraction of {len(result.pairs)} system pairs")
-    axes[-1].legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8)
-    fig.tight_layout()
-    try:
-        for p in out:
-            save_figure(fig, p, close=False, dpi=150, bbox_inches="tight")
-    finally:
-        plt.close(fig)
+    with publication_style():
+        plt = pyplot()
+        summ = result.summary()
+        n = max(len(result.pairs), 1)
+        fig, axes = plt.subplots(1, len(TESTS), figsize=(TEXT_WIDTH, 2.6), sharey=True)
+        for ax, t in zip(axes, TESTS):
+            bottom = np.zeros(len(METRICS))
+            for c in AGREEMENT:
+                vals = np.array([summ[(m, t)][c] / n for m in METRICS])
+                ax.bar(range(len(METRICS)), vals, bottom=bottom, color=COLOURS[c], label=AGREEMENT_NAMES[c],
+                       edgecolor="white", linewidth=0.4)
+                bottom += vals
+            ax.set_xticks(range(len(METRICS)), [result.label(m) for m in METRICS], rotation=45, ha="right")
+            ax.set_title(f"{TEST_NAMES[t]}, k = {result.depth}")
+            ax.set_ylim(0, 1)
+        axes[0].set_ylabel(f"fraction of {len(result.pairs)} system pairs")
+        handles, labels = axes[0].get_legend_handles_labels()
+        if title:
+            fig.suptitle(title)
+        fig.tight_layout()
+        fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=len(AGREEMENT))
+        try:
+            for p in out:
+                save_figure(fig, p, close=False, dpi=PNG_DPI, bbox_inches="tight", pad_inches=0.02)
+        finally:
+            plt.close(fig)
     return out

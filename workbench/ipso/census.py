@@ -12,6 +12,11 @@ prefix sums of gains (gains scaled to integers), never by sampling:
 * ``ns = ni`` (swap the two runs);
 * ``nonsep = (c+1)^(2k) - equal - ni - ns``.
 
+Binary gains have closed forms (``proofs/33-census-binary-closed-form.toml``):
+``ni = ns = C(2k+1, k) - 2^k``, ``nonsep = 4^k + 2^k - 2 C(2k+1, k)``.
+Other gains run the DP of :func:`workbench.core.lattice_paths.nonnegative_walks`
+(divide and conquer with FLINT polynomial products).
+
 Counts are Python integers (they exceed ``10^600`` at binary depth 1000).
 
 :func:`table2_markdown` regenerates seed 001 Table 2 with the exact values
@@ -30,6 +35,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Optional
 
+from workbench.core.lattice_paths import binary_nonnegative_walks, nonnegative_walks
+from workbench.core.table import Cell, Table
 from workbench.errors import BadGainsError, WorkbenchError
 from workbench.space.runs import Gains, check_depth
 
@@ -214,60 +221,8 @@ def _step_multiplicities(ints: list[int]) -> dict[int, int]:
     return steps
 
 
-def _binary_nonnegative_paths(depth: int) -> int:
-    """Walks of ``depth`` steps ``-1, 0, +1`` weighted ``1, 2, 1`` from 0 that never go below 0: ``C(2k+1, k)``.
-
-    The binary census in closed form (each step is the difference of two
-    binary grades; ``0`` arises from ``(0, 0)`` and ``(1, 1)``).  Why: a
-    weighted step is a pair of half-steps ``+-1/2``, so the walks are the
-    simple walks of ``2k`` half-steps that never reach ``-1``, counted by the
-    ballot theorem as ``C(2k+1, k)``.  The DP of :func:`_nonnegative_paths`
-    is the oracle in the tests.  Computed by FLINT (``fmpz_bin_uiui``).
-
-    >>> [_binary_nonnegative_paths(k) for k in (1, 2, 10)]
-    [3, 10, 352716]
-
-    References
-    ----------
-    Feller, *An Introduction to Probability Theory*, vol. 1, ch. III (the ballot theorem).
-    """
-    import flint
-
-    return int(flint.fmpz.bin_uiui(2 * depth + 1, depth))
-
-
-def _nonnegative_paths(depth: int, steps: dict[int, int], progress: Optional[Callable[[int], None]] = None) -> int:
-    """Number of weighted walks of ``depth`` steps from 0 that never go below 0."""
-    if set(steps) == {-1, 0, 1}:
-        # binary fast path: new[d] = m(-1) old[d+1] + m(0) old[d] + m(1) old[d-1]
-        down, stay, up = steps[-1], steps[0], steps[1]
-        cur = [1]
-        for i in range(depth):
-            n = len(cur)
-            nxt = [0] * (n + 1)
-            for d in range(n):
-                v = cur[d]
-                if v:
-                    nxt[d + 1] += up * v
-                    nxt[d] += stay * v
-                    if d:
-                        nxt[d - 1] += down * v
-            cur = nxt
-            if progress is not None:
-                progress(i + 1)
-        return sum(cur)
-    cur = {0: 1}
-    for i in range(depth):
-        nxt: dict[int, int] = {}
-        for d, v in cur.items():
-            for s, m in steps.items():
-                e = d + s
-                if e >= 0:
-                    nxt[e] = nxt.get(e, 0) + m * v
-        cur = nxt
-        if progress is not None:
-            progress(i + 1)
-    return sum(cur.values())
+#: The census steps of binary gains (any two gains scale to 0, 1): -1, 0 (twice), +1.
+_BINARY_STEPS = {-1: 1, 0: 2, 1: 1}
 
 
 def _resolve_gains(grades: int, gains: Optional[Gains]) -> Gains:
@@ -320,23 +275,29 @@ def census(depth: int, grades: int = 1, gains: Optional[Gains] = None,
     c = g.grades
     check_census(depth, g)
     steps = _step_multiplicities(_integer_gains(g))
-    if steps == {-1: 1, 0: 2, 1: 1}:
-        nonneg = _binary_nonnegative_paths(depth)
+    if steps == _BINARY_STEPS:
+        nonneg = binary_nonnegative_walks(depth)
         if progress is not None:
             progress(depth)
     else:
-        nonneg = _nonnegative_paths(depth, steps, progress)
+        nonneg = nonnegative_walks(depth, steps, progress)
     equal = (c + 1) ** depth
     pairs = equal * equal
     ni = nonneg - equal
     return Census(depth, pairs, equal, ni, ni, pairs - equal - 2 * ni, c, str(g))
 
 
-# Cost model of the census, fitted to timings of :func:`_nonnegative_paths`
-# (gains 0,1,2 at depths 250-7150, 0,1,3 and 0,1,2,3 up to 1000): seconds per
-# (height, step) cell, and per cell and 64-bit limb of its counts.
-_SEC_PER_CELL = 1.1e-7
-_SEC_PER_CELL_LIMB = 3e-9
+# Cost model of the census.  The graded DP (divide and conquer with FLINT
+# products) costs about _SEC_PER_BIT_LEVEL seconds per bit of its height
+# vector (``g_max k`` heights of ``2 k log2(c+1)`` bits), per halving level
+# (``log2 k``) and per 5 distinct steps; fitted to timings of
+# :func:`~workbench.core.lattice_paths.nonnegative_walks` (gains 0,1,2 at
+# depths 500-10000, 0,1,3 and 0,1,2,3 to 2000, 0,1,5,6 to 1200, 0..10 to 800;
+# measured within 0.6x-1.4x of the model, peak memory at most 0.6x of it)
+# on the 2-core machine at load average ~15.  Its peak memory is about
+# _VECTOR_COPIES height vectors.
+_SEC_PER_BIT_LEVEL = 5.5e-9
+_VECTOR_COPIES = 12
 #: Printing a count of D digits (CPython's quadratic int -> str), per digit squared.
 _SEC_PER_DIGIT_SQUARED = 1.2e-11
 
@@ -344,13 +305,15 @@ _SEC_PER_DIGIT_SQUARED = 1.2e-11
 def census_estimate(depth: int, gains: Gains):
     """What :func:`census` will cost at ``depth`` (seconds and bytes), from the arguments alone.
 
-    Binary gains have a closed form, so only printing the counts (``D``
+    Binary gains have a closed form, so only printing the five counts (``D``
     digits each, quadratic in ``D``) costs; other gains run the DP over
-    about ``g_max k`` heights, each step adding ``S`` shifted copies of counts
-    growing to ``2 k log2(c+1)`` bits.
+    about ``g_max k`` heights holding counts of up to ``2 k log2(c+1)`` bits,
+    ``log2 k`` halving levels deep: about ``k^2 log k`` work.
 
-    >>> census_estimate(10, Gains.default(1)).seconds < 1, census_estimate(7150, Gains.default(2)).seconds > 60
+    >>> census_estimate(10000, Gains.default(1)).seconds < 1, census_estimate(1000, Gains.default(2)).seconds < 10
     (True, True)
+    >>> census_estimate(20000, Gains.default(2)).seconds > 60
+    True
     """
     from workbench.core.budget import Estimate
 
@@ -359,11 +322,11 @@ def census_estimate(depth: int, gains: Gains):
     bits = 2 * depth * math.log2(gains.grades + 1)
     digits = bits * math.log10(2)
     seconds = 5 * _SEC_PER_DIGIT_SQUARED * digits**2
-    if steps != {-1: 1, 0: 2, 1: 1}:
-        cells = float(max(ints)) * len(steps)
-        per_limb = 2 * math.log2(gains.grades + 1) / 64
-        seconds += cells * (_SEC_PER_CELL * depth**2 / 2 + _SEC_PER_CELL_LIMB * per_limb * depth**3 / 3)
-    memory = 8 * bits / 8 * (1 if steps == {-1: 1, 0: 2, 1: 1} else float(max(ints)) * depth)
+    memory = 5 * bits / 8
+    if steps != _BINARY_STEPS:
+        vector_bits = float(max(ints) - min(ints)) * depth * bits
+        seconds += _SEC_PER_BIT_LEVEL * vector_bits * max(1.0, math.log2(depth)) * len(steps) / 5
+        memory += _VECTOR_COPIES * vector_bits / 8
     return Estimate(f"{digits:,.0f}-digit counts", memory, seconds)
 
 
@@ -372,10 +335,10 @@ def check_census(depth: int, gains: Gains) -> None:
 
     The message gives the estimate and the largest depth that fits.
 
-    >>> check_census(7150, Gains.default(2))  # doctest: +ELLIPSIS
+    >>> check_census(30000, Gains.default(2))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    workbench.errors.TooLargeError: census at depth 7150 with gains 0,1,2: 6,823-digit counts needing ~... of work; ...: depth <= ... fits
+    workbench.errors.TooLargeError: census at depth 30000 with gains 0,1,2: 28,627-digit counts needing ~...: depth <= ... fits
     """
     from workbench.core.budget import largest_fitting, refuse_unless_fits
 
@@ -485,6 +448,29 @@ def table2_rows() -> list[dict]:
     return rows
 
 
+def table2_comparison(rows: list[dict]) -> Table:
+    """Seed 001 Table 2 beside the exact percentages (exact Fractions, shown rounded at four decimals).
+
+    >>> t = table2_comparison(table2_rows()[:1])
+    >>> t.columns[:4], t.values()[0][:2], t.values()[0][3]
+    (['k', 'paper method', 'paper equal %', 'exact equal %'], [5, 'enumeration'], Fraction(25, 8))
+
+    References
+    ----------
+    Moffat and Mackenzie, JASIST 2024 (seed 001), Table 2.
+    """
+    def flag(r):
+        text = ", ".join(r["differs"]) if r["differs"] else "-"
+        return Cell(", ".join(r["differs"]) or None, "**" + text + "**" if r["differs"] else text)
+
+    return Table(["k", "paper method", "paper equal %", "exact equal %", "paper separable %", "exact separable %",
+                  "paper non-sep. %", "exact non-sep. %", "paper differs in"],
+                 [[r["k"], r["method"]] + [c for key in ("equal", "separable", "nonsep")
+                                           for c in (r["paper"][key], Cell(100 * r["exact"][key], _pct_str(r["exact"][key])))]
+                  + [flag(r)] for r in rows],
+                 align=["r", None, "r", "r", "r", "r", "r", "r", None])
+
+
 def table2_markdown() -> str:
     """Deterministic Markdown for ``reports/ipso-table2.md`` (seed 001 Table 2, exact).
 
@@ -516,19 +502,8 @@ def table2_markdown() -> str:
         "enumeration for k <= 8 in the tests. A paper value agrees when it equals the exact",
         "percentage rounded down or up at two decimals (the paper appears to truncate).",
         "",
-        "| k | paper method | paper equal % | exact equal % | paper separable % | exact separable % "
-        "| paper non-sep. % | exact non-sep. % | paper differs in |",
-        "|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for r in rows:
-        p, e = r["paper"], r["exact"]
-        flag = ", ".join(r["differs"]) if r["differs"] else "-"
-        if r["differs"]:
-            flag = "**" + flag + "**"
-        out.append(
-            f"| {r['k']} | {r['method']} | {p['equal']} | {_pct_str(e['equal'])} | {p['separable']} | "
-            f"{_pct_str(e['separable'])} | {p['nonsep']} | {_pct_str(e['nonsep'])} | {flag} |"
-        )
+    out += table2_comparison(rows).markdown_lines()
     out += [
         "",
         "Exact percentages are rounded half-even at four decimals.",
@@ -559,11 +534,9 @@ def table2_markdown() -> str:
         "",
         "Ordered pairs; `ns` equals `ni` by symmetry, `equal` is 2^k, pairs is 4^k.",
         "",
-        "| k | pairs | equal | ni | ns | nonsep |",
-        "|---:|---:|---:|---:|---:|---:|",
     ]
-    for r in rows:
-        c = r["census"]
-        out.append(f"| {c.depth} | {c.pairs} | {c.equal} | {c.ni} | {c.ns} | {c.nonsep} |")
+    out += Table(["k", "pairs", "equal", "ni", "ns", "nonsep"],
+                 [[c.depth, c.pairs, c.equal, c.ni, c.ns, c.nonsep] for c in (r["census"] for r in rows)],
+                 align=["r"] * 6).markdown_lines()
     out.append("")
     return "\n".join(out)

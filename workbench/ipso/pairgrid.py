@@ -37,6 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
+from workbench.core.files import check_output_path
+from workbench.core.plotting import COLUMN_WIDTH, SMALL_FONT_SIZE, TEXT_WIDTH, publication_style, pyplot, save_figure
 from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.scale.intrinsic import sorted_distinct
 from workbench.measures.measure import Measure
@@ -367,17 +369,19 @@ def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -
     """Draw the grid as in seed 001 Fig. 2-3; ``.png`` or ``.pdf`` by suffix.
 
     Cells coloured by category (dark blue equal, yellow ni, light blue ns,
-    red nonsep) with a legend; axes name the ordering measures; each tick is
-    labelled with its run when there are at most :data:`MAX_TICK_LABELS`
-    runs.  Row ``i`` is compared with column ``j`` ("row run is ni to
-    column run" is yellow).
+    red nonsep) with a legend below giving the counts and Kendall's tau-b;
+    axes name the ordering measures; each tick is labelled with its run when
+    there are at most :data:`MAX_TICK_LABELS` runs and the labels stay
+    legible (7 pt, one per row).  Row ``i`` is compared with column ``j``
+    ("row run is ni to column run" is yellow).  One column wide up to 16
+    runs, across both columns beyond.
 
     Parameters
     ----------
     grid : PairGrid
     path : str or pathlib.Path
     title : str, optional
-        Default names the depth, grades and tau.
+        A title above the grid (none by default).
 
     Returns
     -------
@@ -401,31 +405,31 @@ def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -
     suffix = path.suffix.lower()
     if suffix not in (".png", ".pdf"):
         raise WorkbenchError(f"figure {str(path)!r}: unknown format {suffix!r} (use .png or .pdf)")
-    from workbench.core.files import check_output_path, save_figure
-
     check_output_path(path, "figure")
-    import matplotlib
+    with publication_style():
+        return _draw_pair_grid(grid, path, title)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+
+def _draw_pair_grid(grid: PairGrid, path: Path, title: str | None) -> Path:
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib.patches import Patch
 
+    plt = pyplot()
     n = grid.n
-    side = 4.5 if n <= 16 else (6.0 if n <= 64 else 7.5)
-    fig, ax = plt.subplots(figsize=(side + 2.0, side))
+    width = COLUMN_WIDTH if n <= 16 else TEXT_WIDTH
+    side = width - 0.6  # inches for the grid, beside the tick labels
+    fig, ax = plt.subplots(figsize=(width, side + 0.7))
     cmap = ListedColormap(COLOURS)
     norm = BoundaryNorm([-0.5, 0.5, 1.5, 2.5, 3.5], cmap.N)
     ax.imshow(grid.categories, cmap=cmap, norm=norm, interpolation="nearest", aspect="equal")
-    if n <= MAX_TICK_LABELS:
-        fs = 8 if n <= 16 else 5
+    if n <= MAX_TICK_LABELS and side * 72 / n >= SMALL_FONT_SIZE + 1:
         ax.set_xticks(range(n))
         ax.set_yticks(range(n))
-        ax.set_xticklabels([format_run(grid.runs[i]) for i in grid.col_order], rotation=90, fontsize=fs, family="monospace")
-        ax.set_yticklabels([format_run(grid.runs[i]) for i in grid.row_order], fontsize=fs, family="monospace")
+        ax.set_xticklabels([format_run(grid.runs[i]) for i in grid.col_order], rotation=90, family="monospace")
+        ax.set_yticklabels([format_run(grid.runs[i]) for i in grid.row_order], family="monospace")
         ax.set_xticks(np.arange(-0.5, n, 1), minor=True)
         ax.set_yticks(np.arange(-0.5, n, 1), minor=True)
-        ax.grid(which="minor", color="white", linewidth=0.5)
+        ax.grid(which="minor", color="white", linewidth=0.4)
         ax.tick_params(which="minor", length=0)
     else:
         ax.set_xticks([])
@@ -433,14 +437,12 @@ def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -
     ax.set_xlabel(f"columns: runs by increasing {grid.cols}")
     ax.set_ylabel(f"rows: runs by increasing {grid.rows}")
     handles = [
-        Patch(facecolor=COLOURS[i], edgecolor="0.3", label=f"{lab} ({grid.counts[name]})")
+        Patch(facecolor=COLOURS[i], edgecolor="0.3", linewidth=0.4, label=f"{lab} ({grid.counts[name]})")
         for i, (name, lab) in enumerate(zip(CATEGORIES, ("equal (==)", "row ni column", "row ns column", "non-separable")))
     ]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8, frameon=False)
-    if title is None:
-        tau = "undefined" if grid.kendall_tau is None else f"{grid.kendall_tau:.3f}"
-        topic = "" if grid.topic is None else f", topic {grid.topic}"
-        title = f"k = {grid.depth}, c = {grid.grades}, gains {grid.gains}{topic}; Kendall tau-b = {tau}"
-    ax.set_title(title, fontsize=9)
+    tau = "undefined" if grid.kendall_tau is None else f"{grid.kendall_tau:.3f}"
+    if title:
+        ax.set_title(title)
     fig.tight_layout()
+    fig.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, title=f"Kendall's tau-b = {tau}")
     return save_figure(fig, path)

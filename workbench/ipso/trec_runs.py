@@ -68,7 +68,8 @@ import numpy as np
 from workbench.errors import WorkbenchError
 from workbench.core.budget import check_memory
 from workbench.space.runs import Gains
-from workbench.data.trec import topic_key as _topic_key, as_qrels, judge, ranked_run, read_run, require_common_topics
+from workbench.data.adapters import as_qrels, named_run, run_list
+from workbench.data.trec import topic_key as _topic_key, judge, require_common_topics
 
 METRICS = ("RR", "P@k", "RBP(0.5)", "RBP(0.8)", "AP", "nDCG@k")
 CATEGORIES = ("ni", "ns", "equal", "nonsep")
@@ -268,35 +269,33 @@ class _Evaluator:
         return out
 
 
-def _ranking_of(run, name_hint=None):
-    """``(ranking, name)`` of a run file or a run dict (:func:`workbench.data.trec.ranked_run`: shapes checked)."""
-    if isinstance(run, (str, Path)):
-        return read_run(run), Path(run).name
-    return ranked_run(run, name_hint or "run"), name_hint or "run"
-
-
 def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = None, relevance_level: int = 1,
-                 names: Sequence[str] | None = None, progress: Progress = None) -> list[PreparedRun]:
+                 names: Sequence[str] | None = None, progress: Progress = None,
+                 score_precision: str = "float32") -> list[PreparedRun]:
     """Read each run once and compute its judged SERPs, unjudged counts and metric values per topic.
 
     Parameters
     ----------
-    runs : sequence of path or dict
-        TREC run files (plain or gzip), ``{topic: [docid, ...]}`` rankings or
-        ``{topic: {docid: score}}`` (ranked as trec_eval does,
-        :func:`workbench.data.trec.ranked_run`).  A run answering none of the
+    runs : sequence of runs
+        Each a TREC run file (plain or gzip), ``{topic: [docid, ...]}``,
+        ``{topic: {docid: score}}``, ``ScoredDoc`` tuples, a DataFrame, a
+        ranx ``Run`` or an ir_datasets dataset (:func:`workbench.data.adapters.as_run`:
+        runs given by scores ranked as trec_eval does).  A run answering none of the
         qrels' topics is refused (:func:`workbench.data.trec.require_common_topics`).
         A depth whose SERPs would need more than
         :func:`workbench.core.budget.memory_budget` is refused first
         (:class:`~workbench.errors.TooLargeError`).
-    qrels : path or dict
-        ``{topic: {docid: grade}}`` or a qrels file.
+    qrels
+        A qrels file, ``{topic: {docid: grade}}`` or any shape of
+        :func:`workbench.data.adapters.as_qrels`.
     depth : int
         ``k``.
     gains, relevance_level
         The :class:`View` (binary by default).
     progress : callable, optional
         ``progress(stage, done, total)`` after each run.
+    score_precision : {"float32", "float64"}
+        Scores compared as trec_eval's 32-bit floats (default) or as doubles.
 
     Examples
     --------
@@ -312,6 +311,7 @@ def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = 
 
     check_depth(depth)
     view = View.make(gains, relevance_level)
+    runs = run_list(runs)
     qrels = as_qrels(qrels)
     topics = tuple(sorted(qrels, key=_topic_key))
     check_memory(f"the SERPs of {len(runs)} run(s) x {len(topics)} topic(s)", "depth", depth,
@@ -319,7 +319,7 @@ def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = 
     ev = _Evaluator(qrels, depth, view)
     out = []
     for i, run in enumerate(runs):
-        ranking, name = _ranking_of(run, names[i] if names else f"run{i + 1}")
+        ranking, name = named_run(run, names[i] if names else f"run{i + 1}", score_precision)
         if names:
             name = names[i]
         require_common_topics(ranking, qrels, name)
@@ -461,13 +461,19 @@ class RunComparison:
             if v:
                 lines.append(f"Topics missing from {k} (empty SERP): {', '.join(v)}.")
         lines += [f"{n}" for n in self.notes]
-        head = ["Group", "Topic", "A", "B", "Relationship"] + [self.label(m) for m in METRICS]
-        lines += ["", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for r in self.rows:
-            cells = [str(r.group), r.topic, f"`{r.serp_a}`", f"`{r.serp_b}`", f"`{r.trace_str}`"]
-            cells += [f"{r.diffs[m]:+.2f}" if abs(r.diffs[m]) > TIE else "0.00" for m in METRICS]
-            lines.append("| " + " | ".join(cells) + " |")
+        lines += [""] + self.table().markdown_lines()
         return "\n".join(lines) + "\n"
+
+    def table(self):
+        """The seed 001 Fig. 5 rows as a :class:`~workbench.core.table.Table` (metric differences B - A as floats)."""
+        from workbench.core.table import Cell, Table
+
+        head = ["Group", "Topic", "A", "B", "Relationship"] + [self.label(m) for m in METRICS]
+        rows = [[r.group, r.topic, Cell(r.serp_a, f"`{r.serp_a}`"), Cell(r.serp_b, f"`{r.serp_b}`"),
+                 Cell(r.trace_str, f"`{r.trace_str}`")]
+                + [Cell(r.diffs[m], f"{r.diffs[m]:+.2f}" if abs(r.diffs[m]) > TIE else "0.00") for m in METRICS]
+                for r in self.rows]
+        return Table(head, rows, caption=f"IPSO: {self.name_a} (A) vs {self.name_b} (B) at depth {self.depth}")
 
 
 RBP_NOTE = ("RR, P@k, AP@k and nDCG@k by ir_measures (pytrec_eval); RBP(0.5), RBP(0.8) by ir_measures (cwl_eval) "
@@ -475,19 +481,24 @@ RBP_NOTE = ("RR, P@k, AP@k and nDCG@k by ir_measures (pytrec_eval); RBP(0.5), RB
 
 
 def compare_runs(run_a, run_b, qrels, depth: int, gains: Gains | str | None = None, relevance_level: int = 1,
-                 alpha: float = 0.05, names: Sequence[str] | None = None) -> RunComparison:
+                 alpha: float = 0.05, names: Sequence[str] | None = None,
+                 score_precision: str = "float32") -> RunComparison:
     """Compare two runs topic by topic: IPSO categories, counts, sign test and Fig. 5 table.
 
     Parameters
     ----------
-    run_a, run_b : path or dict
-        TREC run files (gzip or plain) or ``{topic: [docid, ...]}``.
-    qrels : path or dict
+    run_a, run_b
+        TREC run files (gzip or plain) or runs of any shape of
+        :func:`workbench.data.adapters.as_run`.
+    qrels
+        Any shape of :func:`workbench.data.adapters.as_qrels`.
     depth : int
     gains : Gains or str, optional
         Graded view with these gains; binary view at ``relevance_level`` if omitted.
     alpha : float
         Significance level (``p < alpha``).
+    score_precision : {"float32", "float64"}
+        Scores compared as trec_eval's 32-bit floats (default) or as doubles.
 
     Examples
     --------
@@ -502,7 +513,8 @@ def compare_runs(run_a, run_b, qrels, depth: int, gains: Gains | str | None = No
     ----------
     Seed 001 sec. 3.4-3.5, Fig. 5 and Fig. 6.
     """
-    a, b = prepare_runs([run_a, run_b], qrels, depth, gains, relevance_level, names)
+    a, b = prepare_runs([run_a, run_b], qrels, depth, gains, relevance_level, names,
+                        score_precision=score_precision)
     if a.name == b.name:
         a.name, b.name = a.name + " (A)", b.name + " (B)"
     view = View.make(gains, relevance_level)

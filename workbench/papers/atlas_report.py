@@ -28,6 +28,7 @@ import sympy
 from workbench.papers.atlas import (LETTERS, NOT_IN_ATLAS, RUN_LIMIT, SET_REASON, THRESHOLD_RUN_LIMIT, TWIST_FAMILIES, TWIST_THRESHOLD_RUN_LIMIT,
                     Atlas)
 from workbench.core.exact import exact_str
+from workbench.core.table import Cell, Table
 from workbench.measures.names import parse_measure
 from workbench.order.orders import ORDERS, get_order
 from workbench.space.runs import Gains, format_run
@@ -165,20 +166,16 @@ def atlas_markdown(a: Atlas) -> str:
     for o in a.orders:
         order = ORDERS[o]
         rows = [m for m in a.measures if a.applies(m, o)]
-        lines += ["", f"### {o} ({order.kind}, {order.space_kind}-based runs)", "",
-                  "| measure | " + " | ".join(f"grades {c}" for c in a.grades) + " |",
-                  "|---|" + "---|" * len(a.grades)]
-        for m in rows:
-            lines.append(f"| `{m}` | " + " | ".join(f"`{a.verdicts(m, o, c)}`" for c in a.grades) + " |")
-        if not rows:
-            lines.append("| (no set-based measure in this atlas) |" + " |" * len(a.grades))
+        lines += ["", f"### {o} ({order.kind}, {order.space_kind}-based runs)", ""]
+        cells = [[Cell(m, f"`{m}`")] + [Cell(str(a.verdicts(m, o, c)), f"`{a.verdicts(m, o, c)}`") for c in a.grades]
+                 for m in rows] or [["(no set-based measure in this atlas)"] + [None] * len(a.grades)]
+        lines += Table(["measure", *(f"grades {c}" for c in a.grades)], cells).markdown_lines()
     lines += ["", "## Violations", "",
               "Per measure, order and grades: the smallest violating depth, its topic and the witness.", ""]
-    lines += ["| order | measure | grades | N | topic | witness |", "|---|---|---|---|---|---|"] if a.violations() else [
-        "No violation."]
-    for c in a.violations():
-        lines.append(f"| {c.order} | `{c.measure}` | {c.grades} | {c.depth} | {_topic_text(c.topic)} | "
-                     f"{witness_text(c.witness, c.order, c.grades)} |")
+    lines += Table(["order", "measure", "grades", "N", "topic", "witness"],
+                   [[c.order, Cell(c.measure, f"`{c.measure}`"), c.grades, c.depth, _topic_text(c.topic),
+                     witness_text(c.witness, c.order, c.grades)] for c in a.violations()]
+                   ).markdown_lines() if a.violations() else ["No violation."]
     if a.thresholds:
         lines += ["", "## Thresholds", "",
                   "Exact regions of the parameter's domain (`workbench thresholds`), merged where the verdict",
@@ -189,16 +186,17 @@ def atlas_markdown(a: Atlas) -> str:
         for r in a.thresholds:
             groups.setdefault((r.measure, r.param, r.order), []).append(r)
         for (m, p, o), rows in groups.items():
-            lines += ["", f"### `{m}` in {p}, order {o}", "", "| grades | N | topic | regions | violated at |",
-                      "|---|---|---|---|---|"]
+            lines += ["", f"### `{m}` in {p}, order {o}", ""]
+            cells = []
             for r in rows:
                 if r.regions is None:
-                    lines.append(f"| {r.grades} | {r.depth} | {_topic_text(r.topic)} | {r.note} | |")
+                    cells.append([r.grades, r.depth, _topic_text(r.topic), r.note, None])
                     continue
                 regions = "; ".join(f"{region_text(x)} {x.verdict}" for x in r.regions)
                 bad = "; ".join(f"{p}={exact_str(x.at)}: {witness_text(x.witness, o, r.grades)}"
                                 for x in r.regions if x.verdict == "violated")
-                lines.append(f"| {r.grades} | {r.depth} | {_topic_text(r.topic)} | {regions} | {bad} |")
+                cells.append([r.grades, r.depth, _topic_text(r.topic), regions, bad])
+            lines += Table(["grades", "N", "topic", "regions", "violated at"], cells).markdown_lines()
     return "\n".join(lines) + "\n"
 
 

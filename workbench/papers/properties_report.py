@@ -83,12 +83,13 @@ def _matrix(tables: list[PropertyTable], grades: int, names: Sequence[str]) -> l
     rows = [t for t in tables if t.grades == grades]
     if not rows:
         return []
-    head = "| measure | " + " | ".join(names) + " |"
-    out = [head, "|---" * (len(names) + 1) + "|"]
-    for t in rows:
+    from workbench.core.table import Cell, Table
+
+    def verdict(t, n):
         by = {v.name: v for v in t.verdicts}
-        out.append(f"| {t.measure} | " + " | ".join(_cell(by[n]) if n in by else "" for n in names) + " |")
-    return out
+        return Cell(by[n].verdict, _cell(by[n])) if n in by else ""
+
+    return Table(["measure", *names], [[t.measure] + [verdict(t, n) for n in names] for t in rows]).markdown_lines()
 
 
 def _differences(tables: list[PropertyTable]) -> list[str]:

@@ -29,6 +29,7 @@ from pathlib import Path
 import sympy
 
 from workbench.core.exact import exact_str
+from workbench.core.table import Table
 from workbench.papers.reproduce import Finding, PaperReport, claim_finding
 from workbench.space.runs import Gains, Topic, format_run
 
@@ -66,6 +67,11 @@ def _chain_ranks(kind: str, depth: int, grades: int):
     return G, rho
 
 
+def _md(head, rows) -> str:
+    """A Markdown table (``|---|`` rules) without a final newline, through :class:`~workbench.core.table.Table`."""
+    return "\n".join(Table(head, rows).markdown_lines())
+
+
 def _total_orders() -> Finding:
     rows, ok = [], True
     for kind, size in (("set", lambda n, c: comb(n + c, n)), ("rank", lambda n, c: (c + 1) ** n)):
@@ -74,11 +80,11 @@ def _total_orders() -> Finding:
                 G, rho = _chain_ranks(kind, n, c)
                 chain = rho is not None and all(G.out_degree(v) <= 1 and G.in_degree(v) <= 1 for v in G)
                 ok &= chain and G.number_of_nodes() == size(n, c) and max(rho.values()) == size(n, c) - 1
-        rows.append(f"| `{kind}` (eq. {1 if kind == 'set' else 4}) | "
-                    f"{'C(N+c, N)' if kind == 'set' else '(c+1)^N'} runs | one chain, graded of rank size - 1 |")
+        rows.append([f"`{kind}` (eq. {1 if kind == 'set' else 4})", f"{'C(N+c, N)' if kind == 'set' else '(c+1)^N'} runs",
+                     "one chain, graded of rank size - 1"])
     result = ("The Hasse diagram of each order, built from the workbench's cover relations, is one chain "
               f"through every run, for N = {DEPTHS.start}..{DEPTHS.stop - 1} and c = 1, 2, 3:\n\n"
-              "| order | size of R(N) | Hasse diagram |\n|---|---|---|\n" + "\n".join(rows))
+              + _md(["order", "size of R(N)", "Hasse diagram"], rows))
     paper = ("Sec. 4: R(N) is totally ordered by (1), graded of rank |R(N)| - 1 with |R(N)| = C(N+c, N). "
              "Sec. 5: R(N) is totally ordered by (4) and graded of rank (c+1)^N - 1.")
     if not ok:
@@ -172,12 +178,12 @@ def _difference_structures() -> Finding:
         for c in (1, 2):
             holds = [check_rank(get_order(kind), build(n, c)).holds for n in depths]
             ok &= all(holds)
-            rows.append(f"| {'SBTO' if kind == 'set' else 'RBTO'} | {c} | {depths.start}..{depths.stop - 1} | "
-                        f"{'all four axioms hold' if all(holds) else 'fails'} |")
+            rows.append(["SBTO" if kind == "set" else "RBTO", c, f"{depths.start}..{depths.stop - 1}",
+                         "all four axioms hold" if all(holds) else "fails"])
     paper = ("Sec. 4 and 5: with the natural distance l(r, s) = rho(s) - rho(r), (R(N), <=_d) is a difference "
              "structure (Def. 1), so SBTO and RBTO are interval scales (Theorem 1).")
     result = ("Axioms i-iv of Def. 1 checked exhaustively on the intervals of each space (`workbench axioms`):\n\n"
-              "| measure | c | N | Def. 1 |\n|---|---|---|---|\n" + "\n".join(rows))
+              + _md(["measure", "c", "N", "Def. 1"], rows))
     return Finding("Def. 1-3, Theorem 1", "SBTO and RBTO are interval scales", paper, result,
                    "reproduced" if ok else "refuted", "" if ok else "an axiom fails in the table above")
 
@@ -200,14 +206,13 @@ def _graded_set_pair() -> Finding:
                 first = (n, vr, vs)
                 break
         n, vr, vs = first
-        rows.append(f"| {gains} | {n} | {exact_str(vr)} > {exact_str(vs)} | "
-                    f"N > g(a_2)/g(a_1) = {exact_str(Fraction(g.values[2]) / Fraction(g.values[1]))} |")
+        rows.append([gains, n, f"{exact_str(vr)} > {exact_str(vs)}",
+                     f"N > g(a_2)/g(a_1) = {exact_str(Fraction(g.values[2]) / Fraction(g.values[1]))}"])
     paper = ("Sec. 4.2: r = {a_1, ..., a_1} < s = {a_2, a_0, ..., a_0} in order (1), while G(r) = N g(a_1)/g(a_c) "
              "exceeds G(s) = g(a_2)/g(a_c) for N big enough, so gP and gR are not ordinal.")
     result = ("The pair is ordered r < s by the workbench's `set` order at every N; gP reverses it from the depth "
               "below (gR is gP times N/RB, so it reverses at the same depth):\n\n"
-              "| gains g(a_0..a_2) | first N with gP(r) > gP(s) | gP(r) vs gP(s) | i.e. |\n|---|---|---|---|\n"
-              + "\n".join(rows))
+              + _md(["gains g(a_0..a_2)", "first N with gP(r) > gP(s)", "gP(r) vs gP(s)", "i.e."], rows))
     return Finding("sec. 4.2", "the pair that makes gP and gR non-ordinal", paper, result, "reproduced")
 
 
@@ -242,13 +247,12 @@ def _sec5_pair() -> tuple[Finding, Finding]:
              "2 gRBP_p(r) = (1-p)(1 + 2p^2 + p^4) > (1-p)(1+p) = 2 gRBP_p(s) for p >~ 0.454; with the lenient "
              "mapping RB AP(r) = 1 + 2/3 + 3/5 > 2 = RB AP(s).")
     result = (f"`rank` order: {format_run(r)} {ordered} {format_run(s)}. Exact values from the workbench's measures:\n\n"
-              "| measure | r | s | paper's values |\n|---|---|---|---|\n"
-              f"| DCG_2 | {dcg_r} | {dcg_s} | equal; r > s certified: {dcg_gt} |\n"
-              f"| ERR | {exact_str(err_r)} | {exact_str(err_s)} | {exact_str(paper_err[0])}, {exact_str(paper_err[1])} |\n"
-              f"| RB AP (lenient, RB = {rb}) | {exact_str(rb * ap_r)} | {exact_str(rb * ap_s)} | "
-              f"{exact_str(paper_ap[0])}, {exact_str(paper_ap[1])} |\n"
-              f"| 2 gRBP_p(r) - 2 gRBP_p(s) | {diff} | | the paper's difference expands to the same polynomial: "
-              f"{sympy.expand(diff - paper_diff) == 0} |")
+              + _md(["measure", "r", "s", "paper's values"], [
+                  ["DCG_2", str(dcg_r), str(dcg_s), f"equal; r > s certified: {dcg_gt}"],
+                  ["ERR", err_r, err_s, f"{exact_str(paper_err[0])}, {exact_str(paper_err[1])}"],
+                  [f"RB AP (lenient, RB = {rb})", rb * ap_r, rb * ap_s, f"{exact_str(paper_ap[0])}, {exact_str(paper_ap[1])}"],
+                  ["2 gRBP_p(r) - 2 gRBP_p(s)", str(diff), None,
+                   f"the paper's difference expands to the same polynomial: {sympy.expand(diff - paper_diff) == 0}"]]))
     pair = Finding("sec. 5", "the counterexample pair for DCG, ERR, gRBP and AP", paper, result,
                    "reproduced" if ok else "refuted", "" if ok else "a value in the table differs from the paper's")
     threshold = Finding(
@@ -257,7 +261,7 @@ def _sec5_pair() -> tuple[Finding, Finding]:
         f"2 gRBP_p(r) - 2 gRBP_p(s) = {diff}; it is positive exactly for p above the real root of p^3 + 2p - 1, "
         f"`{root}` = {sympy.N(root, 10)} (exact; the sign flips between 0.4533 and 0.4534: {bool(sign_just_above)}).",
         "differs",
-        f"| | threshold |\n|---|---|\n| paper | 0.454 |\n| exact | {sympy.N(root, 6)} (root of p^3 + 2p - 1) |\n\n"
+        _md(["", "threshold"], [["paper", "0.454"], ["exact", f"{sympy.N(root, 6)} (root of p^3 + 2p - 1)"]]) + "\n\n"
         "The paper's bound is true but not tight: every p in (0.45340, 0.454) also reverses the pair. "
         "Likely cause: the root was rounded up rather than to the nearest thousandth.")
     return pair, threshold
@@ -271,14 +275,14 @@ def _rbp_thresholds(figures: Path) -> Finding:
     violated = [t for t in tables if any(r.verdict == "violated" for r in t.regions)]
     lines = []
     for t in tables:
-        lines.append(f"| {t.depth} | " + "; ".join(f"{r.label()} {r.verdict}" for r in t.regions) + " |")
+        lines.append([t.depth, "; ".join(f"{r.label()} {r.verdict}" for r in t.regions)])
     limits = [(t.depth, next(r.low for r in t.regions if r.verdict == "violated")) for t in violated]
     closed = all(sympy.simplify(sum(lim**k for k in range(1, n)) - 1) == 0 for n, lim in limits)
     fig = _threshold_figure(limits, figures / f"{KEY}-rbp-limit.png")
     paper = ("Sec. 6 / 4.3.1: binary RBP is an interval scale only for p = 1/2, ordinal for p < 1/2, and for "
              "p > 1/2 neither ordinal nor interval.")
     result = ("Exact regions of p at each depth N (`workbench thresholds RBP --param p --depth 2..8`):\n\n"
-              "| N | regions of p and verdicts |\n|---|---|\n" + "\n".join(lines) +
+              + _md(["N", "regions of p and verdicts"], lines) +
               f"\n\nThe ordinal limit p_N solves p + p^2 + ... + p^(N-1) = 1 at every depth (checked: {closed}); "
               "it decreases to 1/2 as N grows. Interval only at 1/2 and ordinal below 1/2 are reproduced; "
               "\"not ordinal for p > 1/2\" holds only in the limit over depths.")
@@ -294,24 +298,25 @@ def _rbp_thresholds(figures: Path) -> Finding:
 
 
 def _threshold_figure(limits, path: Path) -> Path:
-    from workbench.core.plotting import pyplot, save_figure
+    from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, save_figure
 
-    plt = pyplot()
-    xs = [n for n, _ in limits]
-    ys = [float(sympy.N(v, 12)) for _, v in limits]
-    fig, ax = plt.subplots(figsize=(4.5, 3))
-    ax.plot(xs, ys, "o-", color="C3", label="ordinal limit $p_N$ (exact root)")
-    ax.axhline(0.5, color="0.4", linestyle="--", linewidth=0.8, label="$p = 1/2$ (interval)")
-    ax.fill_between(xs, ys, 1.0, color="C3", alpha=0.12)
-    ax.fill_between(xs, 0.5, ys, color="C2", alpha=0.12)
-    ax.text(xs[-1], 0.9, "violated", ha="right", fontsize=8)
-    ax.text(xs[-1], (0.5 + ys[-1]) / 2 + 0.02, "ordinal", ha="right", fontsize=8)
-    ax.set_xlabel("depth N")
-    ax.set_ylabel("p")
-    ax.set_ylim(0.45, 1.0)
-    ax.set_title("Binary RBP on the rank order", fontsize=9)
-    ax.legend(fontsize=7, loc="upper right", bbox_to_anchor=(1, 0.8))
-    return save_figure(fig, path)
+    with publication_style():
+        plt = pyplot()
+        xs = [n for n, _ in limits]
+        ys = [float(sympy.N(v, 12)) for _, v in limits]
+        fig, ax = plt.subplots(figsize=(COLUMN_WIDTH, 0.7 * COLUMN_WIDTH))
+        ax.plot(xs, ys, "o-", color="C3", label="ordinal limit $p_N$ (exact root)")
+        ax.axhline(0.5, color="0.4", linestyle="--", linewidth=0.6, label="$p = 1/2$ (interval)")
+        ax.fill_between(xs, ys, 1.0, color="C3", alpha=0.12)
+        ax.fill_between(xs, 0.5, ys, color="C2", alpha=0.12)
+        ax.text(xs[-1], 0.9, "violated", ha="right")
+        ax.text(xs[-1], (0.5 + ys[-1]) / 2 + 0.02, "ordinal", ha="right")
+        ax.set_xlabel("depth N")
+        ax.set_ylabel("p")
+        ax.set_ylim(0.45, 1.0)
+        ax.set_title("Binary RBP on the rank order")
+        ax.legend(loc="upper right", bbox_to_anchor=(1, 0.8))
+        return save_figure(fig, path)
 
 
 def build(figures: Path) -> PaperReport:

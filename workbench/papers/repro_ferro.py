@@ -29,6 +29,7 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+from workbench.core.table import Cell, Table
 from workbench.measures.crp import curves
 from workbench.errors import WorkbenchError
 from workbench.papers.repro_ferro_scope import (FIG5, FIG6, SCOPE_TEXT, _archetype_table, _binary_excellent, _fig4, _means,
@@ -36,7 +37,7 @@ from workbench.papers.repro_ferro_scope import (FIG5, FIG6, SCOPE_TEXT, _archety
 from workbench.papers.reproduce import Finding, PaperReport, claim_finding
 from workbench.space.runs import Topic, format_run
 from workbench.measures.twist import full_scale, rank_ranges, rp_table
-from workbench.core.plotting import pyplot, save_figure
+from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, save_figure
 
 KEY = "ferro2018"
 TITLE = "Ferro et al.: the Twist measure (seed 002), reproduced"
@@ -110,14 +111,15 @@ def _example():
 
 
 def _compare_rows(rows) -> tuple[str, list[str]]:
-    table = ["| where | quantity | the paper | the workbench | equal |", "|---|---|---|---|---|"]
-    bad = []
+    cells, bad = [], []
     for where, what, paper, ours in rows:
         ok = paper == ours
-        table.append(f"| {where} | {what} | `{paper}` | `{ours}` | {'yes' if ok else '**no**'} |")
+        cells.append([where, what, Cell(str(paper), f"`{paper}`"), Cell(str(ours), f"`{ours}`"),
+                      Cell(ok, "yes" if ok else "**no**")])
         if not ok:
             bad.append(f"{where} {what}: paper `{paper}`, workbench `{ours}`")
-    return "\n".join(table), bad
+    table = Table(["where", "quantity", "the paper", "the workbench", "equal"], cells)
+    return "\n".join(table.markdown_lines()), bad
 
 
 def _verdict(bad: list[str], cause: str = "") -> tuple[str, str]:
@@ -203,14 +205,15 @@ def _example_crp(figures: Path) -> Finding:
 
 def _crossings(recs) -> Finding:
     runs, lit, strict = _example()
-    head = "| run | reading | crossings x | min x | beta | rho | sigma+ | sigma- | sigma | Twist | archetype |"
-    rows = [head, "|" + "---|" * 11]
+    cells = []
     for i, k in enumerate(RUNS):
         for name, c in (("formula", lit), ("strict", strict)):
             sp, sm, sg = c.space_ratios(i)
-            rows.append(f"| {k} | {name} | {c.crossings(i)} | {_ratio(int(c.first_crossing[i]) or None)} | "
-                        f"{_ratio(c.balance_point(i))} | {c.recovery_ratio(i)} | {sp} | {sm} | {sg} | {c.twist(i)} | "
-                        f"{c.archetype(i)} |")
+            cells.append([k, name, str(c.crossings(i)), _ratio(int(c.first_crossing[i]) or None),
+                          _ratio(c.balance_point(i)), str(c.recovery_ratio(i)), str(sp), str(sm), str(sg),
+                          str(c.twist(i)), str(c.archetype(i))])
+    rows = Table(["run", "reading", "crossings x", "min x", "beta", "rho", "sigma+", "sigma-", "sigma", "Twist",
+                  "archetype"], cells).markdown_lines()
     diff = [k for i, k in enumerate(RUNS) if lit.recovery_ratio(i) != strict.recovery_ratio(i)]
     b, ideal = RUNS.index("b"), RUNS.index("i")
     neg = [j + 1 for j, v in enumerate(lit.crp[b].tolist()) if v < 0]
@@ -240,8 +243,7 @@ def _crossings(recs) -> Finding:
 
 
 def _table2_consistency() -> Finding:
-    rows, bad = ["| collection | runs x topics (Table 1) | total (Table 2) | counts matching the percentages | "
-                 "sum | typical A + B |", "|---|---|---|---|---|---|"], []
+    table, bad = [], []
     shares = []
     for name, (total, cells) in PAPER_TABLE2.items():
         runs, topics = PAPER_TABLE1[name]
@@ -251,8 +253,10 @@ def _table2_consistency() -> Finding:
         shown = ", ".join("/".join(map(str, k)) if k else "none" for k in counts)
         ab = sum(Fraction(p) for p in cells[2:4])
         shares.append((ab, name))
-        rows.append(f"| {name} | {runs} x {topics} = {runs * topics} | {total} | {shown} | {lo}..{hi} | "
-                    f"{pct(ab / 100)} |")
+        table.append([name, f"{runs} x {topics} = {runs * topics}", total, shown, f"{lo}..{hi}",
+                      Cell(ab, pct(ab / 100))])
+    rows = Table(["collection", "runs x topics (Table 1)", "total (Table 2)", "counts matching the percentages",
+                  "sum", "typical A + B"], table).markdown_lines()
     paper = ("Table 1 (l. 447-448): runs and topics per collection; Table 2 (l. 460-463): totals and percentages per "
              "archetype; l. 455: typical A and B are \"about 95%\" of the runs of each collection; l. 457: no "
              "full-scale runs.")
@@ -276,18 +280,18 @@ def _table2_robust() -> Finding:
     qrels = read_qrels(DATA / "qrels.txt")
     files = sorted((DATA / "runs").glob("input.*"))
     runs = [read_run(f) for f in files]
-    head = "| reading | total | " + " | ".join(TABLE2_COLUMNS) + " | (ups-and-downs) |"
-    rows = [head, "|" + "---|" * (len(TABLE2_COLUMNS) + 3)]
+    cells = []
     dist = {}
     for cr in ("literal", "strict"):
         tab = twist_table(qrels, runs, depth=1000, crossing=cr, names=[f.name for f in files], gain_measures=False)
         d = dist[cr] = tab.distribution()
-        rows.append(f"| {READINGS[cr]} | {d['total']} | " + " | ".join(
-            f"{pct(Fraction(d['counts'][k], d['total']))} ({d['counts'][k]})" for k in TABLE2_COLUMNS)
-            + f" | {d['ups_and_downs']} |")
+        cells.append([READINGS[cr], d["total"]] + [
+            Cell(d["counts"][k], f"{pct(Fraction(d['counts'][k], d['total']))} ({d['counts'][k]})")
+            for k in TABLE2_COLUMNS] + [d["ups_and_downs"]])
     total14, p14 = PAPER_TABLE2["TREC14"]
-    rows.append(f"| seed 002, TREC14 | {total14} | " + " | ".join(p14[TABLE2_COLS.index(k)] + "%" if k in TABLE2_COLS
-                                                                   else "-" for k in TABLE2_COLUMNS) + " | |")
+    cells.append(["seed 002, TREC14", total14] + [p14[TABLE2_COLS.index(k)] + "%" if k in TABLE2_COLS else "-"
+                                                  for k in TABLE2_COLUMNS] + [None])
+    rows = Table(["reading", "total", *TABLE2_COLUMNS, "(ups-and-downs)"], cells).markdown_lines()
     paper = "Table 2 (l. 457-463): archetype distribution of the runs of TREC 10, 14 (Robust 2005), 20 and 21."
     result = (f"The {len(files)} TREC 2003 Robust runs of `../shared/data/robust03` on the {len(tab.topics)} topics "
               "of its qrels, cut and padded to N = 1000 (`workbench.experiments.twist_runs`; graded qrels, grade >= 1 relevant), "
@@ -309,18 +313,19 @@ def _table2_robust() -> Finding:
 
 
 def _curves_figure(series, rb: int, title: str, path: Path) -> Path:
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    for name, crp in series:
-        ax.plot(range(1, len(crp) + 1), crp, marker="o", ms=3, lw=1.2, label=name)
-    ax.axhline(0, color="k", lw=0.8)
-    ax.axvline(rb, color="k", ls=":", lw=1)
-    ax.set_xlabel("rank")
-    ax.set_ylabel("CRP")
-    ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    return save_figure(fig, path)
+    with publication_style():
+        plt = pyplot()
+        fig, ax = plt.subplots(figsize=(COLUMN_WIDTH, 0.7 * COLUMN_WIDTH))
+        for name, crp in series:
+            ax.plot(range(1, len(crp) + 1), crp, marker="o", label=name)
+        ax.axhline(0, color="k", lw=0.6)
+        ax.axvline(rb, color="k", ls=":")
+        ax.set_xlabel("rank")
+        ax.set_ylabel("CRP")
+        ax.set_title(title)
+        ax.legend()
+        fig.tight_layout()
+        return save_figure(fig, path)
 
 
 

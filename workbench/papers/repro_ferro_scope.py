@@ -36,7 +36,8 @@ from workbench.measures.crp import ARCHETYPES, curves
 from workbench.papers.reproduce import Finding
 from workbench.space.runs import Topic, format_run
 from workbench.measures.twist import full_scale
-from workbench.core.plotting import pyplot, save_figure
+from workbench.core.plotting import SMALL_FONT_SIZE, TEXT_WIDTH, publication_style, pyplot, save_figure
+from workbench.core.table import Table
 
 SCOPE_TEXT = ("every run of every topic with 1-3 relevant grades and 1 <= RB <= 3 (every split, zero counts "
               "included), at every depth 2 RB <= N <= 9")
@@ -190,9 +191,7 @@ def _range(vals) -> str:
 
 def _archetype_table(recs, fig: dict, field_names, ref: str, title: str, paper: str, figures=()) -> Finding:
     scoped = [r for r in recs if _in_fig_scope(r)]
-    head = ("| archetype | runs | " + " | ".join(f"{LABELS[f]} (range)" for f in field_names)
-            + " | the paper's entries | holds |")
-    rows, bad = [head, "|" + "---|" * (len(field_names) + 4)], []
+    cells, bad = [], []
     for a in ARCHETYPES:
         rs = [r for r in scoped if r.arch == a]
         ranges = [_range([v for v in (getattr(r, f) for r in rs) if v is not None]) for f in field_names]
@@ -201,7 +200,9 @@ def _archetype_table(recs, fig: dict, field_names, ref: str, title: str, paper: 
         fails = [(e, r) for e, r in fails if r is not None]
         bad += [(a, e, r) for e, r in fails]
         entries = ", ".join(e for e, _ in checks) or "(tends to 1: not an exact claim)"
-        rows.append(f"| {a} | {len(rs)} | " + " | ".join(ranges) + f" | {entries} | {'no' if fails else 'yes'} |")
+        cells.append([a, len(rs), *ranges, entries, not fails])
+    rows = Table(["archetype", "runs", *(f"{LABELS[f]} (range)" for f in field_names), "the paper's entries", "holds"],
+                 cells).markdown_lines()
     low = [r for r in recs if r.arch == "full-scale" and not _in_fig_scope(r)]
     result = (f"On {SCOPE_TEXT}, Def. 3's formula, archetypes as in `workbench.measures.crp` (the full-scale column at "
               f"N >= 3 RB, Prop. 3's scope; {len(scoped)} runs):\n\n" + "\n".join(rows) +
@@ -282,7 +283,7 @@ def _order() -> Finding:
     from workbench.scale.classify import classify
     from workbench.space.spaces import rank_space
 
-    rows, violated = ["| topic | N | rank order | dominance order |", "|---|---|---|---|"], False
+    table, violated = [], False
     for counts, depths in (((1,), range(2, 6)), ((2,), range(4, 7)), ((1, 1), range(4, 6))):
         t = Topic(counts)
         for n in depths:
@@ -293,7 +294,8 @@ def _order() -> Finding:
                 violated |= bad
                 cells.append(c.verdict + (f" (`{format_run(w.lower)}` < `{format_run(w.upper)}`: {w.lower_value} > "
                                           f"{w.upper_value})" if bad else ""))
-            rows.append(f"| {','.join(map(str, counts))} | {n} | {cells[0]} | {cells[1]} |")
+            table.append([",".join(map(str, counts)), n, cells[0], cells[1]])
+    rows = Table(["topic", "N", "rank order", "dominance order"], table).markdown_lines()
     t = Topic((2,))
     pair = [(0, 0, 0, 1, 0, 0), (0, 0, 0, 0, 1, 0)]
     tw = {cr: curves(pair, t, cr) for cr in ("literal", "strict")}
@@ -319,17 +321,18 @@ def _order() -> Finding:
 def _archetype_figure(recs, path: Path) -> Path:
     settings = list(dict.fromkeys((r.topic, r.depth) for r in recs))
     t, n = next(s for s in settings if {r.arch for r in recs if (r.topic, r.depth) == s} == set(ARCHETYPES))
-    plt = pyplot()
-    fig, axes = plt.subplots(2, 4, figsize=(11, 5), sharey=True)
-    for ax, a in zip(axes.flat, ARCHETYPES):
-        rs = sorted((r for r in recs if (r.topic, r.depth) == (t, n) and r.arch == a), key=lambda r: r.tau)
-        r = rs[(len(rs) - 1) // 2]
-        crp = curves([r.run], t).crp[0].tolist()
-        ax.plot(range(1, n + 1), crp, marker="o", ms=3, color="C0")
-        ax.axhline(0, color="k", lw=0.8)
-        ax.axvline(t.recall_base, color="k", ls=":", lw=1)
-        ax.set_title(f"{a}: {format_run(r.run)}\nrho {r.rho}, sigma {r.sigma}, Twist {r.tau}", fontsize=8)
-    axes.flat[-1].axis("off")
-    fig.suptitle(f"One run per archetype (median Twist), topic {','.join(map(str, t.counts))}, N = {n}", fontsize=9)
-    fig.tight_layout()
-    return save_figure(fig, path)
+    with publication_style():
+        plt = pyplot()
+        fig, axes = plt.subplots(2, 4, figsize=(TEXT_WIDTH, 0.5 * TEXT_WIDTH), sharey=True)
+        for ax, a in zip(axes.flat, ARCHETYPES):
+            rs = sorted((r for r in recs if (r.topic, r.depth) == (t, n) and r.arch == a), key=lambda r: r.tau)
+            r = rs[(len(rs) - 1) // 2]
+            crp = curves([r.run], t).crp[0].tolist()
+            ax.plot(range(1, n + 1), crp, marker="o", color="C0")
+            ax.axhline(0, color="k", lw=0.6)
+            ax.axvline(t.recall_base, color="k", ls=":")
+            ax.set_title(f"{a}: {format_run(r.run)}\nrho {r.rho}, sigma {r.sigma}, Twist {r.tau}", fontsize=SMALL_FONT_SIZE)
+        axes.flat[-1].axis("off")
+        fig.suptitle(f"One run per archetype (median Twist), topic {','.join(map(str, t.counts))}, N = {n}")
+        fig.tight_layout()
+        return save_figure(fig, path)

@@ -33,6 +33,7 @@ from math import lcm
 from pathlib import Path
 
 from workbench.core.exact import ValueBlock
+from workbench.core.table import Cell, Table
 from workbench.scale.intrinsic import CATEGORIES, intrinsic_category
 from workbench.papers.reproduce import Finding, PaperReport
 from workbench.space.runs import Gains, Topic, format_run
@@ -152,7 +153,7 @@ AGREE = {("interval/metric", "interval"), ("ordinal/metric", "ordinal"), ("ordin
 
 def _categories(cls: dict) -> Finding:
     names = MEASURES + (("P[set]", 1),)
-    rows = ["| measure | intrinsic category (Giner) | first witness |", "|---|---|---|"]
+    cells = []
     seen = set()
     for name, g in names:
         wit = ""
@@ -170,9 +171,9 @@ def _categories(cls: dict) -> Finding:
                            f"{a['lower_value']}, f(`{format_run(a['upper'])}`) = {a['upper_value']}, "
                            f"f(`{format_run(b['upper'])}`) = {b['upper_value']}")
         spans = _spans({n: cls[name, g, n].intrinsic.category for n in DEPTHS})
-        rows.append(f"| {_label(name, g)} | {spans} | {wit} |")
-    comp = ["| measure | representational verdict (seed 003) | differs from the intrinsic category at |",
-            "|---|---|---|"]
+        cells.append([_label(name, g), spans, wit])
+    rows = Table(["measure", "intrinsic category (Giner)", "first witness"], cells).markdown_lines()
+    comp_cells = []
     differ, kinds = [], {}
     for name, g in names:
         at = [n for n in DEPTHS if (cls[name, g, n].intrinsic.category, cls[name, g, n].verdict) not in AGREE]
@@ -180,8 +181,10 @@ def _categories(cls: dict) -> Finding:
         for n in at:
             kinds.setdefault((cls[name, g, n].intrinsic.category, cls[name, g, n].verdict), []).append(
                 _label(name, g) + f" N={n}")
-        comp.append(f"| {_label(name, g)} | {_spans({n: cls[name, g, n].verdict for n in DEPTHS})} | "
-                    f"{', '.join(f'N={n}' for n in at) or '-'} |")
+        comp_cells.append([_label(name, g), _spans({n: cls[name, g, n].verdict for n in DEPTHS}),
+                           ", ".join(f"N={n}" for n in at) or "-"])
+    comp = Table(["measure", "representational verdict (seed 003)", "differs from the intrinsic category at"],
+                 comp_cells).markdown_lines()
     result = (
         "Every measure the workbench classifies falls into exactly one of the three categories, and all three occur "
         f"({', '.join(c for c in CATEGORIES if c in seen)}). The preview names no measure's category, so the table "
@@ -220,9 +223,10 @@ def _some_values() -> Finding:
               "plus three consecutive attained values; interval/metric needs every attained value. So no proper "
               "subset of the values decides the interval/metric category: binary RBP(1/2) at N = 3 has values "
               f"{', '.join(map(str, rest))} on the runs other than `{format_run(runs[top])}`; the last value "
-              "decides the category:\n\n| value of `" + format_run(runs[top]) + "` | category (workbench) | "
-              "category (definitions) |\n|---|---|---|\n" +
-              "\n".join(f"| {t} | {a} | {b} |" for t, a, b in cats) + f"\n\nWorkbench and definitions agree: {agree}.")
+              "decides the category:\n\n" +
+              "\n".join(Table([f"value of `{format_run(runs[top])}`", "category (workbench)", "category (definitions)"],
+                               [[str(t), a, b] for t, a, b in cats]).markdown_lines())
+              + f"\n\nWorkbench and definitions agree: {agree}.")
     witness = ("Read literally (a subset of the attained values suffices), the claim holds only for the "
                "ordinal/pseudometric category: the table gives three categories for the same seven values. Read as "
                "\"the attained values, not the structure of the domain\", it holds. The method itself is in the part "
@@ -276,14 +280,15 @@ def _prop1() -> Finding:
 
 
 def _prop2(cls: dict) -> Finding:
-    rows, bad = ["| measure | N | injective | d_f metric | workbench category |", "|---|---|---|---|---|"], []
+    cells, bad = [], []
     for name, g, n, runs, vals in _small_instances():
         inj = len(set(vals)) == len(vals)
         metric = is_metric(vals)
         cat = cls[name, g, n].intrinsic.category
         if inj != metric or metric != (cat != "ordinal/pseudometric"):
             bad.append(f"{name} N={n}")
-        rows.append(f"| {_label(name, g)} | {n} | {inj} | {metric} | {cat} |")
+        cells.append([_label(name, g), n, Cell(inj, str(inj)), Cell(metric, str(metric)), cat])
+    rows = Table(["measure", "N", "injective", "d_f metric", "workbench category"], cells).markdown_lines()
     result = ("Injectivity (as a set of values) and the metric axiom d_f(r, s) = 0 => r = s (on every pair of runs) "
               "against the workbench's category:\n\n" + "\n".join(rows))
     return Finding("A.1, Prop. 2", "d_f is a metric iff f is injective",

@@ -67,8 +67,10 @@ def _fd(ok: bool, ref, title, paper, result, witness="", verdict="refuted", figu
 
 
 def _table(head, rows) -> str:
-    return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] +
-                     ["| " + " | ".join(str(c) for c in r) + " |" for r in rows])
+    """A Markdown table (``|---|`` rules, each cell by its ``str``), no final newline."""
+    from workbench.core.table import Table
+
+    return "\n".join(Table(head, [[str(c) for c in r] for r in rows]).markdown_lines())
 
 
 def _bits(text: str) -> tuple:

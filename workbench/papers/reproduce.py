@@ -38,6 +38,7 @@ from typing import Callable, Sequence
 
 from workbench.errors import OutputPathError, WorkbenchError
 from workbench.core.files import atomic_write
+from workbench.core.table import Cell, Table
 
 VERDICTS = ("reproduced", "refuted", "differs")
 
@@ -199,6 +200,12 @@ def finding_markdown(f: Finding) -> str:
     return "\n".join(out)
 
 
+def findings_table(report: PaperReport) -> Table:
+    """One row per finding: where in the paper, what, and the verdict (a :class:`~workbench.core.table.Table`)."""
+    return Table(["where", "what", "verdict"],
+                 [[f.ref, f.title, Cell(f.verdict, f"**{f.verdict}**")] for f in report.findings])
+
+
 def report_markdown(report: PaperReport) -> str:
     """The whole report: a summary table of verdicts, then every finding."""
     counts = {v: sum(f.verdict == v for f in report.findings) for v in VERDICTS}
@@ -211,10 +218,8 @@ def report_markdown(report: PaperReport) -> str:
         "",
         ", ".join(f"{counts[v]} {v}" for v in VERDICTS) + ".",
         "",
-        "| where | what | verdict |",
-        "|---|---|---|",
     ]
-    out += [f"| {f.ref} | {f.title} | **{f.verdict}** |" for f in report.findings]
+    out += findings_table(report).markdown_lines()
     out.append("")
     out += [finding_markdown(f) for f in report.findings]
     return "\n".join(out).rstrip("\n") + "\n"

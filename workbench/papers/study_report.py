@@ -15,6 +15,7 @@ Ferro et al., JASIST 2016 (seed 002), Tables 3-4, Fig. 13-14.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -70,9 +71,25 @@ def _f(x, d: int = 3) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{float(x):.{d}f}"
 
 
+def _cell(c):
+    """A cell of the report as :class:`~workbench.core.table.Table` takes it (anything else by its ``str``)."""
+    from workbench.core.table import Cell
+
+    return c if isinstance(c, (str, int, float, Fraction, Cell)) and not isinstance(c, bool) else str(c)
+
+
 def _table(head, rows) -> str:
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    return "\n".join(out + ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]) + "\n"
+    """A Markdown table of the report (``|---|`` rules) through :class:`~workbench.core.table.Table`.
+
+    >>> print(_table(("Measure", "tau"), [("AP", "0.316"), ("P", 1)]), end="")
+    | Measure | tau |
+    |---|---|
+    | AP | 0.316 |
+    | P | 1 |
+    """
+    from workbench.core.table import Table
+
+    return Table(head, [[_cell(c) for c in r] for r in rows]).to_markdown()
 
 
 def _claim(text: str, where: str, ok: bool, ours: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from workbench.core.table import Table
 from workbench.space.runs import Gains, Topic, format_run
 
 #: (measure, order, relevant grades) classified by the tour.  Topics are
@@ -145,12 +146,11 @@ def tour_markdown(report: dict) -> str:
         "relations; a witness is the first offending cover `lower < upper` in canonical order.",
         "Topics give every grade `depth` documents, so every run of the depth is in the space.",
         "",
-        "| measure | order | grades | topic | verdict | witness (lower < upper: values) | intrinsic (Giner) |",
-        "|---|---|---|---|---|---|---|",
     ]
     code = lambda text: f"`{text}`"
-    for row in tour_rows(report, run_text=code, value_text=lambda exact, approx: code(exact)):
-        lines.append("| " + " | ".join(row) + " |")
+    lines += Table(["measure", "order", "grades", "topic", "verdict", "witness (lower < upper: values)",
+                    "intrinsic (Giner)"],
+                   tour_rows(report, run_text=code, value_text=lambda exact, approx: code(exact))).markdown_lines()
     return "\n".join(lines) + "\n"
 
 

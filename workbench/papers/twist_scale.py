@@ -30,6 +30,7 @@ from typing import Callable, Sequence
 
 from workbench.measures.crp import curves
 from workbench.core.exact import exact_str
+from workbench.core.table import Cell, Table
 from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.space.runs import Gains, Topic, format_run
@@ -178,9 +179,8 @@ def twist_markdown(rows: Sequence[ScaleRow], weights: Sequence[tuple], found: Se
         "",
         "## Summary over all settings",
         "",
-        "| measure | order | verdicts (topic/depths) | first witness |",
-        "|---|---|---|---|",
     ]
+    cells = []
     for measure, order, verdicts, witness in summary(rows):
         parts = []
         for verdict, where in verdicts.items():
@@ -191,21 +191,21 @@ def twist_markdown(rows: Sequence[ScaleRow], weights: Sequence[tuple], found: Se
                               for t, ds in by_topic.items())
             parts.append(f"**{verdict}** ({spans})")
         w = "" if witness is None else f"topic {topic_text(witness[0])}, N={witness[1]}: `{witness[2]}`"
-        lines.append(f"| `{measure}` | {order} | {'; '.join(parts)} | {w} |")
+        cells.append([Cell(measure, f"`{measure}`"), order, "; ".join(parts), w])
+    lines += Table(["measure", "order", "verdicts (topic/depths)", "first witness"], cells).markdown_lines()
     lines += ["", "## Where the literal definition surprises", ""]
     for title, text in found:
         lines += [f"- **{title}.** {text}"]
     lines += ["", "## Twist's weight swept exactly", "",
               "`Twist(w=...)` is `w rho + (1 - w) sigma` (Twist is w = 1/2); `workbench thresholds Twist --param w`",
-              "gives the verdict on every region of [0, 1]:", "",
-              "| topic | depth | order | regions |", "|---|---|---|---|"]
-    for counts, depth, order, regions in weights:
-        lines.append(f"| {topic_text(counts)} | {depth} | {order} | {regions} |")
-    lines += ["", "## Every setting", "", "| measure | order | topic | N | runs | verdict | witness |",
-              "|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f"| `{r.measure}` | {r.order} | {topic_text(r.topic)} | {r.depth} | {r.runs} | {r.verdict} | "
-                     + (f"`{r.witness}`" if r.witness else "") + " |")
+              "gives the verdict on every region of [0, 1]:", ""]
+    lines += Table(["topic", "depth", "order", "regions"],
+                   [[topic_text(counts), depth, order, str(regions)] for counts, depth, order, regions in weights]
+                   ).markdown_lines()
+    lines += ["", "## Every setting", ""]
+    lines += Table(["measure", "order", "topic", "N", "runs", "verdict", "witness"],
+                   [[Cell(r.measure, f"`{r.measure}`"), r.order, topic_text(r.topic), r.depth, r.runs, r.verdict,
+                     Cell(r.witness or None, f"`{r.witness}`" if r.witness else "")] for r in rows]).markdown_lines()
     return "\n".join(lines) + "\n"
 
 

@@ -128,13 +128,18 @@ class PropertyTable:
             lines.append(f"  {name:<{width}}  {verdict}{mark}" + (f"  {text}" if text else ""))
         return "\n".join(lines)
 
+    def table(self):
+        """The verdicts as a :class:`~workbench.core.table.Table` (one row per property), the setting as caption."""
+        from workbench.core.table import Table
+
+        return Table(["property", "source", "verdict", "every depth", "witness / why"],
+                     [[name, source, verdict, every == "yes", text.replace("|", "/")]
+                      for name, source, verdict, every, text in self.rows()],
+                     caption=f"**{self.measure}**: {self._setting()}")
+
     def markdown(self) -> str:
         """The table in Markdown (one row per property)."""
-        out = [f"**{self.measure}**: {self._setting()}", "",
-               "| property | source | verdict | every depth | witness / why |", "|---|---|---|---|---|"]
-        for name, source, verdict, every, text in self.rows():
-            out.append(f"| {name} | {source} | {verdict} | {every} | {text.replace('|', '/')} |")
-        return "\n".join(out) + "\n"
+        return self.table().to_markdown()
 
     def _repr_html_(self) -> str:
         body = "".join(

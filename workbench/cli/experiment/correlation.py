@@ -15,8 +15,9 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
+    ScorePrecisionOpt,
     CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SkipOpt, StudyGainsOpt, ViewOpt, caption,
-    emit_table, matrix_notes, prepare_study, progress_bar, scorer, study_setting, with_notes,
+    JsonOpt, emit_table, matrix_notes, prepare_study, progress_bar, scorer, study_setting, with_notes,
 )
 
 
@@ -33,15 +34,17 @@ def correlation_cmd(
     depth: Optional[int] = CutDepthOpt,
     gains: Optional[str] = StudyGainsOpt,
     skip_missing: bool = SkipOpt,
+    score_precision: str = ScorePrecisionOpt,
     per_topic: bool = typer.Option(False, "--per-topic", help="JSON: also every topic's tau-b and pair counts."),
-    fmt: str = FormatOpt,
+    fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Overall and topic-by-topic Kendall tau-b of every pair of measures (seed 000 Tables 1-2)."""
     from workbench.experiments.correlation import correlation_table
 
     names, q, r, fmt, output, _ = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output,
-                                           least=2)
+                                           least=2, as_json=as_json, score_precision=score_precision)
     with progress_bar(label="correlation") as bar:
         matrices = scorer(view, depth, gains, skip_missing, bar)(q, r, names)
         bar.phase("Kendall tau")
@@ -49,4 +52,5 @@ def correlation_cmd(
     s, notes = study_setting(matrices, view, depth), matrix_notes(matrices)
     emit_table(fmt, output,
           lambda: with_notes(caption("Kendall's tau-b", s) + "\n\n" + table.markdown(), notes),
-          table.csv, {"study": "correlation", **s, **table.to_dict(per_topic), "notes": notes})
+          table.csv, {"study": "correlation", **s, **table.to_dict(per_topic), "notes": notes},
+          tables=lambda: [table.table(caption=caption("Kendall's tau-b", s), notes=notes)])

@@ -16,7 +16,8 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt, StudyGainsOpt, ViewOpt,
+    ScorePrecisionOpt,
+    CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt, StudyGainsOpt, ViewOpt,
     caption, check_range, csv_table, emit_table, markdown_table, matrix_notes, prepare_study, progress_bar,
     scorer, study_setting, with_notes,
 )
@@ -35,12 +36,15 @@ def discrimination_cmd(
     depth: Optional[int] = CutDepthOpt,
     gains: Optional[str] = StudyGainsOpt,
     skip_missing: bool = SkipOpt,
+    score_precision: str = ScorePrecisionOpt,
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap samples B (>= 1; Sakai: 1000)."),
     seed: int = SeedOpt,
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level, in (0, 1)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Draw the ASL curves: FIG.png or FIG.pdf."),
-    fmt: str = FormatOpt,
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
+    fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Sakai's paired bootstrap over all system pairs: ASL curves, discriminative power, minimum delta (seed 002 Fig. 14)."""
     from workbench.errors import WorkbenchError
@@ -50,7 +54,7 @@ def discrimination_cmd(
     check_range("--seed", seed, 0)
     check_range("--alpha", alpha, 0, 1, open_interval=True)
     names, q, r, fmt, output, figure = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt,
-                                                output, figure)
+                                                output, figure, as_json=as_json, score_precision=score_precision)
     with progress_bar(label="discrimination") as bar:
         matrices = scorer(view, depth, gains, skip_missing, bar)(q, r, names)
         results = []
@@ -62,20 +66,29 @@ def discrimination_cmd(
                 raise type(e)(f"{m.measure}: {e}") from None
         if figure is not None:
             bar.phase("figure")
-            asl_curve_figure(results, figure)
+            asl_curve_figure(results, figure, title=title)
     s, notes = study_setting(matrices, view, depth), matrix_notes(matrices)
     head = ["measure", "significant", "pairs", "power", "min_delta", "alpha", "bootstrap", "seed"]
     table = [[d.measure, d.significant, len(d.pair_asl), d.power, None if math.isnan(d.min_delta) else d.min_delta,
               alpha, bootstrap, seed] for d in results]
 
+    cap = caption(f"Paired bootstrap, B = {bootstrap}, alpha = {alpha:g}, seed {seed}", s)
+    md_head = ["Measure", "Significant pairs", "Discriminative power", "Minimum delta"]
+
     def md():
-        cap = caption(f"Paired bootstrap, B = {bootstrap}, alpha = {alpha:g}, seed {seed}", s)
-        return with_notes(cap + "\n\n" + markdown_table(["Measure", "Significant pairs", "Discriminative power",
-                                                      "Minimum delta"], discrimination_rows(results)), notes)
+        return with_notes(cap + "\n\n" + markdown_table(md_head, discrimination_rows(results)), notes)
+
+    def tables():
+        from workbench.core.table import Cell, Table
+
+        return [Table(md_head, [[name, Cell(d.significant, sig), Cell(d.power, power),
+                                 Cell(None if math.isnan(d.min_delta) else d.min_delta, delta)]
+                                for d, (name, sig, power, delta) in zip(results, discrimination_rows(results))],
+                      caption=cap, notes=notes)]
 
     obj = {"study": "discrimination", **s, "alpha": alpha, "bootstrap": bootstrap, "seed": seed,
            "rows": [dict(zip(head, row), asl_curve=d.asl,
                          pair_asl=[{"system_a": a, "system_b": b, "asl": x, "delta": y}
                                    for (a, b), x, y in zip(d.pairs, d.pair_asl, d.pair_delta)])
                     for row, d in zip(table, results)], "notes": notes}
-    emit_table(fmt, output, md, lambda: csv_table(head, table), obj, figure)
+    emit_table(fmt, output, md, lambda: csv_table(head, table), obj, figure, tables)

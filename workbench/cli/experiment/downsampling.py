@@ -15,7 +15,8 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt, StudyGainsOpt, ViewOpt,
+    ScorePrecisionOpt,
+    CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt, StudyGainsOpt, ViewOpt,
     canonical_name, caption, check_range, csv_table, emit_table, fmt_number, markdown_table, prepare_study,
     progress_bar, scorer,
 )
@@ -55,13 +56,16 @@ def downsampling_cmd(
     depth: Optional[int] = CutDepthOpt,
     gains: Optional[str] = StudyGainsOpt,
     skip_missing: bool = SkipOpt,
+    score_precision: str = ScorePrecisionOpt,
     strategies: str = typer.Option("stratified,uniform", "--strategies", help="Comma-separated: stratified, uniform."),
     fractions: str = typer.Option("90,70,50,30,10,5", "--fractions", help="Pool percentages (1..100), comma-separated."),
     repetitions: int = typer.Option(5, "--repetitions", help="Seeded repetitions of every sample (>= 1)."),
     seed: int = SeedOpt,
     figure: Optional[Path] = typer.Option(None, "--figure", help="Draw the curves: FIG.png or FIG.pdf."),
-    fmt: str = FormatOpt,
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
+    fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Self Kendall tau of each measure between the full pool and nested random samples of it (seed 000 Fig. 1-2)."""
     from dataclasses import replace
@@ -73,7 +77,7 @@ def downsampling_cmd(
     check_range("--repetitions", repetitions, 1)
     check_range("--seed", seed, 0)
     names, q, r, fmt, output, figure = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt,
-                                                output, figure)
+                                                output, figure, as_json=as_json, score_precision=score_precision)
     label = {n: canonical_name(n) for n in names}
     total = len(st) * repetitions * len(fr)
     with progress_bar(total=total, label="downsampling") as bar:
@@ -87,19 +91,26 @@ def downsampling_cmd(
                          cells=tuple(replace(c, measure=label[c.measure]) for c in result.cells))
         if figure is not None:
             bar.phase("figure")
-            curve_figure(result, figure)
+            curve_figure(result, figure, title=title)
     rows = result.to_rows()
     s = {"view": view, "depth": depth, "topics": len({t for t in q if any(g >= 1 for g in q[t].values())}),
          "systems": list(r)}
     head = list(rows[0])
 
-    def md():
-        body = [[m, strat] + [f"{fmt_number(c.mean)} ± {fmt_number(c.sd)}" for c in
+    cap = caption(f"Self Kendall's tau-b, mean ± sd over {repetitions} repetition(s), seed {seed}", s)
+
+    def table():
+        from workbench.core.table import Cell, Table
+
+        body = [[m, strat] + [Cell(c.mean, f"{fmt_number(c.mean)} ± {fmt_number(c.sd)}") for c in
                               (result.cell(m, strat, p) for p in result.fractions)]
                 for m in result.measures for strat in result.strategies]
-        cap = caption(f"Self Kendall's tau-b, mean ± sd over {repetitions} repetition(s), seed {seed}", s)
-        return cap + "\n\n" + markdown_table(["Measure", "Sampling"] + [f"{p}%" for p in result.fractions], body)
+        return Table(["Measure", "Sampling"] + [f"{p}%" for p in result.fractions], body, caption=cap, rule="spaced")
+
+    def md():
+        return table().to_markdown()
 
     obj = {"study": "downsampling", **s, "strategies": list(result.strategies), "fractions": list(result.fractions),
            "repetitions": repetitions, "seed": seed, "rows": rows}
-    emit_table(fmt, output, md, lambda: csv_table(head, [[row.get(k) for k in head] for row in rows]), obj, figure)
+    emit_table(fmt, output, md, lambda: csv_table(head, [[row.get(k) for k in head] for row in rows]), obj, figure,
+               lambda: [table()])

@@ -16,7 +16,8 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SkipOpt, StudyGainsOpt, ViewOpt,
+    ScorePrecisionOpt,
+    CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SkipOpt, StudyGainsOpt, ViewOpt,
     canonical_name, caption, check_range, csv_table, emit_table, fmt_number, markdown_table, matrix_notes,
     measure_names, prepare_study, progress_bar, scorer, study_setting, with_notes,
 )
@@ -94,6 +95,7 @@ def significance_cmd(
     depth: Optional[int] = CutDepthOpt,
     gains: Optional[str] = StudyGainsOpt,
     skip_missing: bool = SkipOpt,
+    score_precision: str = ScorePrecisionOpt,
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the HSD decisions, in (0, 1)."),
     compare: Optional[list[str]] = typer.Option(
         None, "--compare", help="A,B: list the system pairs measures A and B decide differently (repeatable)."),
@@ -101,12 +103,14 @@ def significance_cmd(
         False, "--transform", help="Add each measure's interval transformation and the decisions it changes."),
     transform_depth: Optional[int] = typer.Option(
         None, "--transform-depth", help="Transformation depth for measures whose full-depth space is too large."),
-    fmt: str = FormatOpt,
+    fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Significantly different system pairs per measure: Tukey HSD after Kruskal-Wallis and after ANOVA (seed 000 Tables 3-4).
 
     CSV: the counts table; with --compare, a blank line and then the table of pairs decided differently.
+    LaTeX: the same tables; in the pairs table a dagger marks each p-value below alpha.
     """
     from workbench.errors import WorkbenchError
     from workbench.experiments.significance import decision_changes, format_count
@@ -118,7 +122,8 @@ def significance_cmd(
     for text, ab in zip(compare or [], pairs):
         if len(ab) != 2:
             raise WorkbenchError(f"--compare {text!r}: give two measures A,B")
-    names, q, r, fmt, output, _ = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output)
+    names, q, r, fmt, output, _ = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output,
+                                                as_json=as_json, score_precision=score_precision)
     idx = [(_find(a, names), _find(b, names)) for a, b in pairs]
     rows = []
     with progress_bar(label="significance") as bar:
@@ -155,10 +160,30 @@ def significance_cmd(
             table[-1] += [None] * len(SIG_T_HEAD)
             md_rows[-1] += ["n/a (ir_measures)", "-", "-", "-", "-"]
 
+    head = ["Measure", "Kruskal-Wallis + HSD", "ANOVA + HSD"]
+    head += ["Interval version", "KW + HSD", "ANOVA + HSD", "KW changes", "ANOVA changes"] if transform else []
+    cap = caption(f"System pairs significantly different at alpha = {alpha:g}", s)
+
+    def tables():
+        from workbench.core.table import Cell, Table
+
+        # distinct names for the interval version's columns (a JSON row is an object)
+        named = head[:3] + [f"{h} (interval)" if h in head[:3] else h for h in head[3:]]
+        out = [Table(named, [[Cell(v, str(v)) if isinstance(v, str) else v for v in row] for row in md_rows],
+                     caption=cap, notes=notes if not pairs else ())]
+        if pairs:
+            def p_cell(p):
+                return Cell(p, fmt_number(p, ".4g"), ("dagger",) if p is not None and p < alpha else ())
+
+            out.append(Table(CHANGE_HEAD, [[p_cell(c[k]) if k.startswith("p_") else c[k] for k in CHANGE_HEAD]
+                                           for c in changes],
+                             caption="System pairs decided differently (kind: significant only under the first / "
+                                     "second measure, or under both in opposite directions)",
+                             legend={"dagger": f"p < alpha = {alpha:g}"}, notes=notes))
+        return out
+
     def md():
-        head = ["Measure", "Kruskal-Wallis + HSD", "ANOVA + HSD"]
-        head += ["Interval version", "KW + HSD", "ANOVA + HSD", "KW changes", "ANOVA changes"] if transform else []
-        text = caption(f"System pairs significantly different at alpha = {alpha:g}", s) + "\n\n"
+        text = cap + "\n\n"
         text += markdown_table(head, md_rows)
         if pairs:
             text += ("\nSystem pairs decided differently (kind: significant only under the first / second "
@@ -171,7 +196,7 @@ def significance_cmd(
         text = csv_table(SIG_HEAD + (SIG_T_HEAD if transform else []), table)
         return text + ("\n" + csv_table(CHANGE_HEAD, [[c[k] for k in CHANGE_HEAD] for c in changes]) if pairs else "")
 
-    def as_json(row):
+    def row_json(row):
         d = {"measure": row["m"].measure, "topics": len(row["m"].topics), "kruskal_wallis_hsd": _mc(row["kw"]),
              "anova_hsd": _mc(row["an"])}
         if transform:
@@ -181,7 +206,7 @@ def significance_cmd(
                                       "kruskal_wallis_changes": row["ckw"].count, "anova_changes": row["can"].count}
         return d
 
-    obj = {"study": "significance", **s, "alpha": alpha, "rows": [as_json(row) for row in rows],
+    obj = {"study": "significance", **s, "alpha": alpha, "rows": [row_json(row) for row in rows],
            "compare": [{"measure_a": rows[i]["m"].measure, "measure_b": rows[j]["m"].measure} for i, j in idx],
            "changes": changes, "notes": notes}
-    emit_table(fmt, output, md, csv_text, obj)
+    emit_table(fmt, output, md, csv_text, obj, tables=tables)

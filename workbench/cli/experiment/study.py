@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import SeedOpt, check_range, progress_bar
+from workbench.cli.common import JsonOpt, SeedOpt, check_range, emit_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
@@ -28,6 +28,7 @@ def study_cmd(
     repetitions: int = typer.Option(5, "--repetitions", help="Seeded repetitions of every pool sample (>= 1)."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap samples B (>= 1)."),
     seed: int = SeedOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """The whole Robust 2003 study (seed 000 Tables 1-4, Fig. 1-2; seed 002 Tables 3-4, Fig. 13-14) as one report."""
     from workbench.errors import WorkbenchError
@@ -53,4 +54,8 @@ def study_cmd(
 
         path = run_study(data=data, out=reports, repetitions=repetitions, bootstrap=bootstrap, seed=seed,
                          progress=progress)
+    if as_json:
+        emit_json({"study": "robust03", "report": str(path), "repetitions": repetitions, "bootstrap": bootstrap,
+                   "seed": seed})
+        return
     sys.stdout.write(f"report: {path}\n")

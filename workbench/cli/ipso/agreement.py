@@ -8,12 +8,13 @@ Moffat and Mackenzie, JASIST 2024 (seed 001).
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, progress_bar, stdout
+from workbench.cli.common import ScorePrecisionOpt, TableFormatOpt, table_format, write_table_file, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -29,12 +30,18 @@ def agreement_cmd(
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Stacked bars (seed 001 Fig. 7): writes .png and .pdf (a missing folder is created)."),
-    table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown summary to this file (atomically; a missing folder is created)."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
+    table: Optional[Path] = typer.Option(None, "--table", help="Also write the summary table to this file (atomically; a missing folder is created), in --format or as its suffix says (.md .csv .json .tex; default Markdown)."),
+    score_precision: str = ScorePrecisionOpt,
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    fmt: Optional[str] = TableFormatOpt,
 ) -> None:
     """IPSO sign test vs paired t / Wilcoxon / sign tests of six metrics, all unordered run pairs (seed 001 Fig. 7)."""
     from workbench.errors import WorkbenchError
-    from workbench.core.files import atomic_write, check_output_path
+
+    fmt = table_format(fmt, as_json)
+    as_json = as_json or fmt == "json"
+    from workbench.core.files import check_output_path
     from workbench.ipso.agreement import AGREEMENT, AGREEMENT_NAMES, TEST_NAMES, agreement, agreement_figure
 
     if len(runs) < 2:
@@ -54,10 +61,14 @@ def agreement_cmd(
             else:
                 bar.advance(1, f"pair {done}/{total}")
 
-        result = agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=progress)
-        written = agreement_figure(result, figure) if figure is not None else []
+        result = agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=progress,
+                           score_precision=score_precision)
+        written = agreement_figure(result, figure, title=title) if figure is not None else []
     if table is not None:
-        atomic_write(table, result.markdown(), "--table")
+        write_table_file(table, fmt, result.markdown, lambda: [result.table()])
+    if fmt in ("md", "csv", "latex"):
+        sys.stdout.write(result.markdown() if fmt == "md" else result.table().render(fmt))
+        return
     if as_json:
         out = result.to_dict()
         out["figure"] = [str(p) for p in written]

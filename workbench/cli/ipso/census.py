@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
 
 
 def census_cmd(
-    depth: int = typer.Option(4, "--depth", help="Run depth k (>= 1); any k, counted exactly by dynamic programming."),
+    depth: int = typer.Option(4, "--depth", help="Run depth k (>= 1); any k, counted exactly (closed form for binary gains, dynamic programming otherwise)."),
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
@@ -31,7 +31,13 @@ def census_cmd(
 
     depth, c, g, _ = setting(depth, grades, gains, None)
     with progress_bar(total=depth, label=f"census depth {depth}") as bar:
-        result = census(depth, c, g, progress=lambda i: bar.advance(1))
+        steps_done = [0]
+
+        def advance(done: int) -> None:
+            bar.advance(done - steps_done[0])
+            steps_done[0] = done
+
+        result = census(depth, c, g, progress=advance)
     if as_json:
         emit_json(result.to_json())
         return

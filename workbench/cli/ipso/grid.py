@@ -29,6 +29,7 @@ def grid(
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
     topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 4 or 2,1."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Draw the grid: .png or .pdf."),
+    title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """The grid of pair categories (equal/ni/ns/nonsep), rows and columns ordered by two measures (seed 001 Fig. 2-3)."""
@@ -46,7 +47,7 @@ def grid(
         result = pair_grid(depth, rows, cols, grades=c, gains=g, topic=t)
         if figure is not None:
             bar.phase("drawing")
-            draw_pair_grid(result, figure)
+            draw_pair_grid(result, figure, title=title)
     out = result.to_json()
     out["figure"] = None if figure is None else str(figure)
     if as_json:

@@ -8,12 +8,13 @@ Moffat and Mackenzie, JASIST 2024 (seed 001).
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, stdout
+from workbench.cli.common import ScorePrecisionOpt, TableFormatOpt, table_format, write_table_file, emit_json, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -29,23 +30,31 @@ def runs_cmd(
     gains: Optional[str] = typer.Option(None, "--gains", help="Graded view with these gains, e.g. 0,1,2 (default: binary view)."),
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
-    table: Optional[Path] = typer.Option(None, "--table", help="Also write the Markdown table to this file (atomically; a missing folder is created)."),
+    table: Optional[Path] = typer.Option(None, "--table", help="Also write the table to this file (atomically; a missing folder is created), in --format or as its suffix says (.md .csv .json .tex; default Markdown)."),
+    score_precision: str = ScorePrecisionOpt,
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    fmt: Optional[str] = TableFormatOpt,
 ) -> None:
     """IPSO per topic between two TREC runs: categories, counts, sign test on |ni| vs |ns|, seed 001 Fig. 5 table."""
     from rich.console import Console
 
     from workbench.errors import WorkbenchError
-    from workbench.core.files import atomic_write, check_output_path
+
+    fmt = table_format(fmt, as_json)
+    as_json = as_json or fmt == "json"
+    from workbench.core.files import check_output_path
     from workbench.ipso.trec_runs import compare_runs
 
     if not 0 < alpha < 1:
         raise WorkbenchError(f"alpha {alpha}: must be in (0, 1)")
     if table is not None:
         check_output_path(table, "--table")
-    result = compare_runs(run_a, run_b, qrels, depth, gains, relevance_level, alpha)
+    result = compare_runs(run_a, run_b, qrels, depth, gains, relevance_level, alpha, score_precision=score_precision)
     if table is not None:
-        atomic_write(table, result.markdown(), "--table")
+        write_table_file(table, fmt, result.markdown, lambda: [result.table()])
+    if fmt in ("md", "csv", "latex"):
+        sys.stdout.write(result.markdown() if fmt == "md" else result.table().render(fmt))
+        return
     if as_json:
         out = result.to_dict()
         out["table"] = None if table is None else str(table)
