@@ -68,7 +68,7 @@ def print_classification(result) -> None:
         + (f", topic {result.topic}" if result.topic else "")
         + f", order [bold]{result.order}[/bold] ({result.runs} runs, {result.covers} covers)"
     )
-    stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic.category}")
+    stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic_text}")
     if result.affine:
         a, b = result.affine
         stdout.print(f"  {result.measure} = {show(a)} * rank + {show(b)}")

@@ -129,7 +129,9 @@ def with_run_options(callback, command: str):
             limit = None if not isinstance(budget, (int, float)) or not budget > 0 else budget + COUNTEREXAMPLE_GRACE
         else:
             limit = kwargs.pop("time_limit", None)
-        with time_limit(limit, command):
+        from workbench.core.budget import allow_time
+
+        with time_limit(limit, command), allow_time(None if own_budget else limit):
             return callback(*args, **kwargs)
 
     run.__signature__ = sig.replace(parameters=[*sig.parameters.values(), *extra])

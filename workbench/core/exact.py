@@ -295,6 +295,32 @@ class ValueBlock:
         return cls(arr[np.asarray(grades)].reshape(-1, 1), den, (ONE,), bound)
 
     @classmethod
+    def concat(cls, blocks) -> "ValueBlock":
+        """The rows of several blocks one after another, over one denominator and one basis.
+
+        >>> a, b = ValueBlock.rational([1, 2], 3), ValueBlock.rational([1], 2)
+        >>> [str(v) for v in ValueBlock.concat([a, b]).values()]
+        ['1/3', '2/3', '1/2']
+        """
+        blocks = list(blocks)
+        scale = blocks[0].scale
+        if any(b.scale != scale for b in blocks):
+            raise ValueError("cannot join values with different scales")
+        basis: list = []
+        for b in blocks:
+            basis.extend(e for e in b.basis if e not in basis)
+        den = math.lcm(*(b.den for b in blocks))
+        bound = max(b.bound * (den // b.den) for b in blocks)
+        obj = not _fits(bound) or any(b.coords.dtype == object for b in blocks)
+        parts = []
+        for b in blocks:
+            c = b._on_basis(tuple(basis))
+            c = _as_object(c) if obj else c
+            f = den // b.den
+            parts.append(c * f if f != 1 else c)
+        return cls(np.concatenate(parts), den, tuple(basis), bound, scale)
+
+    @classmethod
     def sum_of(cls, terms) -> "ValueBlock | Fraction":
         """The sum of many blocks and rationals with one allocation.
 
