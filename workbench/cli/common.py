@@ -53,8 +53,8 @@ def make_space(order, depth: int, grades: int, topic):
 
 
 @contextmanager
-def progress_bar(total: Optional[int] = None, label: str = "working") -> Iterator:
-    """A rich progress bar on stderr (silent when stderr is not a terminal)."""
+def progress_bar(total: Optional[int] = None, label: str = "working", force: bool = False) -> Iterator:
+    """A rich progress bar on stderr (silent when stderr is not a terminal, unless ``force``)."""
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     with Progress(
@@ -64,7 +64,7 @@ def progress_bar(total: Optional[int] = None, label: str = "working") -> Iterato
         TimeElapsedColumn(),
         console=stderr,
         transient=True,
-        disable=not stderr.is_terminal,
+        disable=not (stderr.is_terminal or force),
     ) as prog:
         task = prog.add_task(label, total=total)
 

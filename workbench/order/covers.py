@@ -233,7 +233,7 @@ def _rule_covers(space, gen: Callable[[np.ndarray, int], Iterator[Move]]) -> Cov
     return Covers(np.concatenate(lowers), np.concatenate(uppers))
 
 
-def _rule_block(space, gen, first: int, arr: np.ndarray, size: int, full: bool, w, keys):
+def _rule_block(space, gen, first: int, arr: np.ndarray, size: int, full: bool, w, keys, sort: bool = True):
     """Sorted ``(lower, upper)`` covers whose lower end is one of the rows ``arr`` (indices from ``first``).
 
     ``w``: RBTO weights when successors are indexed arithmetically (rank
@@ -281,7 +281,7 @@ def _rule_block(space, gen, first: int, arr: np.ndarray, size: int, full: bool, 
         up = np.asarray(space.indices(succ), dtype=np.int64)
     if not len(lo):
         return None
-    return _sort_block(lo, up, first, n, size)
+    return _sort_block(lo, up, first, n, size) if sort else (lo, up)
 
 
 def _next_with_room(arr: np.ndarray, c: int, quota: Sequence[int] | None) -> np.ndarray:
@@ -581,7 +581,7 @@ def _rule_generator(name: str, space, gains: Gains):
 _WHOLE: dict = {}
 
 
-def covers_in_range(name: str, space, gains: Gains, start: int, stop: int) -> Covers:
+def covers_in_range(name: str, space, gains: Gains, start: int, stop: int, sort: bool = True) -> Covers:
     """The covers of order ``name`` on ``space`` whose lower end has its index in ``[start, stop)``.
 
     The same pairs as ``get_order(name).covers(space, gains)`` restricted to
@@ -590,6 +590,9 @@ def covers_in_range(name: str, space, gains: Gains, start: int, stop: int) -> Co
     space.  Cases that need the generic quadratic fallback (at most
     :data:`FALLBACK_LIMIT` runs) compute the whole relation once per process
     and slice it; tied pairs are those whose first index lies in the range.
+    ``sort=False`` skips sorting the covers of rule-based orders (callers
+    that only need the first offending cover in canonical order find it
+    among the few offending ones); chains and tied pairs are always sorted.
 
     Examples
     --------
@@ -616,7 +619,7 @@ def covers_in_range(name: str, space, gains: Gains, start: int, stop: int) -> Co
         arithmetic = full and space.kind == "rank" and (space.grades + 1) ** space.depth < _INT64_SAFE
         w = _weights(space) if arithmetic else None
         for first, arr in space.blocks(BLOCK, start, stop) if stop > start else ():
-            got = _rule_block(space, gen, first, np.asarray(arr), size, full, w, None)
+            got = _rule_block(space, gen, first, np.asarray(arr), size, full, w, None, sort)
             if got is not None:
                 parts.append(got)
     else:

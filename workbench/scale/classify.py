@@ -584,9 +584,14 @@ def verdict_from_signs(total: bool, signs: np.ndarray, tie_signs: np.ndarray) ->
 
 
 def _distinct_bytes(measure, order, space, gains) -> float:
-    """Bytes the sorted distinct-value table of Giner's category needs (with its merge temporaries)."""
+    """Bytes the sorted distinct-value table of Giner's category needs (with its merge temporaries).
+
+    Per run at most: its value and two run indices kept, and while two tables
+    merge, the concatenation, a sort permutation and masks (measured: about
+    64 bytes per int64 value; Python-int values cost their objects too).
+    """
     w = classify_workload(measure, order, space.kind, space.depth, space.grades, space.topic, gains)
-    return w.runs * (w.int_bytes + w.obj_bytes + 16.0) * 3.0
+    return w.runs * (3.0 * (w.int_bytes + w.obj_bytes) + 40.0)
 
 
 def intrinsic_bytes_limit() -> float:
@@ -697,7 +702,8 @@ def classify(
     job = job_for(measure, order, space, gains, distinct)
     block = block_size or DEFAULT_BLOCK
     step("scoring runs and checking covers")
-    with open_executor(workers, scheduler) as executor:
+    one_block = size <= block  # nothing to share out: no process to start
+    with open_executor(1 if one_block else workers, None if one_block else scheduler) as executor:
         summary = run_blocks(job, size, block, executor, workers, advance)
 
     def witnesses(pairs) -> list:

@@ -130,10 +130,42 @@ class Distinct:
 
         if len(parts) == 1:
             return parts[0]
+        head = parts[0].values
+        if all(p.values.coords.dtype != object and p.values.coords.shape[1] == 1 and p.values.den == head.den
+               and p.values.basis == head.basis and p.values.scale == head.scale for p in parts):
+            return Distinct._merge_rational(parts)
         values = ValueBlock.concat([p.values for p in parts])
         first, inverse = sorted_distinct(values)
         return Distinct._from(values, first, inverse, np.concatenate([p.first for p in parts]),
                               np.concatenate([p.second for p in parts]))
+
+    @staticmethod
+    def _merge_rational(parts: list["Distinct"]) -> "Distinct":
+        """Merge tables of int64 numerators over one denominator, parts in canonical (block) order.
+
+        A stable sort keeps, within equal values, the parts' order; parts
+        cover increasing index ranges, so a value's smallest index is its
+        first entry's and the second smallest is that entry's own second, or
+        else the next entry's first.
+        """
+        vals = np.concatenate([p.values.coords[:, 0] for p in parts])
+        order = np.argsort(vals, kind="stable")
+        vals = vals[order]
+        first = np.concatenate([p.first for p in parts])[order]
+        second = np.concatenate([p.second for p in parts])[order]
+        del order
+        new = np.empty(len(vals), dtype=bool)
+        new[:1] = True
+        np.not_equal(vals[1:], vals[:-1], out=new[1:])
+        heads = np.flatnonzero(new)
+        nxt = heads + 1
+        has_next = (nxt < len(vals)) & ~new[np.minimum(nxt, len(vals) - 1)]
+        own = second[heads]
+        second_out = np.where(own >= 0, own, np.where(has_next, first[np.minimum(nxt, len(vals) - 1)], -1))
+        head = parts[0].values
+        bound = int(np.abs(vals[heads]).max(initial=0))
+        return Distinct(ValueBlock(vals[heads].reshape(-1, 1), head.den, head.basis, bound, head.scale),
+                        first[heads], second_out)
 
     @property
     def nbytes(self) -> int:
@@ -203,17 +235,20 @@ def classify_block(job: Job, start: int, stop: int) -> BlockSummary:
     from workbench.order.covers import covers_in_range
 
     measure, order, space, gains = setting(job)
-    cov = covers_in_range(order.name, space, gains, start, stop)
+    cov = covers_in_range(order.name, space, gains, start, stop, sort=False)
     n = stop - start
     rows = next(space.blocks(n, start, stop))[1] if n else np.zeros((0, space.depth), dtype=np.uint8)
     outside = np.concatenate([cov.upper[(cov.upper < start) | (cov.upper >= stop)],
                               cov.tie_upper[(cov.tie_upper < start) | (cov.tie_upper >= stop)]])
-    outside = np.unique(outside)
+    outside.sort()  # distinct, by sorting (numpy's hash-based unique is slower here)
+    outside = outside[np.concatenate(([True], outside[1:] != outside[:-1]))] if len(outside) else outside
     values = measure.evaluate(np.concatenate([rows, space.rows_at(outside)]), gains, space.topic)
 
     def local(idx: np.ndarray) -> np.ndarray:
-        inside = (idx >= start) & (idx < stop)
-        return np.where(inside, idx - start, n + np.searchsorted(outside, idx))
+        out_of_block = (idx < start) | (idx >= stop)
+        at = idx - start
+        at[out_of_block] = n + np.searchsorted(outside, idx[out_of_block])
+        return at
 
     out = BlockSummary(start, stop, len(cov))
     if len(cov.tie_lower):
@@ -226,11 +261,16 @@ def classify_block(job: Job, start: int, stop: int) -> BlockSummary:
     if len(cov):
         lo, up = local(cov.lower), local(cov.upper)
         signs = values.signs(lo, up)
-        for attr, hit in (("negative", np.flatnonzero(signs < 0)), ("zero", np.flatnonzero(signs == 0))):
-            if len(hit):
-                k = int(hit[0])
-                setattr(out, attr, Pair(int(cov.lower[k]), int(cov.upper[k])))
-        out.first_cover = Pair(int(cov.lower[0]), int(cov.upper[0]))
+
+        def first_of(hit: np.ndarray) -> Pair | None:  # canonical order: by lower, then upper index
+            if not len(hit):
+                return None
+            k = hit[np.lexsort((cov.upper[hit], cov.lower[hit]))[0]]
+            return Pair(int(cov.lower[k]), int(cov.upper[k]))
+
+        out.negative = first_of(np.flatnonzero(signs < 0))
+        out.zero = first_of(np.flatnonzero(signs == 0))
+        out.first_cover = first_of(np.flatnonzero(cov.lower == cov.lower.min()))
         if order.kind == "total":
             diffs = values.differences(lo, up)
             out.first_increment = _increment_key(values, diffs[0])
