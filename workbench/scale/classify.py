@@ -141,7 +141,8 @@ class Workload:
         return Estimate(about_runs(self.log2_runs), mem, sec)
 
 
-    def streaming_estimate(self, workers: int = 1, block: int | None = None) -> "Estimate":
+    def streaming_estimate(self, workers: int = 1, block: int | None = None,
+                           probe: tuple[float, float, int] | None = None) -> "Estimate":
         """Peak memory and time of the streaming :func:`classify`: memory ~ block x workers, time ~ runs / workers.
 
         Each block of ``block`` runs also scores the upper ends of its covers
@@ -160,12 +161,17 @@ class Workload:
         per_cover = self.covers / n if n else 0.0
         b = min(float(block), n)
         far = per_cover * max(0.0, 1.0 - math.log2(max(b, 1.0)) / max(self.log2_runs, 1.0))
-        one = Workload(0.0, self.depth, per_cover, self.int_bytes, self.obj_bytes, self.eval_bytes)
-        whole = one.estimate()
-        scored = b * (1.0 + far)
-        mem = (_MEM_PROCESS * (1 + (workers if workers > 1 else 0)) + workers * scored * whole.bytes
+        if probe is not None:  # seconds and bytes per run measured on a real block of probe[2] runs
+            pb = min(float(probe[2]), n)
+            far_probe = per_cover * max(0.0, 1.0 - math.log2(max(pb, 1.0)) / max(self.log2_runs, 1.0))
+            per_sec = probe[0] * (1.0 + far) / (1.0 + far_probe)
+            per_byte = probe[1] * (1.0 + far) / (1.0 + far_probe)
+        else:
+            one = Workload(0.0, self.depth, per_cover, self.int_bytes, self.obj_bytes, self.eval_bytes).estimate()
+            per_sec, per_byte = one.seconds * (1.0 + far), one.bytes * (1.0 + far)
+        mem = (_MEM_PROCESS * (1 + (workers if workers > 1 else 0)) + workers * b * per_byte
                + 12.0 * self.fallback**2 * workers)
-        sec = n * (1.0 + far) * whole.seconds / workers + 1e-9 * self.fallback**3 + _SEC_PER_WORKER * workers
+        sec = n * per_sec / workers + 1e-9 * self.fallback**3 + _SEC_PER_WORKER * workers
         return Estimate(about_runs(self.log2_runs), mem, sec)
 
 
@@ -221,7 +227,8 @@ def _probe(measure, kind: str, depth: int, grades: int, topic, gains) -> tuple[f
     return _PROBES[key]
 
 
-def classify_workload(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> Workload:
+def classify_workload(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains,
+                      streaming: bool = False) -> Workload:
     """Estimate what :func:`classify` builds for these arguments, from logarithms and a small probe.
 
     Spaces whose runs alone would not fit are described from ``log2`` of
@@ -235,7 +242,7 @@ def classify_workload(measure, order, kind: str, depth: int, grades: int, topic,
     from workbench.space.spaces import Space, log2_space_size
 
     lg = log2_space_size(kind, depth, grades, topic)
-    if lg > 40 or 2.0**lg * depth > 4 * memory_budget()[0]:
+    if lg > 40 or (not streaming and 2.0**lg * depth > 4 * memory_budget()[0]):
         return Workload(lg, depth, covers=2.0 ** min(lg, 1000.0))
     space = Space(kind, depth, grades, topic)
     runs = space.size
@@ -250,6 +257,53 @@ def classify_workload(measure, order, kind: str, depth: int, grades: int, topic,
     if depth > pd and order.kind != "total":
         covers *= depth / pd  # rule moves per run grow with the depth
     return Workload(lg, depth, covers, ib, ob, eb, fb)
+
+
+#: Runs of the block a streaming estimate times and measures.
+STREAM_PROBE_RUNS = 4096
+
+
+def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> tuple[float, float, int]:
+    """``(seconds, bytes, runs)``: per-run time and peak allocation of classifying one real block (cached).
+
+    The block of :data:`STREAM_PROBE_RUNS` runs from the middle of the space
+    runs through :func:`workbench.scale.stream.classify_block` twice: once
+    timed, once under :mod:`tracemalloc`.
+    """
+    import time
+    import tracemalloc
+
+    from workbench.scale.stream import classify_block, job_for
+    from workbench.space.spaces import Space
+
+    key = ("stream", str(measure), order.name, kind, depth, grades, topic, gains)
+    if key not in _PROBES:
+        if len(_PROBES) > 256:
+            _PROBES.clear()
+        space = Space(kind, depth, grades, topic)
+        size = space.size
+        n = min(STREAM_PROBE_RUNS, size)
+        start = (size - n) // 2
+        job = job_for(measure, order, space, gains, distinct=False)
+        classify_block(job, start, start + min(n, 64))  # warm the per-process set-up
+        seconds = float("inf")
+        for _ in range(2):  # the faster of two: the machine may be busy with other work
+            began = time.perf_counter()
+            classify_block(job, start, start + n)
+            seconds = min(seconds, (time.perf_counter() - began) / n)
+        started = not tracemalloc.is_tracing()
+        if started:
+            tracemalloc.start()
+        try:
+            tracemalloc.reset_peak()
+            before = tracemalloc.get_traced_memory()[0]
+            classify_block(job, start, start + n)
+            peak = tracemalloc.get_traced_memory()[1] - before
+        finally:
+            if started:
+                tracemalloc.stop()
+        _PROBES[key] = (seconds, peak / n, n)
+    return _PROBES[key]
 
 
 def check_classify(measure, order, space, gains: Gains | None = None, command: str = "classify",
@@ -269,8 +323,12 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
     limit = STREAMING_LIMIT if streaming else ENUMERATION_LIMIT
 
     def at(d: int):
-        w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains)
-        est = w.streaming_estimate(workers, block) if streaming else w.estimate()
+        w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains, streaming)
+        if streaming and w.log2_runs <= math.log2(limit) + 1e-9 and w.fallback == 0:
+            probe = stream_probe(measure, order, space.kind, d, space.grades, space.topic, gains)
+            est = w.streaming_estimate(workers, block, probe)
+        else:
+            est = w.streaming_estimate(workers, block) if streaming else w.estimate()
         if w.log2_runs > math.log2(limit) + 1e-9:
             return Estimate(est.what, est.bytes, est.seconds,
                             f"{command} enumerates every run and stops at {limit:,}")
@@ -587,11 +645,12 @@ def _distinct_bytes(measure, order, space, gains) -> float:
     """Bytes the sorted distinct-value table of Giner's category needs (with its merge temporaries).
 
     Per run at most: its value and two run indices kept, and while two tables
-    merge, the concatenation, a sort permutation and masks (measured: about
-    64 bytes per int64 value; Python-int values cost their objects too).
+    merge, the concatenation, a sort permutation, the permuted copies and
+    masks (measured with benchmarks/classify_scale.py: about 100 bytes per
+    int64 value; Python-int values cost their objects too).
     """
     w = classify_workload(measure, order, space.kind, space.depth, space.grades, space.topic, gains)
-    return w.runs * (3.0 * (w.int_bytes + w.obj_bytes) + 40.0)
+    return w.runs * (4.0 * (w.int_bytes + w.obj_bytes) + 68.0)
 
 
 def intrinsic_bytes_limit() -> float:
