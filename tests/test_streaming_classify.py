@@ -164,3 +164,33 @@ def test_bad_workers_scheduler_and_block_size():
                      ({"block_size": 0}, "block size 0")):
         with pytest.raises(WorkbenchError, match=word):
             classify(m, o, sp, **kw)
+
+
+def test_covers_in_range_pieces_make_the_whole_relation():
+    """Covers generated block by block, concatenated, are exactly ``Order.covers`` (ties too)."""
+    from workbench.order.covers import covers_in_range
+
+    for name in ORDERS:
+        o = get_order(name)
+        for grades, depth, topic, gains in SETTINGS:
+            space = Space(o.space_kind, depth, grades, Topic(topic) if topic else None)
+            g = Gains.parse(gains) if gains else Gains.default(grades)
+            whole = o.covers(space, g)
+            for block in (1, 3, 7):
+                parts = [covers_in_range(name, space, g, a, a + block) for a in range(0, space.size, block)]
+                got = sorted(p for c in parts for p in c.pairs())
+                assert got == whole.pairs(), (name, grades, depth, topic, gains, block)
+                assert [p for c in parts for p in c.tie_pairs()] == whole.tie_pairs()
+
+
+def test_refusal_names_memory_time_and_how_to_shard(monkeypatch):
+    from workbench.errors import TooLargeError
+    from workbench.scale.classify import check_classify
+
+    monkeypatch.setenv("WORKBENCH_TIME_LIMIT", "0.001")
+    with pytest.raises(TooLargeError) as err:
+        check_classify(parse_measure("RBP(p=4/5)"), get_order("dominance"), Space("rank", 19), workers=2)
+    text = str(err.value)
+    assert "524,288 runs needing" in text and "it expects ~" in text and "with 2 worker(s)" in text
+    for option in ("--workers", "--scheduler tcp://", "--timeout"):
+        assert option in text

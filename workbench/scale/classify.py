@@ -261,6 +261,8 @@ def classify_workload(measure, order, kind: str, depth: int, grades: int, topic,
 
 #: Runs of the block a streaming estimate times and measures.
 STREAM_PROBE_RUNS = 4096
+#: ``log2`` of the smallest space whose streaming estimate is measured on a probe block.
+STREAM_PROBE_FROM = 18
 
 
 def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> tuple[float, float, int]:
@@ -324,7 +326,8 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
 
     def at(d: int):
         w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains, streaming)
-        if streaming and w.log2_runs <= math.log2(limit) + 1e-9 and w.fallback == 0:
+        # small spaces fit whatever the model says: probing them would cost more than classifying
+        if streaming and STREAM_PROBE_FROM < w.log2_runs <= math.log2(limit) + 1e-9 and w.fallback == 0:
             probe = stream_probe(measure, order, space.kind, d, space.grades, space.topic, gains)
             est = w.streaming_estimate(workers, block, probe)
         else:
