@@ -17,6 +17,7 @@ file is rendered from all kept rows.
 
 Run:  python benchmarks/classify_scale.py [--binary 20-26] [--graded 12-16] [--engines 1,2,dask]
       python benchmarks/classify_scale.py --binary 27-30 --graded none --engines 2   # the long ones
+      python benchmarks/classify_scale.py --binary 20-24 --graded none --engines before --before ../main
 """
 from __future__ import annotations
 
@@ -73,12 +74,19 @@ def run_classify(depth: int, grades: int, engine: str) -> dict:
            "--depth", str(depth), "--json", "--timeout", "36000"]
     if grades != 1:
         cmd += ["--grades", str(grades)]
-    cmd += ["--workers", "1" if engine == "1" else "2"]
+    env = dict(os.environ, WORKBENCH_TIME_LIMIT="36000")
+    if engine == "before":  # the materialised classify of another checkout (the code before issue 17)
+        env.update(PYTHONPATH=BEFORE[0], WORKBENCH_MEMORY_LIMIT="16G")
+        cmd.remove("--timeout")
+        cmd.remove("36000")
+    else:
+        cmd += ["--workers", "1" if engine == "1" else "2"]
     if engine == "dask":
         cmd += ["--scheduler", "local"]
-    env = dict(os.environ, WORKBENCH_TIME_LIMIT="36000")
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    # ``python -m`` imports from its working folder first: the checkout measured
+    cwd = BEFORE[0] if engine == "before" else ROOT
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
     ps = psutil.Process(proc.pid)
     peak = [0]
     done = threading.Event()
@@ -103,6 +111,72 @@ def run_classify(depth: int, grades: int, engine: str) -> dict:
             "load": os.getloadavg()[0], "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
 
 
+def child_partial(depth: int, grades: int, blocks: int, workers: int) -> dict:
+    """Classify ``blocks`` consecutive blocks from the middle of the space on ``workers`` processes.
+
+    Memory is bounded by the block size times the workers, so the peak over a
+    stretch of blocks is the peak of the whole run; the time per run
+    extrapolates the whole run (blocks cost alike: every block holds runs of
+    every kind in the same proportions, up to its shared prefix).
+    """
+    from workbench.core.executors import open_executor
+    from workbench.measures.names import parse_measure
+    from workbench.order.orders import get_order
+    from workbench.scale.stream import DEFAULT_BLOCK, job_for, run_blocks
+    from workbench.space.runs import Gains
+    from workbench.space.spaces import rank_space
+
+    space = rank_space(depth, grades)
+    job = job_for(parse_measure(MEASURE), get_order(ORDER), space, Gains.default(grades), distinct=False)
+    start = (space.size // 2) // DEFAULT_BLOCK * DEFAULT_BLOCK
+    runs = blocks * DEFAULT_BLOCK
+    began = time.perf_counter()
+    with open_executor(workers) as ex:
+        from workbench.scale import stream
+
+        summary = None
+        for a in range(start, start + runs, DEFAULT_BLOCK * 2 * workers):
+            stop = min(a + DEFAULT_BLOCK * 2 * workers, start + runs)
+            futures = [ex.submit(stream.classify_block, job, b, min(b + DEFAULT_BLOCK, stop))
+                       for b in range(a, stop, DEFAULT_BLOCK)] if ex else None
+            parts = [f.result() for f in futures] if ex else [stream.classify_block(job, b, min(b + DEFAULT_BLOCK, stop))
+                                                              for b in range(a, stop, DEFAULT_BLOCK)]
+            for p in parts:
+                summary = p if summary is None else summary.merge(p)
+    wall = time.perf_counter() - began
+    return {"runs_done": runs, "wall": wall, "covers": summary.covers, "size": space.size}
+
+
+def run_partial(depth: int, grades: int, blocks: int, workers: int) -> dict:
+    """:func:`child_partial` in a fresh process tree, with its summed peak memory."""
+    import psutil
+
+    code = ("import json, sys; sys.path.insert(0, %r); import classify_scale as b; "
+            "print(json.dumps(b.child_partial(%d, %d, %d, %d)))" % (str(ROOT / "benchmarks"), depth, grades, blocks, workers))
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ps = psutil.Process(proc.pid)
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], tree_rss(ps))
+            time.sleep(0.1)
+
+    t = threading.Thread(target=sample, daemon=True)
+    t.start()
+    out, err = proc.communicate()
+    done.set()
+    t.join()
+    if proc.returncode != 0:
+        raise SystemExit(f"partial depth {depth} failed: {err.strip()[-500:]}")
+    res = json.loads(out.strip().splitlines()[-1])
+    res.update(depth=depth, grades=grades, workers=workers, peak_mib=peak[0] / 2**20,
+               projected_s=res["wall"] / res["runs_done"] * res["size"], load=os.getloadavg()[0],
+               when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    return res
+
+
 def child_pytrec(depth: int, grades: int) -> dict:
     """pytrec_eval's time to score every run of the space (one query per run)."""
     import pytrec_eval
@@ -120,7 +194,12 @@ def child_pytrec(depth: int, grades: int) -> dict:
     return {"wall": time.perf_counter() - start, "runs": len(runs)}
 
 
-ENGINE_NAMES = {"1": "1 process", "2": "2 processes", "dask": "Dask LocalCluster, 2 workers"}
+kept_partial: list = [[]]
+
+ENGINE_NAMES = {"1": "1 process", "2": "2 processes", "dask": "Dask LocalCluster, 2 workers",
+                "before": "before: materialised, 1 process"}
+#: The checkout whose classify the ``before`` engine runs (``--before PATH``).
+BEFORE = [""]
 
 
 def render(rows: list[dict], trec: dict) -> str:
@@ -137,7 +216,8 @@ def render(rows: list[dict], trec: dict) -> str:
         "| grades | depth | runs | covers | engine | wall s | peak MiB | verdict | intrinsic | pytrec_eval s | ratio | load | when |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in sorted(rows, key=lambda r: (r["grades"], r["depth"], r["engine"])):
+    rank = {"before": 0, "1": 1, "2": 2, "dask": 3}
+    for r in sorted(rows, key=lambda r: (r["grades"], r["depth"], rank[r["engine"]])):
         t = trec.get(f"{r['grades']}/{r['depth']}")
         tw = f"{t:.2f}" if t is not None else "-"
         ratio = f"{t / r['wall']:.2f}x" if t is not None else "-"
@@ -145,9 +225,22 @@ def render(rows: list[dict], trec: dict) -> str:
             f"| {r['grades']} | {r['depth']} | {r['runs']:,} | {r['covers']:,} | {ENGINE_NAMES[r['engine']]} | "
             f"{r['wall']:.1f} | {r['peak_mib']:.0f} | {r['verdict']} | {r['intrinsic']} | {tw} | {ratio} | "
             f"{r['load']:.1f} | {r['when']} |")
+    partial = kept_partial[0]
+    if partial:
+        lines += ["", "## Deeper spaces, measured on a stretch of blocks", "",
+                  "A stretch of consecutive blocks from the middle of the space, classified on the process pool "
+                  "(no distinct-value table): memory is bounded by the block size times the workers, so its peak "
+                  "is the peak of a whole run; the whole run's time is projected from the time per run.", "",
+                  "| grades | depth | runs of the space | runs classified | workers | wall s | peak MiB | projected whole run | load | when |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in sorted(partial, key=lambda r: (r["grades"], r["depth"], r["workers"])):
+            lines.append(f"| {r['grades']} | {r['depth']} | {r['size']:,} | {r['runs_done']:,} | {r['workers']} | "
+                         f"{r['wall']:.1f} | {r['peak_mib']:.0f} | {r['projected_s'] / 60:.0f} min | {r['load']:.1f} | {r['when']} |")
     lines += ["", "## Identical results", ""]
     by = {}
     for r in rows:
+        if r["engine"] == "before":  # its intrinsic category is always computed
+            continue
         by.setdefault((r["grades"], r["depth"]), set()).add(json.dumps([r["verdict"], r["witness"], r["intrinsic"], r["covers"]]))
     same = all(len(v) == 1 for v in by.values())
     lines.append(("Every engine gave the same verdict, witness, covers and intrinsic category at every depth "
@@ -166,12 +259,15 @@ def main() -> None:
     ap.add_argument("--graded", default="12-16")
     ap.add_argument("--engines", default="1,2,dask")
     ap.add_argument("--pytrec", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--partial", default="", help="DEPTH:BLOCKS[,DEPTH:BLOCKS]: classify a stretch of blocks on 2 workers")
+    ap.add_argument("--before", default="", help="a checkout of the code before issue 17, for engine 'before'")
     args = ap.parse_args()
+    BEFORE[0] = args.before
     store = RESULTS / "classify_scale.json"
     kept = json.loads(store.read_text()) if store.exists() else {"rows": [], "pytrec": {}}
     for grades, depths in ((1, _range(args.binary)), (2, _range(args.graded))):
         for depth in depths:
-            for engine in args.engines.split(","):
+            for engine in [e for e in args.engines.split(",") if e and e != "none"]:
                 row = run_classify(depth, grades, engine)
                 kept["rows"] = [r for r in kept["rows"] if (r["depth"], r["grades"], r["engine"]) != (depth, grades, engine)]
                 kept["rows"].append(row)
@@ -180,6 +276,15 @@ def main() -> None:
             if args.pytrec and (grades + 1) ** depth <= PYTREC_MAX_RUNS and f"{grades}/{depth}" not in kept["pytrec"]:
                 kept["pytrec"][f"{grades}/{depth}"] = in_fresh_process("classify_scale", "child_pytrec", depth=depth, grades=grades)["wall"]
                 store.write_text(json.dumps(kept, indent=1) + "\n")
+    for item in [x for x in args.partial.split(",") if x]:
+        depth, blocks = (int(v) for v in item.split(":"))
+        row = run_partial(depth, 1, blocks, 2)
+        kept.setdefault("partial", [])
+        kept["partial"] = [r for r in kept["partial"] if (r["depth"], r["grades"], r["workers"]) != (depth, 1, 2)]
+        kept["partial"].append(row)
+        print(json.dumps(row), flush=True)
+        store.write_text(json.dumps(kept, indent=1) + "\n")
+    kept_partial[0] = kept.get("partial", [])
     (RESULTS / "classify_scale.md").write_text(render(kept["rows"], kept["pytrec"]))
     print(f"wrote {RESULTS / 'classify_scale.md'}")
 
