@@ -417,7 +417,10 @@ class ValueBlock:
         a, b = self._on_basis(basis), other._on_basis(basis)
         if not _fits(bound) or a.dtype == object or b.dtype == object:
             a, b = _as_object(a), _as_object(b)
-        coords = a * fa + b * fb if sign > 0 else a * fa - b * fb
+        # a factor of 1 is skipped: on Python-int coordinates every product is a pass over objects
+        a = a * fa if fa != 1 else a
+        b = b * fb if fb != 1 else b
+        coords = a + b if sign > 0 else a - b
         return ValueBlock(coords, den, basis, bound, self.scale)
 
     @staticmethod
@@ -743,8 +746,8 @@ def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
     """Sign of each row of exact coordinates over ``basis``, certified."""
     if len(basis) == 1:
         col = diff[:, 0]
-        if col.dtype == object:
-            out1 = np.array([(x > 0) - (x < 0) for x in col], dtype=np.int8)
+        if col.dtype == object:  # Python ints: numpy's comparison loops, no Python-level loop
+            out1 = (col > 0).astype(np.int8) - (col < 0).astype(np.int8)
         else:
             out1 = np.sign(col).astype(np.int8)
         return out1 if _basis_sign(basis[0]) > 0 else -out1
