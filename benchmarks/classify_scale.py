@@ -221,9 +221,12 @@ def render(rows: list[dict], trec: dict) -> str:
         t = trec.get(f"{r['grades']}/{r['depth']}")
         tw = f"{t:.2f}" if t is not None else "-"
         ratio = f"{t / r['wall']:.2f}x" if t is not None else "-"
+        intrinsic = r["intrinsic"]
+        if intrinsic.startswith("not computed, needs "):
+            intrinsic = f"not computed (needs {intrinsic.split()[3]})"
         lines.append(
             f"| {r['grades']} | {r['depth']} | {r['runs']:,} | {r['covers']:,} | {ENGINE_NAMES[r['engine']]} | "
-            f"{r['wall']:.1f} | {r['peak_mib']:.0f} | {r['verdict']} | {r['intrinsic']} | {tw} | {ratio} | "
+            f"{r['wall']:.1f} | {r['peak_mib']:.0f} | {r['verdict']} | {intrinsic} | {tw} | {ratio} | "
             f"{r['load']:.1f} | {r['when']} |")
     partial = kept_partial[0]
     if partial:

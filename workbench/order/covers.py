@@ -37,6 +37,9 @@ raise          raise any ``r_i = u`` to ``u+1``             raise ``u`` to ``v``
                                                             above ``u`` with room
 =============  ===========================================  =====================
 
+:func:`covers_in_range` gives the covers whose lower end lies in an index
+range, from the rows of that range only (streaming classification).
+
 Successor runs are mapped to their canonical index arithmetically where the
 space is unconstrained (``RBTO`` increments for rank spaces; a
 hockey-stick formula on the counts for set spaces) and through

@@ -12,6 +12,12 @@ section 3:
 ``weak``      ``r <= s  =>  M(r) <= M(s)`` but some ``r < s`` ties;
 ``violated``  some ``r < s`` (or tied ``r ~ s``) with ``M(r) > M(s)``.
 
+The space is consumed in blocks of canonical indices
+(:mod:`workbench.scale.stream`), on this process, a local process pool or a
+Dask cluster, so memory follows the block size times the workers, not the
+space; :func:`classify_materialised` is the former whole-space path, kept
+as the reference.
+
 A verdict below the best the order allows comes with a witness: for
 ``violated`` and ``weak`` the first offending cover ``(lower, upper)`` in
 canonical order (by the index of ``lower``, then of ``upper``) with both
