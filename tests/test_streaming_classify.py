@@ -194,3 +194,17 @@ def test_refusal_names_memory_time_and_how_to_shard(monkeypatch):
     assert "524,288 runs needing" in text and "it expects ~" in text and "with 2 worker(s)" in text
     for option in ("--workers", "--scheduler tcp://", "--timeout"):
         assert option in text
+
+
+def test_a_user_measure_file_is_reloaded_by_absolute_path_in_workers(monkeypatch):
+    """Workers (a Dask cluster's may run elsewhere) re-load the measure file from its absolute path."""
+    from workbench.scale.stream import job_for, setting
+
+    monkeypatch.chdir(ROOT)
+    m = parse_measure("examples/half_life.py:half_life")
+    job = job_for(m, get_order("rank"), Space("rank", 3), Gains.default(1))
+    assert job.measure == HALF_LIFE
+    monkeypatch.chdir(ROOT / "tests")  # elsewhere: the job still finds its file
+    measure, *_ = setting(job)
+    rows = Space("rank", 3).array()
+    assert measure.evaluate(rows, Gains.default(1)).values() == m.evaluate(rows, Gains.default(1)).values()
