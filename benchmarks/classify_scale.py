@@ -266,6 +266,8 @@ def main() -> None:
     ap.add_argument("--before", default="", help="a checkout of the code before issue 17, for engine 'before'")
     args = ap.parse_args()
     BEFORE[0] = args.before
+    if "before" in args.engines.split(",") and not args.before:
+        ap.error("engine 'before' needs --before PATH (a checkout of the code before issue 17)")
     store = RESULTS / "classify_scale.json"
     kept = json.loads(store.read_text()) if store.exists() else {"rows": [], "pytrec": {}}
     for grades, depths in ((1, _range(args.binary)), (2, _range(args.graded))):
