@@ -223,7 +223,7 @@ def render(rows: list[dict], trec: dict) -> str:
         ratio = f"{t / r['wall']:.2f}x" if t is not None else "-"
         intrinsic = r["intrinsic"]
         if intrinsic.startswith("not computed, needs "):
-            intrinsic = f"not computed (needs {intrinsic.split()[3]})"
+            intrinsic = f"not computed (needs {' '.join(intrinsic.split()[3:5])})"
         lines.append(
             f"| {r['grades']} | {r['depth']} | {r['runs']:,} | {r['covers']:,} | {ENGINE_NAMES[r['engine']]} | "
             f"{r['wall']:.1f} | {r['peak_mib']:.0f} | {r['verdict']} | {intrinsic} | {tw} | {ratio} | "
