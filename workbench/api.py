@@ -183,7 +183,7 @@ def _runs(value, grades: int, what: str) -> list:
 # the questions
 
 
-def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=None):
+def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=None, workers=1, scheduler=None):
     """On which scale is ``measure`` relative to ``order``: a verdict with a witness (``workbench classify``).
 
     Parameters
@@ -200,6 +200,11 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
         ``"0,1,3"`` (default ``g(i) = i``).
     topic : str, int, sequence or Topic, optional
         Relevant documents per grade, ``"2,1"`` or ``3``; needed by AP, nDCG, R, ...
+    workers : int, default 1
+        Worker processes the blocks of runs are shared over (1: this process).
+    scheduler : str, optional
+        ``"local"`` (a Dask LocalCluster of ``workers`` processes) or a Dask
+        scheduler address ``tcp://host:port`` (the ``dask`` extra).
 
     Returns
     -------
@@ -238,7 +243,7 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     n = _depth(depth)
     c, g, t = _setting(grades, gains, topic)
     m.check_topic(t)
-    return run_classify(m, o, _space(o, n, c, t), g)
+    return run_classify(m, o, _space(o, n, c, t), g, workers=workers, scheduler=scheduler)
 
 
 def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None):

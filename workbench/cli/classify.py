@@ -31,6 +31,9 @@ def classify(
     topic: Optional[str] = TopicOpt,
     ranked_values: int = typer.Option(256, "--ranked-values", help="List the attained values (interval transformation) when at most this many; 0 lists all."),
     as_json: bool = JsonOpt,
+    workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: the machine's cores; 1 works in this process)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Run the blocks on Dask: 'local' (a LocalCluster of --workers processes) or a scheduler address tcp://host:port (needs the dask extra)."),
+    show_progress: bool = typer.Option(False, "--progress", help="Show the progress bar on stderr even when it is not a terminal."),
 ) -> None:
     """Classify MEASURE relative to an order: interval / ordinal / strict / weak / violated, with a witness."""
     from workbench.measures.names import parse_measure
@@ -39,15 +42,21 @@ def classify(
 
     from workbench.errors import WorkbenchError
 
+    from workbench.core.executors import check_scheduler, check_workers, default_workers
+
     if ranked_values < 0:
         raise WorkbenchError(f"--ranked-values {ranked_values}: give a count >= 0 (0 lists all)")
+    workers = default_workers() if workers is None else check_workers(workers)
+    scheduler = check_scheduler(scheduler)
     m = parse_measure(measure)
     o = get_order(order)
     depth, c, g, t = setting(depth, grades, gains, topic)
     m.check_topic(t)
     space = make_space(o, depth, c, t)
-    with progress_bar(label=f"{m} on {o.name}") as bar:
-        result = run_classify(m, o, space, g, progress=bar.phase, ranked_limit=ranked_values or None)
+    size = space.size
+    with progress_bar(total=size, label=f"{m} on {o.name}", force=show_progress) as bar:
+        result = run_classify(m, o, space, g, progress=bar.phase, ranked_limit=ranked_values or None,
+                              workers=workers, scheduler=scheduler, advance=lambda n: bar.advance(n))
     if as_json:
         emit_json(result.to_json())
         return
@@ -68,7 +77,7 @@ def print_classification(result) -> None:
         + (f", topic {result.topic}" if result.topic else "")
         + f", order [bold]{result.order}[/bold] ({result.runs} runs, {result.covers} covers)"
     )
-    stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic.category}")
+    stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic_text}")
     if result.affine:
         a, b = result.affine
         stdout.print(f"  {result.measure} = {show(a)} * rank + {show(b)}")

@@ -57,18 +57,23 @@ def make_space(order, depth: int, grades: int, topic):
 
 
 @contextmanager
-def progress_bar(total: Optional[int] = None, label: str = "working") -> Iterator:
-    """A rich progress bar on stderr (silent when stderr is not a terminal)."""
+def progress_bar(total: Optional[int] = None, label: str = "working", force: bool = False) -> Iterator:
+    """A rich progress bar on stderr (silent when stderr is not a terminal, unless ``force``)."""
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+    from rich.console import Console
+
+    # asked for on a pipe or file: a terminal's rendering, redrawn twice a second, kept at the end
+    console = stderr if stderr.is_terminal or not force else Console(stderr=True, force_terminal=True)
     with Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
         BarColumn(),
         TimeElapsedColumn(),
-        console=stderr,
-        transient=True,
-        disable=not stderr.is_terminal,
+        console=console,
+        transient=stderr.is_terminal,
+        refresh_per_second=2,
+        disable=not (stderr.is_terminal or force),
     ) as prog:
         task = prog.add_task(label, total=total)
 

@@ -145,7 +145,9 @@ def with_run_options(callback, command: str):
         else:
             limit = kwargs.pop("time_limit", None)
         table_format = kwargs.pop("table_format", None) if tabled else None
-        with time_limit(limit, command):
+        from workbench.core.budget import allow_time
+
+        with time_limit(limit, command), allow_time(None if own_budget else limit):
             if table_format is not None:
                 return run_as_tables(callback, table_format, kwargs)
             return callback(*args, **kwargs)

@@ -13,6 +13,7 @@ SPEC section 6 (bad input: one line, exit status 2); Linux cgroup v2 ``memory.ma
 """
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 
@@ -86,6 +87,27 @@ def memory_budget() -> tuple[int, str]:
     return _machine_memory()
 
 
+_ALLOWED_SECONDS: list = []
+
+
+@contextlib.contextmanager
+def allow_time(seconds: float | None):
+    """Within the block, :func:`time_budget` is at least ``seconds`` (the command line's ``--timeout``).
+
+    >>> with allow_time(600):
+    ...     time_budget()
+    (600, '--timeout allows')
+    """
+    if seconds is None:
+        yield
+        return
+    _ALLOWED_SECONDS.append(seconds)
+    try:
+        yield
+    finally:
+        _ALLOWED_SECONDS.pop()
+
+
 def time_budget() -> tuple[float, str]:
     """``(seconds, phrase)``: the estimated work a request may plan (``$WORKBENCH_TIME_LIMIT`` overrides :data:`TIME_CAP`)."""
     import os
@@ -95,10 +117,16 @@ def time_budget() -> tuple[float, str]:
         try:
             v = float(env)
             if v > 0 and math.isfinite(v):
-                return v, "WORKBENCH_TIME_LIMIT allows"
+                return _at_least_allowed(v, "WORKBENCH_TIME_LIMIT allows")
         except ValueError:
             pass
-    return TIME_CAP, "the workbench allows"
+    return _at_least_allowed(TIME_CAP, "the workbench allows")
+
+
+def _at_least_allowed(seconds: float, why: str) -> tuple[float, str]:
+    if _ALLOWED_SECONDS and _ALLOWED_SECONDS[-1] > seconds:
+        return _ALLOWED_SECONDS[-1], "--timeout allows"
+    return seconds, why
 
 
 def human_bytes(n: float) -> str:

@@ -295,6 +295,32 @@ class ValueBlock:
         return cls(arr[np.asarray(grades)].reshape(-1, 1), den, (ONE,), bound)
 
     @classmethod
+    def concat(cls, blocks) -> "ValueBlock":
+        """The rows of several blocks one after another, over one denominator and one basis.
+
+        >>> a, b = ValueBlock.rational([1, 2], 3), ValueBlock.rational([1], 2)
+        >>> [str(v) for v in ValueBlock.concat([a, b]).values()]
+        ['1/3', '2/3', '1/2']
+        """
+        blocks = list(blocks)
+        scale = blocks[0].scale
+        if any(b.scale != scale for b in blocks):
+            raise ValueError("cannot join values with different scales")
+        basis: list = []
+        for b in blocks:
+            basis.extend(e for e in b.basis if e not in basis)
+        den = math.lcm(*(b.den for b in blocks))
+        bound = max(b.bound * (den // b.den) for b in blocks)
+        obj = not _fits(bound) or any(b.coords.dtype == object for b in blocks)
+        parts = []
+        for b in blocks:
+            c = b._on_basis(tuple(basis))
+            c = _as_object(c) if obj else c
+            f = den // b.den
+            parts.append(c * f if f != 1 else c)
+        return cls(np.concatenate(parts), den, tuple(basis), bound, scale)
+
+    @classmethod
     def sum_of(cls, terms) -> "ValueBlock | Fraction":
         """The sum of many blocks and rationals with one allocation.
 
@@ -391,7 +417,10 @@ class ValueBlock:
         a, b = self._on_basis(basis), other._on_basis(basis)
         if not _fits(bound) or a.dtype == object or b.dtype == object:
             a, b = _as_object(a), _as_object(b)
-        coords = a * fa + b * fb if sign > 0 else a * fa - b * fb
+        # a factor of 1 is skipped: on Python-int coordinates every product is a pass over objects
+        a = a * fa if fa != 1 else a
+        b = b * fb if fb != 1 else b
+        coords = a + b if sign > 0 else a - b
         return ValueBlock(coords, den, basis, bound, self.scale)
 
     @staticmethod
@@ -717,8 +746,8 @@ def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
     """Sign of each row of exact coordinates over ``basis``, certified."""
     if len(basis) == 1:
         col = diff[:, 0]
-        if col.dtype == object:
-            out1 = np.array([(x > 0) - (x < 0) for x in col], dtype=np.int8)
+        if col.dtype == object:  # Python ints: numpy's comparison loops, no Python-level loop
+            out1 = (col > 0).astype(np.int8) - (col < 0).astype(np.int8)
         else:
             out1 = np.sign(col).astype(np.int8)
         return out1 if _basis_sign(basis[0]) > 0 else -out1

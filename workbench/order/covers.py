@@ -37,6 +37,9 @@ raise          raise any ``r_i = u`` to ``u+1``             raise ``u`` to ``v``
                                                             above ``u`` with room
 =============  ===========================================  =====================
 
+:func:`covers_in_range` gives the covers whose lower end lies in an index
+range, from the rows of that range only (streaming classification).
+
 Successor runs are mapped to their canonical index arithmetically where the
 space is unconstrained (``RBTO`` increments for rank spaces; a
 hockey-stick formula on the counts for set spaces) and through
@@ -224,51 +227,64 @@ def _rule_covers(space, gen: Callable[[np.ndarray, int], Iterator[Move]]) -> Cov
         keys = np.concatenate([arr.astype(np.int64) @ w for _, arr in space.blocks(BLOCK, 0, size)]) if size else np.zeros(0, np.int64)
     lowers, uppers = [], []
     for first, arr in space.blocks(BLOCK, 0, size):
-        arr = np.asarray(arr)
-        n = len(arr)
-        blo, bup, bsucc = [], [], []
-        for rows, changes in gen(arr, space.grades):
-            if len(rows) == 0:
-                continue
-            lo = rows.astype(np.int64) + first
-            if arithmetic:
-                delta = np.zeros(len(rows), dtype=np.int64)
-                for pos, old, new in changes:
-                    delta += (new - old) * w[pos]
-                blo.append(lo)
-                bup.append(lo + delta)
-            else:
-                succ = arr[rows].copy()
-                for pos, old, new in changes:
-                    if np.ndim(pos) == 0:
-                        succ[:, pos] = new
-                    else:
-                        succ[np.arange(len(rows)), pos] = new
-                blo.append(lo)
-                bsucc.append(succ)
-        if not blo:
-            continue
-        lo = np.concatenate(blo)
-        if arithmetic:
-            up = np.concatenate(bup)
-            if keys is not None:
-                target = keys[lo] + (up - lo)  # successor keys (bup holds lower index + key increment)
-                pos = np.minimum(np.searchsorted(keys, target), max(size - 1, 0))
-                keep = keys[pos] == target
-                lo, up = lo[keep], pos[keep]
-        else:
-            succ = np.concatenate(bsucc)
-            if not full:  # a down-set: drop successors outside the space
-                keep = np.asarray(space.contains(succ), dtype=bool)
-                succ, lo = succ[keep], lo[keep]
-            up = np.asarray(space.indices(succ), dtype=np.int64)
-        if len(lo):
-            lo, up = _sort_block(lo, up, first, n, size)
-            lowers.append(lo)
-            uppers.append(up)
+        got = _rule_block(space, gen, first, np.asarray(arr), size, full, w, keys)
+        if got is not None:
+            lowers.append(got[0])
+            uppers.append(got[1])
     if not lowers:
         return _finish([], [])
     return Covers(np.concatenate(lowers), np.concatenate(uppers))
+
+
+def _rule_block(space, gen, first: int, arr: np.ndarray, size: int, full: bool, w, keys, sort: bool = True):
+    """Sorted ``(lower, upper)`` covers whose lower end is one of the rows ``arr`` (indices from ``first``).
+
+    ``w``: RBTO weights when successors are indexed arithmetically (rank
+    spaces below 2^62 runs); ``keys``: the sorted RBTO keys of a topic's
+    down-set (None: the space is the full one, or ``w`` is None and
+    successors are indexed through ``space.indices``).
+    """
+    arithmetic = w is not None
+    n = len(arr)
+    blo, bup, bsucc = [], [], []
+    for rows, changes in gen(arr, space.grades):
+        if len(rows) == 0:
+            continue
+        lo = rows.astype(np.int64) + first
+        if arithmetic:
+            delta = np.zeros(len(rows), dtype=np.int64)
+            for pos, old, new in changes:
+                delta += (new - old) * w[pos]
+            blo.append(lo)
+            bup.append(lo + delta)
+        else:
+            succ = arr[rows].copy()
+            for pos, old, new in changes:
+                if np.ndim(pos) == 0:
+                    succ[:, pos] = new
+                else:
+                    succ[np.arange(len(rows)), pos] = new
+            blo.append(lo)
+            bsucc.append(succ)
+    if not blo:
+        return None
+    lo = np.concatenate(blo)
+    if arithmetic:
+        up = np.concatenate(bup)
+        if keys is not None:
+            target = keys[lo] + (up - lo)  # successor keys (bup holds lower index + key increment)
+            pos = np.minimum(np.searchsorted(keys, target), max(size - 1, 0))
+            keep = keys[pos] == target
+            lo, up = lo[keep], pos[keep]
+    else:
+        succ = np.concatenate(bsucc)
+        if not full:  # a down-set: drop successors outside the space
+            keep = np.asarray(space.contains(succ), dtype=bool)
+            succ, lo = succ[keep], lo[keep]
+        up = np.asarray(space.indices(succ), dtype=np.int64)
+    if not len(lo):
+        return None
+    return _sort_block(lo, up, first, n, size) if sort else (lo, up)
 
 
 def _next_with_room(arr: np.ndarray, c: int, quota: Sequence[int] | None) -> np.ndarray:
@@ -409,10 +425,17 @@ def _set_index_from_counts(counts: np.ndarray, depth: int, c: int, table: np.nda
 
 def _replacement_full(space) -> Covers:
     """Replacement covers on an unconstrained set space, indices by arithmetic on counts."""
+    got = list(_replacement_full_range(space, 0, int(space.size)))
+    if not got:  # pragma: no cover - a space is never empty
+        return _finish([], [])
+    return Covers(np.concatenate([lo for lo, _ in got]), np.concatenate([up for _, up in got]))
+
+
+def _replacement_full_range(space, start: int, stop: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Sorted replacement covers with lower end in ``[start, stop)`` of an unconstrained set space, per block."""
     size, depth, c = int(space.size), space.depth, space.grades
     table = _binomial_table(depth + c + 1, c)
-    lowers, uppers = [], []
-    for first, arr in space.blocks(BLOCK, 0, size):
+    for first, arr in space.blocks(BLOCK, start, stop):
         arr = np.asarray(arr)
         n = len(arr)
         # cnt[:, v] = number of documents of grade v, v = 0..c
@@ -425,12 +448,7 @@ def _replacement_full(space) -> Covers:
             new[:, u + 1] += 1
             blo.append(rows.astype(np.int64) + first)
             bup.append(_set_index_from_counts(new[:, :0:-1], depth, c, table))
-        lo, up = _sort_block(np.concatenate(blo), np.concatenate(bup), first, n, size)
-        lowers.append(lo)
-        uppers.append(up)
-    if not lowers:  # pragma: no cover - a space is never empty
-        return _finish([], [])
-    return Covers(np.concatenate(lowers), np.concatenate(uppers))
+        yield _sort_block(np.concatenate(blo), np.concatenate(bup), first, n, size)
 
 
 def _consecutive(space, gains) -> Covers:
@@ -544,6 +562,81 @@ def _replacement_covers(space, gains) -> Covers:
     if not binding or binding == [space.grades]:
         return _rule_covers(space, _replacement_moves)
     return _fallback("replacement", space, gains, f"topic {space.topic} bounds a grade below the top: not convex")
+
+
+def _rule_generator(name: str, space, gains: Gains):
+    """The move generator of a rule-based case (as :data:`_COVERS` dispatches), or None for the others."""
+    binding = _binding(space)
+    quota = _topic_counts(space) if binding else None
+    if name == "dominance":
+        return lambda arr, c: _dominance_moves(arr, c, quota)
+    if name == "swap":
+        return _swap_moves
+    if name == "raise":
+        return lambda arr, c: _raise_moves(arr, c, quota)
+    if name == "ipso" and _uniform(gains) and (not binding or space.grades == 1):
+        return _ipso_uniform_moves
+    if name == "replacement" and (not binding or binding == [space.grades]):
+        return _replacement_moves
+    return None
+
+
+_WHOLE: dict = {}
+
+
+def covers_in_range(name: str, space, gains: Gains, start: int, stop: int, sort: bool = True) -> Covers:
+    """The covers of order ``name`` on ``space`` whose lower end has its index in ``[start, stop)``.
+
+    The same pairs as ``get_order(name).covers(space, gains)`` restricted to
+    those lower ends, in the same (lower, upper) order, generated from the
+    rows of that index range only, so memory follows the range, not the
+    space.  Cases that need the generic quadratic fallback (at most
+    :data:`FALLBACK_LIMIT` runs) compute the whole relation once per process
+    and slice it; tied pairs are those whose first index lies in the range.
+    ``sort=False`` skips sorting the covers of rule-based orders (callers
+    that only need the first offending cover in canonical order find it
+    among the few offending ones); chains and tied pairs are always sorted.
+
+    Examples
+    --------
+    >>> from workbench.space.spaces import rank_space
+    >>> covers_in_range("dominance", rank_space(3), Gains.default(1), 2, 5).pairs()
+    [(2, 3), (2, 4), (3, 5), (4, 5)]
+
+    References
+    ----------
+    Seed 001 sec. 2.2 (Rule 1, Rule 2); SPEC sec. 2.
+    """
+    size = int(space.size)
+    stop = min(int(stop), size)
+    start = min(int(start), stop)
+    if name in ("rank", "set"):
+        lo = np.arange(start, max(min(stop, size - 1), start), dtype=np.int64)
+        return Covers(lo, lo + 1)
+    parts: list = []
+    gen = _rule_generator(name, space, gains)
+    if name == "replacement" and not _binding(space) and space.size < _INT64_SAFE // 4:
+        parts = list(_replacement_full_range(space, start, stop))
+    elif gen is not None:
+        full = space.topic is None or not _binding(space)
+        arithmetic = full and space.kind == "rank" and (space.grades + 1) ** space.depth < _INT64_SAFE
+        w = _weights(space) if arithmetic else None
+        for first, arr in space.blocks(BLOCK, start, stop) if stop > start else ():
+            got = _rule_block(space, gen, first, np.asarray(arr), size, full, w, None, sort)
+            if got is not None:
+                parts.append(got)
+    else:
+        key = (name, space.kind, space.depth, space.grades, str(space.topic), str(gains))
+        if key not in _WHOLE:
+            _WHOLE.clear()
+            _WHOLE[key] = _COVERS[name](space, gains)
+        whole = _WHOLE[key]
+        a, b = np.searchsorted(whole.lower, [start, stop])
+        ta, tb = np.searchsorted(whole.tie_lower, [start, stop])
+        return Covers(whole.lower[a:b], whole.upper[a:b], whole.tie_lower[ta:tb], whole.tie_upper[ta:tb])
+    if not parts:
+        return _finish([], [])
+    return Covers(np.concatenate([lo for lo, _ in parts]), np.concatenate([up for _, up in parts]))
 
 
 def estimate_covers(name: str, space, gains: Gains, sample: np.ndarray, runs: float) -> tuple[float, float]:

@@ -12,6 +12,12 @@ section 3:
 ``weak``      ``r <= s  =>  M(r) <= M(s)`` but some ``r < s`` ties;
 ``violated``  some ``r < s`` (or tied ``r ~ s``) with ``M(r) > M(s)``.
 
+The space is consumed in blocks of canonical indices
+(:mod:`workbench.scale.stream`), on this process, a local process pool or a
+Dask cluster, so memory follows the block size times the workers, not the
+space; :func:`classify_materialised` is the former whole-space path, kept
+as the reference.
+
 A verdict below the best the order allows comes with a witness: for
 ``violated`` and ``weak`` the first offending cover ``(lower, upper)`` in
 canonical order (by the index of ``lower``, then of ``upper``) with both
@@ -41,8 +47,13 @@ VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
 #: Most distinct values listed as ``ranked_values`` (the interval transformation).
 RANKED_VALUES_LIMIT = 256
 
-#: Most runs :func:`classify` enumerates (16.8 million: binary depth 24).
+#: Most runs the materialised paths enumerate at once (16.8 million: binary
+#: depth 24): :func:`classify_materialised`, thresholds, axioms.
 ENUMERATION_LIMIT = 1 << 24
+MATERIALISED_LIMIT = ENUMERATION_LIMIT
+#: Most runs :func:`classify` streams (2^36: binary depth 36); the memory and
+#: time budgets usually refuse earlier (``--workers``, ``--scheduler``, ``--timeout``).
+STREAMING_LIMIT = 1 << 36
 
 
 # ---------------------------------------------------------------------------
@@ -75,6 +86,15 @@ _SEC_PER_OBJ_BYTE = 2.2e-7
 _SEC_PER_OBJ_BYTE_POSITION = 6e-10
 _SEC_PER_COVER_INT_BYTE = 1e-8
 _SEC_PER_COVER_OBJ_BYTE = 3e-8
+#: Resident memory of one worker process before its first block (interpreter, numpy, sympy).
+_MEM_PROCESS = 120e6
+#: Starting one worker process.
+_SEC_PER_WORKER = 1.0
+#: Whole runs against the warm probe block, and what a second process adds
+#: (benchmarks/classify_scale.py, binary depth 24: 170 s on one process and
+#: 110 s on two, against 103 s and 53 s estimated from the probe alone).
+_STREAM_SLOWDOWN = 1.6
+_PARALLEL_EFFICIENCY = 0.75
 #: Printing a witness's exact values costs about the square of their number
 #: of logarithms (sympy sums of thousands of terms).
 _SEC_PER_COLUMN_SQUARED = 2e-7
@@ -132,6 +152,41 @@ class Workload:
         return Estimate(about_runs(self.log2_runs), mem, sec)
 
 
+    def streaming_estimate(self, workers: int = 1, block: int | None = None,
+                           probe: tuple[float, float, int] | None = None) -> "Estimate":
+        """Peak memory and time of the streaming :func:`classify`: memory ~ block x workers, time ~ runs / workers.
+
+        Each block of ``block`` runs also scores the upper ends of its covers
+        that fall outside it: about ``covers per run x (1 - log2(block) /
+        log2(runs))`` more runs for the rule-based orders (moves at positions
+        in the block's shared prefix land in other blocks).
+        """
+        from workbench.core.budget import Estimate
+        from workbench.scale.stream import DEFAULT_BLOCK
+        from workbench.space.spaces import about_runs
+
+        if self.log2_runs >= 1000:
+            return Estimate(about_runs(self.log2_runs), float("inf"), float("inf"))
+        block = block or DEFAULT_BLOCK
+        n = self.runs
+        per_cover = self.covers / n if n else 0.0
+        b = min(float(block), n)
+        far = per_cover * max(0.0, 1.0 - math.log2(max(b, 1.0)) / max(self.log2_runs, 1.0))
+        if probe is not None:  # seconds and bytes per run measured on a real block of probe[2] runs
+            pb = min(float(probe[2]), n)
+            far_probe = per_cover * max(0.0, 1.0 - math.log2(max(pb, 1.0)) / max(self.log2_runs, 1.0))
+            per_sec = _STREAM_SLOWDOWN * probe[0] * (1.0 + far) / (1.0 + far_probe)
+            per_byte = probe[1] * (1.0 + far) / (1.0 + far_probe)
+        else:
+            one = Workload(0.0, self.depth, per_cover, self.int_bytes, self.obj_bytes, self.eval_bytes).estimate()
+            per_sec, per_byte = one.seconds * (1.0 + far), one.bytes * (1.0 + far)
+        mem = (_MEM_PROCESS * (1 + (workers if workers > 1 else 0)) + workers * b * per_byte
+               + 12.0 * self.fallback**2 * workers)
+        parallel = workers * (_PARALLEL_EFFICIENCY if workers > 1 else 1.0)
+        sec = n * per_sec / parallel + 1e-9 * self.fallback**3 + _SEC_PER_WORKER * workers
+        return Estimate(about_runs(self.log2_runs), mem, sec)
+
+
 def _value_bytes(block) -> tuple[float, float]:
     """``(int64 bytes, Python-int bytes)`` of exact coordinates per run of a value block."""
     import sys
@@ -184,7 +239,8 @@ def _probe(measure, kind: str, depth: int, grades: int, topic, gains) -> tuple[f
     return _PROBES[key]
 
 
-def classify_workload(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> Workload:
+def classify_workload(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains,
+                      streaming: bool = False) -> Workload:
     """Estimate what :func:`classify` builds for these arguments, from logarithms and a small probe.
 
     Spaces whose runs alone would not fit are described from ``log2`` of
@@ -198,7 +254,7 @@ def classify_workload(measure, order, kind: str, depth: int, grades: int, topic,
     from workbench.space.spaces import Space, log2_space_size
 
     lg = log2_space_size(kind, depth, grades, topic)
-    if lg > 40 or 2.0**lg * depth > 4 * memory_budget()[0]:
+    if lg > 40 or (not streaming and 2.0**lg * depth > 4 * memory_budget()[0]):
         return Workload(lg, depth, covers=2.0 ** min(lg, 1000.0))
     space = Space(kind, depth, grades, topic)
     runs = space.size
@@ -215,8 +271,57 @@ def classify_workload(measure, order, kind: str, depth: int, grades: int, topic,
     return Workload(lg, depth, covers, ib, ob, eb, fb)
 
 
+#: Runs of the block a streaming estimate times and measures.
+STREAM_PROBE_RUNS = 4096
+#: ``log2`` of the smallest space whose streaming estimate is measured on a probe block.
+STREAM_PROBE_FROM = 18
+
+
+def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> tuple[float, float, int]:
+    """``(seconds, bytes, runs)``: per-run time and peak allocation of classifying one real block (cached).
+
+    The block of :data:`STREAM_PROBE_RUNS` runs from the middle of the space
+    runs through :func:`workbench.scale.stream.classify_block` twice: once
+    timed, once under :mod:`tracemalloc`.
+    """
+    import time
+    import tracemalloc
+
+    from workbench.scale.stream import classify_block, job_for
+    from workbench.space.spaces import Space
+
+    key = ("stream", str(measure), order.name, kind, depth, grades, topic, gains)
+    if key not in _PROBES:
+        if len(_PROBES) > 256:
+            _PROBES.clear()
+        space = Space(kind, depth, grades, topic)
+        size = space.size
+        n = min(STREAM_PROBE_RUNS, size)
+        start = (size - n) // 2
+        job = job_for(measure, order, space, gains, distinct=False)
+        classify_block(job, start, start + min(n, 64))  # warm the per-process set-up
+        seconds = float("inf")
+        for _ in range(2):  # the faster of two: the machine may be busy with other work
+            began = time.perf_counter()
+            classify_block(job, start, start + n)
+            seconds = min(seconds, (time.perf_counter() - began) / n)
+        started = not tracemalloc.is_tracing()
+        if started:
+            tracemalloc.start()
+        try:
+            tracemalloc.reset_peak()
+            before = tracemalloc.get_traced_memory()[0]
+            classify_block(job, start, start + n)
+            peak = tracemalloc.get_traced_memory()[1] - before
+        finally:
+            if started:
+                tracemalloc.stop()
+        _PROBES[key] = (seconds, peak / n, n)
+    return _PROBES[key]
+
+
 def check_classify(measure, order, space, gains: Gains | None = None, command: str = "classify",
-                   hint: str = "") -> None:
+                   hint: str = "", workers: int | None = None, block: int | None = None) -> None:
     """Refuse (:class:`~workbench.errors.TooLargeError`) a classification that would not fit the machine.
 
     The message gives the estimate (runs, memory or time) and the largest
@@ -228,12 +333,20 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
 
     gains = gains or Gains.default(space.grades)
 
+    streaming = workers is not None
+    limit = STREAMING_LIMIT if streaming else ENUMERATION_LIMIT
+
     def at(d: int):
-        w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains)
-        est = w.estimate()
-        if w.log2_runs > math.log2(ENUMERATION_LIMIT) + 1e-9:
+        w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains, streaming)
+        # small spaces fit whatever the model says: probing them would cost more than classifying
+        if streaming and STREAM_PROBE_FROM < w.log2_runs <= math.log2(limit) + 1e-9 and w.fallback == 0:
+            probe = stream_probe(measure, order, space.kind, d, space.grades, space.topic, gains)
+            est = w.streaming_estimate(workers, block, probe)
+        else:
+            est = w.streaming_estimate(workers, block) if streaming else w.estimate()
+        if w.log2_runs > math.log2(limit) + 1e-9:
             return Estimate(est.what, est.bytes, est.seconds,
-                            f"{command} enumerates every run and stops at {ENUMERATION_LIMIT:,}")
+                            f"{command} enumerates every run and stops at {limit:,}")
         return est
 
     est = at(space.depth)
@@ -241,6 +354,13 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
         return
     best = largest_fitting(at, 1, space.depth - 1)
     fits = (f"depth <= {best} fits" if best is not None else "no depth fits") + hint
+    if streaming:
+        from workbench.core.budget import human_bytes, human_seconds
+
+        fits += (f" (it expects {human_bytes(est.bytes)} and {human_seconds(est.seconds)} with {workers} "
+                 f"worker(s))")
+        fits += (f"; or shard it: --workers N (now {workers}) on this machine, --scheduler tcp://host:port "
+                 "on a Dask cluster, and allow the time with --timeout SECONDS")
     label = "" if space.grades == 1 else f" with {space.grades} relevant grades"
     topic = f", topic {space.topic}" if space.topic is not None else ""
     refuse_unless_fits(f"{command} {measure} on {order.name} order at depth {space.depth}{label}{topic}", est, fits)
@@ -362,7 +482,8 @@ class Classification:
     witness: Witness | None
     gap_witness: tuple[Witness, Witness] | None
     affine: tuple[object, object] | None
-    intrinsic: Intrinsic
+    #: None when not computed (its distinct-value table would not fit; ``notes`` says what it needs).
+    intrinsic: Intrinsic | None
     intrinsic_witness: dict | None
     runs: int
     covers: int
@@ -378,6 +499,8 @@ class Classification:
         """Why ``ranked_values`` is None (too many distinct values), and how to get them; None when listed."""
         if self.ranked_values is not None:
             return None
+        if self.intrinsic is None:
+            return "distinct values not computed: " + self.intrinsic_text
         return (f"{self.intrinsic.distinct:,} distinct values, more than the {self.ranked_limit:,} listed; "
                 f"ask for more with --ranked-values N (0: all)")
 
@@ -402,11 +525,11 @@ class Classification:
                 "alpha_float": to_float(self.affine[0]),
                 "beta_float": to_float(self.affine[1]),
             },
-            "intrinsic": self.intrinsic.category,
+            "intrinsic": None if self.intrinsic is None else self.intrinsic.category,
             "intrinsic_witness": self.intrinsic_witness,
             "runs": self.runs,
             "covers": self.covers,
-            "distinct_values": self.intrinsic.distinct,
+            "distinct_values": None if self.intrinsic is None else self.intrinsic.distinct,
             "ranked_values": None
             if self.ranked_values is None
             else [
@@ -416,7 +539,16 @@ class Classification:
         }
         if self.ranked_values is None:
             out["ranked_values_omitted"] = self.ranked_values_omitted
+        if self.intrinsic is None:
+            out["intrinsic_omitted"] = self.intrinsic_text
         return out
+
+    @property
+    def intrinsic_text(self) -> str:
+        """Giner's category, or why it was not computed (``"not computed, needs ~2 GB ..."``)."""
+        if self.intrinsic is not None:
+            return self.intrinsic.category
+        return next((n.removeprefix("intrinsic: ") for n in self.notes if n.startswith("intrinsic:")), "not computed")
 
     def _relation(self) -> str:
         return "tied with" if self.verdict == "weak" else "scores above"
@@ -443,7 +575,7 @@ class Classification:
         SPEC section 3.
         """
         lines = [f"Classification of {self.measure}: {self._setting()} ({self.runs} runs, {self.covers} covers)",
-                 f"  verdict: {self.verdict}    intrinsic (Giner): {self.intrinsic.category}"]
+                 f"  verdict: {self.verdict}    intrinsic (Giner): {self.intrinsic_text}"]
         if self.affine:
             a, b = self.affine
             lines.append(f"  {self.measure} = {show_value(a)} * rank + {show_value(b)}")
@@ -483,7 +615,8 @@ class Classification:
 
         fields = [("measure", code(self.measure)), ("setting", self._setting()),
                   ("size", f"{self.runs} runs, {self.covers} covers"), ("verdict", bold(self.verdict)),
-                  ("intrinsic (Giner)", f"{self.intrinsic.category} ({self.intrinsic.distinct} distinct values)")]
+                  ("intrinsic (Giner)", self.intrinsic_text if self.intrinsic is None
+                   else f"{self.intrinsic.category} ({self.intrinsic.distinct} distinct values)")]
         if self.affine:
             a, b = self.affine
             fields.append(("scale", code(f"{self.measure} = {show_value(a)} * rank + {show_value(b)}")))
@@ -523,6 +656,25 @@ def verdict_from_signs(total: bool, signs: np.ndarray, tie_signs: np.ndarray) ->
     return ("ordinal" if total else "strict"), None, ""
 
 
+def _distinct_bytes(measure, order, space, gains) -> float:
+    """Bytes the sorted distinct-value table of Giner's category needs (with its merge temporaries).
+
+    Per run at most: its value and two run indices kept, and while two tables
+    merge, the concatenation, a sort permutation, the permuted copies and
+    masks (measured with benchmarks/classify_scale.py: about 100 bytes per
+    int64 value; Python-int values cost their objects too).
+    """
+    w = classify_workload(measure, order, space.kind, space.depth, space.grades, space.topic, gains)
+    return w.runs * (4.0 * (w.int_bytes + w.obj_bytes) + 68.0)
+
+
+def intrinsic_bytes_limit() -> float:
+    """Memory the distinct-value table may take: an eighth of the memory budget."""
+    from workbench.core.budget import memory_budget
+
+    return memory_budget()[0] / 8
+
+
 def classify(
     measure,
     order,
@@ -530,8 +682,208 @@ def classify(
     gains: Gains | None = None,
     progress: Callable[[str], None] | None = None,
     ranked_limit: int | None = RANKED_VALUES_LIMIT,
+    workers: int = 1,
+    scheduler: str | None = None,
+    block_size: int | None = None,
+    advance: Callable[[int], None] | None = None,
 ) -> Classification:
-    """Classify ``measure`` relative to ``order`` on ``space``, exactly.
+    """Classify ``measure`` relative to ``order`` on ``space``, exactly, in bounded memory.
+
+    The space is consumed in blocks of canonical indices
+    (:mod:`workbench.scale.stream`): each block scores its runs and the
+    upper ends of the covers that start in it, and keeps only the first
+    offending cover, the first tie and (total orders) the increments; the
+    block summaries merge in canonical order, so the result is the same
+    whatever the block size, the number of workers and the engine.
+
+    Parameters
+    ----------
+    measure : workbench.measures.measure.Measure
+    order : workbench.order.orders.Order
+    space : workbench.space.spaces.Space
+        Its ``kind`` must be the order's ``space_kind``; its topic (if any)
+        is the topic the measure is scored against.
+    gains : Gains, optional
+        Default ``g(i) = i`` on the space's grades.
+    progress : callable, optional
+        Called with a short phase name before each phase.
+    ranked_limit : int or None, optional
+        List the attained values (the interval transformation) when there
+        are at most this many (default :data:`RANKED_VALUES_LIMIT`); None
+        lists all.  Beyond it the result says so
+        (:attr:`Classification.ranked_values_omitted`).
+    workers : int, default 1
+        Worker processes (1: in this process).
+    scheduler : str, optional
+        ``"local"`` (a Dask ``LocalCluster`` of ``workers`` processes) or a
+        Dask scheduler address ``tcp://host:port``; needs the ``dask`` extra.
+    block_size : int, optional
+        Runs per block (default :data:`workbench.scale.stream.DEFAULT_BLOCK`).
+    advance : callable, optional
+        Called with the number of runs of each block done.
+
+    Returns
+    -------
+    Classification
+        Giner's category is computed by merging the blocks' sorted distinct
+        values while that table fits an eighth of the memory budget;
+        beyond, ``intrinsic`` is None and ``notes`` says what it would need.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.order.orders import get_order
+    >>> from workbench.space.spaces import rank_space
+    >>> c = classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(4))
+    >>> c.verdict, [str(x) for x in c.affine]
+    ('interval', ['1/16', '0'])
+    >>> c = classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(4), block_size=3)
+    >>> c.verdict, c.witness.lower, c.witness.upper
+    ('violated', (0, 0, 1, 1), (0, 1, 0, 0))
+
+    References
+    ----------
+    Seed 003 sec. 2 (steps 1-6) and sec. 4-5; SPEC section 3; Giner 2023 (seed 004).
+    """
+    from workbench.core.budget import human_bytes
+    from workbench.core.executors import check_scheduler, check_workers, open_executor
+    from workbench.scale.stream import DEFAULT_BLOCK, job_for, run_blocks
+
+    gains = gains or Gains.default(space.grades)
+    if gains.grades != space.grades:
+        raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
+    if order.space_kind != space.kind:
+        raise WorkbenchError(f"order {order.name!r} is defined on {order.space_kind}-based runs, not {space.kind}-based")
+    if ranked_limit is not None and (isinstance(ranked_limit, bool) or not isinstance(ranked_limit, int)
+                                     or ranked_limit < 0):
+        raise WorkbenchError(f"ranked values limit {ranked_limit!r}: give a count >= 0, or None for all")
+    workers = check_workers(workers)
+    scheduler = check_scheduler(scheduler)
+    if block_size is not None and (isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1):
+        raise WorkbenchError(f"block size {block_size!r}: give a number of runs >= 1")
+    measure.check_topic(space.topic)
+    step = progress or (lambda phase: None)
+
+    check_classify(measure, order, space, gains, workers=workers)
+    size = space.size
+    need = _distinct_bytes(measure, order, space, gains)
+    distinct = need <= intrinsic_bytes_limit()
+    notes: tuple[str, ...] = ()
+    if not distinct:
+        notes = (f"intrinsic: not computed, needs ~{human_bytes(need).lstrip('~')} for the sorted distinct values "
+                 f"of {size:,} runs (more than {human_bytes(intrinsic_bytes_limit()).lstrip('~')}, an eighth of "
+                 "the memory budget; raise WORKBENCH_MEMORY_LIMIT)",)
+    job = job_for(measure, order, space, gains, distinct)
+    block = block_size or DEFAULT_BLOCK
+    step("scoring runs and checking covers")
+    one_block = size <= block  # nothing to share out: no process to start
+    with open_executor(1 if one_block else workers, None if one_block else scheduler) as executor:
+        summary = run_blocks(job, size, block, executor, workers, advance)
+
+    def witnesses(pairs) -> list:
+        idx = sorted({i for p in pairs for i in p})
+        runs = space.rows_at(np.array(idx, dtype=np.int64))
+        values = measure.evaluate(runs, gains, space.topic)
+        at = {i: k for k, i in enumerate(idx)}
+        return [_witness(runs, values, at[a], at[b]) for a, b in pairs]
+
+    total = order.kind == "total"
+    witness, gap_witness, affine = None, None, None
+    if summary.tie_violation:
+        p = summary.tie_violation
+        verdict = "violated"
+        witness, = witnesses([(p.upper, p.lower) if summary.tie_swap else (p.lower, p.upper)])
+    elif summary.negative:
+        verdict = "violated"
+        witness, = witnesses([(summary.negative.lower, summary.negative.upper)])
+    elif summary.zero:
+        verdict = "weak"
+        witness, = witnesses([(summary.zero.lower, summary.zero.upper)])
+    else:
+        verdict = "ordinal" if total else "strict"
+    if verdict == "ordinal":
+        if summary.unequal:
+            f, u = summary.first_cover, summary.unequal
+            gap_witness = tuple(witnesses([(f.lower, f.upper), (u.lower, u.upper)]))
+        else:
+            verdict = "interval"
+            if summary.first_cover:
+                w, = witnesses([(summary.first_cover.lower, summary.first_cover.upper)])
+                bottom = witnesses([(0, 0)])[0].lower_value
+                affine = (w.upper_value - bottom, bottom)
+            else:  # one run (the empty topic's space): any alpha > 0 represents it; take 1
+                affine = (Fraction(1), witnesses([(0, 0)])[0].lower_value)
+
+    intrinsic, intrinsic_witness, ranked_values = None, None, None
+    if distinct:
+        step("intrinsic category")
+        table = summary.distinct[0]
+        intrinsic = _intrinsic_from_table(table, size)
+        if ranked_limit is None or intrinsic.distinct <= ranked_limit:
+            ranked_values = tuple(table.values.values())
+        if intrinsic.collision is not None:
+            i, j = intrinsic.collision
+            intrinsic_witness = {"equal_values": witnesses([(i, j)])[0].to_json()}
+        elif intrinsic.unequal_gaps is not None:
+            i, j, k = intrinsic.unequal_gaps
+            intrinsic_witness = {"unequal_gaps": [w.to_json() for w in witnesses([(i, j), (j, k)])]}
+
+    return Classification(
+        measure=str(measure),
+        order=order.name,
+        kind=space.kind,
+        depth=space.depth,
+        grades=space.grades,
+        gains=gains,
+        topic=space.topic,
+        verdict=verdict,
+        witness=witness,
+        gap_witness=gap_witness,
+        affine=affine,
+        intrinsic=intrinsic,
+        intrinsic_witness=intrinsic_witness,
+        runs=size,
+        covers=summary.covers,
+        notes=notes,
+        ranked_values=ranked_values,
+        ranked_limit=ranked_limit,
+    )
+
+
+def _intrinsic_from_table(table, runs: int) -> Intrinsic:
+    """Giner's category from the merged sorted distinct values (see :func:`intrinsic_category`)."""
+    from workbench.scale.intrinsic import CATEGORIES
+
+    distinct = table.values.n
+    if distinct < runs:
+        k = int(np.flatnonzero(table.second >= 0)[0])
+        return Intrinsic(CATEGORIES[0], distinct, runs, collision=(int(table.first[k]), int(table.second[k])))
+    if distinct >= 3:
+        rows = table.values.coords
+        gaps = rows[1:] - rows[:-1]
+        changes = np.flatnonzero(np.any(gaps[1:] != gaps[:-1], axis=1))
+        if len(changes):
+            j = int(changes[0]) + 1
+            first = table.first
+            return Intrinsic(CATEGORIES[1], distinct, runs, unequal_gaps=(int(first[j - 1]), int(first[j]), int(first[j + 1])))
+    return Intrinsic(CATEGORIES[2], distinct, runs)
+
+
+def classify_materialised(
+    measure,
+    order,
+    space,
+    gains: Gains | None = None,
+    progress: Callable[[str], None] | None = None,
+    ranked_limit: int | None = RANKED_VALUES_LIMIT,
+) -> Classification:
+    """Classify ``measure`` relative to ``order`` on ``space`` with the whole space in memory.
+
+    The reference path (and the oracle of the streaming tests): every run is
+    scored at once and every cover generated at once, so memory grows with
+    the space (about 240 bytes per run) and the space is limited to
+    :data:`MATERIALISED_LIMIT` runs.  :func:`classify` gives the same result
+    in bounded memory.
 
     Parameters
     ----------
@@ -559,10 +911,10 @@ def classify(
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.order.orders import get_order
     >>> from workbench.space.spaces import rank_space
-    >>> c = classify(parse_measure("RBP(p=0.5)"), get_order("rank"), rank_space(4))
+    >>> c = classify_materialised(parse_measure("RBP(p=0.5)"), get_order("rank"), rank_space(4))
     >>> c.verdict, [str(x) for x in c.affine]
     ('interval', ['1/16', '0'])
-    >>> c = classify(parse_measure("RBP(p=0.8)"), get_order("rank"), rank_space(4))
+    >>> c = classify_materialised(parse_measure("RBP(p=0.8)"), get_order("rank"), rank_space(4))
     >>> c.verdict, c.witness.lower, c.witness.upper
     ('violated', (0, 0, 1, 1), (0, 1, 0, 0))
 
@@ -578,15 +930,13 @@ def classify(
     measure.check_topic(space.topic)
     step = progress or (lambda phase: None)
 
-    check_classify(measure, order, space, gains)
     step("enumerating runs")
     try:
-        runs = space.array(limit=ENUMERATION_LIMIT)
+        runs = space.array(limit=MATERIALISED_LIMIT)
     except SpaceTooLargeError:
         raise SpaceTooLargeError(
             f"{space.kind} space at depth {space.depth} with {space.grades} relevant grade(s) has "
-            f"{space.size:,} runs; classify enumerates every run and stops at {ENUMERATION_LIMIT:,}: "
-            f"use --depth {max_enumerable_depth(space)} or less"
+            f"{space.size:,} runs; the materialised classification stops at {MATERIALISED_LIMIT:,}"
         ) from None
     step("scoring runs")
     values = measure.evaluate(runs, gains, space.topic)

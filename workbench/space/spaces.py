@@ -615,7 +615,29 @@ class Space:
         ----------
         SPEC sec. 1.
         """
-        idx = self.sample_indices(k, seed)
+        return self.rows_at(self.sample_indices(k, seed))
+
+    def rows_at(self, indices) -> np.ndarray:
+        """The runs at the given canonical indices (vectorised :meth:`run`), in the given order.
+
+        Indices are assumed to lie in ``0..size-1`` (``int64``, or Python
+        ints in an ``object`` array for spaces beyond ``2**63 - 1`` runs).
+
+        Examples
+        --------
+        >>> rank_space(3).rows_at([5, 0]).tolist()
+        [[1, 0, 1], [0, 0, 0]]
+        >>> set_space(3, grades=2).rows_at([4]).tolist()
+        [[2, 0, 0]]
+
+        References
+        ----------
+        SPEC sec. 1; seed 003 eq. 2-3 and 5-6.
+        """
+        idx = np.asarray(indices)
+        if idx.dtype != object:
+            idx = idx.astype(np.int64)
+        k = len(idx)
         if k == 0:
             return np.zeros((0, self.depth), dtype=np.uint8)
         if self._free_rank and idx.dtype == np.int64:
