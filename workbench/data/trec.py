@@ -282,7 +282,7 @@ def as_qrels(qrels, what: str = "qrels") -> dict[str, dict[str, int]]:
         if not isinstance(judged, Mapping):
             raise BadInputShapeError(f"{what}, topic {topic!r}: got {_kind(judged)}; give a dict {{docid: grade}}")
         for doc, grade in judged.items():
-            if isinstance(grade, bool) or not isinstance(grade, numbers.Integral):
+            if type(grade) is not int and (isinstance(grade, bool) or not isinstance(grade, numbers.Integral)):
                 raise BadInputShapeError(f"{what}, topic {topic!r}: grade {grade!r} of document {doc!r} is not an integer")
     return qrels
 
