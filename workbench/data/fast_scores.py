@@ -61,8 +61,11 @@ def _fits(bound: int) -> bool:
 
 def _rational(nums, factor: Fraction) -> ValueBlock:
     """The block ``nums[i] * factor`` (integer numerators, one rational factor)."""
-    nums = [int(x) for x in nums] if not isinstance(nums, np.ndarray) or nums.dtype == object else nums
-    top = max((abs(int(x)) for x in nums), default=0) * abs(factor.numerator)
+    if isinstance(nums, np.ndarray) and nums.dtype != object:
+        top = int(np.abs(nums).max(initial=0)) * abs(factor.numerator)
+    else:
+        nums = [int(x) for x in nums]
+        top = max((abs(x) for x in nums), default=0) * abs(factor.numerator)
     if _fits(top):
         arr = np.asarray(nums, dtype=np.int64) * factor.numerator
     else:

@@ -244,6 +244,25 @@ def positions(u):
                        u.dropped, u.notes, u.judged, None)
 
 
+def _unit_transform(m) -> tuple:
+    """``(m.transformed(unit=True), None)``, or ``(None, message)`` when the transformation is refused."""
+    try:
+        return m.transformed(unit=True), None
+    except WorkbenchError as e:
+        return None, str(e)
+
+
+def _map(fn, items: list, workers: int):
+    """``fn`` over ``items`` in order: in this process, or on a process pool (processes: flint's precision is global)."""
+    if workers == 1 or len(items) <= 1:
+        yield from map(fn, items)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(min(workers, len(items))) as pool:
+        yield from pool.map(fn, items)
+
+
 def _transform(mats: dict, sig: dict, qrels, runs, clock, workers: int = 1) -> list[dict]:
     """Side-by-side rows: a measure, its positions and unit positions, significance and decision changes."""
     todo = {k: mats[k] for k in ("b:P", "b:R", "b:F", "b:SBTO", "b:RBP(p=1/2)", "b:RBTO", "g:SBTO", "g:gRBP(p=1/3)",
@@ -254,15 +273,14 @@ def _transform(mats: dict, sig: dict, qrels, runs, clock, workers: int = 1) -> l
         todo.update({f"{g}:{n}@{d}": m for n, m in zip(names, score_matrices(qrels, runs, list(names), view, d,
                                                                              gains=gains))})
     errors = {}
-    for i, (k, m) in enumerate(todo.items()):
+    for i, (k, (u, err)) in enumerate(zip(todo, _map(_unit_transform, list(todo.values()), workers))):
         clock("interval transformation", i, len(todo))
-        try:
-            mats[f"unit[{k}]"] = u = m.transformed(unit=True)
-        except WorkbenchError as e:
-            errors[k] = str(e)
+        if err is not None:
+            errors[k] = err
             continue
+        mats[f"unit[{k}]"] = u
         mats[f"rank[{k}]"] = positions(u)
-        mats.setdefault(k, m)
+        mats.setdefault(k, todo[k])
     keys = [x for k in todo if k not in errors for x in (k, f"rank[{k}]", f"unit[{k}]")]
     _sig_many(mats, sig, keys, workers, lambda d, t: clock("interval transformation significance", d, t))
     rows = []
