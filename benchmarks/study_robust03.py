@@ -165,7 +165,7 @@ def main() -> None:
                      f"{r['worker_peak_mib']:.0f} | {r['load'][0]} | {r['load'][1]} |")
     stages = list(dict.fromkeys(s for r in before + now for s in r["stages"]))
     lines += ["", "Median seconds per stage (a stage runs from its first progress report to the next stage's):", "",
-              "| stage | " + (" before | " if before else "") + f"after ({cores} workers) | after (1 worker) |",
+              "| stage | " + ("before | " if before else "") + f"after ({cores} workers) | after (1 worker) |",
               "|---|" + ("---|" if before else "") + "---|---|"]
     for s in stages:
         med = lambda rs: (f"{statistics.median(r['stages'].get(s, 0.0) for r in rs):.1f}"  # noqa: E731
@@ -185,8 +185,8 @@ def main() -> None:
             ds = sum(v for k, v in r["stages"].items() if k.startswith("downsampling"))
             tr = sum(v for k, v in r["stages"].items() if k.startswith("interval transformation"))
             lines.append(f"| {label} | {r['wall']:.1f} | {ds:.1f} | {tr:.1f} |")
-        lines += ["", "The pool downsampling re-scores 60 x R pool samples (R repetitions; 5 stratified percentages "
-                  "with 20 measures and 1 with 16, and 6 uniform ones with 16): its cost is linear in R, in the "
+        lines += ["", "The pool downsampling re-scores 12 R pool samples (R repetitions, 5 by default; per repetition "
+                  "5 stratified percentages with 20 measures, 1 with 16, and 6 uniform ones with 16): its cost is linear in R, in the "
                   "topics and in the runs (each sample scores topics x runs judged rankings of depth 250; the "
                   "exact mean order of nDCG is one ball per run, then only the pairs whose balls overlap), "
                   "divided by the workers. The interval transformation and the significance tests do not depend "
