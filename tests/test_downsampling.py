@@ -328,3 +328,47 @@ def test_structure_on_robust03_qrels():
             if strategy == "stratified":
                 n0 = sum(g <= 0 for g in full.values())
                 assert sum(g <= 0 for g in pools[5][t].values()) == min(n0, max(10, half_up(5, n0)))
+
+
+def _small_collection():
+    rng = np.random.default_rng(5)
+    qrels = {str(t): {f"d{i}": int(rng.choice([0, 0, 0, 0, 0, 1, 2])) for i in range(30)} for t in range(1, 7)}
+    for t in qrels:
+        qrels[t]["d0"] = 2                                    # every topic has a relevant document
+    runs = {f"s{j}": {t: [f"d{i}" for i in rng.permutation(30)[:12]] for t in qrels} for j in range(5)}
+    return qrels, runs
+
+
+def test_worker_processes_give_the_sequential_result():
+    """Two worker processes, one process, and precomputed full-pool matrices: identical cells (measures exact)."""
+    from functools import partial
+
+    from workbench.data.score_matrix import score_matrices
+
+    qrels, runs = _small_collection()
+    measures = ["AP", "RBP(p=0.8)", "nDCG@5", "Twist", "ERR"]
+    score = partial(score_matrices, depth=30)   # Twist needs depth >= 2 RB
+    kw = dict(fractions=(70, 30, 10), repetitions=2, seed=1)
+    one = ds.self_tau_curves(qrels, runs, measures, score, **kw)
+    two = ds.self_tau_curves(qrels, runs, measures, score, workers=2, **kw)
+    pre = ds.self_tau_curves(qrels, runs, measures, score, full=score(qrels, runs, measures), **kw)
+    assert one == two == pre
+    assert len(one.cells) == len(measures) * 2 * 3 and all(len(c.taus) == 2 for c in one.cells)
+    # each task re-scores exactly the pool sample_pools draws: the sequential oracle, written out here
+    from workbench.experiments.correlation import overall_tau
+
+    full = score(qrels, runs, measures)
+    for strategy in ("stratified", "uniform"):
+        for r in range(2):
+            pools = sample_pools(qrels, (70, 30, 10), strategy, seed=1, repetition=r)
+            for p, pool in pools.items():
+                for m, a, b in zip(measures, full, score(pool, runs, measures)):
+                    x = overall_tau(a, b).value
+                    got = one.cell(m, strategy, p).taus[r]
+                    assert got == x or (math.isnan(got) and x is None)
+
+
+def test_workers_must_be_a_positive_integer():
+    qrels, runs = _small_collection()
+    with pytest.raises(BadSamplingError, match="workers 0"):
+        ds.self_tau_curves(qrels, runs, ["AP"], workers=0)

@@ -51,10 +51,10 @@ def reports(tmp_path_factory):
     mp.setattr(study, "GRADED_TRIM", 4)
     out, calls = [], []
     try:
-        for k in range(2):
+        for k in range(2):  # one process, then two worker processes (downsampling, significance tests)
             o = tmp_path_factory.mktemp(f"out{k}")
             out.append(study.run_study(data, o / "reports", repetitions=1, bootstrap=50, seed=3, depth=30,
-                                       progress=lambda *a: calls.append(a)))
+                                       progress=lambda *a: calls.append(a), workers=k + 1))
     finally:
         mp.undo()
     return out, calls, data
@@ -62,8 +62,12 @@ def reports(tmp_path_factory):
 
 @needs_robust
 def test_same_seed_gives_identical_markdown(reports):
+    """Same seed, 1 worker and 2 worker processes: the same Markdown and the same figures, byte for byte."""
     (a, b), _, _ = reports
     assert a.name == study.REPORT and a.read_bytes() == b.read_bytes()
+    for name in FIGURES:
+        fig = f"figures/experiments-robust03-{name}.png"
+        assert (a.parent / fig).read_bytes() == (b.parent / fig).read_bytes(), name
 
 
 @needs_robust
@@ -110,6 +114,8 @@ def test_structure_matches_the_configuration(reports):
 def test_bad_arguments(tmp_path):
     with pytest.raises(WorkbenchError, match="repetitions"):
         study.run_study(tmp_path, tmp_path / "out", repetitions=0)
+    with pytest.raises(WorkbenchError, match="workers 0"):
+        study.run_study(tmp_path, tmp_path / "out", workers=0)
     with pytest.raises(WorkbenchError, match="qrels.txt"):
         study.run_study(tmp_path, tmp_path / "out")
 

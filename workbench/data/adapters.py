@@ -119,6 +119,8 @@ def _score(score, where: str, doc) -> float:
 
 
 def _grade(grade, where: str, doc) -> int:
+    if type(grade) is int:  # the common case, checked first: qrels are re-checked per pool sample
+        return grade
     if isinstance(grade, bool) or not isinstance(grade, numbers.Integral):
         raise BadInputShapeError(f"{where}: grade {grade!r} of document {doc!r} is not an integer")
     return int(grade)

@@ -34,6 +34,7 @@ import sympy
 
 from workbench.errors import UndecidedComparisonError
 from workbench.core.exact import ValueBlock, basis_float, basis_sympy
+from workbench.data.fast_scores import fast_evaluate
 from workbench.space.runs import Gains, Topic
 
 
@@ -41,7 +42,10 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic) -> ValueBlo
     """``m.evaluate(arr, gains, topic)``; nDCG divides DCG by a cached ideal DCG built with one ``sympy.Add``.
 
     The same exact value as the family definition (tested), without the
-    quadratic sympy sum of :meth:`ValueBlock.value` on a deep ideal run.
+    quadratic sympy sum of :meth:`ValueBlock.value` on a deep ideal run;
+    the built-in rational families and DCG take the integer fast paths of
+    :mod:`workbench.data.fast_scores` (same values, tested against the
+    generic evaluation).
 
     >>> from workbench.measures.names import parse_measure
     >>> [str(v) for v in evaluate_measure(parse_measure("nDCG"), np.array([[1, 0], [0, 1]]), Gains.default(), Topic((1,))).values()]
@@ -52,12 +56,15 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic) -> ValueBlo
     SPEC section 4 (nDCG); trec_eval ``ndcg_cut``.
     """
     if m.family != "nDCG":
-        return m.evaluate(arr, gains, topic)
+        fast = fast_evaluate(m, arr, gains, topic)
+        return fast if fast is not None else m.evaluate(arr, gains, topic)
     from workbench.measures.measure import Measure
 
     topic.check_grades(gains.grades)
     dcg = Measure("DCG", m.params, m.cutoff)
-    num = dcg.evaluate(arr, gains, topic)
+    num = fast_evaluate(dcg, arr, gains, topic)
+    if num is None:
+        num = dcg.evaluate(arr, gains, topic)
     ideal = _ideal_dcg(dcg, gains, topic, m.cutoff if m.cutoff is not None else arr.shape[1])
     if isinstance(ideal, Fraction):
         return num / ideal
@@ -67,7 +74,10 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic) -> ValueBlo
 @lru_cache(maxsize=4096)
 def _ideal_dcg(dcg, gains: Gains, topic: Topic, k: int):
     """The DCG of the topic's ideal run at depth ``k``: a Fraction or a sympy expression."""
-    ideal = dcg.evaluate(np.asarray([topic.ideal(k)], dtype=np.int64), gains, topic)
+    run = np.asarray([topic.ideal(k)], dtype=np.int64)
+    ideal = fast_evaluate(dcg, run, gains, topic)
+    if ideal is None:
+        ideal = dcg.evaluate(run, gains, topic)
     if ideal.is_rational:
         return Fraction(int(ideal.coords[0, 0]), ideal.den)
     terms = [sympy.Integer(int(x)) * basis_sympy(e) for x, e in zip(ideal.coords[0], ideal.basis) if x]
@@ -178,6 +188,8 @@ def _grouped_sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:
     out = np.zeros((n, n), dtype=np.int8)
     undecided = [(i, j) for i in range(n) for j in range(i + 1, n)
                  if any(np.any(g.coords[i] != g.coords[j]) for _, g in sums)]
+    if undecided:  # one ball per system first (n sums, not n^2 / 2 differences); overlapping pairs below
+        undecided = _decide_by_system_balls(sums, n, undecided, out)
     prec = 128
     while undecided and prec <= 8192:
         old = flint.ctx.prec
@@ -206,6 +218,40 @@ def _grouped_sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:
         i, j = undecided[0]
         raise UndecidedComparisonError(f"{label}: cannot decide the order of the mean scores of systems {i} and {j}")
     return out
+
+
+def _decide_by_system_balls(sums, n: int, pairs: list, out: np.ndarray, prec: int = 128) -> list:
+    """Decide ``pairs`` from one certified ball per system's total; return the pairs whose balls overlap.
+
+    Each ball certainly holds its system's total, so a difference ball
+    excluding 0 certifies the sign; the rest go to the pairwise differences.
+    """
+    import flint
+
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        basis_balls: dict = {}
+        totals = [flint.arb(0) for _ in range(n)]
+        for sc, g in sums:
+            for e in g.basis:
+                if e not in basis_balls:
+                    basis_balls[e] = _arb(basis_sympy(e), prec)
+            basis = [basis_balls[e] for e in g.basis]
+            f = _arb(sympy.sympify(sc), prec) / g.den
+            for i, row in enumerate(g.coords.tolist()):
+                totals[i] += f * sum((flint.arb(int(x)) * b for x, b in zip(row, basis) if x), flint.arb(0))
+        left = []
+        for i, j in pairs:
+            d = totals[i] - totals[j]
+            if d > 0 or d < 0:
+                out[i, j] = 1 if d > 0 else -1
+                out[j, i] = -out[i, j]
+            else:
+                left.append((i, j))
+        return left
+    finally:
+        flint.ctx.prec = old
 
 
 def sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:

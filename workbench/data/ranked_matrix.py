@@ -58,12 +58,14 @@ SEBD 2019 (seed 003), eq. 2-6; Ferrante, Ferro, Losiouk, IRJ 2020 (seed
 """
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
 from workbench.errors import SpaceTooLargeError, UndefinedMeasureError, WorkbenchError
-from workbench.core.exact import ValueBlock
+from workbench.core.exact import INT64_SAFE, ONE, ValueBlock
 from workbench.data.exact_scores import block_floats, evaluate_measure
 from workbench.scale.intrinsic import interval_transformation
 from workbench.space.runs import Gains, Topic
@@ -105,7 +107,9 @@ def _clip(topic: Topic, d: int) -> Topic:
     return Topic(tuple(min(n, d) for n in topic.counts))
 
 
+@lru_cache(maxsize=1024)
 def _space(kind: str, d: int, c: int, topic: Topic) -> Space:
+    # one instance per space: its counting tables (cached on it) serve every topic and measure that meets it
     if kind == "rank-binary":
         return Space("rank", d, 1, Topic((min(topic.recall_base, d),)))
     return Space(kind, d, c, _clip(topic, d))
@@ -136,7 +140,22 @@ class _Attainable:
         self.measure, self.gains, self.topic = measure, gains, topic
         values = evaluate_measure(measure, space.array(), gains, topic)
         self.values = interval_transformation(values).values
-        self.index = {tuple(int(x) for x in row): k for k, row in enumerate(self.values.coords.tolist())}
+        self._index = None
+
+    def _lookup(self, keys: list[tuple]) -> list[int]:
+        """Positions of coordinate tuples among the sorted distinct values (all must be there)."""
+        D = self.values
+        if D.basis == (ONE,) and D.coords.dtype != object:  # one sorted int64 column: binary search
+            col = D.coords[:, 0]
+            want = [k[0] for k in keys]
+            if all(-INT64_SAFE < x < INT64_SAFE for x in want):
+                w = np.asarray(want, dtype=np.int64)
+                pos = np.searchsorted(col, w)
+                if np.all(pos < len(col)) and np.array_equal(col[np.minimum(pos, len(col) - 1)], w):
+                    return [int(x) for x in pos]
+        if self._index is None:
+            self._index = dict(zip(map(tuple, D.coords.tolist()), itertools.count()))  # Python ints already
+        return [self._index[k] for k in keys]
 
     def positions(self, runs: np.ndarray) -> list[int]:
         v = evaluate_measure(self.measure, runs, self.gains, self.topic)
@@ -144,7 +163,7 @@ class _Attainable:
         if v.scale != D.scale:
             raise WorkbenchError(f"{self.measure}: values with different scales")  # pragma: no cover
         col = {e: k for k, e in enumerate(D.basis)}
-        out = []
+        keys = []
         for row in v.coords.tolist():
             key = [0] * len(D.basis)
             for x, e in zip(row, v.basis):
@@ -153,8 +172,8 @@ class _Attainable:
                     raise WorkbenchError(f"{self.measure}: a run's value is not among the attainable values")
                 if x:
                     key[col[e]] = q.numerator
-            out.append(self.index[tuple(key)])
-        return out
+            keys.append(tuple(key))
+        return self._lookup(keys)
 
 
 def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE, unit: bool = False):

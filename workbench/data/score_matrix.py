@@ -260,10 +260,12 @@ def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gain
     for t in topics:
         q = qrels[t]
         a = np.zeros((len(systems), N), dtype=np.uint8)
+        # only positive grades judge a document above 0 (negative grades count 0); binary: every one of them is 1
+        grade_of = {d: (1 if view == "binary" else g) for d, g in q.items() if g > 0}.get
         for i, s in enumerate(systems):
-            grades = [max(q.get(d, 0), 0) for d in cut[s][t]]
-            if grades:
-                a[i, :len(grades)] = np.minimum(grades, 1) if view == "binary" else grades
+            docs = cut[s][t]
+            if docs:
+                a[i, :len(docs)] = [grade_of(d, 0) for d in docs]
             else:
                 missing.setdefault(s, []).append(t)
         counts = [0] * c
@@ -399,7 +401,10 @@ class ScoreMatrix:
             return np.zeros((S, S), dtype=np.int8)
         if not self.exact:
             return signs_from_ranks(np.unique(self.floats[rows].sum(axis=0), return_inverse=True)[1].reshape(-1))
-        return sum_signs([self.blocks[k] for k in rows], self.measure)
+        key = ("mean_signs", tuple(rows))  # pool downsampling asks the full matrix's order once per sample
+        if key not in self._cache:
+            self._cache[key] = sum_signs([self.blocks[k] for k in rows], self.measure)
+        return self._cache[key].copy()
 
     def means_float(self, topics: Sequence[str] | None = None) -> np.ndarray:
         """Mean float score of each system over ``topics`` (a statistic; orders use :meth:`mean_signs`)."""

@@ -392,8 +392,8 @@ def _label(m) -> str:
 def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | None = None,
                     tau: Callable | None = None, fractions: Sequence[int] = FRACTIONS,
                     strategies: Sequence[str] = STRATEGIES, repetitions: int = 5, seed: int = 0,
-                    progress: Callable[[str, int, int], None] | None = None,
-                    score_precision: str = "float32") -> DownsamplingResult:
+                    progress: Callable[[str, int, int], None] | None = None, workers: int = 1,
+                    full: Sequence | None = None, score_precision: str = "float32") -> DownsamplingResult:
     """Each measure's Kendall tau between its system ranking on the full pool and on reduced pools.
 
     The full pool is scored once; then for every strategy, repetition ``r``
@@ -422,6 +422,17 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
     progress : callable, optional
         ``progress(stage, done, total)`` after each re-scoring; ``stage`` names
         strategy, repetition and percentage.
+    workers : int
+        Processes re-scoring the samples (``1``: in this process).  Each
+        (strategy, repetition, percentage) is one task on a
+        :class:`concurrent.futures.ProcessPoolExecutor` (processes, not
+        threads: python-flint's precision is process-global); results are
+        merged in task order, so the result is the same for any number of
+        workers.  ``score`` and ``tau`` must then be picklable (module-level
+        functions or :func:`functools.partial` of them).
+    full : sequence, optional
+        The full-pool matrices, one per measure, if the caller has them
+        (else ``score(qrels, runs, measures)``).
     score_precision : {"float32", "float64"}
         With the default ``score``: run scores compared as trec_eval's 32-bit
         floats (default) or as doubles.
@@ -467,21 +478,55 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
         runs = as_runs(runs, score_precision)
     score = score or _default_score
     tau = tau or _default_tau
+    workers = _check_int("workers", workers, 1)
     prepared = _prepare(qrels)
-    full = _matrices(score(qrels, runs, measures), measures, labels)
+    full = _matrices(score(qrels, runs, measures) if full is None else full, measures, labels)
+    state = {"prepared": prepared, "runs": runs, "measures": measures, "labels": labels, "full": full,
+             "score": score, "tau": tau, "fractions": fractions, "seed": seed}
+    tasks = [(strategy, r, p) for strategy in strategies for r in range(repetitions) for p in fractions]
     taus: dict[tuple[str, str, int], list[float]] = {}
-    total, done = len(strategies) * repetitions * len(fractions), 0
-    for strategy in strategies:
-        for r in range(repetitions):
-            for p, reduced_qrels in _sample_prepared(prepared, fractions, strategy, seed, r).items():
-                reduced = _matrices(score(reduced_qrels, runs, measures), measures, labels)
-                for lab, a, b in zip(labels, full, reduced):
-                    taus.setdefault((lab, strategy, p), []).append(_as_float(tau(a, b)))
-                done += 1
-                if progress:
-                    progress(f"{strategy} repetition {r + 1}/{repetitions} {p}%", done, total)
+    for done, ((strategy, r, p), values) in enumerate(zip(tasks, _run_tasks(state, tasks, workers)), start=1):
+        for lab, x in zip(labels, values):
+            taus.setdefault((lab, strategy, p), []).append(x)
+        if progress:
+            progress(f"{strategy} repetition {r + 1}/{repetitions} {p}%", done, len(tasks))
     cells = tuple(TauCell.of(m, s, p, taus[(m, s, p)]) for m in labels for s in strategies for p in fractions)
     return DownsamplingResult(tuple(labels), strategies, fractions, repetitions, seed, cells)
+
+
+def _sample_taus(state: dict, strategy: str, repetition: int, percent: int) -> list[float]:
+    """One task: the reduced pool of (strategy, repetition, percentage), re-scored; each measure's self tau.
+
+    The whole nested set of samples is drawn (uniform samples depend on the
+    smallest percentage) and the one asked for is scored.
+    """
+    pools = _sample_prepared(state["prepared"], state["fractions"], strategy, state["seed"], repetition)
+    reduced = _matrices(state["score"](pools[percent], state["runs"], state["measures"]), state["measures"],
+                        state["labels"])
+    return [_as_float(state["tau"](a, b)) for a, b in zip(state["full"], reduced)]
+
+
+_WORKER_STATE: dict = {}
+
+
+def _init_worker(state: dict) -> None:
+    _WORKER_STATE.clear()
+    _WORKER_STATE.update(state)
+
+
+def _worker_task(task: tuple) -> list[float]:
+    return _sample_taus(_WORKER_STATE, *task)
+
+
+def _run_tasks(state: dict, tasks: list, workers: int):
+    """The tasks' results in task order: in this process, or on a process pool fed the state once per worker."""
+    if workers == 1 or len(tasks) <= 1:
+        yield from (_sample_taus(state, *t) for t in tasks)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(min(workers, len(tasks)), initializer=_init_worker, initargs=(state,)) as pool:
+        yield from pool.map(_worker_task, tasks)
 
 
 # ---------------------------------------------------------------- figure

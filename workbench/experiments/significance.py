@@ -281,8 +281,9 @@ def kruskal_tukey(values, systems: Sequence[str], alpha: float = 0.05) -> Multip
         return _result(KRUSKAL, np.nan, 1.0, names, diffs, np.ones_like(diffs), alpha)
     omnibus = stats.kruskal(*(arr[:, j] for j in range(s)))
     q = np.abs(diffs) / np.sqrt(sigma2 / t)
-    pvals = stats.studentized_range.sf(q, s, np.inf)
-    np.fill_diagonal(pvals, 1.0)
+    iu = np.triu_indices(s, k=1)                   # the studentized range tail is costly: pairs only (as ANOVA)
+    pvals = np.ones_like(diffs)
+    pvals[iu] = stats.studentized_range.sf(q[iu], s, np.inf)
     pvals = np.clip(pvals, 0.0, 1.0)
     return _result(KRUSKAL, omnibus.statistic, omnibus.pvalue, names, diffs, pvals, alpha)
 

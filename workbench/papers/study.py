@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -99,21 +100,24 @@ def _score_groups(qrels, runs, depth, keys=None) -> dict:
     return out
 
 
-def _downsampling(qrels, runs, full: dict, depth: int, repetitions: int, seed: int, clock) -> dict:
-    """Self Kendall tau cells ``{(key, strategy, fraction): TauCell}`` of the three sampling runs of the plan."""
-    def score(q, r, keys):
-        return [full[k] for k in keys] if q is qrels else [m for k, m in sorted(
-            _score_groups(q, r, depth, set(keys)).items(), key=lambda km: keys.index(km[0]))]
+def _score_keys(qrels, runs, keys, depth: int) -> list:
+    """The matrices of ``keys`` (``group:name``), in that order: one :func:`score_matrices` call per group."""
+    got = _score_groups(qrels, runs, depth, set(keys))
+    return [got[k] for k in keys]
 
+
+def _downsampling(qrels, runs, full: dict, depth: int, repetitions: int, seed: int, clock, workers: int = 1) -> dict:
+    """Self Kendall tau cells ``{(key, strategy, fraction): TauCell}`` of the three sampling runs of the plan."""
     plan = [(DOWN + DOWN002, "stratified", SEED002_FRACTIONS),
             (DOWN, "stratified", tuple(f for f in FRACTIONS if f not in SEED002_FRACTIONS)), (DOWN, "uniform", FRACTIONS)]
     cells = {}
     for keys, strategy, fractions in plan:
         if not fractions:
             continue
-        res = self_tau_curves(qrels, runs, list(keys), score, fractions=fractions, strategies=(strategy,),
-                              repetitions=repetitions, seed=seed,
-                              progress=lambda s, d, t: clock(f"downsampling {strategy}", d, t))
+        res = self_tau_curves(qrels, runs, list(keys), partial(_score_keys, depth=depth), fractions=fractions,
+                              strategies=(strategy,), repetitions=repetitions, seed=seed,
+                              progress=lambda s, d, t: clock(f"downsampling {strategy}", d, t), workers=workers,
+                              full=[full[k] for k in keys])
         cells.update({(c.measure, c.strategy, c.fraction): c for c in res.cells})
     return cells
 
@@ -126,10 +130,57 @@ def _sub_result(cells: dict, keys, strategies, fractions, repetitions: int, seed
                               tuple(fractions), repetitions, seed, sel)
 
 
+def _sig_tests(floats: np.ndarray, systems) -> tuple:
+    """Tukey HSD after Kruskal-Wallis and after ANOVA (seed 000 Tables 3-4) of one float matrix."""
+    return kruskal_tukey(floats, systems), anova_tukey(floats, systems)
+
+
+def _content(m) -> tuple:
+    """What the significance tests read: the float matrix and the systems (equal contents, equal results)."""
+    return m.floats.shape, m.floats.tobytes(), tuple(m.systems)
+
+
+def _sig_many(mats: dict, cache: dict, keys, workers: int = 1, progress=None) -> None:
+    """Fill ``cache[key]`` for every key: each distinct matrix tested once, on ``workers`` processes.
+
+    The studentized range tail after ANOVA (scipy) costs seconds per matrix;
+    matrices with equal floats (``rank[RBP(p=1/2)]`` and ``rank[RBTO]``, for
+    instance) share one result.  Results are merged by key, so they do not
+    depend on the number of workers.
+    """
+    by_content = cache.setdefault(_SIG_BY_CONTENT, {})
+    todo: dict = {}
+    for k in keys:
+        if k not in cache:
+            c = _content(mats[k])
+            if c not in by_content:
+                todo.setdefault(c, mats[k])
+    items = list(todo.items())
+    if workers > 1 and len(items) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(min(workers, len(items))) as pool:
+            futures = [pool.submit(_sig_tests, m.floats, m.systems) for _, m in items]
+            for i, ((c, _), f) in enumerate(zip(items, futures)):
+                by_content[c] = f.result()
+                if progress:
+                    progress(i + 1, len(items))
+    else:
+        for i, (c, m) in enumerate(items):
+            by_content[c] = _sig_tests(m.floats, m.systems)
+            if progress:
+                progress(i + 1, len(items))
+    for k in keys:
+        if k not in cache:
+            cache[k] = by_content[_content(mats[k])]
+
+
+_SIG_BY_CONTENT = ("by content",)
+
+
 def _sig(mats: dict, cache: dict, key: str):
     if key not in cache:
-        m = mats[key]
-        cache[key] = (kruskal_tukey(m.floats, m.systems), anova_tukey(m.floats, m.systems))
+        _sig_many(mats, cache, [key])
     return cache[key]
 
 
@@ -193,7 +244,26 @@ def positions(u):
                        u.dropped, u.notes, u.judged, None)
 
 
-def _transform(mats: dict, sig: dict, qrels, runs, clock) -> list[dict]:
+def _unit_transform(m) -> tuple:
+    """``(m.transformed(unit=True), None)``, or ``(None, message)`` when the transformation is refused."""
+    try:
+        return m.transformed(unit=True), None
+    except WorkbenchError as e:
+        return None, str(e)
+
+
+def _map(fn, items: list, workers: int):
+    """``fn`` over ``items`` in order: in this process, or on a process pool (processes: flint's precision is global)."""
+    if workers == 1 or len(items) <= 1:
+        yield from map(fn, items)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(min(workers, len(items))) as pool:
+        yield from pool.map(fn, items)
+
+
+def _transform(mats: dict, sig: dict, qrels, runs, clock, workers: int = 1) -> list[dict]:
     """Side-by-side rows: a measure, its positions and unit positions, significance and decision changes."""
     todo = {k: mats[k] for k in ("b:P", "b:R", "b:F", "b:SBTO", "b:RBP(p=0.5)", "b:RBTO", "g:SBTO", "g:gRBP(p=1/3)",
                                  "g:RBTO", "b:RBP(p=0.2)", "g:gP", "g:gR", "g:gRBP(p=0.2)")}
@@ -202,18 +272,25 @@ def _transform(mats: dict, sig: dict, qrels, runs, clock) -> list[dict]:
         view, gains, _ = GROUPS[g]
         todo.update({f"{g}:{n}@{d}": m for n, m in zip(names, score_matrices(qrels, runs, list(names), view, d,
                                                                              gains=gains))})
+    errors = {}
+    for i, (k, (u, err)) in enumerate(zip(todo, _map(_unit_transform, list(todo.values()), workers))):
+        clock("interval transformation", i, len(todo))
+        if err is not None:
+            errors[k] = err
+            continue
+        mats[f"unit[{k}]"] = u
+        mats[f"rank[{k}]"] = positions(u)
+        mats.setdefault(k, todo[k])
+    keys = [x for k in todo if k not in errors for x in (k, f"rank[{k}]", f"unit[{k}]")]
+    _sig_many(mats, sig, keys, workers, lambda d, t: clock("interval transformation significance", d, t))
     rows = []
     for i, (k, m) in enumerate(todo.items()):
-        clock("interval transformation", i, len(todo))
         row = {"label": measure_label(k.split("@")[0]), "view": m.view, "depth": m.judged.depth, "interval": i < 9,
                "ordinal": k in ("b:RBP(p=0.2)", "g:gRBP(p=0.2)")}
-        try:
-            mats[f"unit[{k}]"] = u = m.transformed(unit=True)
-        except WorkbenchError as e:
-            rows.append({**row, "error": str(e)})
+        if k in errors:
+            rows.append({**row, "error": errors[k]})
             continue
-        r = mats[f"rank[{k}]"] = positions(u)
-        mats.setdefault(k, m)
+        u, r = mats[f"unit[{k}]"], mats[f"rank[{k}]"]
         row["sig"] = a = _sig(mats, sig, k)
         for v, x in (("rank", r), ("unit", u)):
             b = _sig(mats, sig, f"{v}[{k}]")
@@ -224,7 +301,7 @@ def _transform(mats: dict, sig: dict, qrels, runs, clock) -> list[dict]:
     return rows
 
 
-def _compute(data: Path, depth: int, repetitions: int, bootstrap: int, seed: int, clock) -> dict:
+def _compute(data: Path, depth: int, repetitions: int, bootstrap: int, seed: int, clock, workers: int = 1) -> dict:
     data = Path(data)
     qfile, files = data / "qrels.txt", sorted((data / "runs").glob("input.*"))
     if not qfile.is_file() or not files:
@@ -242,17 +319,17 @@ def _compute(data: Path, depth: int, repetitions: int, bootstrap: int, seed: int
             "Twist": correlation_table([tw] + [mats[k] for k in P002_TW], [(0, i) for i in range(1, 5)])}
     sig = {}
     keys = [k for spec in (T3, T4) for v in spec.values() for k in v]
-    for i, k in enumerate(keys):
-        clock("significance", i, len(keys))
-        _sig(mats, sig, k)
+    clock("significance", 0, len(keys))
+    _sig_many(mats, sig, keys, workers, lambda d, t: clock("significance", d, t))
     clock("bootstrap")
     common = {k: [mats[k].topic_index(t) for t in tw.topics] for k in S002}
     asl = [paired_bootstrap(mats[k].floats[common[k]], mats[k].systems, measure_label(k), B=bootstrap, seed=seed)
            for k in S002]
     clock("float check")
     floats = _float_check(mats)
-    trans = _transform(mats, sig, qrels, runs, clock)
-    cells = _downsampling(qrels, runs, mats, depth, repetitions, seed, clock)
+    trans = _transform(mats, sig, qrels, runs, clock, workers)
+    sig.pop(_SIG_BY_CONTENT, None)
+    cells = _downsampling(qrels, runs, mats, depth, repetitions, seed, clock, workers)
     grade2 = sum(any(g >= 2 for g in qrels[t].values()) for t in mats["b:P"].topics)
     short = {}
     for s, r in runs.items():
@@ -277,7 +354,7 @@ def _figures(c: dict, figs: Path) -> None:
 
 
 def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, bootstrap: int = 1000, seed: int = 0,
-              depth: int = 250, progress=None) -> Path:
+              depth: int = 250, progress=None, workers: Optional[int] = None) -> Path:
     """Run the whole Robust 2003 study and write ``out/experiments-robust03.md`` with its figures.
 
     Parameters
@@ -296,6 +373,9 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
         Run-length trimming (seed 000: 250).
     progress : callable, optional
         ``progress(stage, done, total)``.
+    workers : int, optional
+        Processes for the pool downsampling and the interval transformation
+        (default: ``os.cpu_count()``); the report is the same for any number.
 
     Returns
     -------
@@ -314,7 +394,9 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
     ----------
     Seed 000 sec. 5 (Tables 1-4, Fig. 1-2); seed 002 sec. "Experiments" (Tables 3-4, Fig. 13-14); issue 7.
     """
-    for name, v, low in (("repetitions", repetitions, 1), ("bootstrap", bootstrap, 1), ("seed", seed, 0), ("depth", depth, 1)):
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    for name, v, low in (("repetitions", repetitions, 1), ("bootstrap", bootstrap, 1), ("seed", seed, 0), ("depth", depth, 1),
+                         ("workers", workers, 1)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
             raise WorkbenchError(f"{name} {v!r}: expected an integer >= {low}")
     out = Path(out)
@@ -322,7 +404,7 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
     check_output_path(out / REPORT, "report")
     check_output_path(figs / "experiments-robust03-fig14.png", "figure")
     clock = _Clock(progress)
-    c = _compute(Path(data), int(depth), int(repetitions), int(bootstrap), int(seed), clock)
+    c = _compute(Path(data), int(depth), int(repetitions), int(bootstrap), int(seed), clock, int(workers))
     clock("figures")
     _figures(c, figs)
     clock("report")

@@ -1,0 +1,352 @@
+"""Integer fast paths of the built-in families on blocks of judged runs: the same exact values, without the algebra.
+
+:meth:`workbench.measures.measure.Measure.evaluate` runs a family's one
+definition through :class:`~workbench.measures.algebra.NumericAlgebra`, one
+:class:`~workbench.core.exact.ValueBlock` operation per rank position; at depth
+250 that is thousands of small exact operations per topic, which dominated the
+Robust 2003 study (issue 17).  Here the rational families are written once
+more as integer arithmetic over one common denominator (numpy ``int64`` where
+a bound allows it, Python integers beyond), and ``DCG`` rebuilds exactly the
+block the algebra builds (same coordinates, denominator, basis order and
+dtype), so its float read-out is unchanged too:
+
+* ``P = c / k``, ``R = c / RB``, ``F = 2 c / (k + RB)`` with ``c`` the count
+  of relevant documents; ``gP = G / (k g_max)``, ``gR = G / RB_g`` with ``G``
+  the sum of gains;
+* ``AP = (1/RB) sum_i [r_i >= 1] c_i / i`` over ``lcm(1..N)``;
+* ``RBP``, ``gRBP``: ``(1 - p) sum_i p^(i-1) w(r_i)`` over ``b^(N-1)`` for ``p = a / b``;
+* ``RBTO``, ``SBTO``: integer weighted sums (seed 003 eq. 2-3);
+* ``ERR`` over ``2^(g_max N) lcm(1..N)``;
+* ``Twist`` (seed 002 Def. 1-6) from integer RP / CRP rows, one Fraction per run;
+* ``DCG`` (and so ``nDCG``'s numerator): coordinates over the logarithm basis.
+
+:func:`fast_evaluate` returns None whenever a case is outside these forms or
+the generic evaluation would raise (bad grades, a topic the measure is
+undefined on, a run with more documents of a grade than the topic has, an
+algebraic parameter, non-integer ERR gains): the caller then takes the generic
+path, which raises the usual errors.  Tests compare every family here with the
+generic evaluation on random blocks (``tests/test_fast_scores.py``).
+
+Examples
+--------
+>>> from workbench.measures.names import parse_measure
+>>> from workbench.space.runs import Gains, Topic
+>>> runs = np.array([[1, 0, 1], [0, 1, 1]], dtype=np.uint8)
+>>> [str(v) for v in fast_evaluate(parse_measure("AP"), runs, Gains.default(), Topic((2,))).values()]
+['5/6', '7/12']
+
+References
+----------
+SPEC section 4 (the families); seed 003 eq. 2-3 (SBTO, RBTO); seed 002
+Def. 1-6 (Twist); trec_eval (AP, ndcg, P, recall, ERR as in Chapelle et al.,
+CIKM 2009).
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from workbench.core.exact import INT64_SAFE, ONE, ValueBlock, log_ratio
+from workbench.space.runs import Gains, Topic
+
+FAST_FAMILIES = frozenset({"P", "gP", "R", "gR", "F", "AP", "RBP", "gRBP", "RBTO", "SBTO", "ERR", "DCG", "Twist"})
+
+
+def _fits(bound: int) -> bool:
+    return bound < INT64_SAFE
+
+
+def _rational(nums, factor: Fraction) -> ValueBlock:
+    """The block ``nums[i] * factor`` (integer numerators, one rational factor)."""
+    if isinstance(nums, np.ndarray) and nums.dtype != object:
+        top = int(np.abs(nums).max(initial=0)) * abs(factor.numerator)
+    else:
+        nums = [int(x) for x in nums]
+        top = max((abs(x) for x in nums), default=0) * abs(factor.numerator)
+    if _fits(top):
+        arr = np.asarray(nums, dtype=np.int64) * factor.numerator
+    else:
+        arr = np.array([int(x) * factor.numerator for x in nums], dtype=object)
+    return ValueBlock.rational(arr, factor.denominator)
+
+
+def _weighted(runs: np.ndarray, table: tuple) -> np.ndarray:
+    """``sum_i table[i][runs[:, i]]`` per row: int64 when the bound allows it, Python integers beyond."""
+    N = runs.shape[1]
+    if not N:
+        return np.zeros(runs.shape[0], dtype=np.int64)
+    t64, tobj = _table_arrays(table)
+    cols = np.arange(N)[None, :]
+    if t64 is not None:
+        return t64[cols, runs].sum(axis=1)
+    if runs.shape[0] <= 64:  # a few deep rows (real runs): Python sums, skipping grade 0 when it weighs 0
+        if not any(row[0] for row in table):
+            return np.array([sum(table[i][g] for i, g in enumerate(row) if g) for row in runs.tolist()], dtype=object)
+        return np.array([sum(table[i][g] for i, g in enumerate(row)) for row in runs.tolist()], dtype=object)
+    return tobj[cols, runs].sum(axis=1)
+
+
+@lru_cache(maxsize=256)
+def _table_arrays(table: tuple):
+    """``(int64 table or None, object table)`` of a weight table (cached: the same tables recur per topic)."""
+    bound = sum(max(abs(x) for x in row) for row in table)
+    if bound < INT64_SAFE:
+        return np.asarray(table, dtype=np.int64), None
+    t = np.empty((len(table), len(table[0])), dtype=object)
+    for i, row in enumerate(table):
+        t[i, :] = list(row)
+    return None, t
+
+
+def _gain_numerators(gains: Gains) -> tuple[list[int], int]:
+    den = math.lcm(*(g.denominator for g in gains.values))
+    return [int(g * den) for g in gains.values], den
+
+
+@lru_cache(maxsize=64)
+def _lcm_upto(n: int) -> int:
+    return math.lcm(*range(1, n + 1)) if n else 1
+
+
+def _count(runs):
+    return (runs >= 1).sum(axis=1).astype(np.int64)
+
+
+def _gain_sum(runs, gains):
+    nums, den = _gain_numerators(gains)
+    return np.asarray(nums, dtype=object if not _fits(max(map(abs, nums)) * runs.shape[1]) else np.int64)[runs].sum(
+        axis=1), den
+
+
+def _ap(runs, topic):
+    N = runs.shape[1]
+    rel = (runs >= 1).astype(np.int64)
+    cum = np.cumsum(rel, axis=1)
+    L = _lcm_upto(N)
+    if _fits(L * N * N):
+        w = np.array([L // (i + 1) for i in range(N)], dtype=np.int64)
+        num = (rel * cum) @ w
+    else:
+        w = np.array([L // (i + 1) for i in range(N)], dtype=object)
+        num = ((rel * cum).astype(object) * w[None, :]).sum(axis=1)
+    return _rational(num, Fraction(1, L * topic.recall_base))
+
+
+@lru_cache(maxsize=64)
+def _rbp_table(p: Fraction, grade_weights: tuple, N: int) -> tuple:
+    a, b = p.numerator, p.denominator
+    return tuple(tuple(w * a ** i * b ** (N - 1 - i) for w in grade_weights) for i in range(N))
+
+
+def _rbp(runs, p: Fraction, grade_weights: list[int], den):
+    """``(1 - p) sum_i p^i w(r_i)`` with integer weights ``w`` over ``den``."""
+    N = runs.shape[1]
+    table = _rbp_table(p, tuple(grade_weights), N)
+    return _rational(_weighted(runs, table), (1 - p) / (den * p.denominator ** (N - 1)))
+
+
+@lru_cache(maxsize=64)
+def _rbto_table(N: int, base: int) -> tuple:
+    return tuple(tuple(g * base ** (N - 1 - i) for g in range(base)) for i in range(N))
+
+
+@lru_cache(maxsize=64)
+def _sbto_table(N: int, c: int) -> tuple:
+    return tuple(tuple(math.comb(g + N - j - 1, N - j) for g in range(c + 1)) for j in range(N))
+
+
+def _rbto(runs, c):
+    return _rational(_weighted(runs, _rbto_table(runs.shape[1], c + 1)), Fraction(1))
+
+
+def _sbto(runs, c):
+    srt = -np.sort(-runs.astype(np.int16), axis=1)
+    return _rational(_weighted(srt, _sbto_table(runs.shape[1], c)), Fraction(1))
+
+
+def _err(runs, gains):
+    if any(g.denominator != 1 for g in gains.values):
+        return None  # the generic path raises NotExpressibleError
+    N = runs.shape[1]
+    T = 2 ** int(gains.gmax)
+    x = [2 ** int(g) - 1 for g in gains.values]              # x_g * T
+    stay = [T - v for v in x]                                 # (1 - x_g) * T
+    L = _lcm_upto(N)
+    xs = np.array(x, dtype=object)[runs]
+    st = np.array(stay, dtype=object)[runs]
+    surv = np.ones_like(xs)
+    if N > 1:
+        surv[:, 1:] = np.multiply.accumulate(st[:, :-1], axis=1)  # prod_{j<i} (1 - x_j) T
+    w = np.array([T ** (N - 1 - i) * (L // (i + 1)) for i in range(N)], dtype=object)
+    num = (surv * xs * w[None, :]).sum(axis=1) if N else np.zeros(runs.shape[0], dtype=object)
+    return _rational(num, Fraction(1, T ** N * L))
+
+
+@lru_cache(maxsize=64)
+def _dcg_plan(N: int, discount: str, b: int, G: int, gbound: int) -> tuple:
+    """DCG's denominator, basis, weights (one column per basis element), bound and dtype, as the algebra builds them.
+
+    ``NumericAlgebra`` sums the terms ``gain(i) * discount(i + 1)``: term ``i``
+    has denominator ``G q_i.den``, basis element ``e_i`` and coordinate
+    ``g(r_i) G q_i.num``; :meth:`ValueBlock.sum_of` puts them over the lcm of
+    the denominators, orders the basis by first appearance with ``1`` first,
+    and sums the bounds.
+    """
+    terms = []  # (den, elem, coefficient, bound)
+    for i in range(N):
+        rank = i + 1
+        if discount == "log2p1":
+            q, elem = log_ratio(2, rank + 1)
+        else:
+            q, elem = (Fraction(1), ONE) if rank <= b else log_ratio(b, rank)
+        terms.append((G * q.denominator, elem, q.numerator, gbound * abs(q.numerator)))
+    den = math.lcm(1, *(t[0] for t in terms))
+    basis, index = [], {}
+    for _, e, _, _ in terms:
+        if e not in index:
+            index[e] = len(basis)
+            basis.append(e)
+    if ONE not in index:
+        index[ONE] = len(basis)
+        basis.append(ONE)
+    order = [index[ONE]] + [k for k in range(len(basis)) if k != index[ONE]]
+    bound = sum(t[3] * (den // t[0]) for t in terms)
+    obj = not _fits(bound) or any(not _fits(t[3]) or not _fits(abs(t[2])) for t in terms)
+    W = np.zeros((N, len(basis)), dtype=object)
+    W[...] = 0
+    for i, (d, e, coef, _) in enumerate(terms):
+        W[i, index[e]] = coef * (den // d)
+    W = W[:, order]
+    return den, tuple(basis[k] for k in order), (W if obj else W.astype(np.int64)), bound
+
+
+def _dcg(runs, gains, params):
+    """DCG's block exactly as ``NumericAlgebra`` builds it (coordinates, denominator, basis order, bound, dtype)."""
+    nums, G = _gain_numerators(gains)
+    den, basis, W, bound = _dcg_plan(runs.shape[1], params["discount"], int(params["b"]), G, max(abs(x) for x in nums))
+    if W.dtype == object:
+        coords = np.array(nums, dtype=object)[runs].dot(W)
+    else:
+        coords = np.asarray(nums, dtype=np.int64)[runs] @ W
+    return ValueBlock(coords, den, basis, bound, 1)
+
+
+def _twist(runs, topic, params):
+    from workbench.measures import twist as tw
+
+    N = runs.shape[1]
+    rb = topic.recall_base
+    if rb == 0 or N < 2 * rb:
+        return None  # undefined: the generic path raises UndefinedMeasureError with its message
+    for grade, n in enumerate(topic.counts, start=1):
+        if ((runs == grade).sum(axis=1) > n).any():
+            return None  # the generic path raises BadRunError
+    table = tw.rp_table(topic, N)
+    rp = table[np.arange(N)[None, :], runs]
+    crp = np.cumsum(rp, axis=1)
+    plus, minus = np.where(rp > 0, rp, 0).sum(axis=1), np.where(rp < 0, -rp, 0).sum(axis=1)
+    fs_plus, fs_minus = tw.full_scale_spaces(topic, N)
+    a, b = crp[:, :-1], crp[:, 1:]
+    if params["crossing"] == "literal":
+        cross = ((a <= 0) & (b >= 0)) | ((a >= 0) & (b <= 0))
+    else:
+        cross = ((a < 0) & (b >= 0)) | ((a > 0) & (b <= 0))
+    w = Fraction(params["w"])
+    vals = []
+    for r in range(runs.shape[0]):
+        hits = np.flatnonzero(cross[r])
+        first = int(hits[0]) + 1 if hits.size else 0  # 1-based j of the first crossing (crp_j, crp_{j+1})
+        rho = Fraction(0) if first <= 0 else Fraction(rb, max(rb, first))
+        sp, sm = 1 - Fraction(int(plus[r]), fs_plus), 1 - Fraction(int(minus[r]), fs_minus)
+        sigma = Fraction(0) if sp + sm == 0 else 2 * sp * sm / (sp + sm)
+        vals.append(w * rho + (1 - w) * sigma)
+    den = math.lcm(1, *(v.denominator for v in vals))
+    return _rational([v.numerator * (den // v.denominator) for v in vals], Fraction(1, den))
+
+
+def fast_evaluate(m, runs: np.ndarray, gains: Gains, topic: Topic | None = None) -> ValueBlock | None:
+    """``m.evaluate(runs, gains, topic)`` by integer arithmetic, or None when the generic path must decide.
+
+    Parameters
+    ----------
+    m : Measure
+        A built-in measure (:data:`FAST_FAMILIES`) with rational parameters.
+    runs : numpy.ndarray
+        ``n x N`` grades ``0..c``.
+    gains : Gains
+    topic : Topic, optional
+
+    Returns
+    -------
+    ValueBlock or None
+        The same exact values as the generic evaluation (tested).
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> runs = np.array([[2, 0, 1], [0, 0, 0]], dtype=np.uint8)
+    >>> [str(v) for v in fast_evaluate(parse_measure("RBP(p=1/2)"), runs, Gains.default(2)).values()]
+    ['5/8', '0']
+    >>> fast_evaluate(parse_measure("RR"), runs, Gains.default(2)) is None
+    True
+
+    References
+    ----------
+    SPEC section 4; the module notes.
+    """
+    fam = m.family
+    if fam not in FAST_FAMILIES:
+        return None
+    runs = np.asarray(runs)
+    if runs.ndim != 2 or runs.shape[1] < 1 or not np.issubdtype(runs.dtype, np.integer):
+        return None
+    if runs.size and (int(runs.min()) < 0 or int(runs.max()) > gains.grades):
+        return None
+    if m.needs_topic:
+        if topic is None or topic.empty or topic.grades != gains.grades:
+            return None
+    params = m.param_dict
+    if any(not isinstance(v, (int, Fraction, str)) or isinstance(v, bool) for v in params.values()):
+        return None
+    depth = runs.shape[1]
+    k = m.cutoff if m.cutoff is not None else depth
+    if k < depth:
+        runs = runs[:, :k]
+    runs = runs.astype(np.int64)
+    c = gains.grades
+    if fam == "P":
+        return _rational(_count(runs), Fraction(1, k))
+    if fam == "R":
+        return _rational(_count(runs), Fraction(1, topic.recall_base))
+    if fam == "F":
+        return _rational(_count(runs), Fraction(2, k + topic.recall_base))
+    if fam in ("gP", "gR", "gRBP") and gains.gmax <= 0:
+        return None
+    if fam == "gP":
+        s, den = _gain_sum(runs, gains)
+        return _rational(s, 1 / (den * k * gains.gmax))
+    if fam == "gR":
+        s, den = _gain_sum(runs, gains)
+        return _rational(s, 1 / (den * topic.recall_base_gain(gains)))
+    if fam == "AP":
+        return _ap(runs, topic)
+    if fam == "RBP":
+        return _rbp(runs, Fraction(params["p"]), [int(g >= 1) for g in range(c + 1)], 1)
+    if fam == "gRBP":
+        nums, den = _gain_numerators(gains)
+        return _rbp(runs, Fraction(params["p"]), nums, den * gains.gmax)
+    if fam == "RBTO":
+        return _rbto(runs, c)
+    if fam == "SBTO":
+        return _sbto(runs, c)
+    if fam == "ERR":
+        return _err(runs, gains)
+    if fam == "DCG":
+        return _dcg(runs, gains, params)
+    return _twist(runs, topic, params)
+
+
+__all__ = ["fast_evaluate", "FAST_FAMILIES"]
