@@ -353,11 +353,11 @@ def test_topic_grades_mismatch():
         Measure("AP").value((1, 0), Gains.default(1), Topic((2, 1)))
 
 
-@pytest.mark.parametrize("p", [1, 0, Fraction(-1, 2), "1.5", "abc"])
-def test_p_outside_domain(p):
+@pytest.mark.parametrize("p, shown", [(1, "1"), (0, "0"), (Fraction(-1, 2), "-0.5"), ("1.5", "1.5"), ("abc", "abc")])
+def test_p_outside_domain(p, shown):
     with pytest.raises(BadParameterError) as e:
         Measure("RBP", {"p": p})
-    assert str(p) in str(e.value) and "(0, 1)" in str(e.value)
+    assert f"p={shown} " in str(e.value) and "(0, 1)" in str(e.value)
 
 
 def test_bad_params_and_runs():

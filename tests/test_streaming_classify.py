@@ -208,3 +208,22 @@ def test_a_user_measure_file_is_reloaded_by_absolute_path_in_workers(monkeypatch
     measure, *_ = setting(job)
     rows = Space("rank", 3).array()
     assert measure.evaluate(rows, Gains.default(1)).values() == m.evaluate(rows, Gains.default(1)).values()
+
+
+def test_a_measure_known_only_to_this_process_is_classified_here():
+    """A family registered from Python has no file a worker could load: the blocks run in this process."""
+    from workbench.measures.families import Family, register_family
+    from workbench.measures.measure import Measure
+
+    def first_two(A, P, topic, k):
+        return 2 * A.rel(0) + A.rel(1)
+
+    register_family(Family("nowhere.py:first_two", (), False, "test family", "this test", first_two))
+    m = Measure("nowhere.py:first_two")
+    for order in ("rank", "dominance"):
+        o = get_order(order)
+        space = Space(o.space_kind, 4)
+        want = _json(classify_materialised(m, o, space, Gains.default(1), ranked_limit=None))
+        for workers in (1, 2):
+            got = _json(classify(m, o, space, Gains.default(1), ranked_limit=None, workers=workers, block_size=3))
+            assert got == want

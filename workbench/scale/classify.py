@@ -747,7 +747,7 @@ def classify(
     """
     from workbench.core.budget import human_bytes
     from workbench.core.executors import check_scheduler, check_workers, open_executor
-    from workbench.scale.stream import DEFAULT_BLOCK, job_for, run_blocks
+    from workbench.scale.stream import DEFAULT_BLOCK, in_process, job_for, run_blocks, shippable
 
     gains = gains or Gains.default(space.grades)
     if gains.grades != space.grades:
@@ -776,8 +776,10 @@ def classify(
     job = job_for(measure, order, space, gains, distinct)
     block = block_size or DEFAULT_BLOCK
     step("scoring runs and checking covers")
-    one_block = size <= block  # nothing to share out: no process to start
-    with open_executor(1 if one_block else workers, None if one_block else scheduler) as executor:
+    # nothing to share out, or a measure only this process knows: no process to start
+    here = size <= block or not shippable(job)
+    with open_executor(1 if here else workers, None if here else scheduler) as executor, \
+            in_process(job, (measure, order, space, gains)):
         summary = run_blocks(job, size, block, executor, workers, advance)
 
     def witnesses(pairs) -> list:

@@ -71,8 +71,47 @@ def job_for(measure, order, space, gains, distinct: bool = True) -> Job:
                tuple(str(g) for g in gains.values), distinct)
 
 
-@functools.lru_cache(maxsize=8)
+#: Settings of the jobs running in this process, as the caller built them (see :func:`in_process`).
+_IN_PROCESS: dict[Job, tuple] = {}
+
+
+class in_process:
+    """Within ``with in_process(job, setting):`` blocks of ``job`` run in this process use ``setting`` itself.
+
+    A measure known only to this process (a family registered from Python,
+    :func:`workbench.measures.families.register_family`) cannot be re-created
+    from its name; blocks run here use the caller's objects instead.
+    """
+
+    def __init__(self, job: Job, built: tuple) -> None:
+        self.job, self.built = job, built
+
+    def __enter__(self) -> "in_process":
+        _IN_PROCESS[self.job] = self.built
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _IN_PROCESS.pop(self.job, None)
+
+
+def shippable(job: Job) -> bool:
+    """Whether worker processes can re-create the job's measure from its name.
+
+    A user's measure file must exist at its (absolute) path; built-in
+    families always can.
+    """
+    cut = job.measure.find(".py:")
+    return cut < 0 or os.path.isfile(job.measure[:cut + 3])
+
+
 def setting(job: Job):
+    """``(measure, order, space, gains)`` of a job: the caller's own objects in its process, else built from names."""
+    known = _IN_PROCESS.get(job)
+    return known if known is not None else _setting_from_names(job)
+
+
+@functools.lru_cache(maxsize=8)
+def _setting_from_names(job: Job):
     """``(measure, order, space, gains)`` of a job, built once per process."""
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
