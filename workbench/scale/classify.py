@@ -675,6 +675,20 @@ def intrinsic_bytes_limit() -> float:
     return memory_budget()[0] / 8
 
 
+
+def _check_arguments(measure, order, space, gains: Gains | None, ranked_limit) -> Gains:
+    """The gains to use (default ``g(i) = i``), after refusing arguments :func:`classify` cannot take."""
+    gains = gains or Gains.default(space.grades)
+    if gains.grades != space.grades:
+        raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
+    if order.space_kind != space.kind:
+        raise WorkbenchError(f"order {order.name!r} is defined on {order.space_kind}-based runs, not {space.kind}-based")
+    if ranked_limit is not None and (isinstance(ranked_limit, bool) or not isinstance(ranked_limit, int)
+                                     or ranked_limit < 0):
+        raise WorkbenchError(f"ranked values limit {ranked_limit!r}: give a count >= 0, or None for all")
+    measure.check_topic(space.topic)
+    return gains
+
 def classify(
     measure,
     order,
@@ -749,19 +763,11 @@ def classify(
     from workbench.core.executors import check_scheduler, check_workers, open_executor
     from workbench.scale.stream import DEFAULT_BLOCK, in_process, job_for, run_blocks, shippable
 
-    gains = gains or Gains.default(space.grades)
-    if gains.grades != space.grades:
-        raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
-    if order.space_kind != space.kind:
-        raise WorkbenchError(f"order {order.name!r} is defined on {order.space_kind}-based runs, not {space.kind}-based")
-    if ranked_limit is not None and (isinstance(ranked_limit, bool) or not isinstance(ranked_limit, int)
-                                     or ranked_limit < 0):
-        raise WorkbenchError(f"ranked values limit {ranked_limit!r}: give a count >= 0, or None for all")
+    gains = _check_arguments(measure, order, space, gains, ranked_limit)
     workers = check_workers(workers)
     scheduler = check_scheduler(scheduler)
     if block_size is not None and (isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1):
         raise WorkbenchError(f"block size {block_size!r}: give a number of runs >= 1")
-    measure.check_topic(space.topic)
     step = progress or (lambda phase: None)
 
     check_classify(measure, order, space, gains, workers=workers)
@@ -924,12 +930,7 @@ def classify_materialised(
     ----------
     Seed 003 sec. 2 (steps 1-6) and sec. 4-5; SPEC section 3.
     """
-    gains = gains or Gains.default(space.grades)
-    if gains.grades != space.grades:
-        raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
-    if order.space_kind != space.kind:
-        raise WorkbenchError(f"order {order.name!r} is defined on {order.space_kind}-based runs, not {space.kind}-based")
-    measure.check_topic(space.topic)
+    gains = _check_arguments(measure, order, space, gains, ranked_limit)
     step = progress or (lambda phase: None)
 
     step("enumerating runs")
@@ -981,9 +982,6 @@ def classify_materialised(
     presorted = sorted_distinct(values)
     intrinsic = intrinsic_category(values, presorted)
     ranked_values = None
-    if ranked_limit is not None and (isinstance(ranked_limit, bool) or not isinstance(ranked_limit, int)
-                                     or ranked_limit < 0):
-        raise WorkbenchError(f"ranked values limit {ranked_limit!r}: give a count >= 0, or None for all")
     if ranked_limit is None or intrinsic.distinct <= ranked_limit:
         ranked_values = tuple(interval_transformation(values, presorted).values.values())
     intrinsic_witness = None

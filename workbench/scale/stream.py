@@ -58,17 +58,22 @@ class Job:
     topic: tuple | None
     gains: tuple
     distinct: bool = True
+    #: The user's measure file (absolute path), None for a built-in family.
+    measure_file: str | None = None
 
 
 def job_for(measure, order, space, gains, distinct: bool = True) -> Job:
     """The :class:`Job` of classifying ``measure`` relative to ``order`` on ``space``."""
-    name = str(measure)
-    cut = name.find(".py:")
-    if cut > 0 and not os.path.isabs(name[:cut + 3]):  # a user's measure file: workers may run elsewhere
-        name = os.path.abspath(name[:cut + 3]) + name[cut + 3:]
+    from workbench.measures.families import is_user_spec
+
+    name, measure_file = str(measure), None
+    if is_user_spec(measure.family):  # a user's measure file: workers may run elsewhere
+        path = measure.family.rpartition(":")[0]
+        measure_file = os.path.abspath(path)
+        name = measure_file + name[len(path):]
     topic = None if space.topic is None else tuple(int(n) for n in space.topic.counts)
     return Job(name, order.name, space.kind, space.depth, space.grades, topic,
-               tuple(str(g) for g in gains.values), distinct)
+               tuple(str(g) for g in gains.values), distinct, measure_file)
 
 
 #: Settings of the jobs running in this process, as the caller built them (see :func:`in_process`).
@@ -100,8 +105,7 @@ def shippable(job: Job) -> bool:
     A user's measure file must exist at its (absolute) path; built-in
     families always can.
     """
-    cut = job.measure.find(".py:")
-    return cut < 0 or os.path.isfile(job.measure[:cut + 3])
+    return job.measure_file is None or os.path.isfile(job.measure_file)
 
 
 def setting(job: Job):
