@@ -66,27 +66,16 @@ def tree_rss(proc) -> int:
     return total
 
 
-def run_classify(depth: int, grades: int, engine: str) -> dict:
-    """One ``workbench classify`` command; wall time and peak summed RSS of its process tree."""
+def run_sampled(cmd: list, **popen) -> tuple[str, str, int, float, int]:
+    """Run ``cmd``: ``(stdout, stderr, returncode, wall seconds, peak summed RSS of its process tree)``.
+
+    The tree's resident memory is sampled every 0.1 s (pool and cluster
+    workers included), which ``ru_maxrss`` of one process cannot see.
+    """
     import psutil
 
-    cmd = [sys.executable, "-m", "workbench.cli.main", "classify", MEASURE, "--order", ORDER,
-           "--depth", str(depth), "--json", "--timeout", "36000"]
-    if grades != 1:
-        cmd += ["--grades", str(grades)]
-    env = dict(os.environ, WORKBENCH_TIME_LIMIT="36000")
-    if engine == "before":  # the materialised classify of another checkout (the code before issue 17)
-        env.update(PYTHONPATH=BEFORE[0], WORKBENCH_MEMORY_LIMIT="16G")
-        cmd.remove("--timeout")
-        cmd.remove("36000")
-    else:
-        cmd += ["--workers", "1" if engine == "1" else "2"]
-    if engine == "dask":
-        cmd += ["--scheduler", "local"]
     start = time.perf_counter()
-    # ``python -m`` imports from its working folder first: the checkout measured
-    cwd = BEFORE[0] if engine == "before" else ROOT
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
     ps = psutil.Process(proc.pid)
     peak = [0]
     done = threading.Event()
@@ -102,10 +91,31 @@ def run_classify(depth: int, grades: int, engine: str) -> dict:
     wall = time.perf_counter() - start
     done.set()
     t.join()
-    if proc.returncode != 0:
+    return out, err, proc.returncode, wall, peak[0]
+
+
+def run_classify(depth: int, grades: int, engine: str) -> dict:
+    """One ``workbench classify`` command; wall time and peak summed RSS of its process tree."""
+    cmd = [sys.executable, "-m", "workbench.cli.main", "classify", MEASURE, "--order", ORDER,
+           "--depth", str(depth), "--json", "--timeout", "36000"]
+    if grades != 1:
+        cmd += ["--grades", str(grades)]
+    env = dict(os.environ, WORKBENCH_TIME_LIMIT="36000")
+    if engine == "before":  # the materialised classify of another checkout (the code before issue 17)
+        env.update(PYTHONPATH=BEFORE[0], WORKBENCH_MEMORY_LIMIT="16G")
+        cmd.remove("--timeout")
+        cmd.remove("36000")
+    else:
+        cmd += ["--workers", "1" if engine == "1" else "2"]
+    if engine == "dask":
+        cmd += ["--scheduler", "local"]
+    # ``python -m`` imports from its working folder first: the checkout measured
+    cwd = BEFORE[0] if engine == "before" else ROOT
+    out, err, returncode, wall, peak = run_sampled(cmd, env=env, cwd=cwd)
+    if returncode != 0:
         raise SystemExit(f"classify depth {depth} grades {grades} engine {engine} failed: {err.strip()[-500:]}")
     res = json.loads(out)
-    return {"depth": depth, "grades": grades, "engine": engine, "wall": wall, "peak_mib": peak[0] / 2**20,
+    return {"depth": depth, "grades": grades, "engine": engine, "wall": wall, "peak_mib": peak / 2**20,
             "runs": res["runs"], "covers": res["covers"], "verdict": res["verdict"],
             "witness": res["witness"], "intrinsic": res["intrinsic"] or res.get("intrinsic_omitted"),
             "load": os.getloadavg()[0], "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
@@ -149,29 +159,13 @@ def child_partial(depth: int, grades: int, blocks: int, workers: int) -> dict:
 
 def run_partial(depth: int, grades: int, blocks: int, workers: int) -> dict:
     """:func:`child_partial` in a fresh process tree, with its summed peak memory."""
-    import psutil
-
     code = ("import json, sys; sys.path.insert(0, %r); import classify_scale as b; "
             "print(json.dumps(b.child_partial(%d, %d, %d, %d)))" % (str(ROOT / "benchmarks"), depth, grades, blocks, workers))
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    ps = psutil.Process(proc.pid)
-    peak = [0]
-    done = threading.Event()
-
-    def sample() -> None:
-        while not done.is_set():
-            peak[0] = max(peak[0], tree_rss(ps))
-            time.sleep(0.1)
-
-    t = threading.Thread(target=sample, daemon=True)
-    t.start()
-    out, err = proc.communicate()
-    done.set()
-    t.join()
-    if proc.returncode != 0:
+    out, err, returncode, _, peak = run_sampled([sys.executable, "-c", code])
+    if returncode != 0:
         raise SystemExit(f"partial depth {depth} failed: {err.strip()[-500:]}")
     res = json.loads(out.strip().splitlines()[-1])
-    res.update(depth=depth, grades=grades, workers=workers, peak_mib=peak[0] / 2**20,
+    res.update(depth=depth, grades=grades, workers=workers, peak_mib=peak / 2**20,
                projected_s=res["wall"] / res["runs_done"] * res["size"], load=os.getloadavg()[0],
                when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
     return res
