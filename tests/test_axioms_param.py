@@ -468,3 +468,28 @@ def test_cli_header_prints_a_bracketed_file_name_literally(capsys, tmp_path, met
                     "def f(A, p):\n    return A.rel(0) + p * A.rel(1)\n")
     code, out, _ = _cli(capsys, "axioms", "--measure", f"{path}:f", *method, "--depth", "2")
     assert code == 0 and "m[red].py:f" in " ".join(out.split())
+
+
+def test_values_closer_than_a_double_are_ordered_at_an_algebraic_point():
+    """Two values 2^-70 apart at p = sqrt 2: their order is certified by exact ball midpoints, not by doubles."""
+    import signal
+
+    import numpy as np
+    import sympy
+
+    from workbench.core.algebraic import from_crootof
+    from workbench.scale.axioms_param import _PointValues
+
+    def stop(*_):
+        raise AssertionError("ordering the values did not finish (a float key cannot separate them)")
+
+    signal.signal(signal.SIGALRM, stop)
+    signal.alarm(20)
+    try:
+        p = sympy.Symbol("p")
+        point = from_crootof(sympy.CRootOf(p**2 - 2, 1))
+        rows = np.array([[2**70 + 1, 0], [2**70, 0]], dtype=object)  # 1 + 2^-70 and 1 (den 2^70)
+        values = _PointValues(rows, 2**70, point)
+    finally:
+        signal.alarm(0)
+    assert values.order == [1, 0]

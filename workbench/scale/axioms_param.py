@@ -49,6 +49,8 @@ sections 3 and 6.
 """
 from __future__ import annotations
 
+import functools
+
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -341,6 +343,12 @@ def _spacing_witness(order: list[int], gap_equal: Callable[[int, int], bool]) ->
     return None
 
 
+def _cmp_mid(x, y) -> int:
+    """Compare the exact midpoints of two arb balls: -1, 0 or 1."""
+    a, b = x.mid(), y.mid()
+    return -1 if a < b else (1 if a > b else 0)
+
+
 class _LazyAlgebraicValues:
     """``values[i]``: value ``i`` at an algebraic number as a sympy expression, built on demand."""
 
@@ -398,7 +406,9 @@ class _PointValues:
             flint.ctx.prec = prec + 32
             try:
                 vals = {i: self._horner_arb(reduced[i], ball) for i in idx}
-                ranked = sorted(idx, key=lambda i: float(vals[i].mid()))
+                # midpoints are exact dyadic numbers: compared exactly they sharpen with the precision
+                # (a float key would not, and values closer than a double could never be certified)
+                ranked = sorted(idx, key=functools.cmp_to_key(lambda u, v: _cmp_mid(vals[u], vals[v])))
                 ok = all(vals[u] < vals[v] for u, v in zip(ranked, ranked[1:]))
             finally:
                 flint.ctx.prec = old
