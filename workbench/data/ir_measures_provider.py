@@ -218,20 +218,27 @@ def per_query_values(qrels: dict, run: dict, measures: list, view: str = "graded
     else:
         depth = max([len(d) for d in mine.values()] + [1])
         g = Gains.default(1) if gains is None else Gains.parse(gains)
+    # a topic without a relevant document: every run is judged the empty run there, so each
+    # measure has one value on all of them (computed once), or none
     empty = Topic((0,) * g.grades)
     zero = np.zeros((1, depth), dtype=np.uint8)
-    for t in qrels:
-        if t in relevant:
+    with_relevant = set(relevant)
+    no_relevant = [t for t in qrels if t not in with_relevant]
+    if not no_relevant:
+        return
+    empty_values = []
+    for m, name in zip(measures, names):
+        spec = parse_measure(name)
+        if spec.undefined_reason(empty) is not None:
+            continue  # ir_measures records its default 0, as trec_eval does
+        try:
+            block = evaluate_measure(spec, zero, g, empty)
+        except UndefinedMeasureError:
             continue
-        for m, name in zip(measures, names):
-            spec = parse_measure(name)
-            if spec.undefined_reason(empty) is not None:
-                continue  # ir_measures records its default 0, as trec_eval does
-            try:
-                block = evaluate_measure(spec, zero, g, empty)
-            except UndefinedMeasureError:
-                continue
-            yield Metric(t, m, float(block_floats(block)[0]))
+        empty_values.append((m, float(block_floats(block)[0])))
+    for t in no_relevant:
+        for m, value in empty_values:
+            yield Metric(t, m, value)
 
 
 class WorkbenchProvider(providers.Provider):
