@@ -49,6 +49,7 @@ def hasse(
     measure: Optional[str] = typer.Option(None, "--measure", help="Draw the weak order MEASURE induces (tied runs merged) instead of the order."),
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none, as a paper's figure has its caption); 'auto' names the order, depth and grades."),
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="With md, csv or latex beyond the diagram's limit: worker processes counting the covers (default: the machine's cores)."),
 ) -> None:
     """The Hasse diagram (cover relations) of an order, or of a measure's weak order, with highlights.
 
@@ -56,7 +57,7 @@ def hasse(
     with md, csv or latex, prints the statistics of the diagram as a table instead of the diagram.
     """
     from workbench.errors import SpaceTooLargeError, WorkbenchError
-    from workbench.order.hasse import hasse_diagram, is_lattice, width
+    from workbench.order.hasse import HASSE_LIMIT, hasse_diagram, is_lattice, width
     from workbench.figures.hasse_figure import TEXT_FORMATS, check_format, check_output, format_of, render_text, write_figure
     from workbench.figures.hasse_marks import highlights, measure_diagram, parse_runs
     from workbench.measures.names import parse_measure
@@ -101,6 +102,13 @@ def hasse(
     for m in named.values():
         m.check_topic(t)
     space = make_space(o, depth, c, t)
+    if workers is not None:
+        from workbench.core.executors import check_workers
+
+        check_workers(workers)
+    if table_fmt is not None and "measure" not in named and space.size > HASSE_LIMIT:
+        _streamed_statistics(space, o, depth, c, g, t, table_fmt, output, workers)
+        return
 
     label = f"{o.name} order" if "measure" not in named else f"{named['measure']} weak order"
     with progress_bar(label=f"Hasse diagram of the {label}") as bar:
@@ -149,10 +157,40 @@ def hasse(
         stats = {k: meta[k] for k in ("order", "measure", "depth", "grades")}
         stats.update(gains=",".join(meta["gains"]), topic=None if t is None else str(t), runs=len(diagram["nodes"]),
                      covers=len(diagram["edges"]), graded=diagram.get("graded"), lattice=lattice, width=w)
-        write_tables([Table.key_value(stats, caption=f"Hasse diagram of the {title}")], table_fmt, output)
+        caption = f"Hasse diagram of the {title or label}" + ("" if title else f", depth {depth}")
+        write_tables([Table.key_value(stats, caption=caption)], table_fmt, output)
         return
     if output is None:
         sys.stdout.write(render_text(G, out_fmt, marks, title, meta))
         return
     for f in written:
         sys.stdout.write(f"wrote {f.path} ({f.format}, {f.engine})\n")
+
+
+def _streamed_statistics(space, order, depth, grades, gains, topic, table_fmt, output, workers) -> None:
+    """The statistics table of a diagram beyond :data:`~workbench.order.hasse.HASSE_LIMIT`, counted in blocks."""
+    from workbench.core.executors import default_workers, open_executor
+    from workbench.core.table import Table
+    from workbench.core.budget import largest_fitting, refuse_unless_fits
+    from workbench.order.diagram_statistics import diagram_statistics, statistics_estimate
+    from workbench.order.hasse import HASSE_LIMIT
+
+    workers = default_workers() if workers is None else workers
+    est = statistics_estimate(space, order, gains, workers)
+    fits = largest_fitting(lambda d: statistics_estimate(make_space(order, d, grades, topic), order, gains, workers),
+                           1, depth - 1)
+    refuse_unless_fits(f"hasse statistics of the {order.name} order at depth {depth}", est,
+                       f"depth <= {fits} fits; or allow the time with --timeout SECONDS" if fits else
+                       "allow the time with --timeout SECONDS")
+    with progress_bar(total=int(space.size), label=f"covers of the {order.name} order") as bar, \
+            open_executor(workers) as executor:
+        s = diagram_statistics(space, order, gains, executor=executor, workers=workers,
+                               advance=lambda n: bar.advance(n))
+    whole = f"needs the whole diagram (at most {HASSE_LIMIT:,} runs)"
+    stats = {"order": order.name, "measure": None, "depth": depth, "grades": grades,
+             "gains": ",".join(str(x) for x in gains.values), "topic": None if topic is None else str(topic),
+             "runs": s.nodes if s.nodes is not None else f"not counted: {s.runs:,} runs with {s.tied_pairs:,} tied pairs",
+             "covers": s.covers, "graded": f"not computed: {whole}", "lattice": f"not computed: {whole}",
+             "width": f"not computed: {whole}"}
+    caption = f"Hasse diagram of the {order.name} order, depth {depth} (counted in blocks of the space)"
+    write_tables([Table.key_value(stats, caption=caption)], table_fmt, output)
