@@ -238,6 +238,7 @@ CASES = [
     C("hasse-output-missing-dir", ["hasse", "-o", f"{MISSING_DIR}/h.dot"], MISSING_DIR, missing_dir=True,
       written=f"{MISSING_DIR}/h.dot"),
     C("hasse-binary-format-on-stdout", ["hasse", "--format", "png"], "png"),
+    C("counterexample-workers-zero", ["counterexample", "RR", "--depth", "3", "--workers", "0"], "--workers 0"),
     C("hasse-workers-zero", ["hasse", "--format", "md", "--workers", "0"], "--workers 0"),
     C("hasse-statistics-too-long", ["hasse", "--format", "md", "--depth", "40"], "depth 40"),
     # --- atlas

@@ -111,6 +111,34 @@ def test_intrinsic_not_computed_is_said(monkeypatch):
     assert (c.verdict, c.witness, c.covers) == (want.verdict, want.witness, want.covers)
 
 
+def test_without_intrinsic_the_verdict_and_witness_are_the_oracles(monkeypatch):
+    """``intrinsic=False`` keeps no distinct values and says nothing about them; the rest is unchanged."""
+    from workbench.scale import stream
+
+    kept = []
+    real = stream.Distinct.of
+    monkeypatch.setattr(stream.Distinct, "of", staticmethod(lambda *a: kept.append(1) or real(*a)))
+    for measure, order, space in (("RBP(p=4/5)", "dominance", Space("rank", 7)), ("AP", "rank", Space("rank", 5, 1, Topic((2,)))),
+                                  ("RBP(p=1/2)", "rank", Space("rank", 6))):
+        c = classify(parse_measure(measure), get_order(order), space, intrinsic=False, block_size=9)
+        want = classify_materialised(parse_measure(measure), get_order(order), space)
+        assert (c.verdict, c.witness, c.gap_witness, c.covers) == (want.verdict, want.witness, want.gap_witness, want.covers)
+        assert c.intrinsic is None and c.to_json()["intrinsic_omitted"].startswith("not computed")
+    assert kept == []
+
+
+def test_counterexample_enumeration_on_two_processes_equals_one():
+    from workbench.scale.counterexample import find_counterexample
+
+    for measure, order, kw in (("RBP(p=4/5)", "dominance", {"max_depth": 6}), ("RBP(p=1/2)", "rank", {"depth": 7}),
+                               ("AP", "dominance", {"max_depth": 5, "topic": Topic((2,))})):
+        one, two = (find_counterexample(measure, order, workers=w, **kw).to_json() for w in (1, 2))
+        for r in (one, two):
+            r.pop("seconds")
+        assert one == two
+        assert one["status"] in ("found", "none")
+
+
 SHARD_CASES = [
     ("RBP(p=4/5)", "dominance", Space("rank", 9), None),
     ("RBP(p=1/2)", "rank", Space("rank", 8), None),

@@ -300,7 +300,7 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
 
 
 def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=None, gains=None, topic=None,
-                   method="enumeration", param_range=None, timeout=60.0):
+                   method="enumeration", param_range=None, timeout=60.0, workers=1, scheduler=None):
     """Runs ``r < s`` in the order with ``M(r) > M(s)``, or a proof there are none (``workbench counterexample``).
 
     Parameters
@@ -320,6 +320,8 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
         ``"p=0.4..0.6"``: the parameter is free in that closed range (``smt`` only).
     timeout : float
         Time budget of the whole search, in seconds.
+    workers, scheduler
+        Where the enumeration's blocks run, as for :func:`classify`.
 
     Returns
     -------
@@ -351,7 +353,7 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
     c, g, t = _setting(grades, gains, topic)
     m.check_topic(t)
     return find_counterexample(m, o, depth=one, max_depth=top, grades=c, gains=g, topic=t, method=method,
-                               param_range=param_range, timeout=timeout)
+                               param_range=param_range, timeout=timeout, workers=workers, scheduler=scheduler)
 
 
 def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, measure=None, highlight=None,

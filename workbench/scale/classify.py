@@ -700,6 +700,7 @@ def classify(
     scheduler: str | None = None,
     block_size: int | None = None,
     advance: Callable[[int], None] | None = None,
+    intrinsic: bool = True,
 ) -> Classification:
     """Classify ``measure`` relative to ``order`` on ``space``, exactly, in bounded memory.
 
@@ -735,6 +736,10 @@ def classify(
         Runs per block (default :data:`workbench.scale.stream.DEFAULT_BLOCK`).
     advance : callable, optional
         Called with the number of runs of each block done.
+    intrinsic : bool, default True
+        Compute Giner's intrinsic category; False skips the distinct values
+        (for callers that need only the verdict and witness, such as the
+        counterexample search).
 
     Returns
     -------
@@ -772,10 +777,12 @@ def classify(
 
     check_classify(measure, order, space, gains, workers=workers)
     size = space.size
-    need = _distinct_bytes(measure, order, space, gains)
-    distinct = need <= intrinsic_bytes_limit()
+    need = _distinct_bytes(measure, order, space, gains) if intrinsic else 0.0
+    distinct = intrinsic and need <= intrinsic_bytes_limit()
     notes: tuple[str, ...] = ()
-    if not distinct:
+    if not intrinsic:
+        notes = ("intrinsic: not computed, not asked for",)
+    elif not distinct:
         notes = (f"intrinsic: not computed, needs ~{human_bytes(need).lstrip('~')} for the sorted distinct values "
                  f"of {size:,} runs (more than {human_bytes(intrinsic_bytes_limit()).lstrip('~')}, an eighth of "
                  "the memory budget; raise WORKBENCH_MEMORY_LIMIT)",)

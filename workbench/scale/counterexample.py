@@ -387,6 +387,8 @@ def find_counterexample(
     param_range=None,
     timeout: float = DEFAULT_TIMEOUT,
     progress: Callable[[int, str], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
 ) -> Counterexample:
     """Find ``r < s`` in ``order`` with ``M(r) > M(s)``, or prove there is none.
 
@@ -418,6 +420,9 @@ def find_counterexample(
         when it runs out; ``enumeration`` checks it between depths.
     progress : callable, optional
         Called as ``progress(depth, status)`` after each depth.
+    workers, scheduler
+        Where ``enumeration`` classifies each depth's blocks, as for
+        :func:`workbench.scale.classify.classify` (default: in this process).
 
     Returns
     -------
@@ -460,9 +465,12 @@ def find_counterexample(
             )
     step = progress or (lambda d, s: None)
     base = dict(measure=_display_name(m, prange), order=o.name, method=method, grades=c, gains=g, topic=topic, param_range=prange)
-    _check_size(m, o, depths[-1], g, topic, method)
+    from workbench.core.executors import check_scheduler, check_workers
+
+    workers, scheduler = check_workers(workers), check_scheduler(scheduler)
+    _check_size(m, o, depths[-1], g, topic, method, workers)
     if method == "enumeration":
-        return _enumerate(m, o, depths, g, topic, timeout, start, step, base)
+        return _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers, scheduler)
     if not m.z3_ok:
         raise NotExpressibleError(
             f"measure {m} has a logarithmic discount, which z3 cannot express: use --method enumeration"
@@ -470,11 +478,12 @@ def find_counterexample(
     return _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base)
 
 
-def _check_size(m, o, top: int, g, topic, method: str) -> None:
+def _check_size(m, o, top: int, g, topic, method: str, workers: int = 1) -> None:
     """Refuse (:class:`~workbench.errors.TooLargeError`) a search that would not fit, before it starts.
 
-    Enumeration classifies every depth up to ``top``: its largest space
-    decides (:func:`workbench.scale.classify.check_classify`).  The z3 encoding nests
+    Enumeration classifies every depth up to ``top`` in blocks on ``workers``
+    processes: its largest space decides
+    (:func:`workbench.scale.classify.check_classify`).  The z3 encoding nests
     one level per position, so ``smt`` takes depths up to
     :data:`workbench.scale.smt.SMT_MAX_DEPTH`.
     """
@@ -485,7 +494,7 @@ def _check_size(m, o, top: int, g, topic, method: str) -> None:
 
     if method == "enumeration":
         check_classify(m, o, Space(o.space_kind, top, g.grades, topic), g, command="counterexample",
-                       hint=", or use --method smt")
+                       hint=", or use --method smt", workers=workers)
     elif top > SMT_MAX_DEPTH:
         raise TooLargeError(
             f"counterexample {m} on {o.name} order at depth {top} with --method smt: the z3 formula nests "
@@ -513,7 +522,7 @@ def _in_space(run, c, topic, sorted_runs) -> bool:
     return True
 
 
-def _enumerate(m, o, depths, g, topic, timeout, start, step, base) -> Counterexample:
+def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, scheduler=None) -> Counterexample:
     from workbench.scale.classify import classify
     from workbench.space.spaces import rank_space, set_space
 
@@ -529,7 +538,7 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base) -> Counterexa
                 + (f" (depths {done[0]}..{done[-1]}: none, exhaustive enumeration)" if done else ""),
                 **base,
             )
-        result = classify(m, o, build(d, c, topic), g)
+        result = classify(m, o, build(d, c, topic), g, workers=workers, scheduler=scheduler, intrinsic=False)
         done.append(d)
         if result.verdict == "violated":
             w = result.witness
