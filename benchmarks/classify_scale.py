@@ -6,7 +6,8 @@ fresh process tree: in one process (``--workers 1``), on a local process pool
 (``--workers 2``) and on a 2-worker Dask ``LocalCluster`` (``--scheduler
 local``).  Peak memory is the largest sum of resident memory over the whole
 process tree (the command, its pool or cluster processes), sampled every
-0.1 s with psutil; time is the wall time of the command.  Beside it,
+0.1 s with psutil; time is the wall time of the command (with ``--repeat N``,
+the median of N runs of each row; every time is kept in the JSON).  Beside it,
 pytrec_eval (``pytrec_eval-terrier``) times the mere scoring of the same runs
 (one query per run, ``P_5`` and ``recip_rank``; only ``evaluate`` is timed)
 where building its input fits in memory.
@@ -15,7 +16,7 @@ Each measured row is kept in ``benchmarks/results/classify_scale.json`` (so
 the long depths can be run later, alone, with ``--only``) and the Markdown
 file is rendered from all kept rows.
 
-Run:  python benchmarks/classify_scale.py [--binary 20-26] [--graded 12-16] [--engines 1,2,dask]
+Run:  python benchmarks/classify_scale.py [--binary 20-26] [--graded 12-16] [--engines 1,2,dask] [--repeat 3]
       python benchmarks/classify_scale.py --binary 27-30 --graded none --engines 2   # the long ones
       python benchmarks/classify_scale.py --binary 20-24 --graded none --engines before --before ../main
 """
@@ -92,6 +93,21 @@ def run_sampled(cmd: list, **popen) -> tuple[str, str, int, float, int]:
     done.set()
     t.join()
     return out, err, proc.returncode, wall, peak[0]
+
+
+def run_repeated(depth: int, grades: int, engine: str, repeat: int) -> dict:
+    """:func:`run_classify` ``repeat`` times: the median wall time and peak memory, every wall time kept."""
+    import statistics
+
+    rows = [run_classify(depth, grades, engine) for _ in range(repeat)]
+    for r in rows[1:]:
+        if [r[k] for k in ("verdict", "witness", "intrinsic", "covers")] != \
+                [rows[0][k] for k in ("verdict", "witness", "intrinsic", "covers")]:
+            raise SystemExit(f"classify depth {depth} grades {grades} engine {engine}: repeated runs disagree")
+    out = dict(rows[-1])
+    out.update(wall=statistics.median(r["wall"] for r in rows), peak_mib=statistics.median(r["peak_mib"] for r in rows),
+               walls=[round(r["wall"], 2) for r in rows], load=max(r["load"] for r in rows))
+    return out
 
 
 def run_classify(depth: int, grades: int, engine: str) -> dict:
@@ -204,11 +220,11 @@ def render(rows: list[dict], trec: dict) -> str:
         f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores shared with "
         "other work (the load average at the end of each run is listed). Peak memory: the largest sum of "
         "resident memory over the command's process tree (pool or cluster processes included), sampled "
-        "every 0.1 s. pytrec_eval: time of `evaluate` alone scoring the same runs (P_5, recip_rank), "
+        "every 0.1 s. Wall time and peak memory are medians over the runs measured (the deepest spaces ran once). pytrec_eval: time of `evaluate` alone scoring the same runs (P_5, recip_rank), "
         f"where its input fits (at most {PYTREC_MAX_RUNS:,} runs); ratio = pytrec_eval time / classify time.",
         "",
-        "| grades | depth | runs | covers | engine | wall s | peak MiB | verdict | intrinsic | pytrec_eval s | ratio | load | when |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| grades | depth | runs | covers | engine | wall s | runs measured | peak MiB | verdict | intrinsic | pytrec_eval s | ratio | load | when |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     rank = {"before": 0, "1": 1, "2": 2, "dask": 3}
     for r in sorted(rows, key=lambda r: (r["grades"], r["depth"], rank[r["engine"]])):
@@ -220,7 +236,7 @@ def render(rows: list[dict], trec: dict) -> str:
             intrinsic = f"not computed (needs {' '.join(intrinsic.split()[3:5])})"
         lines.append(
             f"| {r['grades']} | {r['depth']} | {r['runs']:,} | {r['covers']:,} | {ENGINE_NAMES[r['engine']]} | "
-            f"{r['wall']:.1f} | {r['peak_mib']:.0f} | {r['verdict']} | {intrinsic} | {tw} | {ratio} | "
+            f"{r['wall']:.1f} | {len(r.get('walls', [r['wall']]))} | {r['peak_mib']:.0f} | {r['verdict']} | {intrinsic} | {tw} | {ratio} | "
             f"{r['load']:.1f} | {r['when']} |")
     partial = kept_partial[0]
     if partial:
@@ -256,6 +272,7 @@ def main() -> None:
     ap.add_argument("--graded", default="12-16")
     ap.add_argument("--engines", default="1,2,dask")
     ap.add_argument("--pytrec", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--repeat", type=int, default=1, help="runs per row: the median time and memory are kept")
     ap.add_argument("--partial", default="", help="DEPTH:BLOCKS[,DEPTH:BLOCKS]: classify a stretch of blocks on 2 workers")
     ap.add_argument("--before", default="", help="a checkout of the code before issue 17, for engine 'before'")
     args = ap.parse_args()
@@ -267,7 +284,7 @@ def main() -> None:
     for grades, depths in ((1, _range(args.binary)), (2, _range(args.graded))):
         for depth in depths:
             for engine in [e for e in args.engines.split(",") if e and e != "none"]:
-                row = run_classify(depth, grades, engine)
+                row = run_repeated(depth, grades, engine, args.repeat)
                 kept["rows"] = [r for r in kept["rows"] if (r["depth"], r["grades"], r["engine"]) != (depth, grades, engine)]
                 kept["rows"].append(row)
                 print(json.dumps(row), flush=True)

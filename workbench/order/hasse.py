@@ -77,7 +77,8 @@ def hasse_diagram(space, order: Order | str, gains: Gains | None = None) -> nx.D
     if size > HASSE_LIMIT:
         raise SpaceTooLargeError(
             f"space of {size} runs: a Hasse diagram as a graph is limited to {HASSE_LIMIT} runs; "
-            f"use a smaller --depth or fewer --grades (covers alone scale further: Order.covers)"
+            f"use a smaller --depth or fewer --grades, or count its runs and covers in blocks "
+            f"(hasse --format md|csv|latex; diagram_statistics in workbench.order.diagram_statistics)"
         )
     covers = order.covers(space, gains)
     runs = [tuple(r) for r in np.asarray(space.array(limit=HASSE_LIMIT)).tolist()]
