@@ -530,28 +530,44 @@ class _Block:
     tie_at: tuple[np.ndarray, np.ndarray]
 
 
-def _first_of_each_signature(columns: list[np.ndarray]) -> np.ndarray:
-    """Indices (ascending) of the first row of each distinct row of the matrix whose columns are ``columns``.
+def _column(differences: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """A block's exact differences at one parameter value as ``(int64 keys, values)``.
 
-    Exact: int64 columns are sorted together (a stable lexicographic sort
-    keeps, within equal rows, the smallest index first); columns of Python
-    integers go through a dict of tuples.
+    int64 numerators are their own keys (``values`` None); Python integers
+    (beyond int64) become their rank among the column's distinct values,
+    which ``values`` lists: equal keys iff equal differences, and the block
+    keeps 8 bytes per cover instead of one Python integer.
     """
-    n = len(columns[0])
+    if differences.dtype != object:
+        return differences, None
+    index: dict = {}
+    keys = np.fromiter((index.setdefault(v, len(index)) for v in differences.tolist()), dtype=np.int64,
+                       count=len(differences))
+    values = np.empty(len(index), dtype=object)
+    values[:] = list(index)
+    return keys, values
+
+
+def _first_of_each_signature(columns: list[tuple[np.ndarray, np.ndarray | None]]) -> np.ndarray:
+    """Indices (ascending) of the first row of each distinct row of the key matrix whose columns are ``columns``.
+
+    A stable lexicographic sort of the int64 keys keeps, within equal rows,
+    the smallest index first.
+
+    >>> keys = [(np.array([5, 3, 5, 3]), None), (np.array([1, 2, 1, 0]), None)]
+    >>> _first_of_each_signature(keys).tolist()
+    [0, 1, 3]
+    """
+    n = len(columns[0][0])
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    if all(c.dtype != object for c in columns):
-        order = np.lexsort(columns)
-        new = np.zeros(n, dtype=bool)
-        new[0] = True
-        for c in columns:
-            s = c[order]
-            new[1:] |= s[1:] != s[:-1]
-        return np.sort(order[new])
-    seen: dict = {}
-    for k, row in enumerate(zip(*[c.tolist() for c in columns])):
-        seen.setdefault(row, k)
-    return np.array(sorted(seen.values()), dtype=np.int64)
+    order = np.lexsort([keys for keys, _ in columns])
+    new = np.zeros(n, dtype=bool)
+    new[0] = True
+    for keys, _ in columns:
+        s = keys[order]
+        new[1:] |= s[1:] != s[:-1]
+    return np.sort(order[new])
 
 
 class _Analysis:
@@ -593,8 +609,8 @@ class _Analysis:
             cover_cols, tie_cols, dens = [], [], []
             for q in self.xs:
                 vals = self._evaluate(q, blk.rows)
-                cover_cols.append(vals.differences(*blk.cover_at)[:, 0])
-                tie_cols.append(vals.differences(*blk.tie_at)[:, 0])
+                cover_cols.append(_column(vals.differences(*blk.cover_at)[:, 0]))
+                tie_cols.append(_column(vals.differences(*blk.tie_at)[:, 0]))
                 dens.append(vals.den)
             cover_first = _first_of_each_signature(cover_cols)
             tie_first = _first_of_each_signature(tie_cols)
@@ -605,6 +621,7 @@ class _Analysis:
             self._merge(cover_groups, cover_cols, dens, cover_first, cov.lower, cov.upper)
             self._merge(tie_groups, tie_cols, dens, tie_first, cov.tie_lower, cov.tie_upper)
             self._check_exact_work(len(cover_groups) + len(tie_groups), stop, complete=done)
+        blk = cov = vals = cover_cols = tie_cols = None  # free the last block before the exact phase
         # groups numbered by their first pair (canonical order), as the blocks came in
         self.cover_groups = list(cover_groups.values())
         self.tie_groups = list(tie_groups.values())
@@ -618,7 +635,8 @@ class _Analysis:
     def _merge(groups: dict, cols, dens, first: np.ndarray, lower, upper) -> None:
         """Add a block's groups (their first pairs ``first``) to ``groups``, keeping earlier blocks' representatives."""
         for k in first.tolist():
-            sig = tuple(Fraction(int(c[k]), den) for c, den in zip(cols, dens))
+            sig = tuple(Fraction(int(keys[k] if values is None else values[keys[k]]), den)
+                        for (keys, values), den in zip(cols, dens))
             groups.setdefault(sig, (int(lower[k]), int(upper[k])))
 
     def _block(self, start: int, stop: int) -> _Block:
@@ -940,30 +958,57 @@ _SEC_PER_ROOT_ISOLATION = 1e-6
 #: in T at depth 8 (benchmarks/thresholds.py: 255 differences, degree bound 56, about 16 s).
 _SEC_PER_GROUP_DEGREE2 = 6.5e-6
 _SEC_PER_GROUP_PAIR = 2.9e-6
+#: Bytes held per byte of a block's exact cover differences (one column per parameter value): the columns,
+#: and while they are grouped a sort permutation and one sorted copy.
+_MEM_PER_COLUMN_BYTE = 2.0
 
 
-def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains):
+def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains,
+                        block_size: int | None = None):
     """What :func:`thresholds` builds at one depth (memory and work), estimated before enumerating.
 
-    The classification workload (:func:`workbench.scale.classify.classify_workload`)
+    Work: the classification workload (:func:`workbench.scale.classify.classify_workload`)
     times the ``2 * depth + 2`` parameter values (the degree is at most the
     depth), plus the exact root isolation of about ``depth * grades``
-    distinct cover differences of degree ``depth``.
+    distinct cover differences of degree ``depth``.  Memory: one block of
+    ``block_size`` runs at a time (:meth:`Workload.streaming_estimate
+    <workbench.scale.classify.Workload.streaming_estimate>`, the runs and
+    values of one block with the upper ends of its covers) plus the exact
+    difference of each of the block's covers at every parameter value;
+    the groups of equal differences kept across blocks are bounded by the
+    exact phase's own check.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.order.orders import get_order
+    >>> from workbench.space.runs import Gains
+    >>> small = thresholds_estimate(parse_measure("RBP"), get_order("dominance"), "rank", 16, 1, None, Gains.default(1))
+    >>> big = thresholds_estimate(parse_measure("RBP"), get_order("dominance"), "rank", 24, 1, None, Gains.default(1))
+    >>> big.bytes < 2 * small.bytes, big.seconds > 100 * small.seconds
+    (True, True)
+
+    References
+    ----------
+    SPEC section 6 (refusing a request that would not fit, before enumerating).
     """
-    from workbench.scale.classify import ENUMERATION_LIMIT, classify_workload
+    from workbench.scale.classify import STREAMING_LIMIT, classify_workload
     from workbench.core.budget import Estimate
 
-    w = classify_workload(measure, order, kind, depth, grades, topic, gains)
+    w = classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True)
     est = w.estimate()
     points = 2 * depth + 2
     groups = float(min(w.covers, depth * grades)) if w.log2_runs < 1000 else float("inf")
     seconds = est.seconds * points * _SEC_PER_POINT_FACTOR + groups * _SEC_PER_ROOT_ISOLATION * float(depth) ** 2.5
-    cap = "" if w.log2_runs <= math.log2(ENUMERATION_LIMIT) + 1e-9 else (
-        f"thresholds enumerate every run and stop at {ENUMERATION_LIMIT:,}")
-    return Estimate(est.what, est.bytes * 1.5, seconds, cap)
+    block = min(float(block_size or DEFAULT_BLOCK), w.runs)
+    per_run_covers = w.covers / w.runs if w.runs else 0.0
+    columns = points * per_run_covers * block * (max(w.int_bytes, 8.0) + w.obj_bytes) * _MEM_PER_COLUMN_BYTE
+    memory = w.streaming_estimate(1, int(block)).bytes + columns
+    cap = "" if w.log2_runs <= math.log2(STREAMING_LIMIT) + 1e-9 else (
+        f"thresholds stream at most {STREAMING_LIMIT:,} runs")
+    return Estimate(est.what, memory, seconds, cap)
 
 
-def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gains: Gains, name: str | None = None) -> None:
+def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gains: Gains, name: str | None = None,
+                     block_size: int | None = None) -> None:
     """Refuse (:class:`~workbench.errors.TooLargeError`) thresholds over ``depths`` that would not fit.
 
     The memory of the deepest depth and the work summed over all depths must
@@ -979,7 +1024,7 @@ def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gain
     first = depths[0]
 
     def one(d: int) -> Estimate:
-        return thresholds_estimate(measure, order, kind, d, grades, topic, gains)
+        return thresholds_estimate(measure, order, kind, d, grades, topic, gains, block_size)
 
     step = max(1, -(-len(depths) // 64))
     buckets = [depths[i:i + step] for i in range(0, len(depths), step)]
@@ -1086,7 +1131,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     order.check_space(space)
     measure.check_topic(space.topic)
     check_thresholds(measure, order, space.kind, [space.depth], space.grades, space.topic, gains,
-                     free_name(measure, param))
+                     free_name(measure, param), block_size)
     step = progress or (lambda phase: None)
     an = _Analysis(measure, param, order, space, gains, step, block_size)
     step("critical points")
