@@ -21,7 +21,14 @@ Method (nothing is copied from a paper):
    The whole space is scored exactly (:meth:`Measure.evaluate`) at
    ``K = 2D + 2`` distinct rationals and covers whose ``K`` differences
    coincide form one group (the margin lets a cover of degree up to about
-   twice the bound be caught).  Each group's difference is the cancelled
+   twice the bound be caught).  The space is read in blocks of canonical
+   indices (:data:`DEFAULT_BLOCK` runs; the covers whose lower end lies in
+   the block, :func:`workbench.order.covers.covers_in_range`, with their
+   upper ends scored again when outside it); a group keeps only its exact
+   ``K`` differences and its first cover in canonical ``(lower, upper)``
+   order, its representative, so memory follows the block size and the
+   number of groups, not the space, and the result does not depend on the
+   block size.  Each group's difference is the cancelled
    sympy rational function of its representative cover, confirmed against
    the exact scores at all ``K`` points and against the degree bounds, else
    an error is raised.  Cost follows the number of distinct differences,
@@ -44,7 +51,7 @@ Method (nothing is copied from a paper):
    critical points, so one rational per open region decides its verdict.
    At an algebraic point the signs are decided exactly.
 5. Certificate per region: the verdict re-checked at a rational point by
-   scoring every run exactly and checking every cover (as
+   scoring every run exactly and checking every cover, block by block (as
    :func:`workbench.scale.classify.classify` does); at an algebraic point by the exact
    signs of the sympy differences of one representative per group.
    Adjacent regions with the same verdict are then merged; the merged region
