@@ -53,7 +53,7 @@ def run(workbench: str, depth: int, time_limit: float | None) -> dict:
     error = next((line for line in p.stderr.splitlines() if line.startswith("workbench: error")), "")
     title = next((line.strip() for line in p.stdout.splitlines() if f"depth {depth}:" in line), "")
     return {"depth": depth, "wall_s": round(secs, 2), "max_rss_mib": round(rss), "status": status,
-            "load": " ".join(load), "error": error, "summary": title}
+            "load": " ".join(load), "error": error, "summary": title, "time_limit": time_limit}
 
 
 def render(rows: dict) -> str:
@@ -79,8 +79,13 @@ def render(rows: dict) -> str:
             elif r["status"] != 0:
                 cells += ["refused" if "error" in r["error"] else f"exit {r['status']}", str(r["max_rss_mib"]), r["load"]]
             else:
-                cells += [f"{r['wall_s']:.1f}", str(r["max_rss_mib"]), r["load"]]
+                mark = " *" if r.get("time_limit") else ""
+                cells += [f"{r['wall_s']:.1f}{mark}", str(r["max_rss_mib"]), r["load"]]
         lines.append("| " + " | ".join(cells) + " |")
+    limits = sorted({r["time_limit"] for r in rows.values() if r.get("time_limit")})
+    if limits:
+        lines += ["", "\\* run with `WORKBENCH_TIME_LIMIT` = " + ", ".join(f"{x:g}" for x in limits)
+                  + " s (depths whose estimated time exceeds the default budget are refused without it)."]
     refusals = [f"- {k}: {r['error']}" for k, r in sorted(rows.items()) if r["status"] != 0 and r["error"]]
     if refusals:
         lines += ["", "Refusals:", ""] + refusals
@@ -94,10 +99,11 @@ def main() -> None:
     ap.add_argument("--before", type=Path, default=None, help="checkout whose .venv/bin/workbench is 'before'")
     ap.add_argument("--time-limit", type=float, default=None, help="WORKBENCH_TIME_LIMIT for the commands")
     ap.add_argument("--out", type=Path, default=RESULTS / "thresholds_scale.md")
+    ap.add_argument("--render", action="store_true", help="only render the Markdown from the kept rows")
     args = ap.parse_args()
     store = RESULTS / "thresholds_scale.json"
     rows = json.loads(store.read_text()) if store.exists() else {}
-    for engine in args.engines.split(","):
+    for engine in [] if args.render else args.engines.split(","):
         if engine == "before":
             if args.before is None:
                 ap.error("--engines before needs --before CHECKOUT")
