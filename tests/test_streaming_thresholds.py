@@ -152,3 +152,12 @@ def test_a_deep_space_is_refused_for_its_time_not_its_memory():
         check_thresholds(parse_measure("RBP"), get_order("dominance"), "rank", [24], 1, None, Gains.default(1))
     msg = str(e.value)
     assert "\n" not in msg and "of work" in msg and "GB" not in msg and "depth <= " in msg, msg
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, True, "8"])
+def test_a_bad_block_size_is_refused_in_one_line_naming_it(bad):
+    from workbench.errors import WorkbenchError
+
+    with pytest.raises(WorkbenchError) as e:
+        thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(2), block_size=bad)
+    assert f"block size {bad!r}" in str(e.value) and "\n" not in str(e.value)

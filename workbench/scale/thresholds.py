@@ -592,9 +592,7 @@ class _Analysis:
         self.x = sympy.Symbol(param, positive=True)
         self.total = order.kind == "total"
         self.size = int(space.size)
-        self.block_size = int(block_size or DEFAULT_BLOCK)
-        if self.block_size < 1:
-            raise WorkbenchError(f"block size {block_size}: give at least 1 run per block")
+        self.block_size = DEFAULT_BLOCK if block_size is None else block_size
         self._rf: dict[int, RationalFunction] = {}
         self._root_cache: dict = {}
         self.exact_points: dict = {}  # rational guard roots inside the domain: verdict by exact evaluation
@@ -888,10 +886,10 @@ class _Analysis:
         """``(verdict, witness, gap_witness)`` at a rational from the exact scores of every run, block by block.
 
         Blocks come in canonical order, so the first offending pair of the
-        first block holding one is the first of the space.  A tied pair
-        scored unequally decides the verdict and its witness at once (ties
-        come first in :func:`verdict_from_signs`); without witnesses so does
-        a cover scored downwards.
+        first block holding one is the first of the space; the verdict then
+        follows :func:`verdict_from_signs` (tied pairs first, then covers
+        scored downwards, then covers scored equal).  Every block is scored,
+        as the certificate says, even once the verdict is known.
         """
         tie = negative = zero = unequal = first_cover = first_increment = None
         for start, stop in block_ranges(self.size, self.block_size):
@@ -901,10 +899,9 @@ class _Analysis:
             if len(cov.tie_lower):
                 ts = vals.signs(*blk.tie_at)
                 bad = np.flatnonzero(ts != 0)
-                if len(bad):
+                if len(bad) and tie is None:
                     k = int(bad[0])
                     tie = (int(cov.tie_lower[k]), int(cov.tie_upper[k]), bool(ts[k] < 0))
-                    break
             if not len(cov.lower):
                 continue
             signs = vals.signs(*blk.cover_at)
@@ -912,8 +909,6 @@ class _Analysis:
                 hit = np.flatnonzero(signs < 0)
                 if len(hit):
                     negative = (int(cov.lower[hit[0]]), int(cov.upper[hit[0]]))
-                    if not witnesses:
-                        break
             if zero is None:
                 hit = np.flatnonzero(signs == 0)
                 if len(hit):
@@ -953,7 +948,7 @@ class _Analysis:
 
 
 #: Thresholds score every run at ``2 * degree + 2`` values of the parameter and
-#: refine groups of cover differences after each; per value this costs about
+#: group the cover differences of each block; per value this costs about
 #: this many times the scoring of :func:`workbench.scale.classify.classify`.
 _SEC_PER_POINT_FACTOR = 3.0
 #: Isolating the real roots of one group polynomial of degree ``D`` costs about
@@ -1132,6 +1127,8 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     if isinstance(order, str):
         order = get_order(order)
     ps = continuous_param_spec(measure, param)
+    if block_size is not None and (isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1):
+        raise WorkbenchError(f"block size {block_size!r}: give a whole number of runs per block, at least 1")
     gains = gains or Gains.default(space.grades)
     if gains.grades != space.grades:
         raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
