@@ -161,3 +161,57 @@ def test_a_bad_block_size_is_refused_in_one_line_naming_it(bad):
     with pytest.raises(WorkbenchError) as e:
         thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(2), block_size=bad)
     assert f"block size {bad!r}" in str(e.value) and "\n" not in str(e.value)
+
+
+# ---------------------------------------------------------------------------
+# tied pairs: no built-in order has them on these spaces, so the test declares some
+
+
+@pytest.mark.parametrize("measure,ties,groups", [
+    ("RBP", [(3, 4), (5, 6)], 3 + 2),  # 011 ~ 100 and 101 ~ 110: scored unequally (but 011, 100 at one p)
+    # 000 ~ 001 and 010 ~ 011: RBP@2 scores them equal (one group); its covers differ by 0, p(1-p) or (1-p)^2
+    ("RBP@2", [(0, 1), (2, 3)], 3 + 1),
+])
+def test_declared_tied_pairs_stream_and_agree_with_the_oracle(monkeypatch, measure, ties, groups):
+    """Tied pairs declared on the rank order at depth 3: a tie scored unequally violates, before any cover.
+
+    The tie's witness lists second the run that scores higher; the oracle finds
+    the first tied pair (canonical order) whose runs score differently, else
+    decides by the covers alone.
+    """
+    import numpy as np
+
+    import workbench.order.covers as covers_module
+
+    original = covers_module.covers_in_range
+
+    def with_ties(name, space, gains, start, stop, sort=True):
+        cov = original(name, space, gains, start, stop, sort)
+        mine = [(a, b) for a, b in ties if start <= a < stop]
+        return covers_module.Covers(cov.lower, cov.upper, np.array([a for a, _ in mine], dtype=np.int64),
+                                    np.array([b for _, b in mine], dtype=np.int64))
+
+    monkeypatch.setattr(covers_module, "covers_in_range", with_ties)
+    case = (measure, "p", "rank", rank_space(3))
+    whole = table(case, block_size=8)
+    assert whole.groups == groups
+    for size in (1, 2, 3):
+        assert json.dumps(table(case, block_size=size).to_json(), sort_keys=True) == json.dumps(whole.to_json(),
+                                                                                                sort_keys=True)
+    space, gains = case[3], Gains.default(1)
+    runs = list(space)
+
+    def oracle(q):
+        value = [parse_measure(measure).with_params(p=q).value(r, gains, None) for r in runs]
+        unequal = [(a, b) if value[b] > value[a] else (b, a) for a, b in ties if value[a] != value[b]]
+        if unequal:
+            return "violated", unequal[:1]
+        return naive_verdict(measure, "p", "rank", space, gains, q)
+
+    for q in [Fraction(k, 20) for k in range(1, 20)]:
+        assert whole.verdict_at(q) == oracle(q)[0], q
+    for region in whole.regions:
+        if isinstance(region.at, Fraction):
+            got = [] if region.witness is None else (
+                [region.witness] if region.gap_witness is None else list(region.gap_witness))
+            assert [(runs.index(w.lower), runs.index(w.upper)) for w in got] == oracle(region.at)[1], region.label()
