@@ -48,7 +48,7 @@ VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
 RANKED_VALUES_LIMIT = 256
 
 #: Most runs the materialised paths enumerate at once (16.8 million: binary
-#: depth 24): :func:`classify_materialised`, thresholds, axioms.
+#: depth 24): :func:`classify_materialised`, axioms (thresholds stream in blocks).
 ENUMERATION_LIMIT = 1 << 24
 MATERIALISED_LIMIT = ENUMERATION_LIMIT
 #: Most runs :func:`classify` streams (2^36: binary depth 36); the memory and

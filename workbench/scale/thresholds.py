@@ -21,7 +21,14 @@ Method (nothing is copied from a paper):
    The whole space is scored exactly (:meth:`Measure.evaluate`) at
    ``K = 2D + 2`` distinct rationals and covers whose ``K`` differences
    coincide form one group (the margin lets a cover of degree up to about
-   twice the bound be caught).  Each group's difference is the cancelled
+   twice the bound be caught).  The space is read in blocks of canonical
+   indices (:data:`DEFAULT_BLOCK` runs; the covers whose lower end lies in
+   the block, :func:`workbench.order.covers.covers_in_range`, with their
+   upper ends scored again when outside it); a group keeps only its exact
+   ``K`` differences and its first cover in canonical ``(lower, upper)``
+   order, its representative, so memory follows the block size and the
+   number of groups, not the space, and the result does not depend on the
+   block size.  Each group's difference is the cancelled
    sympy rational function of its representative cover, confirmed against
    the exact scores at all ``K`` points and against the degree bounds, else
    an error is raised.  Cost follows the number of distinct differences,
@@ -44,7 +51,7 @@ Method (nothing is copied from a paper):
    critical points, so one rational per open region decides its verdict.
    At an algebraic point the signs are decided exactly.
 5. Certificate per region: the verdict re-checked at a rational point by
-   scoring every run exactly and checking every cover (as
+   scoring every run exactly and checking every cover, block by block (as
    :func:`workbench.scale.classify.classify` does); at an algebraic point by the exact
    signs of the sympy differences of one representative per group.
    Adjacent regions with the same verdict are then merged; the merged region
@@ -69,11 +76,12 @@ import sympy
 from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, endpoint_label, roots_in,
                                       sample_points)
 from workbench.core.rational import RationalFunction, rational_function
-from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
+from workbench.errors import BadParameterError, NotExpressibleError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
-from workbench.scale.classify import ENUMERATION_LIMIT, Witness, max_enumerable_depth, verdict_from_signs
+from workbench.scale.classify import Witness, verdict_from_signs
 from workbench.scale.param_regions import ParamInterval, partition_domain
+from workbench.scale.stream import block_ranges
 
 # ---------------------------------------------------------------------------
 # results
@@ -509,25 +517,82 @@ def continuous_param_spec(measure, param: str):
     return ps
 
 
-class _Analysis:
-    """Group differences (rational functions of the parameter) of one (measure, order, space) and verdicts at exact points."""
+#: Runs per block of the streaming analysis: each block's covers hold ``K`` exact differences
+#: at once (``K = 2 * degree + 2``), so blocks are smaller than classify's.
+DEFAULT_BLOCK = 1 << 15
 
-    def __init__(self, measure, param, order, space, gains, step):
+
+@dataclass
+class _Block:
+    """One block of canonical indices ``[start, stop)``: its covers and the runs scored for them.
+
+    ``rows`` holds the block's runs, then the upper ends of its covers and
+    tied pairs that lie outside it; ``cover_at``/``tie_at`` are the pairs'
+    positions in ``rows``.
+    """
+
+    covers: object
+    rows: np.ndarray
+    cover_at: tuple[np.ndarray, np.ndarray]
+    tie_at: tuple[np.ndarray, np.ndarray]
+
+
+def _column(differences: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """A block's exact differences at one parameter value as ``(int64 keys, values)``.
+
+    int64 numerators are their own keys (``values`` None); Python integers
+    (beyond int64) become their rank among the column's distinct values,
+    which ``values`` lists: equal keys iff equal differences, and the block
+    keeps 8 bytes per cover instead of one Python integer.
+    """
+    if differences.dtype != object:
+        return differences, None
+    index: dict = {}
+    keys = np.fromiter((index.setdefault(v, len(index)) for v in differences.tolist()), dtype=np.int64,
+                       count=len(differences))
+    values = np.empty(len(index), dtype=object)
+    values[:] = list(index)
+    return keys, values
+
+
+def _first_of_each_signature(columns: list[tuple[np.ndarray, np.ndarray | None]]) -> np.ndarray:
+    """Indices (ascending) of the first row of each distinct row of the key matrix whose columns are ``columns``.
+
+    A stable lexicographic sort of the int64 keys keeps, within equal rows,
+    the smallest index first.
+
+    >>> keys = [(np.array([5, 3, 5, 3]), None), (np.array([1, 2, 1, 0]), None)]
+    >>> _first_of_each_signature(keys).tolist()
+    [0, 1, 3]
+    """
+    n = len(columns[0][0])
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort([keys for keys, _ in columns])
+    new = np.zeros(n, dtype=bool)
+    new[0] = True
+    for keys, _ in columns:
+        s = keys[order]
+        new[1:] |= s[1:] != s[:-1]
+    return np.sort(order[new])
+
+
+class _Analysis:
+    """Group differences (rational functions of the parameter) of one (measure, order, space) and verdicts at exact points.
+
+    The space is read in blocks of canonical indices (:attr:`block_size`
+    runs); per group of covers with equal differences only its first cover
+    in canonical ``(lower, upper)`` order is kept, so memory follows the
+    block size and the number of groups, not the space.
+    """
+
+    def __init__(self, measure, param, order, space, gains, step, block_size: int | None = None):
         self.measure, self.param, self.order, self.space, self.gains = measure, param, order, space, gains
         self.ps = continuous_param_spec(measure, param)
         self.x = sympy.Symbol(param, positive=True)
         self.total = order.kind == "total"
-        step("enumerating runs")
-        try:
-            self.runs = space.array(limit=ENUMERATION_LIMIT)
-        except SpaceTooLargeError:
-            raise SpaceTooLargeError(
-                f"{space.kind} space at depth {space.depth} with {space.grades} relevant grade(s) has "
-                f"{space.size:,} runs; thresholds enumerate every run and stop at {ENUMERATION_LIMIT:,}: "
-                f"use --depth {max_enumerable_depth(space)} or less"
-            ) from None
-        step("generating covers")
-        self.cov = order.covers(space, gains)
+        self.size = int(space.size)
+        self.block_size = DEFAULT_BLOCK if block_size is None else block_size
         self._rf: dict[int, RationalFunction] = {}
         self._root_cache: dict = {}
         self.exact_points: dict = {}  # rational guard roots inside the domain: verdict by exact evaluation
@@ -537,38 +602,89 @@ class _Analysis:
         self.degree = self.num_degree + 3 * self.den_degree
         k = 2 * self.degree + 2
         self.xs = self._sample_points(k)
-        step(f"scoring runs at {k} values of {param}; grouping cover differences")
-        cov = self.cov
-        labels = np.zeros(len(cov.lower), dtype=np.int64)
-        tie_labels = np.zeros(len(cov.tie_lower), dtype=np.int64)
-        for q in self.xs:  # one value block at a time: memory follows the space, not K times it
-            vals = self._evaluate(q)
-            labels = self._refine_labels(labels, vals.differences(cov.lower, cov.upper)[:, 0])
-            tie_labels = self._refine_labels(tie_labels, vals.differences(cov.tie_lower, cov.tie_upper)[:, 0])
-        self.cover_groups, self.cover_inv = self._groups(labels, cov.lower, cov.upper)
-        self.tie_groups, self.tie_inv = self._groups(tie_labels, cov.tie_lower, cov.tie_upper)
-        self._check_exact_work()
+        step(f"scoring runs at {k} values of {param} in blocks of {self.block_size:,}; grouping cover differences")
+        self.n_covers = self.n_ties = 0
+        cover_groups: dict = {}  # exact signature -> first (lower, upper), in order of first appearance
+        tie_groups: dict = {}
+        for start, stop in block_ranges(self.size, self.block_size):
+            blk = self._block(start, stop)
+            cov = blk.covers
+            self.n_covers += len(cov.lower)
+            self.n_ties += len(cov.tie_lower)
+            cover_cols, tie_cols, dens = [], [], []
+            for q in self.xs:
+                vals = self._evaluate(q, blk.rows)
+                cover_cols.append(_column(vals.differences(*blk.cover_at)[:, 0]))
+                tie_cols.append(_column(vals.differences(*blk.tie_at)[:, 0]))
+                dens.append(vals.den)
+            cover_first = _first_of_each_signature(cover_cols)
+            tie_first = _first_of_each_signature(tie_cols)
+            done = stop >= self.size
+            # a block's own distinct differences are a lower bound of the whole space's
+            self._check_exact_work(max(len(cover_groups), len(cover_first)) + max(len(tie_groups), len(tie_first)),
+                                   stop, complete=done and not cover_groups and not tie_groups)
+            self._merge(cover_groups, cover_cols, dens, cover_first, cov.lower, cov.upper)
+            self._merge(tie_groups, tie_cols, dens, tie_first, cov.tie_lower, cov.tie_upper)
+            self._check_exact_work(len(cover_groups) + len(tie_groups), stop, complete=done)
+        blk = cov = vals = cover_cols = tie_cols = None  # free the last block before the exact phase
+        # groups numbered by their first pair (canonical order), as the blocks came in
+        self.cover_groups = list(cover_groups.values())
+        self.tie_groups = list(tie_groups.values())
         step("cover difference rational functions")
         self.d = self._confirmed_groups(self.cover_groups)
         self.t = self._confirmed_groups(self.tie_groups)
-        self.g0 = int(self.cover_inv[0]) if len(self.cover_inv) else None
+        self.g0 = 0 if self.cover_groups else None  # the group of the very first cover
         self.e = [] if (not self.total or self.g0 is None) else [dg - self.d[self.g0] for dg in self.d]
 
-    def _check_exact_work(self) -> None:
+    @staticmethod
+    def _merge(groups: dict, cols, dens, first: np.ndarray, lower, upper) -> None:
+        """Add a block's groups (their first pairs ``first``) to ``groups``, keeping earlier blocks' representatives."""
+        for k in first.tolist():
+            sig = tuple(Fraction(int(keys[k] if values is None else values[keys[k]]), den)
+                        for (keys, values), den in zip(cols, dens))
+            groups.setdefault(sig, (int(lower[k]), int(upper[k])))
+
+    def _block(self, start: int, stop: int) -> _Block:
+        """The covers and tied pairs whose lower end lies in ``[start, stop)``, and the runs they need."""
+        from workbench.order.covers import covers_in_range
+
+        cov = covers_in_range(self.order.name, self.space, self.gains, start, stop, sort=True)
+        n = stop - start
+        rows = next(self.space.blocks(n, start, stop))[1] if n else np.zeros((0, self.space.depth), dtype=np.uint8)
+        outside = np.concatenate([cov.upper[(cov.upper < start) | (cov.upper >= stop)],
+                                  cov.tie_upper[(cov.tie_upper < start) | (cov.tie_upper >= stop)]])
+        outside = np.unique(outside)
+        rows = np.concatenate([rows, self.space.rows_at(outside)]) if len(outside) else rows
+
+        def local(idx: np.ndarray) -> np.ndarray:
+            at = np.asarray(idx, dtype=np.int64) - start
+            away = (idx < start) | (idx >= stop)
+            at[away] = n + np.searchsorted(outside, idx[away])
+            return at
+
+        return _Block(cov, rows, (local(cov.lower), local(cov.upper)), (local(cov.tie_lower), local(cov.tie_upper)))
+
+    def _check_exact_work(self, n: int, counted: int, complete: bool) -> None:
         """Refuse (:class:`~workbench.errors.TooLargeError`) when the exact phase would exceed the time budget.
 
-        Known only now: the number of distinct cover differences (a measure
-        whose differences depend on the whole run, such as INST, has one per
-        cover) and the degree bound.
+        Known only while streaming: the number of distinct cover differences
+        (a measure whose differences depend on the whole run, such as INST,
+        has one per cover) and the degree bound.  ``n`` counts those found in
+        the first ``counted`` runs (all of them once ``complete``); the count
+        only grows, so the request is refused as soon as it passes the budget.
         """
         from workbench.core.budget import Estimate, refuse_unless_fits
 
-        n = len(self.cover_groups) + len(self.tie_groups)
         seconds = n * self.degree ** 2 * _SEC_PER_GROUP_DEGREE2 + n * n * max(self.degree, 1) * _SEC_PER_GROUP_PAIR
-        est = Estimate(f"{n:,} distinct cover differences of degree bound {self.degree} in {self.param}",
-                       seconds=seconds)
+        what = f"{n:,} distinct cover differences of degree bound {self.degree} in {self.param}"
+        if not complete:
+            what = f"at least {what} (in the first {counted:,} of {self.size:,} runs)"
         refuse_unless_fits(f"thresholds of {free_name(self.measure, self.param)} on {self.order.name} order at "
-                           f"depth {self.space.depth}", est, "try a smaller depth")
+                           f"depth {self.space.depth}", Estimate(what, seconds=seconds), "try a smaller depth")
+
+    def _row(self, index: int) -> tuple[int, ...]:
+        """The run at canonical index ``index``."""
+        return tuple(int(v) for v in self.space.rows_at(np.array([index], dtype=np.int64))[0])
 
     def _degree_probes(self):
         """Runs whose rational functions bound the degrees of the runs' values.
@@ -587,13 +703,13 @@ class _Analysis:
             first = tuple([top] + [0] * (depth - 1))
             last = tuple([0] * (depth - 1) + [top])
             return list(dict.fromkeys([tuple([top] * depth), first, last]))
-        if len(self.runs) <= 512:
-            return [tuple(int(g) for g in row) for row in self.runs]
-        return [tuple(reversed(topic.ideal(self.space.depth))), tuple(int(g) for g in self.runs[-1])]
+        if self.size <= 512:
+            return [tuple(int(g) for g in row) for row in self.space.array()]
+        return [tuple(reversed(topic.ideal(self.space.depth))), self._row(self.size - 1)]
 
     # exact evaluation ---------------------------------------------------------
-    def _evaluate(self, q: Fraction):
-        vals = self.measure.with_params(**{self.param: q}).evaluate(self.runs, self.gains, self.space.topic)
+    def _evaluate(self, q: Fraction, rows: np.ndarray):
+        vals = self.measure.with_params(**{self.param: q}).evaluate(rows, self.gains, self.space.topic)
         if not (vals.is_rational and vals.scale == 1):
             raise NotExpressibleError(f"{self.measure}: values are not rational at {self.param}={q}")
         return vals
@@ -634,36 +750,13 @@ class _Analysis:
 
     def _run_rf(self, index: int) -> RationalFunction:
         if index not in self._rf:
-            self._rf[index] = self._rational_of_run(tuple(int(v) for v in self.runs[index]))
+            self._rf[index] = self._rational_of_run(self._row(index))
         return self._rf[index]
 
     def _sample_points(self, k: int) -> list[Fraction]:
         """``k`` simple rationals in the domain, none of them a guard root (an exact point)."""
         xs = sample_points(self.ps, k + len(self.exact_points))
         return [q for q in xs if q not in self.exact_points][:k]
-
-    @staticmethod
-    def _refine_labels(labels: np.ndarray, col: np.ndarray) -> np.ndarray:
-        """Split the groups ``labels`` by the exact differences ``col`` at one more point."""
-        if len(labels) == 0:
-            return labels
-        if col.dtype != object:
-            pairs = np.stack([labels, col.astype(np.int64)], axis=1)
-            return np.unique(pairs, axis=0, return_inverse=True)[1].reshape(-1).astype(np.int64)
-        seen: dict = {}
-        return np.array([seen.setdefault((int(g), int(v)), len(seen)) for g, v in zip(labels.tolist(), col.tolist())],
-                        dtype=np.int64)
-
-    def _groups(self, labels: np.ndarray, lower, upper):
-        """``(representatives (lower, upper), inverse)`` with groups numbered by their first pair."""
-        if len(labels) == 0:
-            return [], np.zeros(0, dtype=np.int64)
-        _, first, inv = np.unique(labels, return_index=True, return_inverse=True)
-        order = np.argsort(first, kind="stable")
-        rank = np.empty_like(order)
-        rank[order] = np.arange(len(order))
-        reps = [(int(lower[i]), int(upper[i])) for i in first[order]]
-        return reps, rank[inv.reshape(-1)]
 
     def _confirmed_groups(self, reps) -> list[RationalFunction]:
         """Each representative's difference (sympy, cancelled), confirmed against the exact scores at the sample points.
@@ -679,7 +772,7 @@ class _Analysis:
             return []
         idx = sorted({i for pair in reps for i in pair})
         where = {i: k for k, i in enumerate(idx)}
-        small = self.runs[np.array(idx)]
+        small = self.space.rows_at(np.array(idx, dtype=np.int64))
         table = [self.measure.with_params(**{self.param: q}).evaluate(small, self.gains, self.space.topic)
                  for q in self.xs]
         out = []
@@ -697,7 +790,7 @@ class _Analysis:
                 if f.value_at(q) != y:
                     raise NotExpressibleError(
                         f"{self.measure}: the cover difference {sympy.sstr(f.as_expr())} of runs "
-                        f"{self.runs[lo].tolist()} -> {self.runs[up].tolist()} (sympy) is {f.value_at(q)} at "
+                        f"{list(self._row(lo))} -> {list(self._row(up))} (sympy) is {f.value_at(q)} at "
                         f"{self.param}={q}, the exact scores differ by {y}"
                     )
             out.append(f)
@@ -725,31 +818,30 @@ class _Analysis:
     def verdict_at(self, x, polys=None):
         """``(verdict, witness, gap_witness)`` at an exact point from the group differences.
 
-        At a ratio guard's root (:attr:`exact_points`) the measure leaves the
-        generic branch, so there the verdict comes from exact evaluation.
+        Groups are numbered in the canonical order of their first pairs, so
+        the first offending cover (or tied pair) is the first pair of the
+        first offending group: :func:`verdict_from_signs` on one sign per
+        group decides as it would on one sign per cover.  At a ratio guard's
+        root (:attr:`exact_points`) the measure leaves the generic branch, so
+        there the verdict comes from exact evaluation.
         """
         if polys is None and not isinstance(x, AlgebraicPoint) and x in self.exact_points:
             return self._by_evaluation(Fraction(x), witnesses=True)
         d, t, e = polys if polys is not None else (self.d, self.t, self.e)
-        gs = self._signs(d, x)
-        ts = self._signs(t, x)
-        signs = gs[self.cover_inv] if len(d) else np.zeros(0, dtype=np.int8)
-        tie_signs = ts[self.tie_inv] if len(t) else np.zeros(0, dtype=np.int8)
+        signs = self._signs(d, x)
+        tie_signs = self._signs(t, x)
         verdict, first, where = verdict_from_signs(self.total, signs, tie_signs)
         witness = gap = None
         if first is not None:
-            lo, hi = (self.cov.tie_lower, self.cov.tie_upper) if where == "ties" else (self.cov.lower, self.cov.upper)
-            a, b = int(lo[first]), int(hi[first])
+            a, b = (self.tie_groups if where == "ties" else self.cover_groups)[first]
             if where == "ties" and tie_signs[first] < 0:
                 a, b = b, a
             witness = self.witness(a, b, x)
         elif verdict == "ordinal":
-            unequal = self._signs(e, x) != 0 if e else np.zeros(len(d), dtype=bool)
-            bad = np.flatnonzero(unequal[self.cover_inv]) if len(d) else np.zeros(0, dtype=np.int64)
+            bad = np.flatnonzero(self._signs(e, x) != 0) if e else np.zeros(0, dtype=np.int64)
             if len(bad):
-                k = int(bad[0])
-                w0 = self.witness(int(self.cov.lower[0]), int(self.cov.upper[0]), x)
-                witness = self.witness(int(self.cov.lower[k]), int(self.cov.upper[k]), x)
+                w0 = self.witness(*self.cover_groups[0], x)
+                witness = self.witness(*self.cover_groups[int(bad[0])], x)
                 gap = (w0, witness)
             else:
                 verdict = "interval"
@@ -764,21 +856,19 @@ class _Analysis:
             h = (f.num * f.den.invert(x.f)).rem(x.f)
             alpha = x.sympy()
             return sympy.Add(*[c * alpha ** k for (k,), c in h.terms()])
-        return self.measure.with_params(**{self.param: x}).value(tuple(int(v) for v in self.runs[index]),
-                                                                 self.gains, self.space.topic)
+        return self.measure.with_params(**{self.param: x}).value(self._row(index), self.gains, self.space.topic)
 
     def witness(self, a: int, b: int, x) -> Witness:
-        return Witness(tuple(int(v) for v in self.runs[a]), tuple(int(v) for v in self.runs[b]),
-                       self.value(a, x), self.value(b, x))
+        return Witness(self._row(a), self._row(b), self.value(a, x), self.value(b, x))
 
     def certify(self, x) -> Check:
         """Re-derive the verdict at ``x``.
 
         At a rational: exact evaluation of every run and every order pair
-        (independent of the group differences).  At an algebraic number: the
-        exact signs of the group differences, the same computation as
-        :meth:`verdict_at` (those differences were confirmed against exact
-        scores at every sample point when they were built).
+        (independent of the group differences), block by block.  At an
+        algebraic number: the exact signs of the group differences, the same
+        computation as :meth:`verdict_at` (those differences were confirmed
+        against exact scores at every sample point when they were built).
         """
         if isinstance(x, AlgebraicPoint):
             # the group differences are the sympy differences of one representative cover each
@@ -788,39 +878,77 @@ class _Analysis:
                          f"exact signs at the algebraic number of the {len(self.d) + len(self.t)} distinct cover differences "
                          "(sympy expressions of a representative cover each; zero iff the minimal polynomial divides)")
         verdict, _, _ = self._by_evaluation(Fraction(x), witnesses=False)
-        cov = self.cov
         return Check(Fraction(x), verdict,
-                     f"exact evaluation of all {len(self.runs)} runs and {len(cov.lower) + len(cov.tie_lower)} "
+                     f"exact evaluation of all {self.size} runs and {self.n_covers + self.n_ties} "
                      "order pairs at this rational")
 
     def _by_evaluation(self, q: Fraction, witnesses: bool):
-        """``(verdict, witness, gap_witness)`` at a rational from the exact scores of every run."""
-        vals = self._evaluate(q)
-        cov = self.cov
-        signs = vals.signs(cov.lower, cov.upper)
-        tie_signs = vals.signs(cov.tie_lower, cov.tie_upper) if len(cov.tie_lower) else np.zeros(0, dtype=np.int8)
-        verdict, first, where = verdict_from_signs(self.total, signs, tie_signs)
+        """``(verdict, witness, gap_witness)`` at a rational from the exact scores of every run, block by block.
+
+        Blocks come in canonical order, so the first offending pair of the
+        first block holding one is the first of the space; the verdict then
+        follows :func:`verdict_from_signs` (tied pairs first, then covers
+        scored downwards, then covers scored equal).  Every block is scored,
+        as the certificate says, even once the verdict is known.
+        """
+        tie = negative = zero = unequal = first_cover = first_increment = None
+        for start, stop in block_ranges(self.size, self.block_size):
+            blk = self._block(start, stop)
+            cov = blk.covers
+            vals = self._evaluate(q, blk.rows)
+            if len(cov.tie_lower):
+                ts = vals.signs(*blk.tie_at)
+                bad = np.flatnonzero(ts != 0)
+                if len(bad) and tie is None:
+                    k = int(bad[0])
+                    tie = (int(cov.tie_lower[k]), int(cov.tie_upper[k]), bool(ts[k] < 0))
+            if not len(cov.lower):
+                continue
+            signs = vals.signs(*blk.cover_at)
+            if negative is None:
+                hit = np.flatnonzero(signs < 0)
+                if len(hit):
+                    negative = (int(cov.lower[hit[0]]), int(cov.upper[hit[0]]))
+            if zero is None:
+                hit = np.flatnonzero(signs == 0)
+                if len(hit):
+                    zero = (int(cov.lower[hit[0]]), int(cov.upper[hit[0]]))
+            if self.total and unequal is None:
+                diffs = vals.differences(*blk.cover_at)[:, 0]
+                if first_increment is None:
+                    first_cover = (int(cov.lower[0]), int(cov.upper[0]))
+                    first_increment = Fraction(int(diffs[0]), vals.den)
+                same = first_increment * vals.den  # the first increment over this block's denominator
+                if same.denominator != 1 or (diffs.dtype != object and abs(same.numerator) >= 1 << 63):
+                    hit = np.arange(len(diffs))
+                else:
+                    hit = np.flatnonzero(diffs != same.numerator)
+                if len(hit):
+                    unequal = (int(cov.lower[hit[0]]), int(cov.upper[hit[0]]))
         witness = gap = None
-        if first is not None and witnesses:
-            lo, hi = (cov.tie_lower, cov.tie_upper) if where == "ties" else (cov.lower, cov.upper)
-            a, b = int(lo[first]), int(hi[first])
-            if where == "ties" and tie_signs[first] < 0:
-                a, b = b, a
-            witness = self.witness(a, b, q)
-        elif verdict == "ordinal":
-            diffs = vals.differences(cov.lower, cov.upper)
-            bad = np.flatnonzero(np.any(diffs != diffs[0], axis=1)) if len(diffs) else np.zeros(0, dtype=np.int64)
-            if not len(bad):
-                verdict = "interval"
-            elif witnesses:
-                k = int(bad[0])
-                witness = self.witness(int(cov.lower[k]), int(cov.upper[k]), q)
-                gap = (self.witness(int(cov.lower[0]), int(cov.upper[0]), q), witness)
+        if tie is not None:
+            verdict = "violated"
+            if witnesses:
+                a, b, swap = tie
+                witness = self.witness(b, a, q) if swap else self.witness(a, b, q)
+        elif negative is not None or zero is not None:
+            verdict = "violated" if negative is not None else "weak"
+            if witnesses:
+                witness = self.witness(*(negative or zero), q)
+        elif not self.total:
+            verdict = "strict"
+        elif unequal is None:
+            verdict = "interval"
+        else:
+            verdict = "ordinal"
+            if witnesses:
+                witness = self.witness(*unequal, q)
+                gap = (self.witness(*first_cover, q), witness)
         return verdict, witness, gap
 
 
 #: Thresholds score every run at ``2 * degree + 2`` values of the parameter and
-#: refine groups of cover differences after each; per value this costs about
+#: group the cover differences of each block; per value this costs about
 #: this many times the scoring of :func:`workbench.scale.classify.classify`.
 _SEC_PER_POINT_FACTOR = 3.0
 #: Isolating the real roots of one group polynomial of degree ``D`` costs about
@@ -832,30 +960,57 @@ _SEC_PER_ROOT_ISOLATION = 1e-6
 #: in T at depth 8 (benchmarks/thresholds.py: 255 differences, degree bound 56, about 16 s).
 _SEC_PER_GROUP_DEGREE2 = 6.5e-6
 _SEC_PER_GROUP_PAIR = 2.9e-6
+#: Bytes held per byte of a block's exact cover differences (one column per parameter value): the columns,
+#: and while they are grouped a sort permutation and one sorted copy.
+_MEM_PER_COLUMN_BYTE = 2.0
 
 
-def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains):
+def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains,
+                        block_size: int | None = None):
     """What :func:`thresholds` builds at one depth (memory and work), estimated before enumerating.
 
-    The classification workload (:func:`workbench.scale.classify.classify_workload`)
+    Work: the classification workload (:func:`workbench.scale.classify.classify_workload`)
     times the ``2 * depth + 2`` parameter values (the degree is at most the
     depth), plus the exact root isolation of about ``depth * grades``
-    distinct cover differences of degree ``depth``.
+    distinct cover differences of degree ``depth``.  Memory: one block of
+    ``block_size`` runs at a time (:meth:`Workload.streaming_estimate
+    <workbench.scale.classify.Workload.streaming_estimate>`, the runs and
+    values of one block with the upper ends of its covers) plus the exact
+    difference of each of the block's covers at every parameter value;
+    the groups of equal differences kept across blocks are bounded by the
+    exact phase's own check.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.order.orders import get_order
+    >>> from workbench.space.runs import Gains
+    >>> small = thresholds_estimate(parse_measure("RBP"), get_order("dominance"), "rank", 16, 1, None, Gains.default(1))
+    >>> big = thresholds_estimate(parse_measure("RBP"), get_order("dominance"), "rank", 24, 1, None, Gains.default(1))
+    >>> big.bytes < 2 * small.bytes, big.seconds > 100 * small.seconds
+    (True, True)
+
+    References
+    ----------
+    SPEC section 6 (refusing a request that would not fit, before enumerating).
     """
-    from workbench.scale.classify import ENUMERATION_LIMIT, classify_workload
+    from workbench.scale.classify import STREAMING_LIMIT, classify_workload
     from workbench.core.budget import Estimate
 
-    w = classify_workload(measure, order, kind, depth, grades, topic, gains)
+    w = classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True)
     est = w.estimate()
     points = 2 * depth + 2
     groups = float(min(w.covers, depth * grades)) if w.log2_runs < 1000 else float("inf")
     seconds = est.seconds * points * _SEC_PER_POINT_FACTOR + groups * _SEC_PER_ROOT_ISOLATION * float(depth) ** 2.5
-    cap = "" if w.log2_runs <= math.log2(ENUMERATION_LIMIT) + 1e-9 else (
-        f"thresholds enumerate every run and stop at {ENUMERATION_LIMIT:,}")
-    return Estimate(est.what, est.bytes * 1.5, seconds, cap)
+    block = min(float(block_size or DEFAULT_BLOCK), w.runs)
+    per_run_covers = w.covers / w.runs if w.runs else 0.0
+    columns = points * per_run_covers * block * (max(w.int_bytes, 8.0) + w.obj_bytes) * _MEM_PER_COLUMN_BYTE
+    memory = w.streaming_estimate(1, int(block)).bytes + columns
+    cap = "" if w.log2_runs <= math.log2(STREAMING_LIMIT) + 1e-9 else (
+        f"thresholds stream at most {STREAMING_LIMIT:,} runs")
+    return Estimate(est.what, memory, seconds, cap)
 
 
-def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gains: Gains, name: str | None = None) -> None:
+def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gains: Gains, name: str | None = None,
+                     block_size: int | None = None) -> None:
     """Refuse (:class:`~workbench.errors.TooLargeError`) thresholds over ``depths`` that would not fit.
 
     The memory of the deepest depth and the work summed over all depths must
@@ -871,7 +1026,7 @@ def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gain
     first = depths[0]
 
     def one(d: int) -> Estimate:
-        return thresholds_estimate(measure, order, kind, d, grades, topic, gains)
+        return thresholds_estimate(measure, order, kind, d, grades, topic, gains, block_size)
 
     step = max(1, -(-len(depths) // 64))
     buckets = [depths[i:i + step] for i in range(0, len(depths), step)]
@@ -904,7 +1059,7 @@ def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gain
 
 
 def thresholds(measure, param: str, order, space, gains: Gains | None = None,
-               progress: Callable[[str], None] | None = None) -> ThresholdTable:
+               progress: Callable[[str], None] | None = None, block_size: int | None = None) -> ThresholdTable:
     """Partition the domain of ``param`` into regions by scale verdict, exactly.
 
     Parameters
@@ -922,6 +1077,11 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
         Default ``g(i) = i``.
     progress : callable, optional
         Called with a short phase name before each phase.
+    block_size : int, optional
+        Runs per block of canonical indices (default :data:`DEFAULT_BLOCK`):
+        the space is scored block by block, so peak memory follows the
+        block size and the number of distinct cover differences; the result
+        does not depend on it.
 
     Returns
     -------
@@ -967,15 +1127,17 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     if isinstance(order, str):
         order = get_order(order)
     ps = continuous_param_spec(measure, param)
+    if block_size is not None and (isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1):
+        raise WorkbenchError(f"block size {block_size!r}: give a whole number of runs per block, at least 1")
     gains = gains or Gains.default(space.grades)
     if gains.grades != space.grades:
         raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
     order.check_space(space)
     measure.check_topic(space.topic)
     check_thresholds(measure, order, space.kind, [space.depth], space.grades, space.topic, gains,
-                     free_name(measure, param))
+                     free_name(measure, param), block_size)
     step = progress or (lambda phase: None)
-    an = _Analysis(measure, param, order, space, gains, step)
+    an = _Analysis(measure, param, order, space, gains, step, block_size)
     step("critical points")
     crit = an.critical_points()
 
@@ -999,7 +1161,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     return ThresholdTable(
         measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
         depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
-        runs=len(an.runs), covers=len(an.cov.lower), groups=len(an.d) + len(an.t), degree=an.degree,
+        runs=an.size, covers=an.n_covers, groups=len(an.d) + len(an.t), degree=an.degree,
         critical=tuple(as_sympy(c) for c in crit),
     )
 

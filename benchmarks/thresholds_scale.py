@@ -1,0 +1,124 @@
+"""Benchmark: ``workbench thresholds`` at large depths, wall time and peak memory, before and after streaming (issue 17).
+
+``workbench thresholds RBP --order dominance --depth D`` on binary rank
+spaces, each run as its own command under ``/usr/bin/time -v`` (wall clock
+and maximum resident set size of the command).  ``after`` is this checkout's
+``workbench`` (the space read in blocks of canonical indices); ``before`` is
+the ``workbench`` of another checkout given with ``--before`` (the whole space
+and all covers materialised).  The load average (``/proc/loadavg``) is noted
+before each command: the machine may be shared.
+
+Depths whose estimated time exceeds the workbench's budget are run with
+``WORKBENCH_TIME_LIMIT`` raised (``--time-limit``); a refusal is recorded as
+such.  Each measured row is kept in ``benchmarks/results/thresholds_scale.json``
+(so the two engines can be measured at different times) and the Markdown
+file is rendered from all kept rows.
+
+Run:  python benchmarks/thresholds_scale.py --depths 14-18 --engines after
+      python benchmarks/thresholds_scale.py --depths 14-18 --engines before --before ../main
+      python benchmarks/thresholds_scale.py --depths 20-22 --engines after --time-limit 3600
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+MEASURE, ORDER = "RBP", "dominance"
+
+
+def _range(text: str) -> list[int]:
+    lo, _, hi = text.partition("-")
+    return list(range(int(lo), int(hi or lo) + 1))
+
+
+def run(workbench: str, depth: int, time_limit: float | None) -> dict:
+    """One ``/usr/bin/time -v workbench thresholds ...``: wall seconds, max RSS (MiB), exit status, load."""
+    env = dict(os.environ)
+    if time_limit:
+        env["WORKBENCH_TIME_LIMIT"] = str(time_limit)
+    load = Path("/proc/loadavg").read_text().split()[:3]
+    cmd = ["/usr/bin/time", "-v", workbench, "thresholds", MEASURE, "--order", ORDER, "--depth", str(depth)]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", p.stderr).group(1)
+    secs = sum(float(x) * 60 ** i for i, x in enumerate(reversed(wall.split(":"))))
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1)) / 1024
+    status = int(re.search(r"Exit status: (\d+)", p.stderr).group(1))
+    error = next((line for line in p.stderr.splitlines() if line.startswith("workbench: error")), "")
+    title = next((line.strip() for line in p.stdout.splitlines() if f"depth {depth}:" in line), "")
+    return {"depth": depth, "wall_s": round(secs, 2), "max_rss_mib": round(rss), "status": status,
+            "load": " ".join(load), "error": error, "summary": title, "time_limit": time_limit}
+
+
+def render(rows: dict) -> str:
+    lines = [
+        f"# Benchmark: `workbench thresholds {MEASURE} --order {ORDER} --depth D`, before and after streaming",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, shared with other work (load average noted "
+        "before each command). Wall time and maximum resident set size from `/usr/bin/time -v`, one run each.",
+        "`before`: the whole space and all covers materialised; `after`: blocks of canonical indices "
+        "(`workbench.scale.thresholds.DEFAULT_BLOCK` runs), one representative cover per group of equal differences.",
+        "",
+        "| depth | runs | before: wall s | before: max RSS MiB | before: load | after: wall s | after: max RSS MiB "
+        "| after: load |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    depths = sorted({int(k.split(":")[1]) for k in rows})
+    for d in depths:
+        cells = [str(d), f"{2 ** d:,}"]
+        for engine in ("before", "after"):
+            r = rows.get(f"{engine}:{d}")
+            if r is None:
+                cells += ["not run", "", ""]
+            elif r["status"] != 0:
+                cells += ["refused" if "error" in r["error"] else f"exit {r['status']}", str(r["max_rss_mib"]), r["load"]]
+            else:
+                mark = " *" if r.get("time_limit") else ""
+                cells += [f"{r['wall_s']:.1f}{mark}", str(r["max_rss_mib"]), r["load"]]
+        lines.append("| " + " | ".join(cells) + " |")
+    limits = sorted({r["time_limit"] for r in rows.values() if r.get("time_limit")})
+    if limits:
+        lines += ["", "\\* run with `WORKBENCH_TIME_LIMIT` = " + ", ".join(f"{x:g}" for x in limits)
+                  + " s (depths whose estimated time exceeds the default budget are refused without it)."]
+    refusals = [f"- {k}: {r['error']}" for k, r in sorted(rows.items()) if r["status"] != 0 and r["error"]]
+    if refusals:
+        lines += ["", "Refusals:", ""] + refusals
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--depths", default="14-18")
+    ap.add_argument("--engines", default="after", help="after, before or both (comma-separated)")
+    ap.add_argument("--before", type=Path, default=None, help="checkout whose .venv/bin/workbench is 'before'")
+    ap.add_argument("--time-limit", type=float, default=None, help="WORKBENCH_TIME_LIMIT for the commands")
+    ap.add_argument("--out", type=Path, default=RESULTS / "thresholds_scale.md")
+    ap.add_argument("--render", action="store_true", help="only render the Markdown from the kept rows")
+    args = ap.parse_args()
+    store = RESULTS / "thresholds_scale.json"
+    rows = json.loads(store.read_text()) if store.exists() else {}
+    for engine in [] if args.render else args.engines.split(","):
+        if engine == "before":
+            if args.before is None:
+                ap.error("--engines before needs --before CHECKOUT")
+            exe = str(args.before.resolve() / ".venv" / "bin" / "workbench")
+        else:
+            exe = str(ROOT / ".venv" / "bin" / "workbench")
+        for d in _range(args.depths):
+            r = run(exe, d, args.time_limit)
+            print(engine, r, flush=True)
+            rows[f"{engine}:{d}"] = r
+            store.parent.mkdir(parents=True, exist_ok=True)
+            store.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
+    args.out.write_text(render(rows))
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
