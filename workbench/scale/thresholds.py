@@ -949,8 +949,10 @@ class _Analysis:
 
 #: Thresholds score every run at ``2 * degree + 2`` values of the parameter and
 #: group the cover differences of each block; per value this costs about
-#: this many times the scoring of :func:`workbench.scale.classify.classify`.
-_SEC_PER_POINT_FACTOR = 3.0
+#: this many times the scoring of :func:`workbench.scale.classify.classify`
+#: (benchmarks/results/thresholds_scale.md: with 1.0 the estimate is 1-2.3x the
+#: measured time of RBP on the dominance order at depths 18-22).
+_SEC_PER_POINT_FACTOR = 1.0
 #: Isolating the real roots of one group polynomial of degree ``D`` costs about
 #: this many seconds times ``D ** 2.5`` (sympy, exact).
 _SEC_PER_ROOT_ISOLATION = 1e-6
