@@ -15,7 +15,8 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from typing import Iterator
+from collections import deque
+from typing import Callable, Iterable, Iterator
 
 from workbench.errors import BadParameterError
 
@@ -109,3 +110,30 @@ def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator:
         return
     with distributed.Client(scheduler) as client:
         yield client.get_executor()
+
+
+def in_order(executor, fn: Callable, calls: Iterable[tuple], workers: int = 1) -> Iterator:
+    """``fn(*args)`` for each ``args`` of ``calls``, yielded in the order of ``calls``.
+
+    ``executor`` None runs each call here, when its result is asked for;
+    otherwise calls are submitted ahead, at most ``2 * workers`` in flight,
+    so memory holds a few results, not all of them.
+
+    >>> list(in_order(None, pow, [(2, 3), (3, 2)]))
+    [8, 9]
+
+    References
+    ----------
+    :meth:`concurrent.futures.Executor.submit`.
+    """
+    if executor is None:
+        for args in calls:
+            yield fn(*args)
+        return
+    in_flight: deque = deque()
+    for args in calls:
+        in_flight.append(executor.submit(fn, *args))
+        if len(in_flight) >= 2 * max(workers, 1):
+            yield in_flight.popleft().result()
+    while in_flight:
+        yield in_flight.popleft().result()

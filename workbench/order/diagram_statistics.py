@@ -20,11 +20,11 @@ diagram = transitive reduction).
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
+from workbench.core.executors import in_order
 from workbench.space.runs import Gains
 
 #: Runs per block: the covers of a block take a few tens of MB at binary depth 30.
@@ -149,26 +149,11 @@ def diagram_statistics(space, order, gains: Gains | None = None, executor=None, 
     topic = None if space.topic is None else tuple(int(n) for n in space.topic.counts)
     args = (order.name, space.kind, space.depth, space.grades, topic, tuple(str(g) for g in gains.values))
     covers = tied = 0
-
-    def absorb(start: int, stop: int, got: tuple[int, int]) -> None:
-        nonlocal covers, tied
-        covers += got[0]
-        tied += got[1]
-        if advance:
-            advance(stop - start)
-
     ranges = [(a, min(a + block_size, size)) for a in range(0, size, block_size)]
-    if executor is None:
-        for a, b in ranges:
-            absorb(a, b, _count_block(*args, a, b))
-    else:
-        in_flight: deque = deque()
-        for a, b in ranges:
-            in_flight.append((a, b, executor.submit(_count_block, *args, a, b)))
-            if len(in_flight) >= 2 * max(workers, 1):
-                a0, b0, fut = in_flight.popleft()
-                absorb(a0, b0, fut.result())
-        while in_flight:
-            a0, b0, fut = in_flight.popleft()
-            absorb(a0, b0, fut.result())
+    counts = in_order(executor, _count_block, ((*args, a, b) for a, b in ranges), workers)
+    for (a, b), (block_covers, block_tied) in zip(ranges, counts):
+        covers += block_covers
+        tied += block_tied
+        if advance:
+            advance(b - a)
     return DiagramStatistics(size, covers, tied)

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import functools
 import os
-from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
@@ -37,6 +36,7 @@ from typing import Callable
 import numpy as np
 
 from workbench.core.exact import ValueBlock
+from workbench.core.executors import in_order
 
 #: Runs per block by default: about 40 MB of work per block at binary depth 30.
 DEFAULT_BLOCK = 1 << 17
@@ -360,17 +360,8 @@ def run_blocks(job: Job, size: int, block_size: int, executor=None, workers: int
         if advance:
             advance(s.stop - s.start)
 
-    if executor is None:
-        for a, b in ranges:
-            absorb(classify_block(job, a, b))
-    else:
-        in_flight: deque = deque()
-        for a, b in ranges:
-            in_flight.append(executor.submit(classify_block, job, a, b))
-            if len(in_flight) >= 2 * max(workers, 1):
-                absorb(in_flight.popleft().result())
-        while in_flight:
-            absorb(in_flight.popleft().result())
+    for summary in in_order(executor, classify_block, ((job, a, b) for a, b in ranges), workers):
+        absorb(summary)
     if total is None:
         total = BlockSummary(0, 0)
     if len(total.distinct) > 1:
