@@ -330,6 +330,8 @@ _SLOW_WRITER = textwrap.dedent("""
     import signal, sys, time
     from workbench.core.files import atomic_write
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(143))
+    # Ctrl-C as in a shell: a parallel test runner's worker may hand its children SIGINT ignored
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     def chunks():
         yield b"x" * 65536
         print("writing", flush=True)
