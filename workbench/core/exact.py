@@ -216,6 +216,21 @@ def certified_sign(coords: Sequence[int], basis: Sequence[tuple]) -> int:
     )
 
 
+def union_basis(elements) -> tuple[list, dict]:
+    """The distinct basis elements in order of first appearance, with ``ONE`` last if absent, and their positions.
+
+    >>> union_basis([ONE, ONE])
+    ([('one',)], {('one',): 0})
+    """
+    basis: list = []
+    index: dict = {}
+    for e in list(elements) + [ONE]:
+        if e not in index:
+            index[e] = len(basis)
+            basis.append(e)
+    return basis, index
+
+
 def _fits(bound: int) -> bool:
     return bound < INT64_SAFE
 
@@ -347,16 +362,7 @@ class ValueBlock:
         scale = blocks[0].scale
         if any(b.scale != scale for b in blocks):
             raise ValueError("cannot add values with different scales")
-        basis: list = []
-        index: dict = {}
-        for b in blocks:
-            for e in b.basis:
-                if e not in index:
-                    index[e] = len(basis)
-                    basis.append(e)
-        if ONE not in index:
-            index[ONE] = len(basis)
-            basis.append(ONE)
+        basis, index = union_basis(e for b in blocks for e in b.basis)
         _check_basis_mix(basis)
         den = math.lcm(q.denominator, *(b.den for b in blocks))
         bound = abs(q.numerator) * (den // q.denominator) + sum(b.bound * (den // b.den) for b in blocks)

@@ -49,7 +49,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from workbench.core.exact import INT64_SAFE, ONE, ValueBlock, log_ratio
+from workbench.core.exact import INT64_SAFE, ONE, ValueBlock, log_ratio, union_basis
 from workbench.space.runs import Gains, Topic
 
 FAST_FAMILIES = frozenset({"P", "gP", "R", "gR", "F", "AP", "RBP", "gRBP", "RBTO", "SBTO", "ERR", "DCG", "Twist"})
@@ -204,14 +204,7 @@ def _dcg_plan(N: int, discount: str, b: int, G: int, gbound: int) -> tuple:
             q, elem = (Fraction(1), ONE) if rank <= b else log_ratio(b, rank)
         terms.append((G * q.denominator, elem, q.numerator, gbound * abs(q.numerator)))
     den = math.lcm(1, *(t[0] for t in terms))
-    basis, index = [], {}
-    for _, e, _, _ in terms:
-        if e not in index:
-            index[e] = len(basis)
-            basis.append(e)
-    if ONE not in index:
-        index[ONE] = len(basis)
-        basis.append(ONE)
+    basis, index = union_basis(e for _, e, _, _ in terms)
     order = [index[ONE]] + [k for k in range(len(basis)) if k != index[ONE]]
     bound = sum(t[3] * (den // t[0]) for t in terms)
     obj = not _fits(bound) or any(not _fits(t[3]) or not _fits(abs(t[2])) for t in terms)
