@@ -152,13 +152,14 @@ def test_values_against_oracles_and_ir_measures(tmp_path, view):
         assert all(gp.value(t, s) == p.value(t, s) for t in gp.topics for s in runs)
 
 
-def test_trimming_and_common_depth():
+def test_trimming_pads_to_depth_and_uncut_rankings_keep_their_length():
     runs = {"x": {"2": ["n1", "n2", "a", "b"]}, "y": {"2": ["a"]}}
-    m2, = score_matrices(QRELS, runs, ["P"], depth=2)
+    m2, = score_matrices(QRELS, runs, ["P"], depth=2)   # every ranking a run of depth 2 (trec_eval P_2)
     assert m2.value("2", "x") == 0 and m2.value("2", "y") == Fraction(1, 2)
     full, = score_matrices(QRELS, runs, ["P"])
     assert full.judged.depth == 4 and full.depth is None
-    assert full.value("2", "x") == Fraction(2, 4) and full.value("2", "y") == Fraction(1, 4)
+    # uncut: relevant retrieved over retrieved (trec_eval set_P); y's one document is not divided by x's four
+    assert full.value("2", "x") == Fraction(2, 4) and full.value("2", "y") == Fraction(1, 1)
 
 
 def test_exact_order_where_floats_tie():

@@ -3,6 +3,9 @@
 * :func:`evaluate_measure`: :meth:`workbench.measures.measure.Measure.evaluate`, with
   nDCG's ideal DCG cached and built with one ``sympy.Add`` (the same exact
   value as the family definition, much faster at depth 250).
+* :func:`evaluate_rankings`: the same on real rankings of different lengths,
+  each scored on its own (its length, its topic's complete ideal run), so a
+  topic's value never depends on another topic's or another run's ranking.
 * :func:`block_floats`: the one place where exact values become floats.
 * :func:`dense_ranks`, :func:`signs_from_ranks`: exact orders and ties.
 * :func:`sum_signs`: the order of the row sums of many blocks (the means of
@@ -32,14 +35,26 @@ from typing import Sequence
 import numpy as np
 import sympy
 
-from workbench.errors import UndecidedComparisonError
+from workbench.errors import UndecidedComparisonError, WorkbenchError
 from workbench.core.exact import ValueBlock, basis_float, basis_sympy
 from workbench.data.fast_scores import fast_evaluate
 from workbench.space.runs import Gains, Topic
 
 
-def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic) -> ValueBlock:
+#: Families whose value on a ranking is unchanged when non-relevant documents are appended to it (their terms
+#: past the last document are 0 and nothing divides by the ranking's length), given the ideal run's depth:
+#: rankings of several lengths can then be scored in one block padded with zeros.  Every other family
+#: (``P``, ``gP``, ``F``, ``SBTO``, ``RBTO``, Twist's, the C/W/L families, a user's measure) is scored
+#: one ranking length at a time.  ``tests/test_real_run_semantics.py`` checks the claim on every small run.
+PADDING_INVARIANT = frozenset({"AP", "R", "gR", "RBP", "gRBP", "DCG", "nDCG", "ERR", "RR", "Succ"})
+
+
+def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic, *, ideal_depth: int | None = None) -> ValueBlock:
     """``m.evaluate(arr, gains, topic)``; nDCG divides DCG by a cached ideal DCG built with one ``sympy.Add``.
+
+    The ideal run is cut at ``m``'s cut-off, else at ``ideal_depth``, else at
+    the depth of ``arr`` (SPEC section 1: a space's ideal run has the runs'
+    depth).
 
     The same exact value as the family definition (tested), without the
     quadratic sympy sum of :meth:`ValueBlock.value` on a deep ideal run;
@@ -65,10 +80,102 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic) -> ValueBlo
     num = fast_evaluate(dcg, arr, gains, topic)
     if num is None:
         num = dcg.evaluate(arr, gains, topic)
-    ideal = _ideal_dcg(dcg, gains, topic, m.cutoff if m.cutoff is not None else arr.shape[1])
+    k = m.cutoff if m.cutoff is not None else ideal_depth if ideal_depth is not None else arr.shape[1]
+    ideal = _ideal_dcg(dcg, gains, topic, k)
     if isinstance(ideal, Fraction):
         return num / ideal
     return ValueBlock(num.coords, num.den, num.basis, num.bound, num.scale / ideal)
+
+
+def full_ideal_depth(topic: Topic) -> int:
+    """The length of the topic's complete ideal run: every judged relevant document (at least 1).
+
+    >>> full_ideal_depth(Topic((3, 2))), full_ideal_depth(Topic((0,)))
+    (5, 1)
+    """
+    return max(sum(topic.counts), 1)
+
+
+def evaluate_rankings(m, arr: np.ndarray, lengths, gains: Gains, topic: Topic) -> ValueBlock:
+    """Exact values of real rankings: row ``i`` of ``arr`` holds a ranking of ``lengths[i]`` documents, padded with 0.
+
+    Each ranking is scored on its own, as trec_eval scores a run file, so no
+    value depends on another ranking's length:
+
+    * with a cut-off ``@k`` every ranking is cut or padded to ``k`` documents
+      (``P@10`` of 3 documents divides by 10, as trec_eval's ``P_10``);
+    * without one, a ranking of ``n`` documents is a run of depth ``n``
+      (uncut ``P`` is relevant retrieved over retrieved, trec_eval's
+      ``set_P``; ``F`` is ``set_F``), an empty ranking a run of one
+      non-relevant document, and the ideal run of ``nDCG`` holds every judged
+      relevant document of the topic (trec_eval's ``ndcg``), whatever the
+      ranking's length.
+
+    Parameters
+    ----------
+    m : Measure
+    arr : numpy.ndarray
+        ``S x W`` grades, ``W >= max(lengths)``, zeros past each ranking.
+    lengths : sequence of int
+        The number of documents of each ranking.
+    gains : Gains
+    topic : Topic
+
+    Returns
+    -------
+    ValueBlock
+        One value per row, in row order.
+
+    Raises
+    ------
+    WorkbenchError
+        When rankings of different lengths give values of different
+        irrational scales (a user's measure): score at one depth instead.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> arr = np.array([[1, 0, 0], [1, 1, 0]])
+    >>> [str(v) for v in evaluate_rankings(parse_measure("P"), arr, [1, 3], Gains.default(), Topic((2,))).values()]
+    ['1', '2/3']
+    >>> [str(v) for v in evaluate_rankings(parse_measure("nDCG"), arr[:, :1], [1, 1], Gains.default(), Topic((2,))).values()]
+    ['1/(log(2)/log(3) + 1)', '1/(log(2)/log(3) + 1)']
+
+    References
+    ----------
+    NIST trec_eval (``P_k``, ``set_P``, ``set_F``, ``ndcg``, ``ndcg_cut``);
+    SPEC section 4.
+    """
+    lengths = np.maximum(np.asarray(lengths, dtype=np.int64), 1)
+    if m.cutoff is not None or m.family in PADDING_INVARIANT:
+        if m.cutoff is not None and m.family not in PADDING_INVARIANT:
+            arr = _width(arr, m.cutoff)
+        return evaluate_measure(m, arr, gains, topic, ideal_depth=full_ideal_depth(topic))
+    parts, starts = [], []
+    for n in np.unique(lengths):
+        rows = np.flatnonzero(lengths == n)
+        parts.append(evaluate_measure(m, _width(arr[rows], int(n)), gains, topic))
+        starts.append(rows)
+    if len(parts) == 1:
+        return parts[0]
+    try:
+        joined = ValueBlock.concat(parts)
+    except ValueError:
+        raise WorkbenchError(f"{m}: rankings of different lengths get values of different scales; "
+                             "score them at one depth (depth=...)") from None
+    taken = np.concatenate(starts)  # row j of ``joined`` is ranking taken[j]
+    inverse = np.empty(len(taken), dtype=np.int64)
+    inverse[taken] = np.arange(len(taken))
+    return ValueBlock(joined.coords[inverse], joined.den, joined.basis, joined.bound, joined.scale)
+
+
+def _width(arr: np.ndarray, k: int) -> np.ndarray:
+    """``arr`` cut or padded with zeros to ``k`` columns."""
+    if arr.shape[1] >= k:
+        return arr[:, :k]
+    out = np.zeros((arr.shape[0], k), dtype=arr.dtype)
+    out[:, :arr.shape[1]] = arr
+    return out
 
 
 @lru_cache(maxsize=4096)
@@ -270,4 +377,4 @@ def sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:
     return _grouped_sum_signs(blocks, label)
 
 
-__all__ = ["evaluate_measure", "block_floats", "dense_ranks", "signs_from_ranks", "sum_signs"]
+__all__ = ["PADDING_INVARIANT", "evaluate_measure", "evaluate_rankings", "full_ideal_depth", "block_floats", "dense_ranks", "signs_from_ranks", "sum_signs"]

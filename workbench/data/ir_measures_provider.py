@@ -198,7 +198,7 @@ def per_query_values(qrels: dict, run: dict, measures: list, view: str = "graded
     ----------
     NIST trec_eval ``-c``; the module notes.
     """
-    from workbench.data.exact_scores import block_floats, evaluate_measure
+    from workbench.data.exact_scores import block_floats, evaluate_rankings
     from workbench.data.score_matrix import score_matrices
 
     names = [m.workbench_name for m in measures]
@@ -208,37 +208,33 @@ def per_query_values(qrels: dict, run: dict, measures: list, view: str = "graded
         mine[relevant[0]] = {}  # the run answers no topic with a relevant document: each scores the empty run
     if relevant:
         matrices = score_matrices(qrels, {"run": mine}, names, view, gains=gains, skip_missing=True)
-        judged = matrices[0].judged
-        depth, g = judged.depth, judged.gains
+        g = matrices[0].judged.gains
         for m, mat in zip(measures, matrices):
             for k, t in enumerate(mat.topics):
                 yield Metric(t, m, float(mat.floats[k, 0]))
             for t, _reason in mat.dropped:
                 yield Metric(t, m, math.nan)
     else:
-        depth = max([len(d) for d in mine.values()] + [1])
         g = Gains.default(1) if gains is None else Gains.parse(gains)
-    # a topic without a relevant document: every run is judged the empty run there, so each
-    # measure has one value on all of them (computed once), or none
-    empty = Topic((0,) * g.grades)
-    zero = np.zeros((1, depth), dtype=np.uint8)
+    # a topic without a relevant document: the run's ranking there is all non-relevant, scored at its
+    # own length (evaluate_rankings), once for all such topics
     with_relevant = set(relevant)
     no_relevant = [t for t in qrels if t not in with_relevant]
     if not no_relevant:
         return
-    empty_values = []
+    empty = Topic((0,) * g.grades)
+    lengths = [len(mine.get(t, ())) for t in no_relevant]
+    zero = np.zeros((len(no_relevant), max(lengths + [1])), dtype=np.uint8)
     for m, name in zip(measures, names):
         spec = parse_measure(name)
         if spec.undefined_reason(empty) is not None:
             continue  # ir_measures records its default 0, as trec_eval does
         try:
-            block = evaluate_measure(spec, zero, g, empty)
+            values = block_floats(evaluate_rankings(spec, zero, lengths, g, empty))
         except UndefinedMeasureError:
             continue
-        empty_values.append((m, float(block_floats(block)[0])))
-    for t in no_relevant:
-        for m, value in empty_values:
-            yield Metric(t, m, value)
+        for t, value in zip(no_relevant, values):
+            yield Metric(t, m, float(value))
 
 
 class WorkbenchProvider(providers.Provider):

@@ -42,10 +42,18 @@ Rules:
 * **Depth.**  ``depth`` cuts every ranking to its first ``depth`` documents
   (seed 000 uses 250); a depth whose arrays would exceed
   :func:`workbench.core.budget.memory_budget` (estimated at ``(64 T + 256) S N``
-  bytes) is refused first (:class:`~workbench.errors.TooLargeError`).  Exact measures see every run padded with
-  non-relevant documents to one common length ``N`` (``depth``, or the
-  longest ranking when ``depth`` is None), so ``P`` is ``count / N`` and
-  ``RBTO`` lives in ``{0..c}^N``.  ir_measures sees the cut rankings unpadded.
+  bytes) is refused first (:class:`~workbench.errors.TooLargeError`).  With
+  ``depth``, exact measures see every ranking padded with non-relevant
+  documents to ``depth``: the runs of the space of that depth (SPEC
+  section 1), so ``P`` is ``count / depth`` and ``nDCG``'s ideal run is cut
+  at ``depth``.  Without it, every ranking is scored on its own, as trec_eval
+  scores a run file (:func:`workbench.data.exact_scores.evaluate_rankings`):
+  uncut ``P`` is relevant retrieved over retrieved (``set_P``), uncut
+  ``nDCG`` divides by the DCG of the topic's complete ideal run (``ndcg``),
+  ``@k`` pads or cuts a ranking to ``k``; a topic's value depends on that
+  ranking and that topic's judgments only.  The relevance scale (``c``, so
+  ``g_max`` in ``gRBP``, ``ERR``, ``gP``) is the qrels file's: its highest
+  grade, unless ``gains`` is given.  ir_measures sees the cut rankings unpadded.
 * **Undefined values.**  A measure undefined on a topic
   (:class:`~workbench.errors.UndefinedMeasureError`, e.g. Twist when
   ``N < 2 RB``) drops that topic from that measure's matrix; the topic and
@@ -101,7 +109,8 @@ from workbench.errors import (
     WorkbenchError,
 )
 from workbench.core.exact import ValueBlock
-from workbench.data.exact_scores import block_floats, dense_ranks, evaluate_measure, signs_from_ranks, sum_signs
+from workbench.data.exact_scores import (block_floats, dense_ranks, evaluate_measure, evaluate_rankings, signs_from_ranks,
+                                         sum_signs)
 from workbench.space.runs import Gains, Topic, check_depth
 from workbench.core.budget import check_memory
 from workbench.data.adapters import as_qrels, as_runs, load_runs, run_name
@@ -527,7 +536,7 @@ def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", d
     >>> qrels = {"1": {"a": 1, "b": 1}}
     >>> rb, ir = score_matrices(qrels, {"x": {"1": ["a", "c", "b"]}, "y": {"1": ["c", "a"]}}, ["RBTO", "ir:P@2"])
     >>> [str(v) for v in rb.blocks[0].values()], ir.floats.tolist()
-    (['5', '2'], [[0.5, 0.5]])
+    (['5', '1'], [[0.5, 0.5]])
     >>> ir.measure, ir.depth, rb.judged.depth
     ('ir:P@2', None, 3)
 
@@ -550,9 +559,13 @@ def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", d
     dropped: dict[int, list] = {k: [] for k in wb}
     for r, t in enumerate(judged.topics):
         arr, topic = judged.arrays[r], judged.topic_objs[r]
+        lengths = [len(judged.rankings[s][t]) for s in judged.systems]
         for k in wb:
             try:
-                blocks[k].append(evaluate_measure(specs[k][1], arr, judged.gains, topic))
+                if judged.trim is None:
+                    blocks[k].append(evaluate_rankings(specs[k][1], arr, lengths, judged.gains, topic))
+                else:
+                    blocks[k].append(evaluate_measure(specs[k][1], arr, judged.gains, topic))
                 kept[k].append(t)
             except UndefinedMeasureError as e:
                 dropped[k].append((t, str(e)))
