@@ -116,3 +116,7 @@ class BadInputShapeError(WorkbenchError, TypeError):
 
     The message names what it got and what is accepted; also a :class:`TypeError`.
     """
+
+
+class UnknownImplementationError(WorkbenchError):
+    """An implementation to check (``conformance IMPL``) is unknown: bad prefix or name, library missing, file or function not found."""
