@@ -11,7 +11,7 @@ line's strings and return objects that display themselves::
 
 The functions (:mod:`workbench.api`): ``classify``, ``thresholds``,
 ``counterexample``, ``hasse``, ``census``, ``compare``, ``measure``,
-``score_matrix``, ``properties``, and ``ir_measure`` / ``register_ir_measures``
+``score_matrix``, ``properties``, ``conformance``, and ``ir_measure`` / ``register_ir_measures``
 (the workbench's measures inside ir_measures and PyTerrier).  They are loaded on first use (PEP 562), so that
 ``import workbench`` imports neither numpy nor sympy nor z3.
 
@@ -30,12 +30,20 @@ __version__ = "0.1.0"
 
 #: The public API, loaded from :mod:`workbench.api` on first use.
 _API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
-        "properties", "ir_measure", "register_ir_measures"]
+        "properties", "ir_measure", "register_ir_measures", "conformance"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
 _DECLARE = ["parameter"]
 
 __all__ = _API + _DECLARE
+
+# ``wb.conformance`` is the API function, and ``workbench.conformance`` a subpackage (cheap: a docstring).
+# Importing the subpackage makes the import system set ``workbench.conformance`` to the module, so it is
+# loaded now and that attribute removed: the first ``wb.conformance`` then loads the function (below),
+# and no later import of ``workbench.conformance.*`` replaces it.
+from workbench import conformance as _conformance_package  # noqa: E402
+
+del globals()["conformance"]
 
 def __getattr__(name: str):
     """Load the API function ``name`` from :mod:`workbench.api` on first use (PEP 562)."""

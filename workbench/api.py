@@ -46,7 +46,7 @@ from workbench.errors import (BadDepthError, BadGainsError, BadParameterError, B
 
 __all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
            "ir_measure", "register_ir_measures",
-           "properties"]
+           "properties", "conformance"]
 
 
 # ---------------------------------------------------------------------------
@@ -683,6 +683,92 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
     if isinstance(which, str):
         which = [w.strip() for w in which.split(",")]
     return run_properties(m, grades=c, gains=g, depths=ds, topics=ts, which=which)
+
+
+def conformance(impl, against, *, depth=4, grades=None, gains=None, topic=None, examples=100, seed=0,
+                tolerance=1e-12, progress=None):
+    """Check an external implementation of a measure against the exact definition, topic by topic (``workbench conformance``).
+
+    Every run of the rank space at depths ``1..depth`` is written as a TREC
+    topic under four score layouts (distinct, all tied, tied as 32-bit
+    floats only, tied pairs) and ``examples`` more ``(qrels, run)`` pairs
+    are generated with Hypothesis; each topic's value from ``impl`` is
+    compared with the workbench's exact value (trec_eval's conventions:
+    scores as 32-bit floats, ties by docid descending).
+
+    Parameters
+    ----------
+    impl : str
+        ``"pytrec_eval:ndcg_cut_5"``, ``"ir_measures:nDCG@5"``, ``"ranx:ndcg@5"``
+        or ``"path/to/file.py:function"`` (``f(qrels, run) -> {topic: float}``).
+    against : str or Measure
+        The workbench measure: ``"nDCG@5"``, ``"RR"``, ``"RBP(p=0.8)"``, ``"file.py:fn"``.
+    depth : int
+        The space's depth (every depth up to it is checked, lowest first).
+    grades : int, optional
+        Relevant grades ``c`` (default 1, or from ``gains`` / ``topic``).
+    gains : str, sequence or Gains, optional
+        ``"0,1,3"`` (default ``g(i) = i``).
+    topic : str, int, sequence or Topic, optional
+        The space topic (recall base); default: ``depth`` documents of every grade.
+    examples : int
+        Generated cases (0: none).
+    seed : int
+        Seed of the generated cases (same seed, same cases).
+    tolerance : float
+        Largest absolute difference that agrees (default ``1e-12``).
+    progress : callable, optional
+        ``progress(done, total)`` after each call of the implementation.
+
+    Returns
+    -------
+    Conformance
+        ``conforms``, ``cells``, ``agree``, ``total`` (counts, largest
+        absolute and ulp differences, flipped pairs), ``witness`` (the smallest
+        disagreeing case and its likely cause); ``to_json()`` is what
+        ``workbench conformance --json`` prints.
+
+    Raises
+    ------
+    WorkbenchError
+        Bad input, naming the value: :class:`~workbench.errors.UnknownImplementationError`
+        (prefix, name, library or file), :class:`~workbench.errors.UnknownMeasureError`,
+        :class:`~workbench.errors.BadDepthError`, ...
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> wb.conformance("pytrec_eval:ndcg_cut_5", "nDCG@5", depth=3, examples=10).conforms
+    True
+    >>> r = wb.conformance("examples/conformance/offbyone_ndcg.py:ndcg5", "nDCG@5", depth=3, examples=0)
+    >>> r.conforms, r.witness.depth, r.witness.judged, r.witness.cause.cause
+    (False, 1, '1', 'discount')
+    >>> wb.conformance("trec_eval:P_5", "P@5")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.UnknownImplementationError: implementation 'trec_eval:P_5': unknown prefix 'trec_eval'; give pytrec_eval:NAME, ir_measures:NAME, ranx:NAME or path/to/file.py:function
+
+    References
+    ----------
+    NIST trec_eval; pytrec_eval (Van Gysel and de Rijke, SIGIR 2018); ir_measures (MacAvaney et al., ECIR 2022);
+    ranx (Bassani, ECIR 2022); SPEC section 7.
+    """
+    from workbench.conformance.check import check_conformance
+    from workbench.conformance.implementations import parse_implementation
+
+    implementation = parse_implementation(impl)
+    m = _measure(against)
+    n = _depth(depth)
+    c, g, t = _setting(grades, gains, topic)
+    tol = tolerance
+    if isinstance(tol, str):
+        try:
+            tol = float(tol)
+        except ValueError:
+            raise WorkbenchError(f"tolerance {tolerance!r}: give a finite number >= 0") from None
+    return check_conformance(implementation, m, depth=n, grades=c, gains=g, topic=t,
+                             examples=_int(examples, "examples", WorkbenchError),
+                             seed=_int(seed, "seed", WorkbenchError), tolerance=tol, progress=progress)
 
 
 def ir_measure(measure, *, view="graded", gains=None):

@@ -32,6 +32,7 @@ from workbench.cli import (
     atlas,
     axioms,
     classify,
+    conformance,
     counterexample,
     experiment,
     hasse,
@@ -58,7 +59,7 @@ app = typer.Typer(
 
 #: The subcommand modules, in the order ``workbench --help`` lists them (groups after the commands).
 COMMANDS = (classify, measures, tour, prove, thresholds, axioms, ipso, twist, twist_runs, twist_curve, twist_scale,
-            hasse, reproduce, atlas, experiment, counterexample, properties)
+            hasse, reproduce, atlas, experiment, counterexample, properties, conformance)
 
 for _command in COMMANDS:
     _command.register(app)

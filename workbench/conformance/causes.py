@@ -14,7 +14,8 @@ the order they are tried:
     or with scores compared as 64-bit floats
     (:data:`workbench.conformance.reference.TIE_RULES`);
 ``gain convention``
-    gains ``2^g - 1`` (graded topics), or the lenient binary view;
+    gains ``2^g - 1`` or gains equal to the grades (graded topics), or the
+    lenient binary view;
 ``cut-off or normalisation``
     the cut-off one lower or higher, no cut-off, or the cut-off at the
     ranking's length (for nDCG: the ideal run cut at the ranking length);
@@ -33,7 +34,7 @@ Examples
 --------
 >>> c = explain(1.0, "RR", None, {"a": 1, "b": 0}, {"a": 1.0, "b": 1.0}, 1e-12)
 >>> c.cause, c.detail
-('tie rule', 'ties broken by docid ascending')
+('tie rule', 'ties broken by docid ascending (or: ties broken by file order; scores compared as 64-bit floats, ties by docid ascending; scores compared as 64-bit floats, ties in file order)')
 
 References
 ----------
@@ -105,18 +106,23 @@ def alternatives(spec, g: Gains, qrels_t: dict, run_t: dict, gains) -> Iterator[
     """``(cause, detail, thunk)`` of every alternative convention, in the module's order; ``thunk()`` is the exact value or None."""
     name = str(spec)
     reference = ranked(run_t)
-    seen = [reference]
+    groups: dict = {}  # the rules that give the same ranking, named together
     for rule, (precision, ties) in TIE_RULES.items():
         r = ranked(run_t, precision, ties)
-        if r not in seen:
-            seen.append(r)
-            yield "tie rule", f"ties broken by {rule}" if precision == "float32" else f"scores compared as {rule}", \
-                lambda r=r: topic_value(qrels_t, r, name, gains)
+        if r != reference:
+            groups.setdefault(tuple(r), []).append(rule)
+    for r, rules in groups.items():
+        yield "tie rule", rules[0] + (f" (or: {'; '.join(rules[1:])})" if rules[1:] else ""), \
+            lambda r=list(r): topic_value(qrels_t, r, name, gains)
     top = max([v for v in qrels_t.values()] + [1])
     if top >= 2:
         exp = Gains.parse(",".join(str(2 ** j - 1) for j in range(g.grades + 1)))
         if exp != g:
             yield "gain convention", f"gains 2^g - 1 ({exp})", lambda: topic_value(qrels_t, run_t, name, exp)
+        linear = Gains.default(g.grades)
+        if linear != g:
+            yield "gain convention", f"gains equal to the grades ({linear})", \
+                lambda: topic_value(qrels_t, run_t, name, linear)
         yield "gain convention", "binary relevance (grade >= 1 counts 1)", \
             lambda: topic_value(qrels_t, run_t, name, None, "binary")
     length = len(run_t)

@@ -22,7 +22,7 @@ Examples
 >>> ref = reference_values({"1": {"a": 1}, "2": {"c": 0}}, {"1": {"a": 1.0}, "2": {"c": 1.0}}, "nDCG@5")
 >>> ref.values["2"] is None, ref.undefined["2"]
 (True, 'it divides by the DCG of the ideal run, 0 without relevant documents')
->>> rankings({"a": 1.0, "b": 1.0, "c": 2.0})["docid ascending"]
+>>> rankings({"a": 1.0, "b": 1.0, "c": 2.0})["ties broken by docid ascending"]
 ['c', 'a', 'b']
 
 References
@@ -155,13 +155,13 @@ def ranked(run_t: dict, precision: str = "float32", ties: str = "docid descendin
         [d for _, d in sorted(((-key(d), i), d) for i, d in enumerate(docs))]
 
 
-#: Tie rules other than trec_eval's, as (precision, ties).
+#: Tie rules other than trec_eval's: description -> (precision, ties).
 TIE_RULES = {
-    "docid ascending": ("float32", "docid ascending"),
-    "file order": ("float32", "file order"),
-    "64-bit scores": ("float64", "docid descending"),
-    "64-bit scores, docid ascending": ("float64", "docid ascending"),
-    "64-bit scores, file order": ("float64", "file order"),
+    "ties broken by docid ascending": ("float32", "docid ascending"),
+    "ties broken by file order": ("float32", "file order"),
+    "scores compared as 64-bit floats": ("float64", "docid descending"),
+    "scores compared as 64-bit floats, ties by docid ascending": ("float64", "docid ascending"),
+    "scores compared as 64-bit floats, ties in file order": ("float64", "file order"),
 }
 
 
