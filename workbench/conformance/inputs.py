@@ -24,7 +24,8 @@ descending) every layout ranks the documents as ``r``:
 ``paired-ties``
     scores ``N, N, N-1, N-1, ...`` (pairs tied); docids as in ``tied``.
 
-**Generated inputs** (:func:`trec_inputs`, Hypothesis): several topics,
+**Generated inputs** (:func:`generated_inputs`, seeded; :func:`trec_inputs`,
+the same shape as a Hypothesis strategy, for shrinking): several topics,
 long rankings, unjudged documents, repeated and near-tied scores, judged
 documents not retrieved, topics without a relevant document.
 
@@ -195,29 +196,42 @@ def trec_inputs(grades: int = 1, max_topics: int = 5, max_length: int = 40):
     return inputs()
 
 
-def generated_inputs(examples: int, seed: int, grades: int = 1) -> list[tuple[dict, dict]]:
-    """``examples`` draws of :func:`trec_inputs`, the same for the same seed.
+def generated_inputs(examples: int, seed: int, grades: int = 1, max_topics: int = 5,
+                     max_length: int = 40) -> list[tuple[dict, dict]]:
+    """``examples`` random ``(qrels, run)`` pairs of the shape :func:`trec_inputs` draws; the same for the same seed.
+
+    Drawn with numpy's seeded generator, not by Hypothesis: Hypothesis mixes
+    into its draws constants it reads from the modules loaded at the time,
+    so the same seed would give other cases in another program.
+    :func:`trec_inputs` (Hypothesis) shrinks a disagreement these cases find.
 
     >>> a, b = generated_inputs(3, 7), generated_inputs(3, 7)
-    >>> a == b, len(a)
-    (True, 3)
+    >>> a == b, len(a), generated_inputs(0, 7)
+    (True, 3, [])
     """
-    if examples <= 0:
-        return []
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
-
-    out: list = []
-
-    @hseed(seed)
-    @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck), derandomize=False)
-    @given(trec_inputs(grades))
-    def collect(case):
-        out.append(case)
-
-    collect()
-    return out[:examples]
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(examples):
+        qrels, run = {}, {}
+        for k in range(int(rng.integers(1, max_topics + 1))):
+            n = int(rng.integers(1, max_length + 1))
+            ids = rng.choice(100, size=n, replace=False)
+            scores = {}
+            for i in ids:
+                kind = rng.integers(3)
+                s = (float(rng.integers(0, 5)) if kind == 0 else 1.0 + int(rng.integers(0, 4)) * NEAR_TIE
+                     if kind == 1 else float(np.float32(rng.random())))
+                scores[f"d{int(i):02d}"] = s
+            judged = {d: int(g) for d in scores if (g := rng.integers(-1, grades + 1)) >= 0}
+            for x in range(int(rng.integers(0, 5))):
+                judged[f"x{x}"] = int(rng.integers(0, grades + 1))
+            if not judged:
+                judged["x0"] = 0
+            if rng.random() < 0.15:  # a topic without a relevant document
+                judged = {d: 0 for d in judged}
+            qrels[f"t{k}"], run[f"t{k}"] = judged, scores
+        out.append((qrels, run))
+    return out
 
 
 __all__ = ["LAYOUTS", "NEAR_TIE", "write_topic", "SpaceBatch", "space_batches", "space_size", "default_topic",
