@@ -46,7 +46,7 @@ from workbench.space.runs import Gains, Topic
 #: rankings of several lengths can then be scored in one block padded with zeros.  Every other family
 #: (``P``, ``gP``, ``F``, ``SBTO``, ``RBTO``, Twist's, the C/W/L families, a user's measure) is scored
 #: one ranking length at a time.  ``tests/test_real_run_semantics.py`` checks the claim on every small run.
-PADDING_INVARIANT = frozenset({"AP", "R", "gR", "RBP", "gRBP", "DCG", "nDCG", "ERR", "RR", "Succ"})
+PADDING_INVARIANT = frozenset({"AP", "R", "gR", "RBP", "gRBP", "DCG", "nDCG", "ERR", "RR", "Succ", "ForwardSpace"})
 
 
 def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic, *, ideal_depth: int | None = None) -> ValueBlock:
