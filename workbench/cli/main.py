@@ -33,6 +33,7 @@ from workbench.cli import (
     axioms,
     classify,
     conformance,
+    conformance_report,
     counterexample,
     experiment,
     hasse,
@@ -59,7 +60,8 @@ app = typer.Typer(
 
 #: The subcommand modules, in the order ``workbench --help`` lists them (groups after the commands).
 COMMANDS = (classify, measures, tour, prove, thresholds, axioms, ipso, twist, twist_runs, twist_curve, twist_scale,
-            hasse, reproduce, atlas, experiment, counterexample, properties, conformance)
+            hasse, reproduce, atlas, experiment, counterexample, properties, conformance,
+            conformance_report)
 
 for _command in COMMANDS:
     _command.register(app)
