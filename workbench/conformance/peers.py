@@ -27,7 +27,8 @@ How each pairing was decided (from the peers' sources, not by fitting):
   ``INSQ`` to ``cwl_eval``, which scales a grade ``r`` to
   ``(r - min_rel)/(max_rel - min_rel)`` (``min_rel = 0``, ``max_rel`` = the
   top grade: the workbench's ``g / g_max`` of the graded view) and pads
-  every ranking to 1000 positions; ``ERR@k`` and
+  every ranking to 1000 positions (its ``RBP`` takes a relevance threshold
+  ``rel`` only, so ``gRBP`` has no ir_measures peer); ``ERR@k`` and
   ``nDCG(dcg='exp-log2')@k`` to ``gdeval`` (perl), which uses
   ``x = (2^r - 1) / 2^4`` for ERR (the workbench's ERR with gains
   ``0, 1, 2, 3, 4``: ``g_max = 4``) and the gain ``2^r - 1`` for nDCG
@@ -77,7 +78,6 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Mapping, Sequence
 
 import ir_measures
-import numpy as np
 import pytrec_eval
 
 PEERS = ("pytrec_eval", "ir_measures", "cwl-eval")
