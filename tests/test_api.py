@@ -58,7 +58,8 @@ def test_import_workbench_is_cheap():
 
 def test_the_api_is_listed_and_loaded_on_first_use():
     assert set(wb.__all__) == {"classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure",
-                               "score_matrix", "parameter", "properties", "ir_measure", "register_ir_measures"}
+                               "score_matrix", "parameter", "properties", "ir_measure", "register_ir_measures",
+                               "conformance"}
     assert set(wb.__all__) <= set(dir(wb)) and wb.__version__
     assert all(callable(getattr(wb, name)) for name in wb.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nosuch'"):

@@ -215,6 +215,10 @@ CASES = [
       "s_names.txt"),
     # --- counterexample
     # --- properties: depths, topics, property names, format
+    C("conformance-unknown-prefix", ["conformance", "foo:bar", "--against", "RR"], "foo:bar"),
+    C("conformance-unknown-measure", ["conformance", "pytrec_eval:recip_rank", "--against", "Nope"], "Nope"),
+    C("conformance-depth-zero", ["conformance", "pytrec_eval:recip_rank", "--against", "RR", "--depth", "0"], "0"),
+    C("conformance-report-no-data", ["conformance-report", "--data", "nosuch"], "nosuch"),
     C("properties-depths-zero", ["properties", "RR", "--depths", "0..3"], "0..3"),
     C("properties-topic-not-a-number", ["properties", "AP", "--topics", "1,x"], "x"),
     C("properties-unknown-property", ["properties", "RR", "--depths", "1..2", "--which", "beauty"], "beauty"),

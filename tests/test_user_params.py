@@ -232,8 +232,8 @@ def test_the_api_takes_user_parameters(mine):
     qrels = {"1": {"a": 2, "b": 1, "n": 0}, "2": {"c": 1}}
     runs = {"good": {"1": ["a", "b"], "2": ["c"]}, "bad": {"1": ["n", "b", "a"], "2": ["x", "c"]}}
     matrix = wb.score_matrix(qrels, runs, f"{mine}:gp(p=0.6)")
-    # the score matrix pads every ranking with 0 to the longest one (3 documents)
-    grades = {("1", "good"): (2, 1, 0), ("2", "good"): (1, 0, 0), ("1", "bad"): (0, 1, 2), ("2", "bad"): (0, 1, 0)}
+    # uncut, a user's measure sees each ranking as it is (its own length), never padded to another's
+    grades = {("1", "good"): (2, 1), ("2", "good"): (1,), ("1", "bad"): (0, 1, 2), ("2", "bad"): (0, 1)}
     for (topic, system), run in grades.items():
         assert matrix.value(topic, system) == o_gp(run, Fraction(3, 5))
     assert wb.classify(f"{mine}:gp(p=0.5)", depth=3).verdict == oracle_verdict(
