@@ -773,11 +773,17 @@ def render_markdown(rep: Report) -> str:
 
 
 def write_reports(rep: Report, folder: Path) -> list[Path]:
-    """Write ``conformance.md`` and ``conformance.json`` into ``folder``; their paths."""
+    """Write ``conformance.md`` and ``conformance.json`` into ``folder``; their paths.
+
+    Written by :func:`workbench.core.files.atomic_write`: never half-written,
+    and a link, a device or a FIFO there is never replaced.
+    """
+    from workbench.core.files import atomic_write
+
     folder = Path(folder)
     paths = [folder / "conformance.md", folder / "conformance.json"]
-    paths[0].write_text(render_markdown(rep), encoding="utf-8")
-    paths[1].write_text(render_json(rep), encoding="utf-8")
+    atomic_write(paths[0], render_markdown(rep), "report")
+    atomic_write(paths[1], render_json(rep), "report")
     return paths
 
 
