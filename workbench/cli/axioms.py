@@ -195,12 +195,13 @@ def _smt(measure, order, depth, grades, gains, topic, timeout, as_json) -> None:
     from workbench.errors import WorkbenchError
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
-    from workbench.scale.axioms_smt import axioms_smt
+    from workbench.scale.axioms_smt import MAX_AXIOM_TIMEOUT, axioms_smt
     from workbench.space.runs import check_depth
 
     check_depth(depth)
-    if not timeout > 0:
-        raise WorkbenchError(f"--axiom-timeout {timeout:g}: must be a positive number of seconds")
+    if not 0 < timeout <= MAX_AXIOM_TIMEOUT:
+        raise WorkbenchError(f"--axiom-timeout {timeout:g}: must be a positive, finite number of seconds "
+                             f"up to {MAX_AXIOM_TIMEOUT:,} (z3's limit, about 49 days)")
     _, c, g, t = setting(1, grades, gains, topic)
     m = parse_measure(measure)
     m.check_topic(t)

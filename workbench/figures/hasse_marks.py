@@ -229,8 +229,10 @@ def _scores(space, measure, gains: Gains | None):
         raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
     measure.check_topic(space.topic)
     if int(space.size) > HASSE_LIMIT:
+        from workbench.core.exact import about
+
         raise SpaceTooLargeError(
-            f"space of {int(space.size)} runs: diagram highlights are limited to {HASSE_LIMIT} runs; use a smaller --depth"
+            f"space of {about(int(space.size))} runs: diagram highlights are limited to {HASSE_LIMIT:,} runs; use a smaller --depth"
         )
     runs = np.asarray(space.array(limit=HASSE_LIMIT))
     return gains, runs, measure.evaluate(runs, gains, space.topic)

@@ -57,6 +57,10 @@ def statistics_estimate(space, order, gains: Gains | None = None, workers: int =
         order = get_order(order)
     gains = gains or Gains.default(space.grades)
     size = int(space.size)
+    if size.bit_length() > 62:  # past int64 indices: beyond counting, described from its logarithm
+        from workbench.core.exact import log10_of
+
+        return Estimate(about_runs(log10_of(size) / np.log10(2)), bytes=float("inf"), seconds=float("inf"))
     sample = space.rows_at(np.unique(np.linspace(0, size - 1, min(size, 4096)).astype(np.int64)))
     covers, _ = estimate_covers(order.name, space, gains, sample, float(size))
     per_block = covers / max(size, 1) * min(size, STATISTICS_BLOCK) * 16  # lower, upper and the generation's temporaries

@@ -75,8 +75,10 @@ def hasse_diagram(space, order: Order | str, gains: Gains | None = None) -> nx.D
         order = get_order(order)
     size = int(space.size)
     if size > HASSE_LIMIT:
+        from workbench.core.exact import about
+
         raise SpaceTooLargeError(
-            f"space of {size} runs: a Hasse diagram as a graph is limited to {HASSE_LIMIT} runs; "
+            f"space of {about(size)} runs: a Hasse diagram as a graph is limited to {HASSE_LIMIT:,} runs; "
             f"use a smaller --depth or fewer --grades, or count its runs and covers in blocks "
             f"(hasse --format md|csv|latex; diagram_statistics in workbench.order.diagram_statistics)"
         )

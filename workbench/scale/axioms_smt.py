@@ -171,6 +171,10 @@ class SmtAxioms:
 # the encoding
 
 
+#: The longest time per axiom (seconds): z3 takes its timeout as an unsigned 32-bit count of milliseconds.
+MAX_AXIOM_TIMEOUT = (2**32 - 1) // 1000
+
+
 class _Budget:
     def __init__(self, seconds: float) -> None:
         self.end = time.perf_counter() + seconds
@@ -574,8 +578,9 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
     if isinstance(order, str):
         order = get_order(order)
     check_depth(depth)
-    if not (isinstance(timeout, (int, float)) and timeout > 0):
-        raise WorkbenchError(f"timeout {timeout!r}: must be a positive number of seconds per axiom")
+    if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and 0 < timeout <= MAX_AXIOM_TIMEOUT):
+        raise WorkbenchError(f"timeout {timeout!r}: must be a positive, finite number of seconds per axiom "
+                             f"up to {MAX_AXIOM_TIMEOUT:,} (z3's limit, about 49 days)")
     if depth > SMT_MAX_DEPTH:
         from workbench.errors import BadDepthError
 
