@@ -120,3 +120,7 @@ class BadInputShapeError(WorkbenchError, TypeError):
 
 class UnknownImplementationError(WorkbenchError):
     """An implementation to check (``conformance IMPL``) is unknown: bad prefix or name, library missing, file or function not found."""
+
+
+class SchedulerError(WorkbenchError):
+    """A Dask scheduler address refuses the connection, stays silent past the connect timeout or is not a Dask scheduler."""
