@@ -183,7 +183,8 @@ def _runs(value, grades: int, what: str) -> list:
 # the questions
 
 
-def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=None, workers=1, scheduler=None):
+def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=None, workers=1, scheduler=None,
+             connect_timeout=10.0):
     """On which scale is ``measure`` relative to ``order``: a verdict with a witness (``workbench classify``).
 
     Parameters
@@ -204,7 +205,13 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
         Worker processes the blocks of runs are shared over (1: this process).
     scheduler : str, optional
         ``"local"`` (a Dask LocalCluster of ``workers`` processes) or a Dask
-        scheduler address ``tcp://host:port`` (the ``dask`` extra).
+        scheduler address ``tcp://host:port`` (the ``dask`` extra).  An
+        address is checked whenever it is given, even for a space classified
+        in this process: :class:`~workbench.errors.SchedulerError` when the
+        port is closed, nothing answers within ``connect_timeout`` or the
+        server is not a Dask scheduler.
+    connect_timeout : float, default 10.0
+        Seconds to reach the scheduler and hear it answer.
 
     Returns
     -------
@@ -243,7 +250,8 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     n = _depth(depth)
     c, g, t = _setting(grades, gains, topic)
     m.check_topic(t)
-    return run_classify(m, o, _space(o, n, c, t), g, workers=workers, scheduler=scheduler)
+    return run_classify(m, o, _space(o, n, c, t), g, workers=workers, scheduler=scheduler,
+                        connect_timeout=connect_timeout)
 
 
 def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None):
@@ -300,7 +308,8 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
 
 
 def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=None, gains=None, topic=None,
-                   method="enumeration", param_range=None, timeout=60.0, workers=1, scheduler=None):
+                   method="enumeration", param_range=None, timeout=60.0, workers=1, scheduler=None,
+                   connect_timeout=10.0):
     """Runs ``r < s`` in the order with ``M(r) > M(s)``, or a proof there are none (``workbench counterexample``).
 
     Parameters
@@ -320,8 +329,9 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
         ``"p=0.4..0.6"``: the parameter is free in that closed range (``smt`` only).
     timeout : float
         Time budget of the whole search, in seconds.
-    workers, scheduler
-        Where the enumeration's blocks run, as for :func:`classify`.
+    workers, scheduler, connect_timeout
+        Where the enumeration's blocks run, as for :func:`classify`; a
+        scheduler address is checked before any method runs.
 
     Returns
     -------
@@ -353,7 +363,8 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
     c, g, t = _setting(grades, gains, topic)
     m.check_topic(t)
     return find_counterexample(m, o, depth=one, max_depth=top, grades=c, gains=g, topic=t, method=method,
-                               param_range=param_range, timeout=timeout, workers=workers, scheduler=scheduler)
+                               param_range=param_range, timeout=timeout, workers=workers, scheduler=scheduler,
+                               connect_timeout=connect_timeout)
 
 
 def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, measure=None, highlight=None,

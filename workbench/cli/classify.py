@@ -33,6 +33,7 @@ def classify(
     as_json: bool = JsonOpt,
     workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: the machine's cores; 1 works in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Run the blocks on Dask: 'local' (a LocalCluster of --workers processes) or a scheduler address tcp://host:port (needs the dask extra)."),
+    connect_timeout: float = typer.Option(10.0, "--connect-timeout", help="Seconds to reach the --scheduler address and hear a Dask scheduler answer there (checked whenever it is given)."),
     show_progress: bool = typer.Option(False, "--progress", help="Show the progress bar on stderr even when it is not a terminal."),
 ) -> None:
     """Classify MEASURE relative to an order: interval / ordinal / strict / weak / violated, with a witness."""
@@ -42,12 +43,13 @@ def classify(
 
     from workbench.errors import WorkbenchError
 
-    from workbench.core.executors import check_scheduler, check_workers, default_workers
+    from workbench.core.executors import check_connect_timeout, check_scheduler, check_workers, default_workers
 
     if ranked_values < 0:
         raise WorkbenchError(f"--ranked-values {ranked_values}: give a count >= 0 (0 lists all)")
     workers = default_workers() if workers is None else check_workers(workers)
     scheduler = check_scheduler(scheduler)
+    connect_timeout = check_connect_timeout(connect_timeout)
     m = parse_measure(measure)
     o = get_order(order)
     depth, c, g, t = setting(depth, grades, gains, topic)
@@ -56,7 +58,8 @@ def classify(
     size = space.size
     with progress_bar(total=size, label=f"{m} on {o.name}", force=show_progress) as bar:
         result = run_classify(m, o, space, g, progress=bar.phase, ranked_limit=ranked_values or None,
-                              workers=workers, scheduler=scheduler, advance=lambda n: bar.advance(n))
+                              workers=workers, scheduler=scheduler, connect_timeout=connect_timeout,
+                              advance=lambda n: bar.advance(n))
     if as_json:
         emit_json(result.to_json())
         return

@@ -37,6 +37,7 @@ def counterexample(
     timeout: float = typer.Option(60.0, "--timeout", help="Time budget of the whole search in seconds."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes enumerating each depth's blocks (default: the machine's cores; 1 works in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Enumerate on Dask: 'local' (a LocalCluster of --workers processes) or a scheduler address tcp://host:port (needs the dask extra)."),
+    connect_timeout: float = typer.Option(10.0, "--connect-timeout", help="Seconds to reach the --scheduler address and hear a Dask scheduler answer there (checked whenever it is given)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Find runs r < s in the order with M(r) > M(s), or prove there are none.
@@ -54,10 +55,11 @@ def counterexample(
     from workbench.errors import WorkbenchError
     from workbench.space.runs import format_run
 
-    from workbench.core.executors import check_scheduler, check_workers, default_workers
+    from workbench.core.executors import check_connect_timeout, check_scheduler, check_workers, default_workers
 
     workers = default_workers() if workers is None else check_workers(workers)
     scheduler = check_scheduler(scheduler)
+    connect_timeout = check_connect_timeout(connect_timeout)
     if (depth is None) == (max_depth is None):
         raise WorkbenchError("counterexample: give exactly one of --depth N and --max-depth N")
     m = parse_measure(measure)
@@ -69,7 +71,7 @@ def counterexample(
         cx = find_counterexample(
             m, o, depth=depth, max_depth=max_depth, grades=c, gains=g, topic=t, method=method,
             param_range=param_range, timeout=timeout, progress=lambda d, s: bar.advance(1, f"depth {d}: {s}"),
-            workers=workers, scheduler=scheduler,
+            workers=workers, scheduler=scheduler, connect_timeout=connect_timeout,
         )
     if as_json:
         emit_json(cx.to_json())

@@ -18,9 +18,17 @@ import re
 from collections import deque
 from typing import Callable, Iterable, Iterator
 
-from workbench.errors import BadParameterError
+from workbench.errors import BadParameterError, SchedulerError
 
-_ADDRESS = re.compile(r"^(tcp|tls|ucx|inproc)://[^\s/:]+(:\d{1,5})?/?$")
+#: ``tcp://host:port``: a host name, an IPv4 address or a bracketed IPv6 address, and a port.
+_ADDRESS = re.compile(r"^tcp://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
+                      r"(?::(?P<port>[0-9]+))?/?$", re.ASCII)
+
+#: Seconds allowed to reach a scheduler and hear it answer (``--connect-timeout``).
+DEFAULT_CONNECT_TIMEOUT = 10.0
+
+#: Largest handshake a Dask scheduler sends (a few dozen bytes in practice); more is not Dask.
+_MAX_HANDSHAKE = 1 << 20
 
 
 def default_workers() -> int:
@@ -43,8 +51,49 @@ def check_workers(workers) -> int:
     return workers
 
 
+def scheduler_address(scheduler: str) -> tuple[str, int]:
+    """``(host, port)`` of a scheduler address ``tcp://host:port``, or :class:`BadParameterError` naming it.
+
+    The scheme is ``tcp://`` (the one Dask scheduler protocol this package
+    connects to without further configuration), the host a name, an IPv4
+    address or a bracketed IPv6 address, the port ``1..65535`` and never
+    implied.
+
+    >>> scheduler_address("tcp://127.0.0.1:8786"), scheduler_address("tcp://[::1]:8786")
+    (('127.0.0.1', 8786), ('::1', 8786))
+    >>> scheduler_address("tcp://127.0.0.1:99999")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: --scheduler 'tcp://127.0.0.1:99999': port 99999 is not in 1..65535
+    >>> scheduler_address("tcp://127.0.0.1")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: --scheduler 'tcp://127.0.0.1': give the port too, e.g. tcp://127.0.0.1:8786
+
+    References
+    ----------
+    Dask.distributed, "Communications" (``tcp://host:port`` addresses; port 8786 by convention).
+    """
+    shown = repr(scheduler)
+    if len(shown) > 120:
+        shown = shown[:100] + "...' (" + f"{len(scheduler):,} characters)"
+    m = _ADDRESS.match(scheduler) if isinstance(scheduler, str) else None
+    if m is None:
+        raise BadParameterError(f"--scheduler {shown}: give 'local' (a Dask LocalCluster) or a Dask "
+                                "scheduler address such as tcp://host:8786")
+    host, port = m.group("host"), m.group("port")
+    if port is None:
+        raise BadParameterError(f"--scheduler {shown}: give the port too, e.g. tcp://{host}:8786")
+    if not 1 <= int(port) <= 65535:
+        raise BadParameterError(f"--scheduler {shown}: port {int(port) if len(port) < 30 else port} is not in 1..65535")
+    return host.strip("[]"), int(port)
+
+
 def check_scheduler(scheduler: str | None) -> str | None:
     """``None``, ``"local"`` or a scheduler address ``tcp://host:port``; else :class:`BadParameterError`.
+
+    Only the form is checked here (:func:`scheduler_address`); whether a
+    Dask scheduler answers there is :func:`probe_scheduler`'s business.
 
     >>> check_scheduler("tcp://127.0.0.1:8786"), check_scheduler("local")
     ('tcp://127.0.0.1:8786', 'local')
@@ -53,10 +102,173 @@ def check_scheduler(scheduler: str | None) -> str | None:
     ...
     workbench.errors.BadParameterError: --scheduler 'nowhere': give 'local' (a Dask LocalCluster) or a Dask scheduler address such as tcp://host:8786
     """
-    if scheduler is None or scheduler == "local" or (isinstance(scheduler, str) and _ADDRESS.match(scheduler)):
+    if scheduler is None or scheduler == "local":
         return scheduler
-    raise BadParameterError(f"--scheduler {scheduler!r}: give 'local' (a Dask LocalCluster) or a Dask "
-                            "scheduler address such as tcp://host:8786")
+    scheduler_address(scheduler)
+    return scheduler
+
+
+def check_connect_timeout(seconds) -> float:
+    """``seconds`` as a finite number ``> 0``, or :class:`BadParameterError` naming it.
+
+    >>> check_connect_timeout(2)
+    2.0
+    >>> check_connect_timeout(float("inf"))
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: --connect-timeout inf: give a finite number of seconds > 0, e.g. 10
+    """
+    import math
+
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+            or seconds <= 0:
+        raise BadParameterError(f"--connect-timeout {seconds!r}: give a finite number of seconds > 0, e.g. 10")
+    return float(seconds)
+
+
+def _read_exactly(sock, n: int, deadline: float, scheduler: str, timeout: float) -> bytes:
+    import socket
+    import time
+
+    chunks, got = [], 0
+    while got < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise socket.timeout
+        sock.settimeout(left)
+        chunk = sock.recv(min(n - got, 1 << 16))
+        if not chunk:
+            raise SchedulerError(f"--scheduler {scheduler}: closed the connection during Dask's handshake; "
+                                 "not a Dask scheduler")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _read_message(sock, deadline: float, scheduler: str, timeout: float):
+    """One message of Dask's TCP framing, decoded; :class:`SchedulerError` when the bytes are not that."""
+    import struct
+
+    from distributed.protocol.core import loads
+
+    head = _read_exactly(sock, 8, deadline, scheduler, timeout)
+    (size,) = struct.unpack("<Q", head)
+
+    def garbage(why: str):
+        return SchedulerError(f"--scheduler {scheduler}: not a Dask scheduler (it answered {head!r}..., "
+                              f"{why})")
+
+    if not 16 <= size <= _MAX_HANDSHAKE:
+        raise garbage("not Dask's message framing")
+    body = _read_exactly(sock, size, deadline, scheduler, timeout)
+    (count,) = struct.unpack_from("<Q", body)
+    if not 1 <= count <= 64 or 8 * (1 + count) > size:
+        raise garbage("not Dask's message framing")
+    lengths = struct.unpack_from(f"<{count}Q", body, 8)
+    start = 8 * (1 + count)
+    if start + sum(lengths) != size:
+        raise garbage("not Dask's message framing")
+    frames = []
+    for n in lengths:
+        frames.append(body[start:start + n])
+        start += n
+    try:
+        return loads(frames, deserialize=False)
+    except Exception:
+        raise garbage("frames Dask cannot decode") from None
+
+
+def _write_message(sock, msg) -> None:
+    import struct
+
+    from distributed.protocol.core import dumps
+    from distributed.protocol.utils import pack_frames_prelude
+
+    frames = [bytes(f) for f in dumps(msg)]
+    header = pack_frames_prelude(frames)
+    sock.sendall(struct.pack("<Q", len(header) + sum(map(len, frames))) + bytes(header) + b"".join(frames))
+
+
+def probe_scheduler(scheduler: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
+    """Check, within ``timeout`` seconds, that a Dask scheduler answers at ``scheduler``.
+
+    Opens a TCP connection, reads the scheduler's handshake in Dask's
+    framing (8-byte length, frame count, frame lengths, msgpack), answers
+    with ours and asks for the server's ``identity``: it must say
+    ``Scheduler``.  Every read is bounded by the deadline and by a size
+    (a Dask handshake is a few dozen bytes), so a server that accepts and
+    stays silent, one that speaks another protocol and a Dask worker are
+    each refused in one line (:class:`~workbench.errors.SchedulerError`);
+    a closed port is refused at once, not after Dask's retries.
+
+    Parameters
+    ----------
+    scheduler : str
+        ``tcp://host:port`` (:func:`scheduler_address`).
+    timeout : float
+        Seconds for the whole exchange (:data:`DEFAULT_CONNECT_TIMEOUT`).
+
+    Examples
+    --------
+    >>> import socket
+    >>> s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+    >>> probe_scheduler(f"tcp://127.0.0.1:{port}", timeout=2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.errors.SchedulerError: --scheduler tcp://127.0.0.1:...: connection refused; no Dask scheduler listens there
+
+    References
+    ----------
+    Dask.distributed ``distributed/comm/tcp.py`` (framing) and
+    ``distributed/comm/core.py`` (handshake); the ``identity`` handler of
+    ``distributed.core.Server``.
+    """
+    import socket
+    import sys
+    import time
+
+    host, port = scheduler_address(scheduler)
+    timeout = check_connect_timeout(timeout)
+    _dask()
+    import distributed.protocol.core  # noqa: F401  (imported before the clock starts)
+
+    deadline = time.monotonic() + timeout
+    silent = (f"--scheduler {scheduler}: no answer within {timeout:g} s (--connect-timeout); "
+              "not a Dask scheduler, or an unreachable one")
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except ConnectionRefusedError:
+        raise SchedulerError(f"--scheduler {scheduler}: connection refused; no Dask scheduler listens there") from None
+    except socket.gaierror as e:
+        raise SchedulerError(f"--scheduler {scheduler}: host {host!r} not found ({e.strerror})") from None
+    except (socket.timeout, TimeoutError):
+        raise SchedulerError(f"--scheduler {scheduler}: no connection within {timeout:g} s "
+                             "(--connect-timeout)") from None
+    except OSError as e:
+        raise SchedulerError(f"--scheduler {scheduler}: cannot connect ({e.strerror or e})") from None
+    try:
+        with sock:
+            hello = _read_message(sock, deadline, scheduler, timeout)
+            if not isinstance(hello, dict) or "pickle-protocol" not in hello:
+                raise SchedulerError(f"--scheduler {scheduler}: not a Dask scheduler (its first message is "
+                                     f"not Dask's handshake: {str(hello)[:60]!r})")
+            _write_message(sock, {"compression": None, "python": tuple(sys.version_info[:3]),
+                                  "pickle-protocol": hello["pickle-protocol"]})
+            _write_message(sock, {"op": "identity", "reply": True})
+            who = _read_message(sock, deadline, scheduler, timeout)
+            kind = who.get("type") if isinstance(who, dict) else None
+            if kind != "Scheduler":
+                raise SchedulerError(f"--scheduler {scheduler}: a Dask {kind or 'server'} answers there, "
+                                     "not a scheduler")
+            try:
+                _write_message(sock, {"op": "close", "reply": False})
+            except OSError:  # pragma: no cover - the scheduler closed first
+                pass
+    except (socket.timeout, TimeoutError):
+        raise SchedulerError(silent) from None
+    except OSError as e:
+        raise SchedulerError(f"--scheduler {scheduler}: connection lost during Dask's handshake "
+                             f"({e.strerror or e}); not a Dask scheduler") from None
 
 
 def _dask():
@@ -68,13 +280,16 @@ def _dask():
 
 
 @contextlib.contextmanager
-def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator:
+def open_executor(workers: int = 1, scheduler: str | None = None,
+                  connect_timeout: float = DEFAULT_CONNECT_TIMEOUT) -> Iterator:
     """An executor for ``workers`` processes (None: run in this process), closed on exit.
 
     ``scheduler=None``: a :class:`~concurrent.futures.ProcessPoolExecutor`
     when ``workers > 1``; ``"local"``: a Dask ``LocalCluster`` of ``workers``
     single-threaded worker processes; an address: the Dask cluster there
-    (``workers`` is then the cluster's business).
+    (``workers`` is then the cluster's business), first checked by
+    :func:`probe_scheduler` and connected to within ``connect_timeout``
+    seconds (:class:`~workbench.errors.SchedulerError` otherwise).
 
     >>> with open_executor(1) as ex:
     ...     ex is None
@@ -86,6 +301,7 @@ def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator:
     """
     workers = check_workers(workers)
     scheduler = check_scheduler(scheduler)
+    connect_timeout = check_connect_timeout(connect_timeout)
     if scheduler is None:
         if workers == 1:
             yield None
@@ -108,7 +324,13 @@ def open_executor(workers: int = 1, scheduler: str | None = None) -> Iterator:
                                          dashboard_address=None) as cluster, distributed.Client(cluster) as client:
             yield client.get_executor()
         return
-    with distributed.Client(scheduler) as client:
+    probe_scheduler(scheduler, connect_timeout)
+    try:
+        client = distributed.Client(scheduler, timeout=connect_timeout)
+    except (OSError, TimeoutError) as e:
+        raise SchedulerError(f"--scheduler {scheduler}: no Dask client connection within {connect_timeout:g} s "
+                             f"(--connect-timeout): {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+    with client:
         yield client.get_executor()
 
 

@@ -701,6 +701,7 @@ def classify(
     block_size: int | None = None,
     advance: Callable[[int], None] | None = None,
     intrinsic: bool = True,
+    connect_timeout: float | None = None,
 ) -> Classification:
     """Classify ``measure`` relative to ``order`` on ``space``, exactly, in bounded memory.
 
@@ -732,6 +733,13 @@ def classify(
     scheduler : str, optional
         ``"local"`` (a Dask ``LocalCluster`` of ``workers`` processes) or a
         Dask scheduler address ``tcp://host:port``; needs the ``dask`` extra.
+        An address is checked whenever it is given, even when the space is
+        small enough to be classified here: a Dask scheduler must answer
+        there (:func:`workbench.core.executors.probe_scheduler`), else
+        :class:`~workbench.errors.SchedulerError`.
+    connect_timeout : float, optional
+        Seconds to reach the scheduler and hear it answer (default
+        :data:`workbench.core.executors.DEFAULT_CONNECT_TIMEOUT`, 10).
     block_size : int, optional
         Runs per block (default :data:`workbench.scale.stream.DEFAULT_BLOCK`).
     advance : callable, optional
@@ -765,12 +773,15 @@ def classify(
     Seed 003 sec. 2 (steps 1-6) and sec. 4-5; SPEC section 3; Giner 2023 (seed 004).
     """
     from workbench.core.budget import human_bytes
-    from workbench.core.executors import check_scheduler, check_workers, open_executor
+    from workbench.core.executors import (
+        DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, open_executor, probe_scheduler,
+    )
     from workbench.scale.stream import DEFAULT_BLOCK, in_process, job_for, run_blocks, shippable
 
     gains = _check_arguments(measure, order, space, gains, ranked_limit)
     workers = check_workers(workers)
     scheduler = check_scheduler(scheduler)
+    connect_timeout = check_connect_timeout(DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout)
     if block_size is not None and (isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1):
         raise WorkbenchError(f"block size {block_size!r}: give a number of runs >= 1")
     step = progress or (lambda phase: None)
@@ -791,7 +802,9 @@ def classify(
     step("scoring runs and checking covers")
     # nothing to share out, or a measure only this process knows: no process to start
     here = size <= block or not shippable(job)
-    with open_executor(1 if here else workers, None if here else scheduler) as executor, \
+    if here and scheduler not in (None, "local"):
+        probe_scheduler(scheduler, connect_timeout)  # given, so checked: never ignored because the work is small
+    with open_executor(1 if here else workers, None if here else scheduler, connect_timeout) as executor, \
             in_process(job, (measure, order, space, gains)):
         summary = run_blocks(job, size, block, executor, workers, advance)
 

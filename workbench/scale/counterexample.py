@@ -389,6 +389,7 @@ def find_counterexample(
     progress: Callable[[int, str], None] | None = None,
     workers: int = 1,
     scheduler: str | None = None,
+    connect_timeout: float | None = None,
 ) -> Counterexample:
     """Find ``r < s`` in ``order`` with ``M(r) > M(s)``, or prove there is none.
 
@@ -423,6 +424,10 @@ def find_counterexample(
     workers, scheduler
         Where ``enumeration`` classifies each depth's blocks, as for
         :func:`workbench.scale.classify.classify` (default: in this process).
+        A scheduler address is checked before the search, whatever the
+        method (``smt`` runs in this process), and again at each depth.
+    connect_timeout : float, optional
+        Seconds to reach the scheduler and hear it answer (default 10).
 
     Returns
     -------
@@ -465,12 +470,17 @@ def find_counterexample(
             )
     step = progress or (lambda d, s: None)
     base = dict(measure=_display_name(m, prange), order=o.name, method=method, grades=c, gains=g, topic=topic, param_range=prange)
-    from workbench.core.executors import check_scheduler, check_workers
+    from workbench.core.executors import (
+        DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, probe_scheduler,
+    )
 
     workers, scheduler = check_workers(workers), check_scheduler(scheduler)
+    connect_timeout = check_connect_timeout(DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout)
     _check_size(m, o, depths[-1], g, topic, method, workers)
+    if scheduler not in (None, "local"):
+        probe_scheduler(scheduler, connect_timeout)
     if method == "enumeration":
-        return _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers, scheduler)
+        return _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers, scheduler, connect_timeout)
     if not m.z3_ok:
         raise NotExpressibleError(
             f"measure {m} has a logarithmic discount, which z3 cannot express: use --method enumeration"
@@ -522,7 +532,8 @@ def _in_space(run, c, topic, sorted_runs) -> bool:
     return True
 
 
-def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, scheduler=None) -> Counterexample:
+def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, scheduler=None,
+               connect_timeout=None) -> Counterexample:
     from workbench.scale.classify import classify
     from workbench.space.spaces import rank_space, set_space
 
@@ -538,7 +549,8 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, sc
                 + (f" (depths {done[0]}..{done[-1]}: none, exhaustive enumeration)" if done else ""),
                 **base,
             )
-        result = classify(m, o, build(d, c, topic), g, workers=workers, scheduler=scheduler, intrinsic=False)
+        result = classify(m, o, build(d, c, topic), g, workers=workers, scheduler=scheduler, intrinsic=False,
+                          connect_timeout=connect_timeout)
         done.append(d)
         if result.verdict == "violated":
             w = result.witness
