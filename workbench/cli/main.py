@@ -84,7 +84,10 @@ def time_limit(seconds: Optional[float], command: str) -> Iterator[None]:
     """Raise :class:`~workbench.errors.TimeLimitError` if the body runs past ``seconds``.
 
     A real-time timer (SIGALRM) interrupts any Python code, a user's measure
-    that never returns included.  ``None`` means no limit.
+    that never returns included.  Code driving z3 runs in a
+    :func:`workbench.core.deadline.native_section`: there the alarm interrupts
+    z3 (``Z3_interrupt``) and the section raises at its next safe point, so no
+    destructor swallows it.  ``None`` means no limit.
     """
     from workbench.errors import TimeLimitError, WorkbenchError
 
@@ -94,16 +97,21 @@ def time_limit(seconds: Optional[float], command: str) -> Iterator[None]:
     if not seconds > 0:
         raise WorkbenchError(f"--timeout {seconds:g}: must be a positive number of seconds")
 
+    from workbench.core.deadline import GRACE, deadline, defer_alarm
+
     def expire(signum, frame):
-        raise TimeLimitError(
-            f"{command} stopped at its time limit (--timeout {seconds:g} s); "
-            "a measure file that never returns? raise --timeout or check the file"
-        )
+        stopped = f"{command} stopped at its time limit (--timeout {seconds:g} s)"
+        # fire again after a grace: a raise swallowed by a destructor is retried, a deferral is enforced
+        signal.setitimer(signal.ITIMER_REAL, GRACE)
+        if defer_alarm(f"{stopped}; z3 was interrupted in its search: raise --timeout"):
+            return  # inside z3: interrupted, raised at the section's next safe point
+        raise TimeLimitError(f"{stopped}; a measure file that never returns? raise --timeout or check the file")
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        yield
+        with deadline(seconds):
+            yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)

@@ -183,7 +183,10 @@ class _Budget:
         return self.end - time.perf_counter()
 
     def ms(self) -> int:
-        return max(1, int(self.left() * 1000))
+        """z3's timeout in milliseconds: what is left of this budget, clipped to the command's deadline."""
+        from workbench.core.deadline import clip
+
+        return max(1, int(clip(self.left()) * 1000))
 
 
 class _Undecided(Exception):
@@ -595,33 +598,36 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 1000 + 12 * depth))
     results = {}
+    from workbench.core.deadline import z3_section
+
     try:
-        for ax in AXIOMS:
-            start = time.perf_counter()
-            budget = _Budget(timeout)
-            # i-iii hold over the reals already (the LP relaxation refutes their negations): real terms
-            sp = _Space(z3, measure, kind, depth, gains, topic, integer_terms=ax not in _NEGATIONS)
-            try:
-                if ax in _NEGATIONS:
-                    names, reason = _NEGATIONS[ax]
-                    for name in names:
-                        _unsat_negation(z3, sp, name, budget)
-                    results[ax] = SmtAxiomResult("holds", None, reason, time.perf_counter() - start)
-                    continue
-                out = _Solvability(z3, sp, budget).decide()
-                if out[0] == "holds":
-                    results[ax] = SmtAxiomResult("holds", None, "z3: " + out[1], time.perf_counter() - start)
-                else:
-                    witness = _recheck(sp, z3, out[1], _Budget(max(timeout, 1.0)))
-                    results[ax] = SmtAxiomResult(
-                        "fails", witness,
-                        f"Δaa ≾ Δcd ≾ Δab but no run d' has M(d') - M(a) = {witness['difference']} ({out[2]}; "
-                        f"re-checked: exact values, needed value {witness['needed_value']} absent by "
-                        f"{witness['needed_value_absent_by']})",
-                        time.perf_counter() - start)
-            except _Undecided as exc:
-                spent = time.perf_counter() - start
-                results[ax] = SmtAxiomResult("unknown", None, f"not decided after {spent:.1f} s: {exc}", spent)
+        with z3_section(z3):  # --timeout interrupts z3 and raises at a safe point, not in a z3 destructor
+            for ax in AXIOMS:
+                start = time.perf_counter()
+                budget = _Budget(timeout)
+                # i-iii hold over the reals already (the LP relaxation refutes their negations): real terms
+                sp = _Space(z3, measure, kind, depth, gains, topic, integer_terms=ax not in _NEGATIONS)
+                try:
+                    if ax in _NEGATIONS:
+                        names, reason = _NEGATIONS[ax]
+                        for name in names:
+                            _unsat_negation(z3, sp, name, budget)
+                        results[ax] = SmtAxiomResult("holds", None, reason, time.perf_counter() - start)
+                        continue
+                    out = _Solvability(z3, sp, budget).decide()
+                    if out[0] == "holds":
+                        results[ax] = SmtAxiomResult("holds", None, "z3: " + out[1], time.perf_counter() - start)
+                    else:
+                        witness = _recheck(sp, z3, out[1], _Budget(max(timeout, 1.0)))
+                        results[ax] = SmtAxiomResult(
+                            "fails", witness,
+                            f"Δaa ≾ Δcd ≾ Δab but no run d' has M(d') - M(a) = {witness['difference']} ({out[2]}; "
+                            f"re-checked: exact values, needed value {witness['needed_value']} absent by "
+                            f"{witness['needed_value_absent_by']})",
+                            time.perf_counter() - start)
+                except _Undecided as exc:
+                    spent = time.perf_counter() - start
+                    results[ax] = SmtAxiomResult("unknown", None, f"not decided after {spent:.1f} s: {exc}", spent)
     finally:
         sys.setrecursionlimit(limit)
     return SmtAxioms(str(measure), order.name, kind, depth, grades, gains, topic, results, timeout)

@@ -444,10 +444,15 @@ def settle_pair(scope: dict) -> Outcome:
 def _z3_unsat(build: Callable) -> tuple[bool, str]:
     import z3
 
+    from workbench.core.deadline import clip, z3_section
+    from workbench.scale.smt import Watchdog
+
     s = z3.Solver()
-    s.set("timeout", 20000)
-    build(s, z3)
-    res = s.check()
+    s.set("timeout", max(1, int(clip(20.0) * 1000)))
+    with z3_section(z3):  # --timeout interrupts z3 and raises here, not in a z3 destructor
+        build(s, z3)
+        with Watchdog(z3, 21.0):
+            res = s.check()
     if res == z3.unsat:
         return True, "z3: negation unsatisfiable"
     if res == z3.sat:

@@ -271,7 +271,10 @@ def linearize(z3, term, table: dict, c: int):
 class Watchdog:
     """Interrupt z3 after ``seconds`` (its own timeout is not always honoured in non-linear search).
 
-    A context manager around one ``solver.check()``; the timer is cancelled on exit.
+    A context manager around one ``solver.check()``; the timer is cancelled on
+    exit.  ``seconds`` is clipped to the command's deadline
+    (:mod:`workbench.core.deadline`), and entry and exit are safe points where
+    a deferred ``--timeout`` raises :class:`~workbench.errors.TimeLimitError`.
 
     >>> import z3
     >>> s = z3.Solver()
@@ -286,15 +289,24 @@ class Watchdog:
     """
 
     def __init__(self, z3, seconds: float):
-        self._timer = threading.Timer(seconds, z3.main_ctx().interrupt)
+        from workbench.core.deadline import clip
+
+        self._timer = threading.Timer(clip(seconds), z3.main_ctx().interrupt)
         self._timer.daemon = True
 
     def __enter__(self):
+        from workbench.core.deadline import check
+
+        check()  # a safe point: the command's --timeout passed while the query was built
         self._timer.start()
         return self
 
     def __exit__(self, *exc):
+        from workbench.core.deadline import check
+
         self._timer.cancel()
+        if exc[0] is None:
+            check()  # a safe point: the query came back interrupted by the command's --timeout
         return False
 
 
@@ -315,15 +327,19 @@ def decide_depth(z3, m, o, N, g, topic, prange, budget):
     # the formulas nest one level per position and are walked recursively
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 1000 + 12 * N))
+    from workbench.core.deadline import z3_section
+
     try:
-        for linear, share in slices:
-            left = end - time.perf_counter()
-            if left <= 0:
-                break
-            out = _smt_attempt(z3, m, o, N, g, topic, prange, left if share is None else min(share, left), linear)
-            if out[0] != "unknown":
-                return out
-            why = out[1]  # e.g. "timeout", "canceled" or an incomplete theory: try the next encoding
+        with z3_section(z3):  # --timeout interrupts z3 and raises here, not in a z3 destructor
+            for linear, share in slices:
+                left = end - time.perf_counter()
+                if left <= 0:
+                    break
+                out = _smt_attempt(z3, m, o, N, g, topic, prange, left if share is None else min(share, left),
+                                   linear)
+                if out[0] != "unknown":
+                    return out
+                why = out[1]  # e.g. "timeout", "canceled" or an incomplete theory: try the next encoding
     finally:
         sys.setrecursionlimit(limit)
     return ("unknown", why)
@@ -334,7 +350,9 @@ def _smt_attempt(z3, m, o, N, g, topic, prange, budget, linear):
     c = g.grades
     R, S = SymbolicRuns(z3, N, c, "r"), SymbolicRuns(z3, N, c, "s")
     solver = z3.Solver()
-    solver.set("timeout", max(1, int(budget * 1000)))
+    from workbench.core.deadline import clip
+
+    solver.set("timeout", max(1, int(clip(budget) * 1000)))
     table = {}
     for runs in (R, S):
         solver.add(*runs.constraints(z3))
