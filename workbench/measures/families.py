@@ -201,8 +201,42 @@ def _err_table(gains: Gains) -> list[Fraction]:
         raise NotExpressibleError(
             f"ERR with gains {gains}: 2**g is irrational for a non-integer gain; give integer gains"
         )
+    _check_err_digits(gains)
     top = 2 ** int(gains.gmax)
     return [Fraction(2 ** int(g) - 1, top) for g in gains.values]
+
+
+def _check_err_digits(gains: Gains) -> None:
+    """Refuse gains whose ``2**g`` would span more than :data:`~workbench.core.exact.MAX_NUMBER_DIGITS` digits.
+
+    The digits of ``2**gmax`` are ``floor(gmax log10 2) + 1``, counted from the
+    gain itself before anything is built (``--gains 0,100000000`` would need
+    integers of 30 million digits, and every product of them).
+
+    >>> _check_err_digits(Gains.parse("0,1,3"))
+    >>> _check_err_digits(Gains.parse("0,100000000"))
+    Traceback (most recent call last):
+    ...
+    workbench.errors.TooLargeError: ERR with gains 0,100000000: 2**100000000 (the stop probability of the top grade is (2**g - 1)/2**100000000) spans 30,103,000 digits; exact numbers are limited to 1000 digits: integer gains up to 3321 fit
+    """
+    from workbench.core.exact import MAX_NUMBER_DIGITS, about
+    from workbench.errors import TooLargeError
+
+    top = int(gains.gmax)
+    # floor(top * log10 2) + 1 without a float (top may have up to 1000 digits itself)
+    digits = top * 30102999566398 // 10**14 + 1
+    if digits > MAX_NUMBER_DIGITS:
+        fits = (MAX_NUMBER_DIGITS * 10**14) // 30102999566398
+        shown = f"2**{top}" if top < 10**15 else f"2**({about(top)})"
+        raise TooLargeError(
+            f"ERR with gains {_short(str(gains))}: {shown} (the stop probability of the top grade is "
+            f"(2**g - 1)/{shown}) spans {about(digits)} digits; exact numbers are limited to "
+            f"{MAX_NUMBER_DIGITS} digits: integer gains up to {fits} fit"
+        )
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 60 else f"{text[:24]}...{text[-24:]} ({len(text):,} characters)"
 
 
 def _def_ERR(A, P, topic, k):
