@@ -373,6 +373,58 @@ def _sweep(measure, a, b, gains, topic) -> ParamSweep:
     return ParamSweep(name, param, ps.domain(), diff, ties, tuple(regions), False)
 
 
+#: Seconds of a sweep whose difference polynomial has degree :data:`_SWEEP_DEGREE` (measured: RBP on two random
+#: binary runs of depth 800, building the sympy polynomial and isolating its real roots, about 30 s).
+_SWEEP_SECONDS = 30.0
+_SWEEP_DEGREE = 800
+#: Growth of the sweep's time with the degree (measured between degrees 300 and 1000: at most this power).
+_SWEEP_POWER = 2.5
+
+
+def sweep_estimate(degree: int):
+    """The work of sweeping a parameter whose difference polynomial has ``degree``: an :class:`~workbench.core.budget.Estimate`.
+
+    >>> sweep_estimate(800).seconds
+    30.0
+    >>> round(sweep_estimate(5000).seconds / 60)
+    49
+    """
+    from workbench.core.budget import Estimate
+
+    seconds = 0.0 if degree <= 0 else _SWEEP_SECONDS * (degree / _SWEEP_DEGREE) ** _SWEEP_POWER
+    return Estimate(f"the roots of a polynomial of degree {degree:,}", bytes=0.0, seconds=seconds)
+
+
+def check_sweep(measure, a, b) -> None:
+    """Refuse (:class:`~workbench.errors.TooLargeError`) a parameter sweep too long for the time budget, before building it.
+
+    The difference ``M(a) - M(b)`` of a measure such as RBP is a polynomial
+    in its parameter whose degree is the last position where the runs differ;
+    the time to build it and isolate its roots grows with that degree
+    (:func:`sweep_estimate`).  The message gives the estimate and the largest
+    depth that fits.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> check_sweep(parse_measure("RBP(p=0.5)"), (1, 0, 0), (0, 1, 1))
+    >>> check_sweep(parse_measure("RBP(p=0.5)"), (1,) + (0,) * 4999, (0,) * 5000)
+    >>> check_sweep(parse_measure("RBP(p=0.5)"), (0,) * 4999 + (1,), (0,) * 5000)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.TooLargeError: ipso freedom: the tie parameters of RBP on runs of depth 5000: the roots of a polynomial of degree 5,000 needing ~49 min of work; the workbench allows ~60 s: runs that differ only in their first 1055 positions fit; or leave RBP out of --measures (--param-measure names the measures swept)
+    """
+    from workbench.core.budget import largest_fitting, refuse_unless_fits
+
+    differ = [i for i in range(len(a)) if a[i] != b[i]]
+    degree = differ[-1] + 1 if differ else 0
+    est = sweep_estimate(degree)
+    if est.fits():
+        return
+    best = largest_fitting(sweep_estimate, 1, degree - 1)
+    fits = (f"runs that differ only in their first {best} positions fit" if best else "no depth fits")
+    refuse_unless_fits(f"ipso freedom: the tie parameters of {measure.family} on runs of depth {len(a)}", est,
+                       f"{fits}; or leave {measure.family} out of --measures (--param-measure names the measures swept)")
+
+
 def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Optional[Topic] = None,
             vary=None, depth: Optional[int] = None) -> Freedom:
     """Which order each measure gives a pair, and where a parameterised measure ties it.
@@ -446,6 +498,7 @@ def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Option
     sweeps, seen = [], set()
     for m in sweep_ms:
         m.check_topic(topic)
+        check_sweep(m, a, b)
         sw = _sweep(m, a, b, g, topic)
         if sw.measure not in seen:
             seen.add(sw.measure)
