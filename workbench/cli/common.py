@@ -88,7 +88,13 @@ def progress_bar(total: Optional[int] = None, label: str = "working", force: boo
 
 
 def emit_json(obj: dict) -> None:
-    sys.stdout.write(json.dumps(obj, indent=2, sort_keys=False) + "\n")
+    """Print ``obj`` as one JSON object on stdout; integers beyond 2^53 become strings with ``K_digits`` beside.
+
+    See :func:`workbench.core.exact.json_safe` (SPEC section 6).
+    """
+    from workbench.core.exact import json_safe
+
+    sys.stdout.write(json.dumps(json_safe(obj), indent=2, sort_keys=False) + "\n")
 
 
 # ---------------------------------------------------------------- printing shared by several commands
@@ -353,7 +359,9 @@ def emit_table(fmt: str, output: Optional[Path], md, csv_text, obj: dict, figure
         from workbench.core.files import atomic_write
 
         text = fmt_text.get(fmt)
-        atomic_write(output, text() if text else json.dumps(_clean(obj), indent=2) + "\n")
+        from workbench.core.exact import json_safe
+
+        atomic_write(output, text() if text else json.dumps(json_safe(_clean(obj)), indent=2) + "\n")
         sys.stderr.write(f"table: {output}\n")
     if figure is not None:
         sys.stderr.write(f"figure: {figure}\n")

@@ -912,6 +912,41 @@ def int_str(n: int) -> str:
         sys.set_int_max_str_digits(limit)
 
 
+#: Integers beyond this are JSON strings: every JSON reader keeps an integer exact up to 2^53 (IEEE doubles).
+JSON_SAFE_INT = 2**53
+
+
+def json_safe(obj):
+    """``obj`` ready for JSON: every integer beyond 2^53 as its decimal string, its digit count beside it.
+
+    SPEC section 6: integers beyond 2^53 are JSON strings, so Python's
+    ``json.load`` (which refuses integer literals of more than 4300 digits)
+    and JavaScript (which rounds beyond 2^53) read every output exactly.  In
+    an object, the key ``K`` of such an integer gets a sibling ``K_digits``
+    (its number of decimal digits, an ordinary JSON integer) unless the object
+    already has one; in an array the string stands alone.  Tuples become
+    lists; everything else is returned as is.
+
+    >>> json_safe({"runs": 2 ** 53, "pairs": 2 ** 60, "rows": [1, -10 ** 20, True]})
+    {'runs': 9007199254740992, 'pairs': '1152921504606846976', 'pairs_digits': 19, 'rows': [1, '-100000000000000000000', True]}
+    """
+    if isinstance(obj, bool) or obj is None or isinstance(obj, (str, float)):
+        return obj
+    if isinstance(obj, int):
+        return int_str(obj) if abs(obj) > JSON_SAFE_INT else obj
+    if isinstance(obj, dict):
+        out = {}
+        for key, value in obj.items():
+            out[key] = json_safe(value)
+            if (isinstance(value, int) and not isinstance(value, bool) and abs(value) > JSON_SAFE_INT
+                    and f"{key}_digits" not in obj):
+                out[f"{key}_digits"] = len(out[key].lstrip("-"))
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
 def about(n) -> str:
     """A count in words for a message: ``"16,777,216"``, or ``"about 2.8 x 10^4515"`` when long.
 

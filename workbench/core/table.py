@@ -385,7 +385,9 @@ class Table:
         return obj
 
     def to_json_text(self) -> str:
-        return json.dumps(self.to_json(), indent=2) + "\n"
+        from workbench.core.exact import json_safe
+
+        return json.dumps(json_safe(self.to_json()), indent=2) + "\n"
 
     # ------------------------------------------------------------------ LaTeX
     def to_latex(self, label: Optional[str] = None) -> str:
@@ -482,6 +484,8 @@ def render(tables: Sequence[Table], fmt: str, extra: Optional[Mapping] = None) -
     fmt = check_format(fmt)
     if fmt == "json":
         obj = tables[0].to_json() if len(tables) == 1 else {"tables": [t.to_json() for t in tables]}
-        return json.dumps({**(extra or {}), **obj}, indent=2) + "\n"
+        from workbench.core.exact import json_safe
+
+        return json.dumps(json_safe({**(extra or {}), **obj}), indent=2) + "\n"
     write = {"md": Table.to_markdown, "csv": Table.to_csv, "latex": Table.to_latex}[fmt]
     return "\n".join(write(t) for t in tables)

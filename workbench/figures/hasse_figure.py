@@ -204,7 +204,9 @@ def render_text(G: nx.DiGraph, fmt: str, highlights: Sequence[Highlight] = (), t
     if fmt == "tikz":
         return to_tikz(G, highlights, title) + "\n"
     if fmt == "json":
-        return json.dumps({**(meta or {}), **to_json(G, highlights)}, indent=2) + "\n"
+        from workbench.core.exact import json_safe
+
+        return json.dumps(json_safe({**(meta or {}), **to_json(G, highlights)}), indent=2) + "\n"
     raise WorkbenchError(f"format {fmt!r}: not a text format (use {', '.join(TEXT_FORMATS)})")
 
 
