@@ -139,7 +139,7 @@ def test_fallback_size_guard():
     sp = rank_space(8, 2)  # 6561 runs, unequal gaps: no rule
     with pytest.raises(SpaceTooLargeError) as e:
         get_order("ipso").covers(sp, Gains.parse("0,1,3"))
-    assert "6561" in str(e.value) and str(FALLBACK_LIMIT) in str(e.value)
+    assert "6,561 runs" in str(e.value) and f"{FALLBACK_LIMIT:,}" in str(e.value)
 
 
 # ---------------------------------------------------------------------------

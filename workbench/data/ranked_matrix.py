@@ -70,6 +70,7 @@ from workbench.data.exact_scores import block_floats, evaluate_measure
 from workbench.scale.intrinsic import interval_transformation
 from workbench.space.runs import Gains, Topic
 from workbench.space.spaces import Space
+from workbench.core.exact import about
 
 MAX_SPACE = 1 << 20
 #: families whose value on a topic is a positive factor (depending on the topic) times a topic-free value
@@ -130,7 +131,7 @@ def _too_large(label: str, kind: str, d: int, c: int, topic: Topic, max_space: i
     hint = f"pass depth={fit} or less" if fit else "no depth fits"
     return SpaceTooLargeError(
         f"{label}: the {kind} space at depth {d} with {c} grade(s) and topic {topic} has "
-        f"{_space(kind, d, c, topic).size} runs, more than max_space={max_space}: {hint} (or raise max_space)")
+        f"{about(_space(kind, d, c, topic).size)} runs, more than max_space={max_space}: {hint} (or raise max_space)")
 
 
 class _Attainable:

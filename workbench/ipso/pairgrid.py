@@ -43,6 +43,7 @@ from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.scale.intrinsic import sorted_distinct
 from workbench.measures.measure import Measure
 from workbench.space.runs import Gains, Topic, check_depth, format_run
+from workbench.core.exact import about
 
 #: Category names in code order: ``categories[i, j]`` holds an index into this tuple.
 CATEGORIES = ("equal", "ni", "ns", "nonsep")
@@ -337,8 +338,8 @@ def pair_grid(
     space = rank_space(depth, grades, topic)
     if space.size > MAX_RUNS:
         raise SpaceTooLargeError(
-            f"depth {depth} with {grades} grade(s): {space.size} runs, the grid needs at most {MAX_RUNS} "
-            f"(that is {space.size}^2 cells)"
+            f"depth {depth} with {grades} grade(s): {about(space.size)} runs, the grid needs at most {MAX_RUNS:,} "
+            f"(that is {about(space.size ** 2) if space.size < 10 ** 18 else 'their square'} cells)"
         )
     runs = space.array()
     row_order, row_rank = _order_and_rank(rm, runs, gains, topic)

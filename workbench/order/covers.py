@@ -90,6 +90,7 @@ import numpy as np
 
 from workbench.errors import SpaceTooLargeError, UnknownOrderError
 from workbench.space.runs import Gains
+from workbench.core.exact import about
 
 FALLBACK_LIMIT = 4096
 """Largest space (number of runs) the generic quadratic cover fallback accepts."""
@@ -483,8 +484,8 @@ def _fallback(name: str, space, gains: Gains, reason: str) -> Covers:
     size = int(space.size)
     if size > FALLBACK_LIMIT:
         raise SpaceTooLargeError(
-            f"space of {size} runs: order {name!r} on this space ({reason}) needs the generic "
-            f"quadratic cover computation, limited to {FALLBACK_LIMIT} runs; use a smaller depth"
+            f"space of {about(size)} runs: order {name!r} on this space ({reason}) needs the generic "
+            f"quadratic cover computation, limited to {FALLBACK_LIMIT:,} runs; use a smaller depth"
         )
     arr = np.asarray(space.array())
     keys = _keys(name, arr, gains)

@@ -67,6 +67,7 @@ from workbench.scale.axiom_report import AXIOMS, AxiomResult
 from workbench.scale.axioms import axioms_by_construction, check_measure
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.space.runs import Gains, Topic, format_run
+from workbench.core.exact import about
 
 #: Most runs scored as polynomials (one sympy expression each).
 RUN_LIMIT = 4096
@@ -472,7 +473,7 @@ class _Analysis:
         step("enumerating runs")
         if space.size > RUN_LIMIT:
             raise SpaceTooLargeError(
-                f"{space.kind} space at depth {space.depth} with {space.grades} relevant grade(s) has {space.size:,} "
+                f"{space.kind} space at depth {space.depth} with {space.grades} relevant grade(s) has {about(space.size)} "
                 f"runs; axioms over a parameter score every run as a polynomial and stop at {RUN_LIMIT:,}: "
                 "use a smaller --depth, or --method smt at a fixed value of the parameter"
             )

@@ -41,6 +41,7 @@ from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import ValueBlock, exact_str, json_float as to_float
 from workbench.scale.intrinsic import Intrinsic, interval_transformation, intrinsic_category, sorted_distinct
 from workbench.space.runs import Gains, Run, Topic, format_run
+from workbench.core.exact import about
 
 VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
 
@@ -959,7 +960,7 @@ def classify_materialised(
     except SpaceTooLargeError:
         raise SpaceTooLargeError(
             f"{space.kind} space at depth {space.depth} with {space.grades} relevant grade(s) has "
-            f"{space.size:,} runs; the materialised classification stops at {MATERIALISED_LIMIT:,}"
+            f"{about(space.size)} runs; the materialised classification stops at {MATERIALISED_LIMIT:,}"
         ) from None
     step("scoring runs")
     values = measure.evaluate(runs, gains, space.topic)
