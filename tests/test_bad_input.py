@@ -16,6 +16,7 @@ import gzip
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -96,6 +97,14 @@ FILES = {
     "s_empty.txt": lambda: b"# only a comment\n",
     "s_names.txt": lambda: STRUCTURE.replace("a", "x").replace("b", "y").encode(),
     "s_many.txt": lambda: ("elements: " + " ".join(f"e{i}" for i in range(41)) + "\n").encode(),
+    # issue 24 part 4: scores and grades by trec_eval's C grammar (strtod / atol), not Python's
+    "score_separator.txt": lambda: b"401 Q0 d401-00 1 9.5 x\n401 Q0 d401-01 2 1_0100 x\n",
+    "score_arabic.txt": lambda: "401 Q0 d401-00 1 \u0661\u0660\u0660 x\n".encode(),
+    "score_inf.txt": lambda: b"401 Q0 d401-00 1 9.5 x\n401 Q0 d401-01 2 9 x\n401 Q0 d401-02 3 inf x\n",
+    "score_nan.txt": lambda: b"401 Q0 d401-00 1 9.5 x\n401 Q0 d401-01 2 NaN x\n",
+    "score_overflow.txt": lambda: b"401 Q0 d401-00 1 1e999 x\n",
+    "grade_huge.txt": lambda: b"401 0 d401-00 1\n401 0 d401-01 10000000000000000000000\n",
+    "grade_separator.txt": lambda: b"401 0 d401-00 1_0\n",
 }
 
 
@@ -408,6 +417,45 @@ CASES = [
                                              "claims_empty"], "claims_empty", "claims_empty/README.md"),
     C("experiment-study-reports-is-file", ["experiment", "study", "--data", str(TREC), "--reports", "afile"],
       "afile", "afile"),
+    # --- issue 24 part 3: a --scheduler is checked whenever it is given (fake servers: test_bad_input_scheduler_*)
+    C("classify-scheduler-port-out-of-range", ["classify", "P", "--scheduler", "tcp://127.0.0.1:99999"],
+      ("99999", "1..65535")),
+    C("classify-scheduler-port-missing", ["classify", "P", "--scheduler", "tcp://127.0.0.1"],
+      ("tcp://127.0.0.1", "port")),
+    C("classify-scheduler-closed-port", ["classify", "P", "--depth", "3", "--scheduler", "tcp://127.0.0.1:1"],
+      ("tcp://127.0.0.1:1", "connection refused")),
+    C("classify-scheduler-closed-port-depth-17", ["classify", "P", "--depth", "17", "--scheduler",
+                                                  "tcp://127.0.0.1:1"], ("tcp://127.0.0.1:1", "connection refused")),
+    C("classify-connect-timeout-inf", ["classify", "P", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout",
+                                       "inf"], "--connect-timeout inf"),
+    C("counterexample-scheduler-closed-port", ["counterexample", "P", "--depth", "2", "--scheduler",
+                                               "tcp://127.0.0.1:1"], ("tcp://127.0.0.1:1", "connection refused")),
+    C("counterexample-smt-scheduler-port-out-of-range", ["counterexample", "RBP(p=0.5)", "--depth", "3", "--method",
+                                                         "smt", "--scheduler", "tcp://127.0.0.1:99999"], "99999"),
+    # --- issue 24 part 4: strict TREC parsing, measure lists without empty names
+    C("ipso-runs-score-digit-separator", ["ipso", "runs", "score_separator.txt", FAIR, "--qrels", QRELS],
+      ("score_separator.txt:2", "1_0100"), "score_separator.txt"),
+    C("ipso-runs-score-arabic-indic-digits", ["ipso", "runs", "score_arabic.txt", FAIR, "--qrels", QRELS],
+      ("score_arabic.txt:1", "\u0661\u0660\u0660"), "score_arabic.txt"),
+    C("ipso-runs-score-inf", ["ipso", "runs", "score_inf.txt", FAIR, "--qrels", QRELS],
+      ("score_inf.txt:3", "'inf'", "not finite"), "score_inf.txt"),
+    C("experiment-correlation-score-nan", ["experiment", "correlation", QRELS, "score_nan.txt", FAIR, POOR,
+                                           "--measures", "AP,P"], ("score_nan.txt:2", "'NaN'"), "score_nan.txt"),
+    C("experiment-correlation-score-overflow", ["experiment", "correlation", QRELS, "score_overflow.txt", FAIR, POOR,
+                                                "--measures", "AP,P"], ("score_overflow.txt:1", "1e999"),
+      "score_overflow.txt"),
+    C("experiment-correlation-qrels-grade-23-digits", ["experiment", "correlation", "grade_huge.txt", GOOD, FAIR,
+                                                       POOR, "--measures", "AP,ir:P@10"],
+      ("grade_huge.txt:2", "10000000000000000000000"), "grade_huge.txt"),
+    C("ipso-runs-qrels-grade-digit-separator", ["ipso", "runs", GOOD, FAIR, "--qrels", "grade_separator.txt"],
+      ("grade_separator.txt:1", "1_0"), "grade_separator.txt"),
+    C("experiment-correlation-measures-empty-names", ["experiment", "correlation", *TRIO, "--measures",
+                                                      "RBP(p=0.5),,"], ("RBP(p=0.5),,", "empty")),
+    C("experiment-correlation-ir-measure-unsupported", ["experiment", "correlation", *TRIO, "--measures",
+                                                        "ir:RBP(p=0.5),P@10"], ("ir:RBP(p=0.5)", "provider")),
+    C("ipso-freedom-measures-empty-name", ["ipso", "freedom", "100", "011", "--measures", "RR,,P"], ("RR,,P", "empty")),
+    C("experiment-downsampling-strategies-empty-name", ["experiment", "downsampling", *TRIO, "--measures", "AP",
+                                                        "--strategies", "random,,"], ("random,,", "empty")),
     # --- no such subcommand
     C("unknown-subcommand", ["classfy", "P"], "classfy"),
     C("ipso-unknown-subcommand", ["ipso", "censs"], "censs"),
@@ -551,3 +599,66 @@ def test_every_subcommand_has_a_case():
     wanted = {(n,) for n in names(app)} | {("ipso", n) for n in names(ipso_app)} | {
         ("experiment", n) for n in names(experiment_app)}
     assert wanted <= covered, sorted(wanted - covered)
+
+
+# --- issue 24 part 3: a scheduler that accepts and never answers, or answers garbage (fake servers in threads)
+class _FakeScheduler:
+    """A TCP server on 127.0.0.1: ``silent`` accepts and never answers, ``garbage`` answers non-Dask bytes."""
+
+    def __init__(self, behaviour: str):
+        import socket
+        import threading
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.address = f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.conns: list = []
+
+        def serve():
+            while True:
+                try:
+                    conn, _ = self.sock.accept()
+                except OSError:
+                    return
+                self.conns.append(conn)
+                if behaviour == "garbage":
+                    conn.sendall(b"HTTP/1.0 200 OK\r\n\r\nhello\n")
+
+        threading.Thread(target=serve, daemon=True).start()
+
+    def close(self):
+        self.sock.close()
+        for c in self.conns:
+            c.close()
+
+
+SCHEDULER_SERVER_CASES = [
+    ("classify-scheduler-silent-server", "silent", ["classify", "P", "--depth", "3", "--connect-timeout", "0.5"],
+     ("no answer within 0.5 s",)),
+    ("counterexample-scheduler-silent-server", "silent",
+     ["counterexample", "P", "--depth", "2", "--connect-timeout", "0.5"], ("no answer within 0.5 s",)),
+    ("classify-scheduler-garbage-server", "garbage", ["classify", "P", "--depth", "3"], ("not a Dask scheduler",)),
+    ("classify-scheduler-garbage-server-depth-20", "garbage", ["classify", "P", "--depth", "20"],
+     ("not a Dask scheduler",)),
+    ("counterexample-scheduler-garbage-server", "garbage", ["counterexample", "P", "--max-depth", "3"],
+     ("not a Dask scheduler",)),
+]
+
+
+@pytest.mark.parametrize("case, behaviour, argv, words", SCHEDULER_SERVER_CASES,
+                         ids=[c[0] for c in SCHEDULER_SERVER_CASES])
+def test_bad_input_scheduler_fake_servers(case, behaviour, argv, words, capsys, tmp_path, monkeypatch):
+    """One line naming the address, exit 2, within 3 s: never computed locally, never Dask's 30 s retries."""
+    pytest.importorskip("distributed")
+    server = _FakeScheduler(behaviour)
+    monkeypatch.chdir(tmp_path)
+    try:
+        start = time.perf_counter()
+        code, out, err = run_cli(capsys, argv + ["--scheduler", server.address])
+        took = time.perf_counter() - start
+    finally:
+        server.close()
+    assert_clear_refusal(code, out, err, (server.address, *words))
+    assert took < 3.0, f"{case}: {took:.1f} s"
+    assert listing(tmp_path) == []

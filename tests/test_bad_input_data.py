@@ -248,7 +248,7 @@ def test_cli_empty_qrels_is_one_line(capsys, tmp_path, bad):
 def test_nan_score_is_refused(bad):
     from workbench.data.trec import read_run
 
-    with pytest.raises(TrecFormatError, match=r"nan\.txt:1: score 'nan' is not a number"):
+    with pytest.raises(TrecFormatError, match=r"nan\.txt:1: score 'nan' is not finite"):
         read_run(bad["nan.txt"])
 
 
@@ -690,3 +690,175 @@ def test_subprocess_one_line_exit_2(tmp_path, bad, args, words):
     for w in words:
         assert w in lines[0]
     assert proc.stdout == "" and files_under(tmp_path) == before
+
+
+# ---------------------------------------------------------------- issue 24 part 4: trec_eval's number grammar
+def _c_strtod():
+    """C's ``strtod`` through ctypes: ``text -> (value, characters consumed)``; the oracle of the score grammar."""
+    import ctypes
+
+    libc = ctypes.CDLL(None)
+    libc.strtod.restype = ctypes.c_double
+    libc.strtod.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p)]
+
+    def strtod(text: str):
+        raw = text.encode()
+        buf = ctypes.create_string_buffer(raw)
+        end = ctypes.c_char_p()
+        value = libc.strtod(ctypes.cast(buf, ctypes.c_char_p), ctypes.byref(end))
+        used = ctypes.cast(end, ctypes.c_void_p).value - ctypes.addressof(buf)
+        return value, len(raw[:used].decode(errors="replace"))
+    return strtod
+
+
+SCORE_TEXTS = ["1", "-1.5e3", "+.5", "7.", ".5e-2", "1E5", "0x1.8p1", "-0X.8P-1", "0x10", "1e-400", "4.9e-324",
+               "1_0100", "\u0661\u0660\u0660", "\uff11", "1.5abc", "1e", "1e+", ".", "+", "0x", "0x.p1", "--1",
+               "inf", "-Infinity", "nan", "NaN", "nan(1)", "1e999", "0x1p99999", "", "1,5", "1.2.3", " 1"]
+
+
+def _accepted_by_c(text: str, strtod) -> tuple[bool, float]:
+    import math
+
+    value, used = strtod(text)
+    word = text.lower().lstrip("+-")
+    whole = used == len(text) and text != "" and not text[:1].isspace()
+    return whole and math.isfinite(value) and not word.startswith(("inf", "nan")), value
+
+
+@pytest.mark.parametrize("text", SCORE_TEXTS)
+def test_score_grammar_is_c_strtod_without_inf_and_nan(text):
+    """Accepted exactly when C's strtod reads the whole text to a finite number (inf/nan words refused), same value."""
+    from workbench.data.trec import parse_score
+
+    ok, value = _accepted_by_c(text, _c_strtod())
+    if ok:
+        assert parse_score(text) == value
+    else:
+        with pytest.raises(ValueError, match=r"score '.*'"):
+            parse_score(text)
+
+
+def test_score_grammar_fuzzed_against_c_strtod():
+    import random as rnd
+
+    from workbench.data.trec import parse_score
+
+    strtod, r = _c_strtod(), rnd.Random(24)
+    alphabet = "0123456789+-.eExXpPaAfFiInN_\u0661"
+    for _ in range(4000):
+        text = "".join(r.choice(alphabet) for _ in range(r.randint(1, 7)))
+        ok, value = _accepted_by_c(text, strtod)
+        try:
+            got = parse_score(text)
+        except ValueError:
+            assert not ok, f"{text!r} refused, C reads {value!r}"
+        else:
+            assert ok and got == value, f"{text!r}: read {got!r}, C {'reads ' + repr(value) if ok else 'refuses'}"
+
+
+@pytest.mark.parametrize("line, words", [
+    ("401 Q0 a 1 1_0100 t", ("bad.txt:2", "'1_0100'", "not a number")),
+    ("401 Q0 a 1 \u0661\u0660\u0660 t", ("bad.txt:2", "'\u0661\u0660\u0660'")),
+    ("401 Q0 a 1 inf t", ("bad.txt:2", "'inf'", "not finite")),
+    ("401 Q0 a 1 -nan t", ("bad.txt:2", "'-nan'", "not finite")),
+    ("401 Q0 a 1 1e999 t", ("bad.txt:2", "'1e999'", "largest double")),
+])
+def test_run_score_outside_the_grammar_names_file_line_value(tmp_path, line, words):
+    from workbench.data.trec import read_run
+
+    p = tmp_path / "bad.txt"
+    p.write_text("401 Q0 b 1 2.5 t\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(TrecFormatError) as e:
+        read_run(p)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_hex_score_is_read_as_c_reads_it(tmp_path):
+    from workbench.data.trec import read_run
+
+    p = tmp_path / "hex.txt"
+    p.write_text("1 Q0 a 1 0x1p-1 t\n1 Q0 b 2 0x1.8p-1 t\n1 Q0 c 3 0.6 t\n")   # 0.5, 0.75, 0.6
+    assert read_run(p)["1"] == ["b", "c", "a"]
+
+
+@pytest.mark.parametrize("grade, words", [
+    ("10000000000000000000000", ("q.txt:2", "'10000000000000000000000'", "above 255")),
+    ("256", ("q.txt:2", "'256'", "above 255")),
+    ("1_0", ("q.txt:2", "'1_0'", "not an integer")),
+    ("\u0661", ("q.txt:2", "not an integer")),
+    ("1.0", ("q.txt:2", "'1.0'")),
+    ("-99999999999999999999999", ("q.txt:2", "below")),
+])
+def test_qrels_grade_must_be_an_ascii_integer_that_fits(tmp_path, grade, words):
+    from workbench.data.trec import read_qrels
+
+    p = tmp_path / "q.txt"
+    p.write_text(f"401 0 a 1\n401 0 b {grade}\n", encoding="utf-8")
+    with pytest.raises(TrecFormatError) as e:
+        read_qrels(p)
+    for w in words:
+        assert w in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_qrels_grades_in_range_are_read(tmp_path):
+    from workbench.data.trec import read_qrels
+
+    p = tmp_path / "q.txt"
+    p.write_text("1 0 a 255\n1 0 b -9223372036854775808\n1 0 c +2\n")
+    assert read_qrels(p) == {"1": {"a": 255, "b": -(2 ** 63), "c": 2}}
+
+
+def test_adapters_read_text_by_the_file_grammar_and_refuse_the_rest():
+    pd = pytest.importorskip("pandas")
+    from workbench.data.adapters import as_qrels, as_run
+
+    frame = pd.DataFrame({"qid": ["1"] * 3, "docno": ["a", "b", "c"], "score": ["0.5", "0x1p-1", "2e-1"]})
+    assert as_run(frame)["1"] == ["b", "a", "c"]                    # 0.5 = 0.5: docid descending; then 0.2
+    assert as_run({"1": {"a": 1.0, "b": 2.5}})["1"] == ["b", "a"]   # Python floats as they are
+    for run, words in [
+        (pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": ["1_0100"]}), ("'1_0100'", "'a'")),
+        (pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": ["\u0661\u0660\u0660"]}), ("\u0661\u0660\u0660",)),
+        ({"1": {"a": "1_0", "b": "2"}}, ("'1_0'",)),
+        ({"1": {"a": float("inf")}}, ("inf", "not finite")),
+    ]:
+        with pytest.raises(BadInputShapeError) as e:
+            as_run(run)
+        for w in words:
+            assert w in str(e.value)
+    assert as_qrels({"1": {"a": "2", "b": 0}}) == {"1": {"a": 2, "b": 0}}
+    for qrels, words in [({"1": {"a": 10 ** 22}}, ("10000000000000000000000", "above 255")),
+                         ({"1": {"a": "1_0"}}, ("'1_0'",)),
+                         ({"1": {"a": np.int64(300)}}, ("300",))]:
+        with pytest.raises(BadInputShapeError) as e:
+            as_qrels(qrels)
+        for w in words:
+            assert w in str(e.value)
+
+
+def test_pytrec_eval_never_sees_a_grade_it_cannot_hold(tmp_path):
+    """A 23-digit grade (was OverflowError, then SystemError from pytrec_eval) is refused with the file and line."""
+    import workbench as wb
+
+    q = tmp_path / "q.txt"
+    q.write_text(QRELS.read_text() + "401 0 zz 10000000000000000000000\n")
+    line = len(QRELS.read_text().splitlines()) + 1
+    with pytest.raises(TrecFormatError, match=rf"q\.txt:{line}: grade '10000000000000000000000' is above 255"):
+        wb.score_matrix(q, [str(p) for p in RUNS], "ir:P@10")
+
+
+@pytest.mark.parametrize("measures, words", [
+    ("RBP(p=0.5),,", ("names 2 and 3 of 3 are empty",)),
+    (",AP", ("name 1 of 2 is empty",)),
+    ("AP, ,P", ("name 2 of 3 is empty",)),
+    ("ir:RBP(p=0.5),P@10", ("ir:RBP(p=0.5)", "no installed ir_measures provider", "without the prefix")),
+])
+def test_measure_lists_refuse_empty_and_unsupported_names(measures, words):
+    import workbench as wb
+    from workbench.errors import WorkbenchError
+
+    with pytest.raises(WorkbenchError) as e:
+        wb.score_matrix(QRELS, [str(p) for p in RUNS], measures)
+    for w in words:
+        assert w in str(e.value)

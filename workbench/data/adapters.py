@@ -25,7 +25,12 @@ Runs given by scores are ranked as trec_eval ranks a run file
 (:func:`workbench.data.trec.trec_order`): score descending, ties by docid
 descending in byte order, the scores compared as 32-bit floats as trec_eval
 stores them; ``score_precision="float64"`` compares the full doubles.
-Topic ids and docids are strings, grades integers (numpy integers too).
+Topic ids and docids are strings, grades integers (numpy integers too)
+at most 255 (:data:`workbench.data.trec.GRADE_MAX`), scores finite numbers.  A score or grade given as text
+(a DataFrame column of strings) is read by the grammar of a run or qrels
+file (:func:`workbench.data.trec.parse_score`,
+:func:`workbench.data.trec.parse_grade`): ``"0.5"`` and ``"2"`` are read,
+``"1_0"``, ``"١٠٠"`` and ``"inf"`` refused, as in a file.
 
 Anything else raises :class:`~workbench.errors.BadInputShapeError` (a
 :class:`TypeError`) in one line naming what it got and what is accepted.
@@ -64,7 +69,10 @@ from pathlib import Path
 from typing import Sequence
 
 from workbench.errors import BadInputShapeError, TrecFormatError
-from workbench.data.trec import RankedRun, check_score_precision, read_qrels, read_run, trec_order
+from workbench.data.trec import (
+    GRADE_MAX, GRADE_MIN, RankedRun, check_grade_range, check_score_precision, parse_grade, parse_score, read_qrels,
+    read_run, trec_order,
+)
 
 QRELS_SHAPES = ("a TREC qrels file (plain or gzip), a dict {topic: {docid: grade}}, ir_measures Qrel tuples "
                 "(query_id, doc_id, relevance), a pandas DataFrame (qid, docno, label), a ranx Qrels "
@@ -113,17 +121,34 @@ def _is_records(x) -> bool:
 
 
 def _score(score, where: str, doc) -> float:
+    """A score given as a number (kept as it is, if finite) or as text (read by a run file's grammar)."""
+    if isinstance(score, str):  # text, e.g. a DataFrame column read as strings: the run file's grammar
+        try:
+            return parse_score(score)
+        except ValueError as e:
+            raise BadInputShapeError(f"{where}: {e} (document {doc!r})") from None
     if isinstance(score, bool) or not isinstance(score, numbers.Real) or math.isnan(score):
         raise BadInputShapeError(f"{where}: score {score!r} of document {doc!r} is not a number")
+    if math.isinf(score):
+        raise BadInputShapeError(f"{where}: score {score!r} of document {doc!r} is not finite: give a finite number")
     return score
 
 
 def _grade(grade, where: str, doc) -> int:
-    if type(grade) is int:  # the common case, checked first: qrels are re-checked per pool sample
+    """A grade given as an integer in ``GRADE_MIN..GRADE_MAX``, or as text read by a qrels file's grammar."""
+    if type(grade) is int and GRADE_MIN <= grade <= GRADE_MAX:  # the common case, checked first
         return grade
+    if isinstance(grade, str):
+        try:
+            return parse_grade(grade)
+        except ValueError as e:
+            raise BadInputShapeError(f"{where}: {e} (document {doc!r})") from None
     if isinstance(grade, bool) or not isinstance(grade, numbers.Integral):
         raise BadInputShapeError(f"{where}: grade {grade!r} of document {doc!r} is not an integer")
-    return int(grade)
+    try:
+        return check_grade_range(int(grade))
+    except ValueError as e:
+        raise BadInputShapeError(f"{where}: {e} (document {doc!r})") from None
 
 
 def _ids(topic, doc, where: str, what: str) -> None:
@@ -202,11 +227,11 @@ def as_qrels(qrels, what: str = "qrels") -> dict[str, dict[str, int]]:
             if not isinstance(judged, Mapping):
                 raise BadInputShapeError(f"{what}, topic {topic!r}: got {_kind(judged)}; give a dict {{docid: grade}}")
             for doc, grade in judged.items():
-                if type(grade) is not int or type(doc) is not str:
+                if type(grade) is not int or type(doc) is not str or not GRADE_MIN <= grade <= GRADE_MAX:
                     _ids(topic, doc, what, "qrels")
                     _grade(grade, f"{what}, topic {topic!r}", doc)
                     plain = False
-        out = qrels if plain else {t: {d: int(g) for d, g in judged.items()} for t, judged in qrels.items()}
+        out = qrels if plain else {t: {d: _grade(g, what, d) for d, g in judged.items()} for t, judged in qrels.items()}
     elif _is_frame(qrels):
         out = _qrels_from_rows(_frame_rows(qrels, QRELS_COLUMNS, what, ""), what)
     elif callable(getattr(qrels, "qrels_iter", None)):
@@ -243,11 +268,12 @@ def _ranked_from_dict(run: Mapping, where: str, score_precision: str) -> RankedR
         if not isinstance(topic, str):
             raise BadInputShapeError(f"{where}: topic ids are strings (as in a run file), got {_kind(topic)}")
         if isinstance(docs, Mapping):
+            pairs = []
             for doc, score in docs.items():
                 if not isinstance(doc, str):
                     raise BadInputShapeError(f"{at}: docid {doc!r} is {_kind(doc)}, not a string")
-                _score(score, at, doc)
-            out[topic] = trec_order(((score, doc) for doc, score in docs.items()), score_precision)
+                pairs.append((_score(score, at, doc), doc))
+            out[topic] = trec_order(pairs, score_precision)
         elif isinstance(docs, (list, tuple)):
             ranking = list(docs)
             for doc in ranking:

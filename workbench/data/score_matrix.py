@@ -152,16 +152,62 @@ def resolve_measure(name: str):
                 raise UnknownMeasureError(f"measure {text!r}: ir_measures cannot parse {rest!r} ({e})") from None
             if len(ms) != 1:
                 raise UnknownMeasureError(f"measure {text!r}: names {len(ms)} ir_measures measures; give one")
-            return "ir_measures", ms[0]
+            return "ir_measures", _ir_supported(text, ms[0])
     try:
         return "workbench", parse_measure(text)
     except UnknownMeasureError as e:
         try:
-            return "ir_measures", ir_measures.parse_measure(text)
+            m = ir_measures.parse_measure(text)
         except Exception:
             raise UnknownMeasureError(f"{e} (nor an ir_measures name)") from None
+        return "ir_measures", _ir_supported(text, m)
     except BadParameterError as e:
         raise BadParameterError(f"{e} (prefix ir: to score it with ir_measures)") from None
+
+
+def _ir_supported(text: str, measure):
+    """``measure`` if an installed ir_measures provider computes it, else :class:`UnknownMeasureError` naming it.
+
+    ir_measures parses names no installed provider computes (``RBP(p=0.5)``
+    without ``rel``: only cwl_eval's graded RBP is provided); its evaluator
+    would fail later with ``ValueError: Unsupported measures``.
+
+    >>> _ir_supported("ir:P@10", __import__("ir_measures").parse_measure("P@10"))
+    P@10
+    >>> _ir_supported("ir:RBP(p=0.5)", __import__("ir_measures").parse_measure("RBP(p=0.5)"))
+    Traceback (most recent call last):
+    ...
+    workbench.errors.UnknownMeasureError: measure 'ir:RBP(p=0.5)': no installed ir_measures provider computes RBP(p=0.5); without the prefix the workbench computes it
+
+    References
+    ----------
+    ir_measures ``DefaultPipeline`` (``FallbackProvider``: the first available provider that supports a measure).
+    """
+    import ir_measures
+
+    missing = []
+    for provider in ir_measures.DefaultPipeline.providers:
+        try:
+            if not provider.supports(measure):
+                continue
+        except Exception:  # a provider's own parameter check may fail on another's measure
+            continue
+        if provider.is_available():
+            return measure
+        missing.append(provider.NAME)
+    hint = ""
+    bare = text.split(":", 1)[1] if text.startswith(IR_PREFIXES + (TREC_PREFIX,)) else None
+    if missing:
+        hint = f"; {', '.join(missing)} would (not installed)"
+    elif bare is not None:
+        from workbench.measures.names import parse_measure
+
+        try:
+            parse_measure(bare)
+            hint = "; without the prefix the workbench computes it"
+        except Exception:
+            pass
+    raise UnknownMeasureError(f"measure {text!r}: no installed ir_measures provider computes {measure}{hint}")
 
 
 # ---------------------------------------------------------------- judging

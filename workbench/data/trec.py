@@ -13,8 +13,11 @@ there is one): a missing file, a malformed line, a score that is not a
 number, a document retrieved twice, a file without a line (empty), a
 truncated or corrupt gzip file and bytes that are not UTF-8
 (:class:`~workbench.errors.CorruptFileError`: a docid is never silently
-altered).  Scores are compared as trec_eval stores them, as 32-bit floats
-(:func:`sort_keys`), unless ``score_precision="float64"``.  Qrels and runs in
+altered), a score outside C's ``strtod`` number grammar (:func:`parse_score`:
+ASCII digits, sign, decimal point, exponent; ``1_0``, ``١٠٠``, ``inf`` and
+``nan`` are refused) and a grade that is not an integer of ASCII digits
+in ``GRADE_MIN..GRADE_MAX`` (:func:`parse_grade`: at most 255).  Scores are compared as trec_eval stores them, as
+32-bit floats (:func:`sort_keys`), unless ``score_precision="float64"``.  Qrels and runs in
 other shapes (dicts, DataFrames, ir_measures tuples, ranx, ir_datasets) go
 through :mod:`workbench.data.adapters`, which ranks runs given by scores with
 the same :func:`trec_order`.
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -49,7 +53,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from workbench.errors import BadParameterError, CorruptFileError, TrecFormatError
-from workbench.space.runs import Run, Topic
+from workbench.space.runs import MAX_GRADES, Run, Topic
 
 GZIP_MAGIC = b"\x1f\x8b"
 RUN_LINE = "topic Q0 docid rank score tag"
@@ -120,6 +124,129 @@ def read_lines(path, kind: str = "file") -> Iterator[tuple[int, str]]:
         raise CorruptFileError(
             f"{path}: truncated or corrupt gzip file ({e}); download or compress it again"
         ) from None
+
+
+#: A decimal number as C's ``strtod`` reads it: ASCII digits, an optional sign, decimal point and exponent.
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+#: A C99 hexadecimal floating number (``strtod`` reads it too): ``0x1.8p3``, the binary exponent optional.
+_HEXADECIMAL = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?", re.ASCII)
+#: An integer as C's ``atol`` reads it: ASCII digits and an optional sign.
+_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
+#: The grades a qrels line may hold.  Below: trec_eval's C ``long`` (a negative grade is "not relevant").
+#: Above: :data:`workbench.space.runs.MAX_GRADES` relevant grades, the workbench's scale (a grade is one
+#: byte); trec_eval too sizes per-topic tables by the highest grade (``rel_count[0..max_rel]``): a grade
+#: of 10^4 takes pytrec_eval 2 s on 100 topics, 10^5 over a minute, 2^62 crashes it.
+GRADE_MIN, GRADE_MAX = -(2 ** 63), MAX_GRADES
+
+SCORE_GRAMMAR = "ASCII digits with an optional sign, decimal point and exponent, as C's strtod reads a trec_eval score"
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``repr(text)``, cut to ``limit`` characters with its length named beyond."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"... ({len(text):,} characters)"
+
+
+def parse_score(text: str) -> float:
+    """The double a run's score column holds, read by the grammar of C's ``strtod``; else ``ValueError``.
+
+    trec_eval reads a score with ``atof`` (``strtod``): an optional sign,
+    ASCII digits with an optional decimal point, an optional exponent; C99's
+    hexadecimal form ``0x1.8p1`` is part of that grammar and read exactly
+    (:meth:`float.fromhex`, as ``strtod`` rounds it).  Python's own extras
+    are refused, since trec_eval would read them differently: digit
+    separators ``1_000`` (``atof`` stops at ``_``: 1), non-ASCII digits
+    ``١٠٠`` (``atof``: 0), and text after the number.  ``inf``, ``nan``
+    and decimals beyond the largest double are refused too: a ranking by
+    them is no ranking.  The message (the ``ValueError``'s) says why, without
+    the file and line, which the caller adds.
+
+    Examples
+    --------
+    >>> parse_score("-1.5e3"), parse_score(".5"), parse_score("7."), parse_score("0x1.8p1")
+    (-1500.0, 0.5, 7.0, 3.0)
+    >>> parse_score("1_0100")
+    Traceback (most recent call last):
+    ...
+    ValueError: score '1_0100' is not a number: give ASCII digits with an optional sign, decimal point and exponent, as C's strtod reads a trec_eval score
+    >>> parse_score("inf")
+    Traceback (most recent call last):
+    ...
+    ValueError: score 'inf' is not finite: give a finite number
+
+    References
+    ----------
+    ISO C99 7.20.1.3 (``strtod``: decimal and hexadecimal forms); NIST
+    trec_eval ``get_trec_results.c`` (``atof`` of the score column).
+    """
+    if _DECIMAL.fullmatch(text):
+        value = float(text)
+        if math.isinf(value):
+            raise ValueError(f"score {_shown(text)} is beyond the largest double (about 1.8e308): give a finite number")
+        return value
+    if _HEXADECIMAL.fullmatch(text):
+        try:
+            return float.fromhex(text)
+        except OverflowError:
+            raise ValueError(f"score {_shown(text)} is beyond the largest double (about 1.8e308): "
+                             "give a finite number") from None
+    if text.strip("+-").lower() in ("inf", "infinity", "nan") or text.lower().lstrip("+-").startswith("nan("):
+        raise ValueError(f"score {_shown(text)} is not finite: give a finite number")
+    raise ValueError(f"score {_shown(text)} is not a number: give {SCORE_GRAMMAR}")
+
+
+def parse_grade(text: str) -> int:
+    """The grade of a qrels line: an integer of ASCII digits (optional sign) in ``GRADE_MIN..GRADE_MAX``; else ``ValueError``.
+
+    trec_eval reads a grade with ``atol`` into a C ``long``; Python's extras
+    (``1_0``, non-ASCII digits) are refused, and so are grades outside
+    :data:`GRADE_MIN` (the C ``long``'s least) ``..`` :data:`GRADE_MAX`
+    (255, the most relevant grades of the workbench's scale; trec_eval's
+    per-grade tables make larger grades slow, then fatal), naming the value.
+
+    Examples
+    --------
+    >>> parse_grade("2"), parse_grade("-1"), parse_grade("+3")
+    (2, -1, 3)
+    >>> parse_grade("99999999999999999999999")
+    Traceback (most recent call last):
+    ...
+    ValueError: grade '99999999999999999999999' is above 255: at most 255 relevant grades (a grade is stored in one byte; trec_eval's time grows with the highest grade)
+    >>> parse_grade("1.0")
+    Traceback (most recent call last):
+    ...
+    ValueError: grade '1.0' is not an integer: give ASCII digits with an optional sign
+
+    References
+    ----------
+    NIST trec_eval ``trec_format.h`` (``long rel``) and ``get_qrels.c`` (``atol``).
+    """
+    if not _INTEGER.fullmatch(text):
+        raise ValueError(f"grade {_shown(text)} is not an integer: give ASCII digits with an optional sign")
+    return check_grade_range(int(text) if len(text) <= 25 else (-1 if text.startswith("-") else 1) * 10 ** 25,
+                             _shown(text))
+
+
+def check_grade_range(grade: int, shown: str | None = None) -> int:
+    """``grade`` if it is in ``GRADE_MIN..GRADE_MAX``, else ``ValueError`` naming it (as ``shown``).
+
+    >>> check_grade_range(255)
+    255
+    >>> check_grade_range(256)
+    Traceback (most recent call last):
+    ...
+    ValueError: grade 256 is above 255: at most 255 relevant grades (a grade is stored in one byte; trec_eval's time grows with the highest grade)
+    """
+    if GRADE_MIN <= grade <= GRADE_MAX:
+        return grade
+    if shown is None:
+        digits = len(str(abs(grade)))
+        shown = str(grade) if digits <= 40 else f"{'-' if grade < 0 else ''}(an integer of {digits:,} digits)"
+    if grade > GRADE_MAX:
+        raise ValueError(f"grade {shown} is above {GRADE_MAX}: at most {MAX_GRADES} relevant grades (a grade is "
+                         "stored in one byte; trec_eval's time grows with the highest grade)")
+    raise ValueError(f"grade {shown} is below {GRADE_MIN}, the least of trec_eval's 64-bit grades")
 
 
 SCORE_PRECISIONS = ("float32", "float64")
@@ -275,9 +402,9 @@ def read_qrels(path) -> dict[str, dict[str, int]]:
             )
         topic, _, doc, grade = parts
         try:
-            g = int(grade)
-        except ValueError:
-            raise TrecFormatError(f"{path}:{lineno}: grade {grade!r} is not an integer") from None
+            g = parse_grade(grade)
+        except ValueError as e:
+            raise TrecFormatError(f"{path}:{lineno}: {e}") from None
         out.setdefault(topic, {})[doc] = g
     if not out:
         raise TrecFormatError(f"{path}: empty qrels (no line '{QRELS_LINE}')")
@@ -317,11 +444,9 @@ def read_run(path, score_precision: str = "float32") -> dict[str, list[str]]:
             )
         topic, _, doc, _, score, _ = parts
         try:
-            s = float(score)
-        except ValueError:
-            s = math.nan
-        if math.isnan(s):
-            raise TrecFormatError(f"{path}:{lineno}: score {score!r} is not a number") from None
+            s = parse_score(score)
+        except ValueError as e:
+            raise TrecFormatError(f"{path}:{lineno}: {e}") from None
         if doc in seen.setdefault(topic, set()):
             raise TrecFormatError(f"{path}:{lineno}: document {doc} retrieved twice for topic {topic}")
         seen[topic].add(doc)

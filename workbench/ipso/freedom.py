@@ -40,10 +40,18 @@ _ALLOWED = {"equal": {"tie"}, "ni": {"a>b", "tie"}, "ns": {"a<b", "tie"}, "nonse
 
 
 def split_measures(text: str) -> list[str]:
-    """Split ``"RR,P@3,DCG(discount=logb,b=2)"`` at top-level commas.
+    """Split ``"RR,P@3,DCG(discount=logb,b=2)"`` at top-level commas; an empty name is refused.
+
+    A comma at the start or the end, or two in a row, leaves an empty name:
+    :class:`~workbench.errors.BadParameterError` naming the list and the
+    position, never a name silently dropped.
 
     >>> split_measures("RR, P@3,RBP(p=0.5),DCG(discount=logb,b=3)")
     ['RR', 'P@3', 'RBP(p=0.5)', 'DCG(discount=logb,b=3)']
+    >>> split_measures("RBP(p=0.5),,")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: measures 'RBP(p=0.5),,': names 2 and 3 of 3 are empty (a comma at the start or end, or two in a row); remove the extra commas
 
     References
     ----------
@@ -61,10 +69,15 @@ def split_measures(text: str) -> list[str]:
         else:
             cur.append(ch)
     out.append("".join(cur).strip())
-    names = [n for n in out if n]
-    if not names:
+    if not any(out):
         raise BadParameterError(f"measures {text!r}: name at least one measure, e.g. 'RR,P@3,RBP(p=0.5)'")
-    return names
+    empty = [k for k, n in enumerate(out, 1) if not n]
+    if empty:
+        where = (f"name {empty[0]} of {len(out)} is" if len(empty) == 1 else
+                 f"names {', '.join(map(str, empty[:-1]))} and {empty[-1]} of {len(out)} are")
+        raise BadParameterError(f"measures {text!r}: {where} empty (a comma at the start or end, or two in a row); "
+                                f"remove the extra comma{'s' if len(empty) > 1 else ''}")
+    return out
 
 
 @dataclass(frozen=True)
@@ -410,7 +423,7 @@ def check_sweep(measure, a, b) -> None:
     >>> check_sweep(parse_measure("RBP(p=0.5)"), (0,) * 4999 + (1,), (0,) * 5000)
     Traceback (most recent call last):
     ...
-    workbench.errors.TooLargeError: ipso freedom: the tie parameters of RBP on runs of depth 5000: the roots of a polynomial of degree 5,000 needing ~49 min of work; the workbench allows ~60 s: runs that differ only in their first 1055 positions fit; or leave RBP out of --measures (--param-measure names the measures swept)
+    workbench.errors.TooLargeError: ipso freedom: the tie parameters of RBP on runs of depth 5000: the roots of a polynomial of degree 5,000 needing ~49 min of work; the workbench allows ~10 s: runs that differ only in their first 515 positions fit; or leave RBP out of --measures (--param-measure names the measures swept)
     """
     from workbench.core.budget import largest_fitting, refuse_unless_fits
 

@@ -73,7 +73,12 @@ def downsampling_cmd(
     from workbench.experiments.downsampling import curve_figure, self_tau_curves
 
     fr = _ints(fractions, "--fractions")
-    st = [x.strip() for x in strategies.split(",") if x.strip()]
+    st = [x.strip() for x in strategies.split(",")]
+    if "" in st:
+        from workbench.errors import WorkbenchError
+
+        raise WorkbenchError(f"--strategies {strategies!r}: name {st.index('') + 1} of {len(st)} is empty "
+                             "(a comma at the start or end, or two in a row); remove the extra comma")
     check_range("--repetitions", repetitions, 1)
     check_range("--seed", seed, 0)
     names, q, r, fmt, output, figure = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt,
