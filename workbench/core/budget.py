@@ -2,7 +2,8 @@
 
 :func:`memory_budget` is the memory one request may plan (4 GiB, less on a
 smaller machine, ``$WORKBENCH_MEMORY_LIMIT`` to change it) and
-:func:`time_budget` the estimated work (a minute, ``$WORKBENCH_TIME_LIMIT``);
+:func:`time_budget` the estimated work (ten seconds without ``--timeout``,
+``$WORKBENCH_TIME_LIMIT``);
 an :class:`Estimate` says what a request will build, :func:`refuse_unless_fits`
 refuses it with the estimate and what fits, and :func:`largest_fitting` finds
 the largest setting that does.
@@ -21,8 +22,10 @@ from workbench.errors import TooLargeError
 
 #: The most memory (bytes) one request may plan to use, unless the machine has less.
 MEMORY_CAP = 4 * 2**30
-#: The most seconds of estimated work one request may plan (a silent minute at most).
-TIME_CAP = 60.0
+#: The most seconds of estimated work one request may plan without consent: a short silent wait.  A longer
+#: request is refused with its estimate at once (issue 24: refused or answered within 2 s, not a minute of
+#: silence); ``--timeout SECONDS`` or ``$WORKBENCH_TIME_LIMIT`` allows more.
+TIME_CAP = 10.0
 
 
 def _parse_bytes(text: str) -> int | None:
