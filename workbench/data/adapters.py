@@ -124,9 +124,9 @@ def _score(score, where: str, doc) -> float:
     """A score given as a number (kept as it is, if finite) or as text (read by a run file's grammar)."""
     if isinstance(score, str):  # text, e.g. a DataFrame column read as strings: the run file's grammar
         try:
-            return parse_score(score)
+            return parse_score(score, doc)
         except ValueError as e:
-            raise BadInputShapeError(f"{where}: {e} (document {doc!r})") from None
+            raise BadInputShapeError(f"{where}: {e}") from None
     if isinstance(score, bool) or not isinstance(score, numbers.Real) or math.isnan(score):
         raise BadInputShapeError(f"{where}: score {score!r} of document {doc!r} is not a number")
     if math.isinf(score):
@@ -140,15 +140,15 @@ def _grade(grade, where: str, doc) -> int:
         return grade
     if isinstance(grade, str):
         try:
-            return parse_grade(grade)
+            return parse_grade(grade, doc)
         except ValueError as e:
-            raise BadInputShapeError(f"{where}: {e} (document {doc!r})") from None
+            raise BadInputShapeError(f"{where}: {e}") from None
     if isinstance(grade, bool) or not isinstance(grade, numbers.Integral):
         raise BadInputShapeError(f"{where}: grade {grade!r} of document {doc!r} is not an integer")
     try:
-        return check_grade_range(int(grade))
+        return check_grade_range(int(grade), doc=doc)
     except ValueError as e:
-        raise BadInputShapeError(f"{where}: {e} (document {doc!r})") from None
+        raise BadInputShapeError(f"{where}: {e}") from None
 
 
 def _ids(topic, doc, where: str, what: str) -> None:

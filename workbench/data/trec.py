@@ -148,7 +148,7 @@ def _shown(text: str, limit: int = 40) -> str:
     return repr(text[:limit]) + f"... ({len(text):,} characters)"
 
 
-def parse_score(text: str) -> float:
+def parse_score(text: str, doc: str | None = None) -> float:
     """The double a run's score column holds, read by the grammar of C's ``strtod``; else ``ValueError``.
 
     trec_eval reads a score with ``atof`` (``strtod``): an optional sign,
@@ -160,7 +160,7 @@ def parse_score(text: str) -> float:
     ``١٠٠`` (``atof``: 0), and text after the number.  ``inf``, ``nan``
     and decimals beyond the largest double are refused too: a ranking by
     them is no ranking.  The message (the ``ValueError``'s) says why, without
-    the file and line, which the caller adds.
+    the file and line, which the caller adds; ``doc`` names the document.
 
     Examples
     --------
@@ -180,23 +180,24 @@ def parse_score(text: str) -> float:
     ISO C99 7.20.1.3 (``strtod``: decimal and hexadecimal forms); NIST
     trec_eval ``get_trec_results.c`` (``atof`` of the score column).
     """
+    what = f"score {_shown(text)}" + ("" if doc is None else f" of document {doc!r}")
     if _DECIMAL.fullmatch(text):
         value = float(text)
         if math.isinf(value):
-            raise ValueError(f"score {_shown(text)} is beyond the largest double (about 1.8e308): give a finite number")
+            raise ValueError(f"{what} is beyond the largest double (about 1.8e308): give a finite number")
         return value
     if _HEXADECIMAL.fullmatch(text):
         try:
             return float.fromhex(text)
         except OverflowError:
-            raise ValueError(f"score {_shown(text)} is beyond the largest double (about 1.8e308): "
+            raise ValueError(f"{what} is beyond the largest double (about 1.8e308): "
                              "give a finite number") from None
     if text.strip("+-").lower() in ("inf", "infinity", "nan") or text.lower().lstrip("+-").startswith("nan("):
-        raise ValueError(f"score {_shown(text)} is not finite: give a finite number")
-    raise ValueError(f"score {_shown(text)} is not a number: give {SCORE_GRAMMAR}")
+        raise ValueError(f"{what} is not finite: give a finite number")
+    raise ValueError(f"{what} is not a number: give {SCORE_GRAMMAR}")
 
 
-def parse_grade(text: str) -> int:
+def parse_grade(text: str, doc: str | None = None) -> int:
     """The grade of a qrels line: an integer of ASCII digits (optional sign) in ``GRADE_MIN..GRADE_MAX``; else ``ValueError``.
 
     trec_eval reads a grade with ``atol`` into a C ``long``; Python's extras
@@ -223,13 +224,14 @@ def parse_grade(text: str) -> int:
     NIST trec_eval ``trec_format.h`` (``long rel``) and ``get_qrels.c`` (``atol``).
     """
     if not _INTEGER.fullmatch(text):
-        raise ValueError(f"grade {_shown(text)} is not an integer: give ASCII digits with an optional sign")
+        of = "" if doc is None else f" of document {doc!r}"
+        raise ValueError(f"grade {_shown(text)}{of} is not an integer: give ASCII digits with an optional sign")
     return check_grade_range(int(text) if len(text) <= 25 else (-1 if text.startswith("-") else 1) * 10 ** 25,
-                             _shown(text))
+                             _shown(text), doc)
 
 
-def check_grade_range(grade: int, shown: str | None = None) -> int:
-    """``grade`` if it is in ``GRADE_MIN..GRADE_MAX``, else ``ValueError`` naming it (as ``shown``).
+def check_grade_range(grade: int, shown: str | None = None, doc: str | None = None) -> int:
+    """``grade`` if it is in ``GRADE_MIN..GRADE_MAX``, else ``ValueError`` naming it (as ``shown``) and ``doc``.
 
     >>> check_grade_range(255)
     255
@@ -243,6 +245,8 @@ def check_grade_range(grade: int, shown: str | None = None) -> int:
     if shown is None:
         digits = len(str(abs(grade)))
         shown = str(grade) if digits <= 40 else f"{'-' if grade < 0 else ''}(an integer of {digits:,} digits)"
+    if doc is not None:
+        shown += f" of document {doc!r}"
     if grade > GRADE_MAX:
         raise ValueError(f"grade {shown} is above {GRADE_MAX}: at most {MAX_GRADES} relevant grades (a grade is "
                          "stored in one byte; trec_eval's time grows with the highest grade)")
