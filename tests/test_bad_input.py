@@ -456,6 +456,38 @@ CASES = [
     C("ipso-freedom-measures-empty-name", ["ipso", "freedom", "100", "011", "--measures", "RR,,P"], ("RR,,P", "empty")),
     C("experiment-downsampling-strategies-empty-name", ["experiment", "downsampling", *TRIO, "--measures", "AP",
                                                         "--strategies", "random,,"], ("random,,", "empty")),
+    # --- issue 24 part 2: refused before working, with the estimate and what fits (and timed end to end below)
+    C("classify-err-gains-2-to-the-100000000-refused-from-its-digits",
+      ["classify", "ERR", "--gains", "0,100000000", "--depth", "3"],
+      ("0,100000000", "2**100000000", "30,103,000 digits", "up to 3321 fit"), risky=True),
+    C("classify-err-gains-1000-digit-gain-refused-by-its-power",
+      ["classify", "ERR", "--gains", "0,1e999", "--depth", "3"], ("2**(about 1.0 x 10^999)", "up to 3321 fit"),
+      risky=True),
+    C("classify-grbp-grades-100-over-the-time-budget",
+      ["classify", "gRBP(p=1/2)", "--grades", "100"], ("depth 4", "runs needing", "depth <= 3 fits", "--timeout"),
+      risky=True),
+    C("ipso-freedom-two-5000-position-runs-sweep-refused",
+      ["ipso", "freedom", "1" * 2500 + "0" * 2500, "0" * 2499 + "1" * 2501],
+      ("RBP", "depth 5000", "degree 5,000", "positions fit", "--measures"), risky=True),
+    C("ipso-freedom-5000-grade-runs-sweep-refused",
+      ["ipso", "freedom", ",".join(str(i % 7) for i in range(5000)), ",".join(str(i % 5) for i in range(5000))],
+      ("RBP", "depth 5000", "degree 5,000"), risky=True),
+    # --- issue 24 part 6: a refusal names a huge count by its power, never its digits
+    C("hasse-depth-1000000-refusal-names-the-power", ["hasse", "--depth", "1000000"],
+      ("about 9.9 x 10^301029 runs", "200,000 runs")),
+    # --- issue 24 part 6/7 tracebacks: numpy casting of a 2^120-run space, an infinite z3 timeout
+    C("hasse-depth-60-grades-3-csv-space-past-int64", ["hasse", "--depth", "60", "--grades", "3", "--format", "csv"],
+      ("depth 60", "about 1.3 x 10^36 runs", "depth <= ")),
+    C("axioms-smt-axiom-timeout-inf", ["axioms", "--measure", "RBP", "--method", "smt", "--axiom-timeout", "inf"],
+      ("--axiom-timeout inf", "finite")),
+    C("axioms-smt-axiom-timeout-nan", ["axioms", "--measure", "RBP", "--method", "smt", "--axiom-timeout", "nan"],
+      ("--axiom-timeout nan", "finite")),
+    C("axioms-smt-axiom-timeout-past-z3-limit", ["axioms", "--measure", "RBP", "--method", "smt", "--axiom-timeout",
+                                                 "1e10"], ("--axiom-timeout 1e+10", "z3's limit")),
+    # --- issue 24 part 7: --timeout holds inside z3 (Z3_interrupt, raised at a safe point, not in a destructor)
+    C("axioms-smt-timeout-interrupts-z3", ["axioms", "--measure", "SBTO", "--method", "smt", "--grades", "2",
+                                           "--depth", "30", "--axiom-timeout", "100", "--timeout", "1"],
+      ("--timeout 1 s", "z3 was interrupted"), risky=True),
     # --- no such subcommand
     C("unknown-subcommand", ["classfy", "P"], "classfy"),
     C("ipso-unknown-subcommand", ["ipso", "censs"], "censs"),
@@ -662,3 +694,32 @@ def test_bad_input_scheduler_fake_servers(case, behaviour, argv, words, capsys, 
     assert_clear_refusal(code, out, err, (server.address, *words))
     assert took < 3.0, f"{case}: {took:.1f} s"
     assert listing(tmp_path) == []
+
+
+# --- issue 24 part 6: big integers stay readable -------------------------------------------
+def test_hasse_depth_1000000_refusal_is_short(capsys):
+    """The refusal names 2^1000000 by its power (it printed all 301,030 digits: a 301,285-character line)."""
+    code, out, err = run_cli(capsys, ["hasse", "--depth", "1000000"])
+    assert code == 2 and out == "" and len(err) < 400 and "10^301029" in err, err[:500]
+
+
+def test_ipso_census_depth_10000_json_reads_with_the_default_json_load(capsys):
+    """6,021-digit counts are strings with their digit count beside: ``json.loads`` keeps its 4300-digit limit."""
+    import json
+
+    from workbench.ipso.census import census
+
+    assert sys.get_int_max_str_digits() in (0, 4300)
+    code, out, _ = run_cli(capsys, ["ipso", "census", "--depth", "10000", "--json"])
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)  # the reader's default, whatever the command set
+    try:
+        obj = json.loads(out)
+    finally:
+        sys.set_int_max_str_digits(limit)
+    c = census(10000)
+    assert code == 0 and obj["pairs_digits"] == 6021
+    for key in ("pairs", "equal", "ni", "ns", "nonsep"):
+        assert isinstance(obj[key], str) and int(obj[key]) == getattr(c, key)
+        assert obj[f"{key}_digits"] == len(obj[key])
+    assert obj["depth"] == 10000 and isinstance(obj["depth"], int)
