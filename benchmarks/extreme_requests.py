@@ -45,6 +45,27 @@ class Request:
     expect: str  # "refused" (exit 2, one stderr line) or "answered" (exit 0)
 
 
+def _fake_scheduler(behaviour: str) -> str:
+    """The address of a TCP server in a thread of this process: ``silent`` never answers, ``garbage`` is not Dask."""
+    import socket
+    import threading
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    held = []
+
+    def serve():
+        while True:
+            conn, _ = sock.accept()
+            held.append(conn)
+            if behaviour == "garbage":
+                conn.sendall(b"HTTP/1.0 200 OK\r\n\r\nnot dask\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"tcp://127.0.0.1:{sock.getsockname()[1]}"
+
+
 def requests(tmp: Path) -> list[Request]:
     """The extreme requests of issue 12, with their input files written into ``tmp``."""
     (tmp / "run.gz").write_bytes(gzip.compress(Path(RUN).read_bytes())[:100])  # head -c 100 run.gz
@@ -72,6 +93,15 @@ def requests(tmp: Path) -> list[Request]:
         Request("DCG with gains 0,1e-400", ("classify", "DCG", "--gains", "0,1e-400", "--depth", "3"), "answered"),
         Request("ipso freedom of RBTO at depth 1100", ("ipso", "freedom", "1", "01", "--measures", "RBTO",
                                                         "--depth", "1100"), "answered"),
+        # issue 24 part 3: a --scheduler is checked whenever given; a silent one within --connect-timeout
+        Request("--scheduler on a closed port, depth 17", ("classify", "P", "--depth", "17", "--scheduler",
+                                                           "tcp://127.0.0.1:1"), "refused"),
+        Request("--scheduler port 99999", ("classify", "P", "--scheduler", "tcp://127.0.0.1:99999"), "refused"),
+        Request("--scheduler that accepts and never answers, --connect-timeout 0.5",
+                ("classify", "P", "--depth", "17", "--scheduler", _fake_scheduler("silent"),
+                 "--connect-timeout", "0.5"), "refused"),
+        Request("--scheduler speaking garbage, depth 20", ("classify", "P", "--depth", "20", "--scheduler",
+                                                           _fake_scheduler("garbage")), "refused"),
     ]
 
 

@@ -149,8 +149,6 @@ def _read_message(sock, deadline: float, scheduler: str, timeout: float):
     """One message of Dask's TCP framing, decoded; :class:`SchedulerError` when the bytes are not that."""
     import struct
 
-    from distributed.protocol.core import loads
-
     head = _read_exactly(sock, 8, deadline, scheduler, timeout)
     (size,) = struct.unpack("<Q", head)
 
@@ -172,6 +170,8 @@ def _read_message(sock, deadline: float, scheduler: str, timeout: float):
     for n in lengths:
         frames.append(body[start:start + n])
         start += n
+    from distributed.protocol.core import loads  # imported after the bytes came: its time is not the server's
+
     try:
         return loads(frames, deserialize=False)
     except Exception:
@@ -227,11 +227,12 @@ def probe_scheduler(scheduler: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) ->
     import sys
     import time
 
+    import importlib.util
+
     host, port = scheduler_address(scheduler)
     timeout = check_connect_timeout(timeout)
-    _dask()
-    import distributed.protocol.core  # noqa: F401  (imported before the clock starts)
-
+    if importlib.util.find_spec("distributed") is None:  # Dask itself is imported only once bytes arrive
+        _dask()
     deadline = time.monotonic() + timeout
     silent = (f"--scheduler {scheduler}: no answer within {timeout:g} s (--connect-timeout); "
               "not a Dask scheduler, or an unreachable one")
@@ -249,6 +250,7 @@ def probe_scheduler(scheduler: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) ->
     try:
         with sock:
             hello = _read_message(sock, deadline, scheduler, timeout)
+            deadline = time.monotonic() + timeout  # the server answered: as long again for its identity
             if not isinstance(hello, dict) or "pickle-protocol" not in hello:
                 raise SchedulerError(f"--scheduler {scheduler}: not a Dask scheduler (its first message is "
                                      f"not Dask's handshake: {str(hello)[:60]!r})")
