@@ -229,3 +229,18 @@ def test_counterexample_checks_the_scheduler_at_every_depth(server, monkeypatch)
     cx = wb.counterexample("RBP(p=1/2)", max_depth=3, scheduler=server.address)
     assert cx.status == "none"
     assert calls == [server.address] * 4  # once up front, then depths 1, 2, 3
+
+
+def test_blocks_shipped_to_a_real_scheduler_equal_local(cluster):
+    """Small blocks force the work onto the cluster (open_executor: probe, then Client within connect_timeout)."""
+    from workbench.measures.names import parse_measure
+    from workbench.order.orders import get_order
+    from workbench.scale.classify import classify
+    from workbench.space.spaces import rank_space
+
+    m, o = parse_measure("RBP(p=4/5)"), get_order("rank")
+    here = classify(m, o, rank_space(8), block_size=32)
+    there = classify(m, o, rank_space(8), block_size=32, workers=2, scheduler=cluster.scheduler_address,
+                     connect_timeout=5)
+    assert (there.verdict, there.witness.lower, there.witness.upper) == (here.verdict, here.witness.lower,
+                                                                       here.witness.upper)
