@@ -438,6 +438,16 @@ def check_sweep(measure, a, b) -> None:
                        f"{fits}; or leave {measure.family} out of --measures (--param-measure names the measures swept)")
 
 
+def _swept(ms: list, vary) -> list:
+    """The measures whose continuous parameter is swept: ``vary``, or every measure of ``ms`` with exactly one."""
+    from workbench.measures.names import parse_measure
+
+    if vary is None:
+        return [m for m in ms if sum(1 for ps in m.family_obj.params if ps.numeric and not ps.integer) == 1]
+    vnames = split_measures(vary) if isinstance(vary, str) else list(vary)
+    return [parse_measure(v) if isinstance(v, str) else v for v in vnames]
+
+
 def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Optional[Topic] = None,
             vary=None, depth: Optional[int] = None) -> Freedom:
     """Which order each measure gives a pair, and where a parameterised measure ties it.
@@ -491,6 +501,9 @@ def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Option
         topic = Topic.parse(str(topic))
     if topic is not None:
         topic.check_grades(g.grades)
+    sweep_ms = _swept(ms, vary)
+    for m in sweep_ms:  # refuse a sweep too long before any work (the orders at depth 5000 take a second)
+        check_sweep(m, a, b)
     cat = compare(a, b, g).category
     orders = []
     for m in ms:
@@ -499,19 +512,9 @@ def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Option
         s = int(block.signs(np.array([1]), np.array([0]))[0])  # sign of M(a) - M(b)
         word = _ORDER_WORD[s]
         orders.append(MeasureOrder(str(m), word, block.value(0), block.value(1), word in _ALLOWED[cat]))
-    if vary is None:
-        sweep_ms = []
-        for m in ms:
-            fam = m.family_obj
-            if sum(1 for ps in fam.params if ps.numeric and not ps.integer) == 1:
-                sweep_ms.append(m)
-    else:
-        vnames = split_measures(vary) if isinstance(vary, str) else list(vary)
-        sweep_ms = [parse_measure(v) if isinstance(v, str) else v for v in vnames]
     sweeps, seen = [], set()
     for m in sweep_ms:
         m.check_topic(topic)
-        check_sweep(m, a, b)
         sw = _sweep(m, a, b, g, topic)
         if sw.measure not in seen:
             seen.add(sw.measure)

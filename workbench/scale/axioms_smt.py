@@ -180,6 +180,10 @@ class _Budget:
         self.end = time.perf_counter() + seconds
 
     def left(self) -> float:
+        """Seconds left; also a safe point where the command's deferred ``--timeout`` raises."""
+        from workbench.core.deadline import check
+
+        check()
         return self.end - time.perf_counter()
 
     def ms(self) -> int:

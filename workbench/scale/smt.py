@@ -70,6 +70,8 @@ from typing import Sequence
 from workbench.errors import NotExpressibleError, WorkbenchError
 from workbench.space.runs import Gains
 
+from workbench.core import deadline as _deadline
+
 __all__ = ["decide_depth", "rational_candidates", "SMT_MAX_DEPTH"]
 
 #: Deepest run the z3 search encodes: its formulas nest one level per position
@@ -220,6 +222,7 @@ def linearize(z3, term, table: dict, c: int):
     def vars_of(n) -> frozenset:
         k = n.get_id()
         if k not in deps:
+            _deadline.check()  # a safe point in a long rewrite: the command's deferred --timeout raises here
             if n.num_args() == 0:
                 deps[k] = frozenset([k]) if k in table else frozenset()
             else:
@@ -238,6 +241,7 @@ def linearize(z3, term, table: dict, c: int):
         k = n.get_id()
         if k in memo:
             return memo[k]
+        _deadline.check()
         vs = vars_of(n)
         if not vs or n.num_args() == 0:
             out = n
