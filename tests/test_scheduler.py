@@ -244,3 +244,22 @@ def test_blocks_shipped_to_a_real_scheduler_equal_local(cluster):
                      connect_timeout=5)
     assert (there.verdict, there.witness.lower, there.witness.upper) == (here.verdict, here.witness.lower,
                                                                        here.witness.upper)
+
+
+def test_a_scheduler_without_workers_is_refused_before_blocks_wait_forever():
+    distributed = pytest.importorskip("distributed")
+    from workbench.measures.names import parse_measure
+    from workbench.order.orders import get_order
+    from workbench.scale.classify import classify
+    from workbench.space.spaces import rank_space
+
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None, scheduler_port=0,
+                                  protocol="tcp://", host="127.0.0.1") as empty:
+        start = time.perf_counter()
+        with pytest.raises(SchedulerError, match="has no workers"):
+            classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(8), block_size=32, workers=2,
+                     scheduler=empty.scheduler_address, connect_timeout=5)
+        assert time.perf_counter() - start < 5
+        # a small space is classified here: the scheduler answered, so that is fine
+        assert classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(4),
+                        scheduler=empty.scheduler_address).verdict == "interval"

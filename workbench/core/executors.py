@@ -189,7 +189,7 @@ def _write_message(sock, msg) -> None:
     sock.sendall(struct.pack("<Q", len(header) + sum(map(len, frames))) + bytes(header) + b"".join(frames))
 
 
-def probe_scheduler(scheduler: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> None:
+def probe_scheduler(scheduler: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) -> dict:
     """Check, within ``timeout`` seconds, that a Dask scheduler answers at ``scheduler``.
 
     Opens a TCP connection, reads the scheduler's handshake in Dask's
@@ -207,6 +207,11 @@ def probe_scheduler(scheduler: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) ->
         ``tcp://host:port`` (:func:`scheduler_address`).
     timeout : float
         Seconds for the whole exchange (:data:`DEFAULT_CONNECT_TIMEOUT`).
+
+    Returns
+    -------
+    dict
+        The scheduler's ``identity`` (``n_workers``, ``workers``, ...).
 
     Examples
     --------
@@ -266,6 +271,7 @@ def probe_scheduler(scheduler: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) ->
                 _write_message(sock, {"op": "close", "reply": False})
             except OSError:  # pragma: no cover - the scheduler closed first
                 pass
+            return who
     except (socket.timeout, TimeoutError):
         raise SchedulerError(silent) from None
     except OSError as e:
@@ -326,7 +332,11 @@ def open_executor(workers: int = 1, scheduler: str | None = None,
                                          dashboard_address=None) as cluster, distributed.Client(cluster) as client:
             yield client.get_executor()
         return
-    probe_scheduler(scheduler, connect_timeout)
+    identity = probe_scheduler(scheduler, connect_timeout)
+    if not identity.get("n_workers", len(identity.get("workers") or ())):
+        # blocks submitted there would wait for a worker forever
+        raise SchedulerError(f"--scheduler {scheduler}: the Dask scheduler there has no workers; start some "
+                             f"(dask worker {scheduler}) or drop --scheduler")
     try:
         client = distributed.Client(scheduler, timeout=connect_timeout)
     except (OSError, TimeoutError) as e:
