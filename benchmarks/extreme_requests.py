@@ -1,7 +1,7 @@
 """Extreme requests are refused (or answered) at once: each under ``/usr/bin/time -v``.
 
 Every request that once exhausted memory, ran for minutes or crashed
-(issue 12) runs here as a whole ``workbench`` process under
+(issues 12 and 24) runs here as a whole ``workbench`` process under
 ``/usr/bin/time -v``, ``--repeat`` times.  A request marked *refused* must
 exit with status 2 and print one line on stderr; one marked *answered* must
 exit 0.  Each must finish within :data:`MAX_SECONDS` and under
@@ -43,6 +43,25 @@ class Request:
     label: str
     args: tuple[str, ...]
     expect: str  # "refused" (exit 2, one stderr line) or "answered" (exit 0)
+    #: For an answer: a check of its stdout (e.g. JSON that ``json.loads`` reads at its default limits).
+    check: object = None
+    #: At most this many characters in the refusal line (a huge count named by its power, not its digits).
+    max_line: int = 2000
+
+
+def _json_reads(text: str) -> bool:
+    """``json.loads`` at Python's default 4300-digit limit reads ``text``, and no integer in it is past 2^53."""
+    import json
+
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return False
+    finally:
+        sys.set_int_max_str_digits(limit)
+    return all(not isinstance(v, int) or isinstance(v, bool) or abs(v) <= 2**53 for v in obj.values())
 
 
 def _fake_scheduler(behaviour: str) -> str:
@@ -67,10 +86,13 @@ def _fake_scheduler(behaviour: str) -> str:
 
 
 def requests(tmp: Path) -> list[Request]:
-    """The extreme requests of issue 12, with their input files written into ``tmp``."""
+    """The extreme requests of issues 12 and 24, with their input files written into ``tmp``."""
     (tmp / "run.gz").write_bytes(gzip.compress(Path(RUN).read_bytes())[:100])  # head -c 100 run.gz
     (tmp / "qrels.gz").write_bytes(gzip.compress(Path(QRELS).read_bytes())[:100])
     (tmp / "loop.py").write_text("def m(A):\n    while True:\n        pass\n")
+    run_a, run_b = "1" * 2500 + "0" * 2500, "0" * 2499 + "1" * 2501  # two 5,000-position runs
+    graded_a = ",".join(str(i % 7) for i in range(5000))  # two 5,000-position runs of grades up to 6
+    graded_b = ",".join(str(i % 5) for i in range(5000))
     return [
         Request("truncated gzip run", ("twist-runs", QRELS, str(tmp / "run.gz")), "refused"),
         Request("truncated gzip qrels", ("twist-runs", str(tmp / "qrels.gz"), RUN), "refused"),
@@ -102,6 +124,23 @@ def requests(tmp: Path) -> list[Request]:
                  "--connect-timeout", "0.5"), "refused"),
         Request("--scheduler speaking garbage, depth 20", ("classify", "P", "--depth", "20", "--scheduler",
                                                            _fake_scheduler("garbage")), "refused"),
+        # issue 24 parts 2, 6, 7: hangs where a refusal is due, unreadable answers, tracebacks, z3 timeouts
+        Request("classify ERR, gains 0,100000000, depth 3",
+                ("classify", "ERR", "--gains", "0,100000000", "--depth", "3"), "refused"),
+        Request("classify gRBP(p=1/2), 100 grades", ("classify", "gRBP(p=1/2)", "--grades", "100"), "refused"),
+        Request("ipso freedom, two 5,000-position binary runs", ("ipso", "freedom", run_a, run_b), "refused"),
+        Request("ipso freedom, two 5,000-position graded runs", ("ipso", "freedom", graded_a, graded_b), "refused"),
+        Request("ipso census --depth 10000 --json (json.loads reads it)",
+                ("ipso", "census", "--depth", "10000", "--json"), "answered", _json_reads),
+        Request("hasse --depth 1000000 (refusal under 400 characters)", ("hasse", "--depth", "1000000"), "refused",
+                max_line=400),
+        Request("hasse --depth 60 --grades 3 --format csv",
+                ("hasse", "--depth", "60", "--grades", "3", "--format", "csv"), "refused"),
+        Request("axioms --method smt --axiom-timeout inf",
+                ("axioms", "--measure", "RBP", "--method", "smt", "--axiom-timeout", "inf"), "refused"),
+        Request("--timeout 1 inside z3 (axioms SBTO, 2 grades, depth 30)",
+                ("axioms", "--measure", "SBTO", "--method", "smt", "--grades", "2", "--depth", "30",
+                 "--axiom-timeout", "100", "--timeout", "1"), "refused"),
     ]
 
 
@@ -111,15 +150,17 @@ def _wall_seconds(text: str) -> float:
     return sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
 
 
-def measure(workbench: str, req: Request) -> tuple[int, int, float, float, str]:
-    """``(exit status, stderr lines, wall seconds, peak MiB, first stderr line)`` of one run."""
+def measure(workbench: str, req: Request) -> tuple[int, int, float, float, str, bool]:
+    """``(exit status, stderr lines, wall seconds, peak MiB, first stderr line, output checked)`` of one run."""
     with tempfile.NamedTemporaryFile("r") as stats:
         proc = subprocess.run(["/usr/bin/time", "-v", "-o", stats.name, workbench, *req.args],
                               capture_output=True, text=True, cwd=ROOT, timeout=600)
         report = stats.read()
     kib = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", report).group(1))
     lines = proc.stderr.splitlines()
-    return proc.returncode, len(lines), _wall_seconds(report), kib / 1024, lines[0] if lines else ""
+    first = lines[0] if lines else ""
+    checked = (req.check(proc.stdout) if req.check else True) and len(first) <= req.max_line
+    return proc.returncode, len(lines), _wall_seconds(report), kib / 1024, first, checked
 
 
 def main() -> int:
@@ -141,9 +182,10 @@ def main() -> int:
                 shape_ok = codes == {2} and all(r[1] == 1 for r in runs)
             else:
                 shape_ok = codes == {0}
+            shape_ok = shape_ok and all(r[5] for r in runs)  # the answer reads, the refusal is short
             ok = shape_ok and seconds <= MAX_SECONDS and mib <= MAX_MIB
             failed += not ok
-            message = runs[0][4].replace(tmp, "$TMP") if req.expect == "refused" else "(answer on stdout)"
+            message = runs[0][4].replace(tmp, "$TMP") if req.expect == "refused" else ("(answer on stdout, read by json.loads at its default limits)" if req.check else "(answer on stdout)")
             rows.append((req, sorted(codes), seconds, max(r[2] for r in runs), mib, ok, message))
             print(f"{'ok ' if ok else 'MISS'} {req.label}: exit {sorted(codes)}, median {seconds:.2f} s, "
                   f"{mib:.0f} MiB", flush=True)
@@ -161,8 +203,8 @@ def main() -> int:
     ]
     for req, codes, sec, top, mib, ok, message in rows:
         text = message.replace("|", "\\|")
-        if len(text) > 300:
-            text = text[:300] + " ..."
+        if len(text) > 400:
+            text = text[:400] + f" ... ({len(message):,} characters)"
         lines.append(f"| {req.label} | {req.expect} | {','.join(map(str, codes))} | {sec:.2f} | {top:.2f} | "
                      f"{mib:.0f} | {'yes' if ok else '**no**'} | {text} |")
     lines += ["", f"{len(rows) - failed} of {len(rows)} requests met the target."]
