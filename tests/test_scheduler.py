@@ -110,6 +110,7 @@ def test_well_formed_addresses():
     assert scheduler_address("tcp://host.example.org:8786") == ("host.example.org", 8786)
     assert scheduler_address("tcp://[::1]:1") == ("::1", 1)
     assert scheduler_address("tcp://10.0.0.1:65535/") == ("10.0.0.1", 65535)
+    assert scheduler_address("tcp://dask_scheduler:8786") == ("dask_scheduler", 8786)  # a compose service name
 
 
 # ---------------------------------------------------------------- the probe

@@ -20,8 +20,9 @@ from typing import Callable, Iterable, Iterator
 
 from workbench.errors import BadParameterError, SchedulerError
 
-#: ``tcp://host:port``: a host name, an IPv4 address or a bracketed IPv6 address, and a port.
-_ADDRESS = re.compile(r"^tcp://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)"
+#: ``tcp://host:port``: a host name (underscores too, as container names have), an IPv4 address or a
+#: bracketed IPv6 address, and a port.
+_ADDRESS = re.compile(r"^tcp://(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_])?)"
                       r"(?::(?P<port>[0-9]+))?/?$", re.ASCII)
 
 #: Seconds allowed to reach a scheduler and hear it answer (``--connect-timeout``).
