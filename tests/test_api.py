@@ -36,8 +36,10 @@ def cli_json(capsys, *argv: str) -> dict:
 
 
 def as_json(obj) -> dict:
-    """``obj.to_json()`` through a JSON round trip (tuples become lists, as on stdout)."""
-    return json.loads(json.dumps(obj.to_json()))
+    """``obj.to_json()`` through a JSON round trip as on stdout (tuples become lists, integers past 2^53 strings)."""
+    from workbench.core.exact import json_safe
+
+    return json.loads(json.dumps(json_safe(obj.to_json())))
 
 
 # --- import workbench ------------------------------------------------------------
@@ -282,7 +284,7 @@ BAD = [
     (lambda: wb.hasse(ties=True), errors.WorkbenchError, "ties"),
     (lambda: wb.hasse(highlight="120"), errors.BadRunError, "120"),
     (lambda: wb.hasse(highlight=42), errors.BadRunError, "42"),
-    (lambda: wb.hasse(depth=30), errors.SpaceTooLargeError, "1073741824"),
+    (lambda: wb.hasse(depth=30), errors.SpaceTooLargeError, "1,073,741,824"),
     (lambda: wb.hasse(order="nosuch"), errors.UnknownOrderError, "nosuch"),
     (lambda: wb.census(depth=0), errors.BadDepthError, "0"),
     (lambda: wb.census(depth=3, gains="0,1", grades=2), errors.BadGainsError, "0,1"),

@@ -127,8 +127,8 @@ def time_budget() -> tuple[float, str]:
 
 
 def _at_least_allowed(seconds: float, why: str) -> tuple[float, str]:
-    if _ALLOWED_SECONDS and _ALLOWED_SECONDS[-1] > seconds:
-        return _ALLOWED_SECONDS[-1], "--timeout allows"
+    if _ALLOWED_SECONDS and max(_ALLOWED_SECONDS) > seconds:  # nested allowances: the largest holds
+        return max(_ALLOWED_SECONDS), "--timeout allows"
     return seconds, why
 
 
@@ -194,13 +194,36 @@ class Estimate:
 
 
 def largest_fitting(estimate, low: int, high: int) -> int | None:
-    """The largest ``x`` in ``low..high`` with ``estimate(x).fits()`` (estimates grow with ``x``), or None."""
-    if high < low or not estimate(low).fits():
+    """The largest ``x`` in ``low..high`` with ``estimate(x).fits()`` (estimates grow with ``x``), or None.
+
+    A setting where the request is undefined (``estimate`` raises
+    :class:`~workbench.errors.UndefinedMeasureError`, e.g. Twist below depth
+    ``2 RB``) does not fit; the search starts at the first defined one among
+    the next 64.
+    """
+    from workbench.errors import UndefinedMeasureError
+
+    def fits(x: int) -> bool:
+        try:
+            return estimate(x).fits()
+        except UndefinedMeasureError:
+            return False
+
+    for _ in range(64):  # skip the settings too small for the measure to be defined
+        if high < low:
+            return None
+        try:
+            estimate(low)
+        except UndefinedMeasureError:
+            low += 1
+            continue
+        break
+    if high < low or not fits(low):
         return None
     lo, hi = low, high
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if estimate(mid).fits():
+        if fits(mid):
             lo = mid
         else:
             hi = mid - 1

@@ -493,8 +493,23 @@ def run_atlas(plan: Plan, progress: Callable[[str], None] | None = None) -> Atla
     ----------
     Seed 003 sec. 4-6; SPEC section 3.
     """
+    from workbench.core.budget import allow_time
+
     cells, rows = [], []
     tasks = plan.tasks
+    with allow_time(ATLAS_SECONDS_PER_TASK):
+        _run_tasks(tasks, cells, rows, progress)
+    return Atlas(tuple(str(m) for m in plan.measures), plan.orders, plan.grades, plan.depths, plan.arrangement,
+                 tuple(cells), tuple(rows), plan.builtin)
+
+
+#: Estimated seconds one atlas cell or threshold row may plan: the atlas is a batch bounded by its own caps
+#: (:func:`threshold_limit`), so it keeps the minute the interactive budget used to allow (the committed
+#: ``reports/atlas.md`` was computed under it), whatever the shorter default for a single command.
+ATLAS_SECONDS_PER_TASK = 60.0
+
+
+def _run_tasks(tasks, cells: list, rows: list, progress) -> None:
     for k, task in enumerate(tasks, start=1):
         if task[0] == "cell":
             _, m, o, c, d = task
@@ -506,8 +521,6 @@ def run_atlas(plan: Plan, progress: Callable[[str], None] | None = None) -> Atla
             if progress:
                 progress(f"[{k}/{len(tasks)}] thresholds {m.family} in {p} / {o} / grades {c} / N={d}")
             rows.append(threshold_row(m, p, get_order(o), c, d))
-    return Atlas(tuple(str(m) for m in plan.measures), plan.orders, plan.grades, plan.depths, plan.arrangement,
-                 tuple(cells), tuple(rows), plan.builtin)
 
 
 def build_atlas(measures: Sequence[str] = BUILTIN_MEASURES, orders: Sequence[str] = ATLAS_ORDERS,
