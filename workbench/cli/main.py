@@ -224,6 +224,8 @@ def main(argv: Optional[list[str]] = None) -> None:
         raise
     finally:
         signal.signal(signal.SIGTERM, previous_term)
+    if code == 130:  # typer turns a Ctrl-C inside a command into a silent Exit(130): say so
+        fail("interrupted", 130)
     raise SystemExit(code if isinstance(code, int) else 0)
 
 

@@ -61,7 +61,9 @@ import importlib.util
 import inspect
 import math
 import os
+import signal
 import textwrap
+import threading
 import traceback
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -423,11 +425,14 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
     whatever goes wrong becomes one :class:`~workbench.errors.UserMeasureError`
     naming the measure, the file and line and the error, chained to the
     original: an exception (a ``RecursionError`` too), a float, or a return
-    value that is not exact (``None``, a float, a string).  A
+    value that is not exact (``None``, a float, a string).  Leaving through
+    the back door is reported the same way (:func:`back_door_error`):
+    ``sys.exit`` (``SystemExit``), ``os._exit`` and a ``KeyboardInterrupt``
+    the function raises itself.  A
     :class:`~workbench.errors.WorkbenchError` raised inside (a logarithm in
-    z3, a missing topic), ``MemoryError`` and what is not an ``Exception``
-    (``KeyboardInterrupt``, ``SystemExit``,
-    :class:`~workbench.errors.TimeLimitError`) pass through unchanged.
+    z3, a missing topic), ``MemoryError``, a real Ctrl-C (a SIGINT delivered
+    while the function runs, see :func:`back_door_error`) and the time limit
+    (:class:`~workbench.errors.TimeLimitError`) pass through unchanged.
 
     Parameters declared with :func:`workbench.parameter`
     (:mod:`workbench.measures.declare`) become the family's parameters and are
@@ -489,10 +494,15 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
         kwargs = {n: StrictValue(P[n]) if rational else P[n] for n, rational in kinds.items()}
         if takes_topic:
             kwargs["topic"] = topic
+        before = _enter_user_code()
         try:
             value = func(strict, **kwargs)
         except (WorkbenchError, MemoryError):
             raise
+        except (SystemExit, UserExit, KeyboardInterrupt) as exc:  # leaving through the back door
+            if isinstance(exc, KeyboardInterrupt) and _a_real_interrupt(before):
+                raise
+            raise back_door_error(name, exc, files, func, "in the measure") from exc
         except ZeroDivisionError as exc:
             if topic is not None and topic.empty:  # e.g. dividing by topic.recall_base = 0
                 detail = user_measure_error(name, exc, files, func)
@@ -502,6 +512,8 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
             raise user_measure_error(name, exc, files, func) from exc
         except Exception as exc:  # the user's code is arbitrary: report it, chained for --traceback
             raise user_measure_error(name, exc, files, func) from exc
+        finally:
+            _leave_user_code()
         try:
             return strict.result(value)
         except BadResultError as exc:
@@ -626,19 +638,7 @@ def user_measure_error(
     ----------
     Python :func:`traceback.walk_tb`; SPEC section 4 (a user's own measure).
     """
-    where = ""
-    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
-        where = f"{files.get(os.path.realpath(exc.filename), exc.filename)}:{exc.lineno}: "
-    else:
-        seen: dict[str, str | None] = {}
-        for frame, line in traceback.walk_tb(exc.__traceback__):
-            name = frame.f_code.co_filename
-            if name not in seen:
-                seen[name] = files.get(os.path.realpath(name))
-            if seen[name] is not None:
-                where = f"{seen[name]}:{line}: "
-        if not where:
-            where = _location(files, None, func)
+    where = _where(exc, files, func)
     if isinstance(exc, InexactNumberError):
         what = str(exc)
     else:
@@ -647,6 +647,169 @@ def user_measure_error(
         if isinstance(exc, RecursionError):
             what += " (a function that calls itself without end?)"
     return UserMeasureError(f"measure {spec!r}: {where}" + " ".join(what.split()))
+
+
+def _where(exc: BaseException, files: dict[str, str], func: Callable | None = None) -> str:
+    """``file:line: `` of the innermost frame of ``exc``'s traceback in the user's file(s) (see :func:`user_measure_error`)."""
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno:
+        return f"{files.get(os.path.realpath(exc.filename), exc.filename)}:{exc.lineno}: "
+    where = ""
+    seen: dict[str, str | None] = {}
+    for frame, line in traceback.walk_tb(exc.__traceback__):
+        name = frame.f_code.co_filename
+        if name not in seen:
+            seen[name] = files.get(os.path.realpath(name))
+        if seen[name] is not None:
+            where = f"{seen[name]}:{line}: "
+    return where or _location(files, None, func)
+
+
+# ---------------------------------------------------------------- the back door: sys.exit, os._exit, Ctrl-C
+class UserExit(BaseException):
+    """``os._exit(status)`` called by a user's measure file while the workbench runs it.
+
+    Raised instead of ending the process (see :func:`back_door_error`);
+    never seen outside this module but as the cause of a
+    :class:`~workbench.errors.UserMeasureError`.
+    """
+
+    def __init__(self, status):
+        super().__init__(status)
+        self.status = status
+
+
+_REAL_OS_EXIT = os._exit
+_INSIDE = threading.local()   # .depth: how deep this thread is in a user's code; .pid: in which process
+_SIGINTS = [0]                # SIGINTs delivered since the counting handler was installed
+
+
+def _guarded_exit(status):
+    """``os._exit`` while a measure file is loaded: in the user's code (this thread, this process) raise
+    :class:`UserExit`; anywhere else end the process as ``os._exit`` does."""
+    if getattr(_INSIDE, "depth", 0) and getattr(_INSIDE, "pid", None) == os.getpid():
+        raise UserExit(status)
+    _REAL_OS_EXIT(status)
+
+
+def _count_sigints() -> None:
+    """Put a counting wrapper around the SIGINT handler (main thread only; the wrapper calls the old handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    current = signal.getsignal(signal.SIGINT)
+    if getattr(current, "_workbench_counts", False) or not callable(current):
+        return
+
+    def counting(signum, frame, _previous=current):
+        _SIGINTS[0] += 1
+        return _previous(signum, frame)
+
+    counting._workbench_counts = True
+    signal.signal(signal.SIGINT, counting)
+
+
+def _enter_user_code() -> int:
+    """Mark this thread as running a user's code; the SIGINT count to compare with afterwards."""
+    if os._exit is not _guarded_exit:
+        os._exit = _guarded_exit
+    if not getattr(_INSIDE, "depth", 0):
+        _count_sigints()
+        _INSIDE.pid = os.getpid()
+    _INSIDE.depth = getattr(_INSIDE, "depth", 0) + 1
+    return _SIGINTS[0]
+
+
+def _leave_user_code() -> None:
+    _INSIDE.depth -= 1
+
+
+def _a_real_interrupt(before: int) -> bool:
+    """Whether a ``KeyboardInterrupt`` in a user's code came from a SIGINT (a Ctrl-C), not from a ``raise``.
+
+    With the counting handler in place: a SIGINT arrived since ``before``.
+    With SIGINT ignored or left to the system, no signal raises
+    ``KeyboardInterrupt`` in Python: it was raised.  With some other
+    handler (installed after ours, or none could be installed: not the main
+    thread) the two cannot be told apart, and it is taken for a Ctrl-C.
+    """
+    current = signal.getsignal(signal.SIGINT)
+    if getattr(current, "_workbench_counts", False):
+        return _SIGINTS[0] != before
+    return callable(current)
+
+
+def back_door_error(spec: str, exc: BaseException, files: dict[str, str], func: Callable | None,
+                    during: str) -> UserMeasureError:
+    """One line for a measure file that tried to end the program: ``sys.exit``, ``os._exit``, a raised Ctrl-C.
+
+    A measure file is code the workbench runs for its answer; ending the
+    program from inside it would leave no answer and no message (``sys.exit(0)``
+    under ``--json``: exit 0 and empty output).  So:
+
+    * ``SystemExit`` (``sys.exit(n)``, ``exit()``, ``raise SystemExit``) at
+      import or in the measure;
+    * ``os._exit(n)``: while the workbench loads or runs the file,
+      ``os._exit`` is a guard that raises instead of ending the process when
+      called from that code (this thread, this process; anywhere else it
+      ends the process as usual).  It catches ``os._exit`` and a ``from os
+      import _exit`` made in the file.  It cannot catch what bypasses the
+      ``os`` module: ``posix._exit``, ``os.abort``, ``os.kill`` of the
+      process, a crash in C code -- the process then ends as they say;
+    * ``KeyboardInterrupt`` *raised by the code* (``raise
+      KeyboardInterrupt``).  A real Ctrl-C is told apart by the signal, not
+      by where the traceback ends (a Ctrl-C while the measure loops ends in
+      the user's file too): the first user's code run in the main thread
+      wraps the SIGINT handler in one that counts deliveries and then calls
+      it; a ``KeyboardInterrupt`` with no SIGINT counted since the call
+      began was raised by the code.  A real Ctrl-C passes through unchanged
+      (the command line: "interrupted", exit status 130); so does one whose
+      origin cannot be known (another handler installed since, or a call
+      outside the main thread).
+
+    each become a :class:`~workbench.errors.UserMeasureError` naming the
+    measure, the file and line (the innermost frame in the user's file) and
+    what was called; the command line prints it as one line, exit status 2,
+    nothing on stdout.
+
+    Parameters
+    ----------
+    spec : str
+        The measure as named, ``path/to/file.py:function``.
+    exc : BaseException
+        ``SystemExit``, :class:`UserExit` or ``KeyboardInterrupt``.
+    files : dict
+        The user's file(s): real path -> name to show.
+    func : callable or None
+        The user's function (None while loading the file).
+    during : str
+        ``"in the measure"`` or ``"while loading the file"``.
+
+    Returns
+    -------
+    UserMeasureError
+
+    Examples
+    --------
+    >>> import sys
+    >>> def f(A):
+    ...     sys.exit(0)
+    >>> try:
+    ...     f(None)
+    ... except SystemExit as exc:
+    ...     print(str(back_door_error("m.py:f", exc, _user_files("", f), f, "in the measure")).replace(f.__code__.co_filename, "m.py"))
+    measure 'm.py:f': m.py:2: sys.exit(0) in the measure: a measure file may not end the program; return a value, or raise an exception to report a problem
+
+    References
+    ----------
+    Python :func:`sys.exit`, :func:`os._exit`, :mod:`signal`; SPEC section 4 (a user's own measure).
+    """
+    if isinstance(exc, UserExit):
+        call = f"os._exit({exc.status!r})"
+    elif isinstance(exc, SystemExit):
+        call = f"sys.exit({exc.code!r})" if exc.code is not None else "sys.exit()"
+    else:
+        call = "KeyboardInterrupt raised by the code (not a Ctrl-C)"
+    return UserMeasureError(f"measure {spec!r}: {_where(exc, files, func)}{call} {during}: a measure file may not "
+                            "end the program; return a value, or raise an exception to report a problem")
 
 
 def register_family(family: Family) -> Family:
@@ -734,8 +897,9 @@ def load_user_family(spec: str) -> Family:
         The file or the function is missing.
     UserMeasureError
         The file does not load (a syntax error, an exception at import, a bad
-        parameter declaration): one line with the file and line, chained to
-        the original.  Mistakes in the
+        parameter declaration, ``sys.exit``, ``os._exit`` or a
+        ``KeyboardInterrupt`` raised at import: :func:`back_door_error`):
+        one line with the file and line, chained to the original.  Mistakes in the
         function itself are reported when it is evaluated (see
         :func:`workbench.measures.families.user_family`).
 
@@ -764,8 +928,13 @@ def load_user_family(spec: str) -> Family:
     if mspec is None or mspec.loader is None:
         raise UnknownMeasureError(f"measure {spec!r}: cannot load {path} as Python")
     module = importlib.util.module_from_spec(mspec)
+    before = _enter_user_code()
     try:
         mspec.loader.exec_module(module)
+    except (SystemExit, UserExit, KeyboardInterrupt) as e:  # sys.exit, os._exit or a raised Ctrl-C at import
+        if isinstance(e, KeyboardInterrupt) and _a_real_interrupt(before):
+            raise
+        raise back_door_error(spec, e, _user_files(path), None, "while loading the file") from e
     except UserMeasureError as e:  # a bad @workbench.parameter declaration: it names the file and line
         where = getattr(e, "where", None)
         if where is None:
@@ -776,6 +945,8 @@ def load_user_family(spec: str) -> Family:
         raise
     except Exception as e:  # the user's file is arbitrary code: one line with its file and line, chained
         raise user_measure_error(spec, e, _user_files(path)) from e
+    finally:
+        _leave_user_code()
     func = getattr(module, func_name, None)
     if func is None or not callable(func):
         raise UnknownMeasureError(f"measure {spec!r}: {path} has no function {func_name!r}")
