@@ -137,7 +137,11 @@ def human_bytes(n: float) -> str:
 
     >>> human_bytes(12.7 * 2**30), human_bytes(4 * 2**30), human_bytes(3 * 2**20), human_bytes(2.0 ** 200)
     ('~13 GB', '~4.0 GB', '~3 MB', '~1.4e+42 EB')
+    >>> human_bytes(float("inf"))
+    'more memory than any machine has'
     """
+    if not math.isfinite(n):
+        return "more memory than any machine has"
     for unit, size in (("EB", 2**60), ("PB", 2**50), ("TB", 2**40), ("GB", 2**30), ("MB", 2**20)):
         if n >= size:
             v = n / size
@@ -148,7 +152,9 @@ def human_bytes(n: float) -> str:
 
 
 def human_seconds(t: float) -> str:
-    """``"~5 min"``, ``"~40 s"``, ``"~3 h"``, ``"~2e+30 years"``."""
+    """``"~5 min"``, ``"~40 s"``, ``"~3 h"``, ``"~2e+30 years"``; ``"unbounded time"`` for an infinite estimate."""
+    if not math.isfinite(t):
+        return "unbounded time"
     if t < 120:
         return f"~{t:.0f} s"
     if t < 2 * 3600:

@@ -339,7 +339,7 @@ def pair_grid(
     if space.size > MAX_RUNS:
         raise SpaceTooLargeError(
             f"depth {depth} with {grades} grade(s): {about(space.size)} runs, the grid needs at most {MAX_RUNS:,} "
-            f"(that is {about(space.size ** 2) if space.size < 10 ** 18 else 'their square'} cells)"
+            f"(one cell per pair of runs)"
         )
     runs = space.array()
     row_order, row_rank = _order_and_rank(rm, runs, gains, topic)
