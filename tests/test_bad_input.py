@@ -105,6 +105,12 @@ FILES = {
     "score_overflow.txt": lambda: b"401 Q0 d401-00 1 1e999 x\n",
     "grade_huge.txt": lambda: b"401 0 d401-00 1\n401 0 d401-01 10000000000000000000000\n",
     "grade_separator.txt": lambda: b"401 0 d401-00 1_0\n",
+    # issue 24 part 5: measure files that try to leave through the back door
+    "exit0.py": lambda: b"import sys\n\ndef m(A):\n    sys.exit(0)\n",
+    "exit3_at_import.py": lambda: b"import sys\nsys.exit(3)\n\ndef m(A):\n    return A.const(1)\n",
+    "raises_ctrl_c.py": lambda: b"def m(A):\n    raise KeyboardInterrupt\n",
+    "os_exit.py": lambda: b"import os\n\ndef m(A):\n    os._exit(0)\n",
+    "os_exit_at_import.py": lambda: b"from os import _exit\n_exit(7)\n",
 }
 
 
@@ -161,6 +167,25 @@ CASES = [
     C("classify-user-raises", ["classify", "raises.py:m", "--depth", "2"], "raises.py", "raises.py"),
     C("classify-user-syntax-error", ["classify", "syntax.py:m"], "syntax.py", "syntax.py"),
     C("classify-user-not-exact", ["classify", "floaty.py:m", "--depth", "2"], "floaty.py", "floaty.py"),
+    # issue 24 part 5: sys.exit, os._exit and a raised KeyboardInterrupt: one line with file and line, exit 2,
+    # nothing on stdout under --json
+    C("classify-user-sys-exit-0-in-measure-json", ["classify", "exit0.py:m", "--depth", "2", "--json"],
+      ("exit0.py:4", "sys.exit(0)"), "exit0.py"),
+    C("classify-user-sys-exit-3-at-import", ["classify", "exit3_at_import.py:m", "--depth", "2"],
+      ("exit3_at_import.py:2", "sys.exit(3)", "while loading"), "exit3_at_import.py"),
+    C("classify-user-raises-keyboard-interrupt", ["classify", "raises_ctrl_c.py:m", "--depth", "2"],
+      ("raises_ctrl_c.py:2", "KeyboardInterrupt"), "raises_ctrl_c.py"),
+    C("classify-user-os-exit-in-measure-json", ["classify", "os_exit.py:m", "--depth", "2", "--json"],
+      ("os_exit.py:4", "os._exit(0)"), "os_exit.py"),
+    C("classify-user-os-exit-at-import", ["classify", "os_exit_at_import.py:m"],
+      ("os_exit_at_import.py:2", "os._exit(7)"), "os_exit_at_import.py"),
+    C("counterexample-user-sys-exit-0-smt-json", ["counterexample", "exit0.py:m", "--depth", "2", "--method", "smt",
+                                                  "--json"], ("exit0.py:4", "sys.exit(0)"), "exit0.py"),
+    C("atlas-user-sys-exit-0-json", ["atlas", "--measure", "exit0.py:m", "--depths", "2", "--grades", "1",
+                                     "--orders", "rank", "--json"], ("exit0.py:4", "sys.exit(0)"), "exit0.py"),
+    C("experiment-correlation-user-raises-keyboard-interrupt-json",
+      ["experiment", "correlation", QRELS, GOOD, FAIR, POOR, "--measures", "AP,raises_ctrl_c.py:m", "--json"],
+      ("raises_ctrl_c.py:2", "KeyboardInterrupt"), "raises_ctrl_c.py"),
     # --- measures
     C("measures-unknown-option", ["measures", "--bogus"], "--bogus"),
     C("measures-extra-argument", ["measures", "AP"], "AP"),
@@ -631,6 +656,51 @@ def test_every_subcommand_has_a_case():
     wanted = {(n,) for n in names(app)} | {("ipso", n) for n in names(ipso_app)} | {
         ("experiment", n) for n in names(experiment_app)}
     assert wanted <= covered, sorted(wanted - covered)
+
+
+# --- issue 24 part 1: output onto what is not a regular file ---------------------------------------------
+#: (case id, command line writing to OUT, where OUT is a private copy of /dev/full or a socket)
+NOT_A_FILE = [
+    ("properties-report-onto-a-full-device", ["properties", "RR", "--report", "OUT"], "full"),
+    ("hasse-o-onto-a-full-device", ["hasse", "--depth", "2", "--format", "csv", "-o", "OUT"], "full"),
+    ("experiment-correlation-o-onto-a-full-device", ["experiment", "correlation", *TRIO, "--measures", "P,RR",
+                                                     "-o", "OUT"], "full"),
+    ("ipso-runs-table-onto-a-socket", ["ipso", "runs", GOOD, POOR, "--qrels", QRELS, "--table", "OUT"], "socket"),
+    ("atlas-o-onto-a-socket", ["atlas", "--measure", "RR", "--depths", "2", "--grades", "1", "--orders", "rank",
+                               "-o", "OUT"], "socket"),
+]
+
+
+@pytest.mark.parametrize("case_id,argv,kind", NOT_A_FILE, ids=[c[0] for c in NOT_A_FILE])
+def test_output_onto_a_device_or_socket_is_one_line(case_id, argv, kind, tmp_path, monkeypatch, capsys):
+    """A write that fails on a device (a copy of /dev/full: no space) or is refused (a socket) is one line,
+    exit 2, and the device or socket is still there (never renamed over: tests/test_writes_not_ours.py)."""
+    import os
+    import socket
+    import stat
+
+    monkeypatch.chdir(tmp_path)
+    out_path = tmp_path / "OUT"
+    sock = None
+    if kind == "full":
+        try:
+            os.mknod(out_path, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+            os.close(os.open(out_path, os.O_WRONLY))
+        except OSError as exc:
+            pytest.skip(f"no private device node here ({exc.strerror or exc}; mknod needs root, a dev mount)")
+        words = ("'OUT'", "No space left on device")
+    else:
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(out_path))
+        words = ("'OUT'", "is a socket")
+    try:
+        code, out, err = run_cli(capsys, argv)
+    finally:
+        if sock is not None:
+            sock.close()
+    assert_clear_refusal(code, out, err, words)
+    mode = os.lstat(out_path).st_mode
+    assert stat.S_ISCHR(mode) if kind == "full" else stat.S_ISSOCK(mode)
 
 
 # --- issue 24 part 3: a scheduler that accepts and never answers, or answers garbage (fake servers in threads)
