@@ -340,11 +340,9 @@ def test_a_file_whose_import_fails(here, capsys):
     "statement,error",
     [
         ("raise BadRunError('run 99: mine')", BadRunError),
-        ("raise KeyboardInterrupt", KeyboardInterrupt),
-        ("raise SystemExit(7)", SystemExit),
         ("raise TimeLimitError('stopped')", TimeLimitError),
     ],
-    ids=["workbench-error", "keyboard-interrupt", "system-exit", "time-limit"],
+    ids=["workbench-error", "time-limit"],
 )
 def test_errors_that_pass_through(here, statement, error):
     stem = f"through_{error.__name__.lower()}"
@@ -358,6 +356,142 @@ def test_errors_that_pass_through(here, statement, error):
     with pytest.raises(error) as exc:
         m.value((1, 0), Gains.default())
     assert type(exc.value) is error
+
+
+# ---------------------------------------------------------------------------
+# issue 24 part 5: leaving through the back door (sys.exit, os._exit, a raised KeyboardInterrupt)
+
+BACK_DOORS = {
+    # id: (statement in the measure, what the message says)
+    "sys-exit-0": ("sys.exit(0)", "sys.exit(0)"),
+    "sys-exit-3": ("sys.exit(3)", "sys.exit(3)"),
+    "sys-exit-text": ("sys.exit('bye')", "sys.exit('bye')"),
+    "sys-exit-none": ("sys.exit()", "sys.exit()"),
+    "raise-system-exit": ("raise SystemExit(5)", "sys.exit(5)"),
+    "builtin-exit": ("exit(1)", "sys.exit(1)"),
+    "os-exit": ("os._exit(0)", "os._exit(0)"),
+    "keyboard-interrupt": ("raise KeyboardInterrupt", "KeyboardInterrupt raised by the code (not a Ctrl-C)"),
+}
+TAIL = "a measure file may not end the program; return a value, or raise an exception to report a problem"
+
+
+@pytest.mark.parametrize("key", list(BACK_DOORS))
+def test_back_door_in_the_measure_is_one_line_naming_file_and_line(key, here, capsys):
+    statement, says = BACK_DOORS[key]
+    stem = "door_" + key.replace("-", "_")
+    name = write(here, f"{stem}.py", f"""
+        import os
+        import sys
+
+        def f(A):
+            {statement}
+    """)
+    line = line_of(here, name, statement)
+    expected = f"measure '{name}:f': {name}:{line}: {says} in the measure: {TAIL}"
+    for how in ("value", "evaluate", "expression", "z3"):
+        err = api_error(f"{name}:f", how)
+        assert str(err) == expected and isinstance(err, WorkbenchError)
+        assert isinstance(err.__cause__, (SystemExit, KeyboardInterrupt)) or type(err.__cause__).__name__ == "UserExit"
+    # the --json contract: nothing on stdout, one line on stderr, exit 2
+    assert cli_error(capsys, "classify", f"{name}:f", "--depth", "2", "--json") == expected
+
+
+@pytest.mark.parametrize("statement,says", [("sys.exit(3)", "sys.exit(3)"), ("os._exit(4)", "os._exit(4)"),
+                                            ("raise KeyboardInterrupt", "KeyboardInterrupt raised by the code")],
+                         ids=["sys-exit", "os-exit", "keyboard-interrupt"])
+def test_back_door_at_import_is_one_line_naming_file_and_line(statement, says, here, capsys):
+    name = write(here, f"at_import_{abs(hash(statement))}.py", f"""
+        import os
+        import sys
+        {statement}
+
+        def f(A):
+            return A.gain(0)
+    """)
+    line = line_of(here, name, statement)
+    with pytest.raises(UserMeasureError) as exc:
+        parse_measure(f"{name}:f")
+    assert str(exc.value).startswith(f"measure '{name}:f': {name}:{line}: {says}")
+    assert "while loading the file" in str(exc.value)
+    msg = cli_error(capsys, "classify", f"{name}:f", "--depth", "2", "--json")
+    assert msg == str(exc.value)
+
+
+def _script(here: Path, body: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(body)], capture_output=True, text=True, timeout=120,
+                          cwd=here, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_os_exit_outside_the_users_code_still_ends_the_process(here):
+    """The os._exit guard acts only inside the user's code: the workbench's own os._exit (and a forked child's)
+    ends the process as before."""
+    write(here, "fine.py", """
+        def f(A):
+            return A.gain(0)
+    """)
+    out = _script(here, """
+        import os
+        from workbench.measures.names import parse_measure
+        from workbench.space.runs import Gains
+        assert parse_measure("fine.py:f").value((1, 0), Gains.default()) == 1
+        pid = os.fork()
+        if pid == 0:
+            os._exit(9)
+        assert os.WEXITSTATUS(os.waitpid(pid, 0)[1]) == 9
+        os._exit(5)
+    """)
+    assert out.returncode == 5, out.stderr
+
+
+def test_what_bypasses_the_os_module_cannot_be_caught(here):
+    """Documented limitation: posix._exit (like os.abort or a crash in C) ends the process; nothing can report it."""
+    write(here, "posix_exit.py", """
+        import posix
+
+        def f(A):
+            posix._exit(6)
+    """)
+    out = _script(here, """
+        from workbench.measures.names import parse_measure
+        from workbench.space.runs import Gains
+        parse_measure("posix_exit.py:f").value((1, 0), Gains.default())
+    """)
+    assert out.returncode == 6 and out.stdout == ""
+
+
+def test_a_real_ctrl_c_in_a_looping_measure_still_interrupts(here):
+    """A SIGINT while the measure's own code runs (the traceback ends in the user's file) is a Ctrl-C:
+    exit 130 and "interrupted", not a UserMeasureError; the measure raising KeyboardInterrupt itself is one."""
+    import signal
+    import time
+
+    write(here, "spin.py", """
+        import pathlib
+
+        def f(A):
+            pathlib.Path("started").touch()
+            while True:
+                pass
+    """)
+    exe = Path(sys.executable).parent / "workbench"
+    argv = [str(exe)] if exe.exists() else [sys.executable, "-m", "workbench.cli.main"]
+    proc = subprocess.Popen([*argv, "classify", "spin.py:f", "--depth", "2", "--json"], cwd=here,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 60
+        while not (here / "started").exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert (here / "started").exists(), proc.communicate()
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert out == "" and err == "workbench: error: interrupted\n", err
 
 
 def test_a_logarithm_in_z3_stays_not_expressible(here, capsys):
