@@ -320,3 +320,19 @@ def test_every_write_goes_through_atomic_write():
                     and "table().render(" not in code:
                 offenders.append(f"{path.relative_to(ROOT)}:{i}: {code}")
     assert not offenders, "\n".join(offenders)
+
+
+@pytest.mark.parametrize("argv", [["properties", "RR", "--report", "OUT"], ["atlas", "--depths", "2", "--grades", "1",
+                                                                             "--orders", "rank", "--report", "OUT"]],
+                         ids=["properties --report", "atlas --report"])
+def test_a_report_onto_a_fifo_writes_no_json_twin_beside_it(argv, here, capsys, monkeypatch):
+    """``--report /dev/null`` must not create ``/dev/null.json``: beside a device or FIFO there is no JSON twin."""
+    if argv[0] == "atlas":
+        import workbench.papers.atlas as atlas
+
+        monkeypatch.setattr(atlas, "BUILTIN_MEASURES", ("RR",))
+    os.mkfifo("OUT")
+    reader = FifoReader(here / "OUT")
+    code, out, err = run(capsys, argv)
+    assert code == 0 and reader.close(), err
+    assert not Path("OUT.json").exists() and stat.S_ISFIFO(os.lstat("OUT").st_mode)

@@ -107,7 +107,7 @@ def atlas(
     """The atlas of measure scales: verdicts per order, grades and depth, smallest violations, exact thresholds."""
     from workbench.papers.atlas import BUILTIN_MEASURES, plan_atlas, run_atlas
     from workbench.papers.atlas_report import atlas_json, atlas_markdown, json_text
-    from workbench.core.files import atomic_write as write_atomic
+    from workbench.core.files import atomic_write as write_atomic, companion_path
 
     own = bool(measure)
     names = list(measure) if own else list(BUILTIN_MEASURES)
@@ -115,7 +115,8 @@ def atlas(
     grade_list = parse_range(grades, "grades", 1, 3)
     depth_list = parse_range(depths, "depths", 1)
     md_path = output if output is not None else (None if own else DEFAULT_REPORT)
-    js_path = json_report if json_report is not None else (None if own else md_path.with_suffix(".json"))
+    # the JSON twin of the Markdown report: none beside a device or FIFO (--report /dev/null writes no /dev/null.json)
+    js_path = json_report if json_report is not None else (None if own else companion_path(md_path, ".json"))
     for path in (md_path, js_path):
         if path is not None:
             _check_folder(path)

@@ -65,16 +65,19 @@ def properties(
 
 def write_report(path: Path, measure: Optional[str], as_json: bool) -> None:
     """Build the properties report (every built-in measure, or ``measure``) and write it atomically."""
-    from workbench.core.files import atomic_write
+    from workbench.core.files import atomic_write, companion_path
     from workbench.papers.properties_report import (REPORT_MEASURES, build_properties_report, properties_json,
                                                     properties_json_text, properties_markdown)
 
     with progress_bar(label="properties report"):
         tables = build_properties_report([measure] if measure else REPORT_MEASURES)
-    json_path = path.with_suffix(".json")
-    atomic_write(path, properties_markdown(tables))
-    atomic_write(json_path, properties_json_text(tables))
+    json_path = companion_path(path, ".json", "--report")  # none beside a device or FIFO (/dev/null)
+    atomic_write(path, properties_markdown(tables), "--report")
+    if json_path is not None:
+        atomic_write(json_path, properties_json_text(tables), "--report")
     if as_json:
-        emit_json(properties_json(tables) | {"report": str(path), "json_report": str(json_path)})
+        emit_json(properties_json(tables) | {"report": str(path),
+                                             "json_report": None if json_path is None else str(json_path)})
     else:
-        stdout.print(f"{len(tables)} tables; wrote {path} and {json_path}", markup=False, highlight=False)
+        wrote = f"{path}" if json_path is None else f"{path} and {json_path}"
+        stdout.print(f"{len(tables)} tables; wrote {wrote}", markup=False, highlight=False)

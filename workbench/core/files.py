@@ -207,6 +207,30 @@ def output_target(path: str | Path, what: str = "output") -> tuple[Path, str]:
     raise OutputPathError(f"{what} {shown}: is {kind}; refusing to write onto it; give a file name")
 
 
+def companion_path(path: str | Path, suffix: str, what: str = "output") -> Path | None:
+    """The file written beside ``path`` with ``suffix`` (a report's JSON twin), or None beside a device or FIFO.
+
+    ``properties --report R.md`` also writes ``R.json``; for ``--report
+    /dev/null`` (or a FIFO) that would create ``/dev/null.json``, a file
+    nobody asked for in a folder that is not the user's, so there is none.
+
+    Examples
+    --------
+    >>> companion_path("reports/atlas.md", ".json")
+    PosixPath('reports/atlas.json')
+    >>> companion_path("/dev/null", ".json") is None
+    True
+
+    References
+    ----------
+    POSIX stat(2).
+    """
+    p = Path(path)
+    if output_target(p, what)[1] == DIRECT:
+        return None
+    return p.with_suffix(suffix)
+
+
 def _stream(p: Path, data: Data, what: str) -> None:
     """Open the device or FIFO ``p`` for writing (no create, no truncate, no rename) and write ``data`` to it."""
     shown = repr(str(p))
