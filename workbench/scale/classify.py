@@ -321,6 +321,21 @@ def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gain
     return _PROBES[key]
 
 
+#: The most seconds the block probe of :func:`stream_probe` may take by the small probe's model (which
+#: overestimates: 2-50 times, measured on ERR and DCG); beyond
+#: (exact values of thousands of digits, e.g. ERR with gains near 2**3321), the model's estimate is used as is.
+STREAM_PROBE_SECONDS = 5.0
+
+
+def _stream_probe_seconds(rough, w, workers: int) -> float:
+    """Seconds :func:`stream_probe` would take (three passes over its block), from the small probe's estimate."""
+    if rough is None or not w.runs:
+        return 0.0
+    parallel = workers * (_PARALLEL_EFFICIENCY if workers > 1 else 1.0)
+    per_run = max(rough.seconds - _SEC_PER_WORKER * workers, 0.0) * parallel / w.runs
+    return 3 * min(STREAM_PROBE_RUNS, w.runs) * per_run
+
+
 def check_classify(measure, order, space, gains: Gains | None = None, command: str = "classify",
                    hint: str = "", workers: int | None = None, block: int | None = None) -> None:
     """Refuse (:class:`~workbench.errors.TooLargeError`) a classification that would not fit the machine.
@@ -340,9 +355,13 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
     def at(d: int):
         w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains, streaming)
         # small spaces fit whatever the model says: probing them would cost more than classifying
-        if streaming and STREAM_PROBE_FROM < w.log2_runs <= math.log2(limit) + 1e-9 and w.fallback == 0:
+        rough = w.streaming_estimate(workers, block) if streaming else None
+        if (streaming and STREAM_PROBE_FROM < w.log2_runs <= math.log2(limit) + 1e-9 and w.fallback == 0
+                and _stream_probe_seconds(rough, w, workers) <= STREAM_PROBE_SECONDS):
             probe = stream_probe(measure, order, space.kind, d, space.grades, space.topic, gains)
             est = w.streaming_estimate(workers, block, probe)
+        elif streaming:  # the block probe itself would be long (huge exact values): the small probe's model
+            est = rough
         else:
             est = w.streaming_estimate(workers, block) if streaming else w.estimate()
         if w.log2_runs > math.log2(limit) + 1e-9:
