@@ -103,8 +103,16 @@ class Census:
     def to_json(self) -> dict:
         """JSON object: exact integer counts and float fractions beside them.
 
+        Printed with :func:`workbench.core.exact.json_safe` (``--json``), a
+        count beyond 2^53 becomes its decimal string with ``K_digits`` beside it
+        (``"pairs": "3980...", "pairs_digits": 6021`` at depth 10000).
+
         >>> census(2).to_json()["ni"], census(2).to_json()["ni_fraction"]
         (6, 0.375)
+        >>> from workbench.core.exact import json_safe
+        >>> j = json_safe(census(40).to_json())
+        >>> j["pairs"], j["pairs_digits"], j["equal"]
+        ('1208925819614629174706176', 25, 1099511627776)
 
         References
         ----------
