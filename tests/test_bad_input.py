@@ -13,6 +13,7 @@ installed ``workbench`` script.
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
 import subprocess
 import sys
@@ -30,7 +31,9 @@ TREC = EX / "trec"
 QRELS = str(TREC / "qrels.txt")
 GOOD, FAIR, POOR = (str(TREC / f"run.{k}.txt") for k in ("good", "fair", "poor"))
 HALF_LIFE = f"{EX / 'half_life.py'}:half_life"
-MISSING_DIR = "/no/such/dir"
+# one folder per test worker: running as root, a command may create it (by design) and the cleanup
+# removes it, which must not pull it from under a case running on another worker
+MISSING_DIR = f"/no-such-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}/dir"
 
 # --- input files a case can ask for (written into tmp_path before the run) -------------
 

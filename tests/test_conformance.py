@@ -16,10 +16,10 @@ import pytest
 
 import workbench as wb
 from workbench.cli.main import main
-from workbench.conformance.check import check_conformance, ulps
-from workbench.conformance.implementations import parse_implementation
-from workbench.conformance.inputs import LAYOUTS, generated_inputs, space_batches, write_topic
-from workbench.conformance.reference import ranked, reference_values
+from workbench.peers.check import check_conformance, ulps
+from workbench.peers.implementations import parse_implementation
+from workbench.peers.inputs import LAYOUTS, generated_inputs, space_batches, write_topic
+from workbench.peers.reference import ranked, reference_values
 from workbench.errors import BadDepthError, UnknownImplementationError, UnknownMeasureError
 from workbench.space.runs import Topic
 

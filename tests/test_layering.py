@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 
 #: The layers, lowest first: space -> order -> measure -> scale -> analyses -> figures/reports -> cli.
 LAYERS = ("errors", "core", "space", "order", "measures", "scale", "property", "data", "ipso", "experiments",
-          "conformance", "figures", "papers", "api", "cli", "__init__", "__main__")
+          "peers", "figures", "papers", "api", "cli", "__init__", "__main__")
 
 
 def module_name(path: Path, root: Path) -> str:

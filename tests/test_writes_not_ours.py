@@ -104,7 +104,7 @@ WRITERS = {
 
 def _stub_heavy(monkeypatch, tmp_path: Path) -> None:
     """Stand-ins for the minutes-long computations that still write through the workbench's own code."""
-    real_runs = importlib.import_module("workbench.conformance.real_runs")
+    real_runs = importlib.import_module("workbench.peers.real_runs")
     import workbench.papers.reproduce as reproduce
     import workbench.papers.study as study
     import workbench.papers.twist_scale as twist_scale

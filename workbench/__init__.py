@@ -37,13 +37,6 @@ _DECLARE = ["parameter"]
 
 __all__ = _API + _DECLARE
 
-# ``wb.conformance`` is the API function, and ``workbench.conformance`` a subpackage (cheap: a docstring).
-# Importing the subpackage makes the import system set ``workbench.conformance`` to the module, so it is
-# loaded now and that attribute removed: the first ``wb.conformance`` then loads the function (below),
-# and no later import of ``workbench.conformance.*`` replaces it.
-from workbench import conformance as _conformance_package  # noqa: E402
-
-del globals()["conformance"]
 
 def __getattr__(name: str):
     """Load the API function ``name`` from :mod:`workbench.api` on first use (PEP 562)."""

@@ -1,14 +1,14 @@
 """The ``workbench conformance-report`` command: regenerate ``reports/conformance.md`` and ``.json``.
 
 Registered on the main app by :mod:`workbench.cli.main`; one call of
-:func:`workbench.conformance.real_runs.build_report` plus writing and a
+:func:`workbench.peers.real_runs.build_report` plus writing and a
 summary.  Exit status 0 when every differing cell is explained by a named
 convention, 1 when some cell is unexplained (the report lists it), 2 on bad
 input.
 
 References
 ----------
-Issue 23 part 2; :mod:`workbench.conformance.real_runs`; NIST trec_eval;
+Issue 23 part 2; :mod:`workbench.peers.real_runs`; NIST trec_eval;
 pytrec_eval (Van Gysel and de Rijke, SIGIR 2018); ir_measures (MacAvaney et
 al., ECIR 2022); cwl-eval (Azzopardi, Thomas and Moffat, SIGIR 2019).
 """
@@ -37,7 +37,7 @@ def conformance_report(
 ) -> None:
     """Compare every paired measure per topic with trec_eval, ir_measures and cwl-eval on the Robust 2003 runs
     and on synthetic stress runs; write reports/conformance.md and reports/conformance.json."""
-    from workbench.conformance.real_runs import CHUNKS, build_report, default_data_dir, report_dict, write_reports
+    from workbench.peers.real_runs import CHUNKS, build_report, default_data_dir, report_dict, write_reports
     from workbench.errors import WorkbenchError
 
     root = data if data is not None else default_data_dir()

@@ -19,7 +19,7 @@ raises :class:`~workbench.errors.UnknownImplementationError` naming it: bad
 input.  What an implementation does when called is its own behaviour and
 is never bad input: an exception, a result that is not a ``{topic:
 number}`` dict, a missing topic or a non-finite value is recorded in the
-:class:`Outcome` and reported by :mod:`workbench.conformance.check` as
+:class:`Outcome` and reported by :mod:`workbench.peers.check` as
 non-conformance.
 
 Examples

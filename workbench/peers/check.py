@@ -1,17 +1,17 @@
 """Does an external implementation compute a measure as the workbench defines it?  Topic by topic (SPEC section 7).
 
 :func:`check_conformance` calls the implementation
-(:mod:`workbench.conformance.implementations`) on
+(:mod:`workbench.peers.implementations`) on
 
 1. every run of a space, depths ``1..N`` (lowest first), each run one TREC
-   topic, under four score layouts (:mod:`workbench.conformance.inputs`:
+   topic, under four score layouts (:mod:`workbench.peers.inputs`:
    distinct scores, all tied, ties in 32-bit floats only, tied pairs), one
    call per depth and layout;
 2. ``examples`` generated ``(qrels, run)`` pairs (Hypothesis, seeded: the
    same seed gives the same inputs), one call each;
 
 and compares each topic's value with the workbench's exact value
-(:mod:`workbench.conformance.reference`), converted to the nearest float
+(:mod:`workbench.peers.reference`), converted to the nearest float
 only for the comparison: a cell *agrees* when the two differ by at most
 ``tolerance`` (absolute).  A cell where the measure is undefined (nDCG, AP
 on a topic without a relevant document) is not compared; what the
@@ -30,7 +30,7 @@ simplest layout, the first run in the space's order; else the generated
 case Hypothesis shrinks to (``hypothesis.find``; if the search allowed
 does not find it again, the smallest generated case, unshrunk, and it says
 so).  Its likely cause is the alternative convention under which the
-reference gives the implementation's value (:mod:`workbench.conformance.causes`).
+reference gives the implementation's value (:mod:`workbench.peers.causes`).
 
 The result conforms when every compared cell agrees, no call failed, no
 value is missing and nothing is flipped.  It is a bounded check: the runs
@@ -66,10 +66,10 @@ from workbench.core.exact import ValueBlock, exact_str
 from workbench.data.exact_scores import dense_ranks
 from workbench.measures.names import parse_measure
 from workbench.space.runs import Gains, Topic, format_run
-from workbench.conformance.causes import Cause, explain
-from workbench.conformance.implementations import Implementation, parse_implementation
-from workbench.conformance.inputs import LAYOUTS, generated_inputs, space_batches, space_size, trec_inputs
-from workbench.conformance.reference import exact_float, ranked, reference_values
+from workbench.peers.causes import Cause, explain
+from workbench.peers.implementations import Implementation, parse_implementation
+from workbench.peers.inputs import LAYOUTS, generated_inputs, space_batches, space_size, trec_inputs
+from workbench.peers.reference import exact_float, ranked, reference_values
 
 #: Flip examples kept per kind.
 FLIP_EXAMPLES = 3

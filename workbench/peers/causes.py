@@ -12,7 +12,7 @@ the order they are tried:
 ``tie rule``
     the run ranked with ties broken by docid ascending or in file order,
     or with scores compared as 64-bit floats
-    (:data:`workbench.conformance.reference.TIE_RULES`);
+    (:data:`workbench.peers.reference.TIE_RULES`);
 ``gain convention``
     gains ``2^g - 1`` or gains equal to the grades (graded topics), or the
     lenient binary view;
@@ -54,7 +54,7 @@ from workbench.core.exact import to_float
 from workbench.measures.measure import Measure
 from workbench.measures.names import parse_measure
 from workbench.space.runs import Gains
-from workbench.conformance.reference import TIE_RULES, ranked, topic_value
+from workbench.peers.reference import TIE_RULES, ranked, topic_value
 
 #: Every cause a witness can be given, in the order alternatives are tried.
 CAUSES = ("topics without relevant documents", "tie rule", "gain convention", "cut-off or normalisation",

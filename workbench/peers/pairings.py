@@ -109,7 +109,7 @@ class Pairing:
         cwl-eval's ``max_n`` (positions every ranking is padded or cut to).
     robust : bool
         Compared on the Robust runs too (``False``: on the stress files only,
-        for the cost of the exact computation; see :mod:`workbench.conformance.real_runs`).
+        for the cost of the exact computation; see :mod:`workbench.peers.real_runs`).
 
     Examples
     --------

@@ -11,7 +11,7 @@ is *undefined* (SPEC section 3) -- its cell is then not compared.
 
 :func:`rankings` ranks one topic's run under other tie rules, and
 :func:`topic_value` scores one topic under another ranking, other gains or
-another measure name: the alternatives :mod:`workbench.conformance.causes`
+another measure name: the alternatives :mod:`workbench.peers.causes`
 tries when an implementation disagrees.
 
 Examples
