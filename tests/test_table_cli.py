@@ -60,6 +60,7 @@ COMMANDS = {
     "atlas": ["atlas", "--measure", "RR", "--depths", "2", "--grades", "1", "--orders", "rank"],
     "counterexample": ["counterexample", "P", "--order", "set", "--depth", "2"],
     "properties": ["properties", "RR", "--depths", "2", "--which", "boundedness"],
+    "conformance": ["conformance", "pytrec_eval:recip_rank", "--against", "RR", "--depth", "2", "--examples", "3"],
     "ipso grid": ["ipso", "grid", "--depth", "2", "--topic", "1"],
     "ipso compare": ["ipso", "compare", "10", "01"],
     "ipso census": ["ipso", "census", "--depth", "2"],
