@@ -303,7 +303,10 @@ class _FailingFigure:
     """Stands in for a matplotlib figure whose savefig writes half a file, then is interrupted."""
 
     def savefig(self, path, **kwargs):
-        Path(path).write_bytes(b"half a figure")
+        if hasattr(path, "write"):  # save_figure renders into a buffer, then writes the file atomically
+            path.write(b"half a figure")
+        else:
+            Path(path).write_bytes(b"half a figure")
         raise KeyboardInterrupt
 
 
