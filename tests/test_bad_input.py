@@ -25,11 +25,7 @@ import pytest
 
 from workbench.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[1]
-EX = ROOT / "examples"
-TREC = EX / "trec"
-QRELS = str(TREC / "qrels.txt")
-GOOD, FAIR, POOR = (str(TREC / f"run.{k}.txt") for k in ("good", "fair", "poor"))
+from cli_inputs import EX, FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC  # noqa: F401
 HALF_LIFE = f"{EX / 'half_life.py'}:half_life"
 # one folder per test worker: running as root, a command may create it (by design) and the cleanup
 # removes it, which must not pull it from under a case running on another worker
@@ -37,20 +33,6 @@ MISSING_DIR = f"/no-such-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}/dir"
 
 # --- input files a case can ask for (written into tmp_path before the run) -------------
 
-TINY_CLAIM = """\
-id = "tiny"
-statement = "P is interval on the set order."
-source = "test"
-expect = "proved"
-method = "enumeration"
-
-[scope]
-measures = ["P"]
-order = "set"
-grades = 1
-depths = "1..2"
-verdicts = ["interval"]
-"""
 
 CLAIM_HEAD = 'id = "bad"\nstatement = "s"\nsource = "t"\nexpect = "proved"\nmethod = "enumeration"\n'
 

@@ -22,26 +22,8 @@ import pytest
 
 from workbench.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[1]
-TREC = ROOT / "examples" / "trec"
-QRELS = str(TREC / "qrels.txt")
-GOOD, FAIR, POOR = (str(TREC / f"run.{k}.txt") for k in ("good", "fair", "poor"))
-TRIO = [QRELS, GOOD, FAIR, POOR]
+from cli_inputs import FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC, TRIO  # noqa: F401
 
-TINY_CLAIM = """\
-id = "tiny"
-statement = "P is interval on the set order."
-source = "test"
-expect = "proved"
-method = "enumeration"
-
-[scope]
-measures = ["P"]
-order = "set"
-grades = 1
-depths = "1..2"
-verdicts = ["interval"]
-"""
 
 #: One small invocation of every subcommand (``workbench --help``, ``ipso --help``, ``experiment --help``).
 COMMANDS = {
