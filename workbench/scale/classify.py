@@ -773,8 +773,10 @@ def classify(
     -------
     Classification
         Giner's category is computed by merging the blocks' sorted distinct
-        values while that table fits an eighth of the memory budget;
-        beyond, ``intrinsic`` is None and ``notes`` says what it would need.
+        values (sorted runs merged by a stable sort, never a hash) while that
+        table fits an eighth of the memory budget; it is never spilled to
+        disk, so beyond, ``intrinsic`` is None and ``notes`` says what it
+        would need.
 
     Examples
     --------
@@ -816,7 +818,8 @@ def classify(
     elif not distinct:
         notes = (f"intrinsic: not computed, needs ~{human_bytes(need).lstrip('~')} for the sorted distinct values "
                  f"of {size:,} runs (more than {human_bytes(intrinsic_bytes_limit()).lstrip('~')}, an eighth of "
-                 "the memory budget; raise WORKBENCH_MEMORY_LIMIT)",)
+                 "the memory budget; the table is kept in memory, not spilled to disk: raise "
+                 "WORKBENCH_MEMORY_LIMIT)",)
     job = job_for(measure, order, space, gains, distinct)
     block = block_size or DEFAULT_BLOCK
     step("scoring runs and checking covers")

@@ -53,6 +53,29 @@ class Intrinsic:
     unequal_gaps: tuple[int, int, int] | None = None
 
 
+def sort_runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct values of a 1-D integer array by a stable sort, not a hash.
+
+    Returns ``(order, new)``: ``order`` sorts ``values`` stably (equal
+    values keep their index order) and ``new`` marks the positions of
+    ``values[order]`` where a new value starts, so ``values[order[new]]``
+    are the distinct values in increasing order and ``order[new]`` the
+    smallest index holding each.  (``np.unique`` on int64 is hash-based in
+    numpy 2.3+ and several times slower than this sort; issue 25.)
+
+    >>> order, new = sort_runs(np.array([3, 1, 3, 2]))
+    >>> order.tolist(), new.tolist()
+    ([1, 3, 0, 2], [True, True, True, False])
+    """
+    order = np.argsort(values, kind="stable")
+    new = np.empty(len(order), dtype=bool)
+    if len(order):
+        ordered = values[order]
+        new[0] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    return order, new
+
+
 def sorted_distinct(values: ValueBlock) -> tuple[np.ndarray, np.ndarray]:
     """Distinct exact values in increasing order.
 
@@ -76,9 +99,11 @@ def sorted_distinct(values: ValueBlock) -> tuple[np.ndarray, np.ndarray]:
         for i in range(len(keys) - 1, -1, -1):
             first_idx[inverse[i]] = i
         distinct_rows = np.array([list(k) for k in uniq], dtype=object)
-    elif coords.shape[1] == 1:  # rational values: a 1-D unique is several times faster
-        distinct, first_idx, inverse = np.unique(coords[:, 0], return_index=True, return_inverse=True)
-        distinct_rows, inverse = distinct.reshape(-1, 1), inverse.reshape(-1)
+    elif coords.shape[1] == 1:  # rational values: one stable sort, already in exact order
+        order, new = sort_runs(coords[:, 0])
+        inverse = np.empty(len(order), dtype=np.int64)
+        inverse[order] = np.cumsum(new) - 1
+        return order[new], inverse
     else:
         distinct_rows, first_idx, inverse = np.unique(coords, axis=0, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)

@@ -145,8 +145,19 @@ class Distinct:
 
     @staticmethod
     def of(values: ValueBlock, offset: int) -> "Distinct":
-        from workbench.scale.intrinsic import sorted_distinct
+        from workbench.scale.intrinsic import sort_runs, sorted_distinct
 
+        coords = values.coords
+        if coords.dtype != object and coords.shape[1] == 1:  # int64 numerators: one stable sort, no hash
+            order, new = sort_runs(coords[:, 0])
+            heads = np.flatnonzero(new)
+            n = len(order)
+            dup = np.flatnonzero(~new[np.minimum(heads + 1, n - 1)] & (heads + 1 < n))  # held by a second run too
+            first = order[heads]
+            second = np.full(len(heads), -1, dtype=np.int64)
+            second[dup] = order[heads[dup] + 1] + offset
+            return Distinct(ValueBlock(coords[first], values.den, values.basis, values.bound, values.scale),
+                            first + offset, second)
         first, inverse = sorted_distinct(values)
         return Distinct._from(values, first, inverse, np.arange(values.n, dtype=np.int64) + offset,
                               np.full(values.n, -1, dtype=np.int64))
@@ -192,23 +203,30 @@ class Distinct:
         else the next entry's first.
         """
         vals = np.concatenate([p.values.coords[:, 0] for p in parts])
-        order = np.argsort(vals, kind="stable")
+        order = np.argsort(vals, kind="stable")  # sorted runs: merged by timsort, no hash
         vals = vals[order]
-        first = np.concatenate([p.first for p in parts])[order]
-        second = np.concatenate([p.second for p in parts])[order]
-        del order
-        new = np.empty(len(vals), dtype=bool)
+        n = len(vals)
+        new = np.empty(n, dtype=bool)
         new[:1] = True
         np.not_equal(vals[1:], vals[:-1], out=new[1:])
         heads = np.flatnonzero(new)
-        nxt = heads + 1
-        has_next = (nxt < len(vals)) & ~new[np.minimum(nxt, len(vals) - 1)]
-        own = second[heads]
-        second_out = np.where(own >= 0, own, np.where(has_next, first[np.minimum(nxt, len(vals) - 1)], -1))
+        # values held by a second entry too (few unless many runs tie): that entry
+        dup = np.flatnonzero(~new[np.minimum(heads + 1, n - 1)] & (heads + 1 < n))
+        following = order[heads[dup] + 1]
+        at_head = order[heads]  # the entry each distinct value comes from
+        del order, new
+        vals = vals[heads]
+        del heads
+        first_all = np.concatenate([p.first for p in parts])
+        first, following = first_all[at_head], first_all[following]
+        del first_all
+        second = np.concatenate([p.second for p in parts])[at_head]
+        del at_head
+        missing = second[dup] < 0
+        second[dup[missing]] = following[missing]
         head = parts[0].values
-        bound = int(np.abs(vals[heads]).max(initial=0))
-        return Distinct(ValueBlock(vals[heads].reshape(-1, 1), head.den, head.basis, bound, head.scale),
-                        first[heads], second_out)
+        bound = int(np.abs(vals).max(initial=0))
+        return Distinct(ValueBlock(vals.reshape(-1, 1), head.den, head.basis, bound, head.scale), first, second)
 
     @property
     def nbytes(self) -> int:
