@@ -90,7 +90,7 @@ def test_deep_runs_use_python_integers():
 def test_outside_the_fast_forms_returns_none():
     gains = Gains.default(1)
     runs = np.array([[1, 0, 1]], dtype=np.uint8)
-    assert fast_evaluate(parse_measure("RR"), runs, gains) is None
+    assert fast_evaluate(parse_measure("nDCG"), runs, gains, Topic((2,))) is None        # evaluate_measure's
     assert fast_evaluate(parse_measure("AP"), runs, gains, Topic((0,))) is None            # undefined there
     assert fast_evaluate(parse_measure("Twist"), runs, gains, Topic((1,))) is None         # 2 ones, RB = 1
     assert fast_evaluate(parse_measure("P"), np.array([[2]], dtype=np.uint8), gains) is None  # grade > c
@@ -125,3 +125,92 @@ def test_mean_order_from_system_balls_matches_pairwise_differences(monkeypatch):
         oracle = [[0 if i == j or (i, j) in ((1, 4), (4, 1)) else (1 if totals[i] > totals[j] else -1)
                    for j in range(6)] for i in range(6)]
         assert fast.tolist() == slow.tolist() == oracle, trial
+
+
+DEEP_NAMES = ["AP", "AP@100", "RR", "RR@70", "Succ", "RBP(p=0.8)", "RBP(p=1/2)", "gRBP(p=1/3)", "RBTO", "DCG",
+              "DCG(discount=logb,b=10)", "ERR", "P@10", "R", "SBTO"]
+
+
+def _same_value(fast, slow) -> bool:
+    """Equal exact values: the same rational per basis element (sparse DCG blocks have another basis and den)."""
+    def per_element(b):
+        rows = []
+        for row in b.coords.tolist():
+            d: dict = {}
+            for c, e in zip(row, b.basis):
+                if c:
+                    d[e] = d.get(e, 0) + Fraction(int(c), b.den)
+            rows.append(d)
+        return rows, b.scale
+    return per_element(fast) == per_element(slow)
+
+
+def _deep_cases(seed=11, n=14):
+    """Deep blocks of real-run shape: depth 65..3000 (past SPARSE_DEPTH), a few relevant documents per row."""
+    rng = np.random.default_rng(seed)
+    for k in range(n):
+        c = int(rng.integers(1, 3))
+        gains = [Gains.default(c), Gains.parse("0,5,10") if c == 2 else Gains.parse("0,3"),
+                 Gains.parse("0,1/2,3") if c == 2 else Gains.parse("0,1/3")][k % 3]
+        depth = int(rng.integers(65, 3001)) if k % 2 else int(rng.integers(65, 400))
+        counts = tuple(int(x) for x in rng.integers(1, 6, size=c))
+        rows = int(rng.integers(1, 4))
+        runs = np.zeros((rows, depth), dtype=np.uint8)
+        for r in range(rows):
+            pos = rng.choice(depth, size=int(rng.integers(0, min(sum(counts), 6) + 1)), replace=False)
+            runs[r, pos] = rng.integers(1, c + 1, size=len(pos))
+        if k == 0:
+            runs[0, -1] = 1  # a relevant document at the last position
+        yield gains, Topic(counts), runs
+
+
+@pytest.mark.parametrize("name", DEEP_NAMES)
+def test_sparse_deep_paths_equal_generic(name):
+    """The sparse forms of deep blocks (depth > SPARSE_DEPTH) give the generic evaluation's exact values."""
+    from workbench.data.fast_scores import SPARSE_DEPTH
+
+    m = parse_measure(name)
+    seen = 0
+    for gains, topic, runs in _deep_cases():
+        assert runs.shape[1] > SPARSE_DEPTH
+        if name == "ERR" and any(g.denominator != 1 for g in gains.values):
+            continue
+        fast = fast_evaluate(m, runs, gains, topic)
+        assert fast is not None, (name, gains)
+        slow = m.evaluate(runs, gains, topic)
+        assert _same_value(fast, slow), (name, str(gains), topic, [np.flatnonzero(r).tolist() for r in runs])
+        seen += 1
+    assert seen >= 8
+
+
+def test_deep_ranking_scores_in_bounded_memory():
+    """A 200,000-long ranking with 8 relevant documents: AP, RR, nDCG, P@10, RBP, RBTO, ERR in linear memory.
+
+    Before: AP over lcm(1..200000) (3.9 GB), nDCG's 200,000 x 199,489 object array (MemoryError), RR 190 s.
+    """
+    import time
+    import tracemalloc
+
+    from workbench.data.exact_scores import evaluate_rankings
+
+    N = 200_000
+    rng = np.random.default_rng(5)
+    runs = np.zeros((2, N), dtype=np.uint8)
+    for r in range(2):
+        runs[r, rng.choice(N, size=8, replace=False)] = 1
+    runs[0, N - 1] = 1
+    topic, gains = Topic((8,)), Gains.default(1)
+    tracemalloc.start()
+    t = time.perf_counter()
+    try:
+        for name in ("AP", "RR", "nDCG", "P@10", "RBP(p=0.8)", "RBTO", "ERR"):
+            block = evaluate_rankings(parse_measure(name), runs, [N, N], gains, topic)
+            assert block.n == 2
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2 ** 20, peak           # the 2 x 200,000 grades and integers of ~N digits, no N^2 table
+    assert time.perf_counter() - t < 10
+    ap = evaluate_rankings(parse_measure("AP"), runs, [N, N], gains, topic)
+    pos = np.flatnonzero(runs[1]) + 1
+    assert ap.value(1) == sum(Fraction(k + 1, int(p)) for k, p in enumerate(pos)) / 8
