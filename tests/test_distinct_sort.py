@@ -94,3 +94,16 @@ def test_sort_runs_and_sorted_distinct(seed):
 def test_int64_extremes():
     vals = [np.iinfo(np.int64).max, np.iinfo(np.int64).min + 1, 0, np.iinfo(np.int64).max, -1]
     assert table(Distinct.of(ValueBlock.rational(np.array(vals, dtype=np.int64)), 10)) == oracle(vals, 10)
+
+
+def test_refusal_says_the_table_is_not_spilled(monkeypatch):
+    """Beyond its memory share the table is not computed (no spilling to disk), and the note says so."""
+    import workbench.scale.classify as cl
+    from workbench.measures.names import parse_measure
+    from workbench.order.orders import get_order
+    from workbench.space.spaces import Space
+
+    monkeypatch.setattr(cl, "intrinsic_bytes_limit", lambda: 10.0)
+    c = cl.classify(parse_measure("RBP(p=4/5)"), get_order("dominance"), Space("rank", 6))
+    assert c.intrinsic is None
+    assert "not spilled to disk" in c.intrinsic_text and "WORKBENCH_MEMORY_LIMIT" in c.intrinsic_text
