@@ -95,6 +95,7 @@ al., ECIR 2022).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Callable, Optional, Sequence
 
 import numpy as np
@@ -320,7 +321,7 @@ def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gain
         for i, s in enumerate(systems):
             docs = cut[s][t]
             if docs:
-                a[i, :len(docs)] = [grade_of(d, 0) for d in docs]
+                a[i, :len(docs)] = np.fromiter(map(grade_of, docs, repeat(0)), dtype=np.uint8, count=len(docs))
             else:
                 missing.setdefault(s, []).append(t)
         counts = [0] * c
