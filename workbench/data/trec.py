@@ -440,8 +440,9 @@ def read_run(path, score_precision: str = "float32") -> dict[str, list[str]]:
     return fast if fast is not None else _read_run_lines(path, score_precision)
 
 
-#: Read this many characters of a run file at a time (:func:`_read_run_fast`).
-RUN_CHUNK = 1 << 22
+#: Read this many characters of a run file at a time (:func:`_read_run_fast`): small enough that a chunk's strings stay
+#: in the CPU caches (7 million lines: 5.2 s CPU with 32 K, 11.6 s with 4 M).
+RUN_CHUNK = 1 << 15
 _SCORE_CHARS = b"0123456789.+-eE\n"
 
 
@@ -459,7 +460,7 @@ _ASCII_SPACE = _ascii_space()
 def _read_run_fast(path, score_precision: str) -> RankedRun | None:
     """:func:`read_run` by chunks and columns, or None when any line needs the line-by-line reader.
 
-    Streams the file in chunks of :data:`RUN_CHUNK` bytes and keeps, per
+    Streams the file in chunks of :data:`RUN_CHUNK` characters and keeps, per
     topic, its docids and a float array of its scores (no per-line tuples);
     a topic is ranked when the next one starts (run files hold a topic's
     lines together; when a topic comes back, the line-by-line reader reads the file).  Scores are checked in
