@@ -39,6 +39,8 @@ Tables 1-2; Kendall, "Rank correlation methods", 1948 (tau-b).
 """
 from __future__ import annotations
 
+import functools
+
 import csv
 import io
 import math
@@ -116,11 +118,17 @@ def tau_b_from_signs(sx, sy) -> TauB:
     sx, sy = np.asarray(sx), np.asarray(sy)
     if sx.shape != sy.shape or sx.ndim != 2 or sx.shape[0] != sx.shape[1]:
         raise WorkbenchError(f"sign matrices of shapes {sx.shape} and {sy.shape}: need two S x S matrices")
-    iu = np.triu_indices(sx.shape[0], k=1)
+    iu = _upper(sx.shape[0])
     a, b = np.sign(sx[iu]).astype(np.int64), np.sign(sy[iu]).astype(np.int64)
-    prod = a * b
-    return TauB(int(np.sum(prod > 0)), int(np.sum(prod < 0)), int(np.sum((a == 0) & (b != 0))),
-                int(np.sum((a != 0) & (b == 0))), int(np.sum((a == 0) & (b == 0))))
+    # one pass: the pairs counted by (sign x, sign y), code 3 (sx + 1) + (sy + 1)
+    n = np.bincount(3 * a + b + 4, minlength=9).tolist()
+    return TauB(n[0] + n[8], n[2] + n[6], n[3] + n[5], n[1] + n[7], n[4])
+
+
+@functools.lru_cache(maxsize=64)
+def _upper(S: int):
+    """The indices of the pairs ``i < j`` of ``S`` systems (cached: one call per topic and measure pair)."""
+    return np.triu_indices(S, k=1)
 
 
 def _check_pair(a, b) -> list[str]:
