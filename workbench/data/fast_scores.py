@@ -372,6 +372,14 @@ def _rbto_deep(runs, c):
     return _rational([_digits_value(row, c + 1) for row in runs], Fraction(1))
 
 
+@lru_cache(maxsize=1 << 16)
+def _discount_term(discount: str, b: int, rank: int) -> tuple:
+    """``(q, elem)``: the discount of ``rank`` as a rational times a basis element (as :func:`_dcg_plan` builds it)."""
+    if discount == "log2p1":
+        return log_ratio(2, rank + 1)
+    return (Fraction(1), ONE) if rank <= b else log_ratio(b, rank)
+
+
 def _dcg_sparse(runs, gains, params):
     """DCG's terms at relevant positions only: a block over the logarithms of those positions.
 
@@ -380,13 +388,7 @@ def _dcg_sparse(runs, gains, params):
     nums, G = _gain_numerators(gains)
     r, i, g = _nonzero(runs, [x != 0 for x in nums])
     discount, b = params["discount"], int(params["b"])
-    qs = {}
-    for x in sorted(set(i.tolist())):
-        rank = x + 1
-        if discount == "log2p1":
-            qs[x] = log_ratio(2, rank + 1)
-        else:
-            qs[x] = (Fraction(1), ONE) if rank <= b else log_ratio(b, rank)
+    qs = {x: _discount_term(discount, b, x + 1) for x in sorted(set(i.tolist()))}
     den = G * math.lcm(1, *(q.denominator for q, _ in qs.values()))
     basis, index = union_basis([ONE] + [e for _, e in qs.values()])
     order = [index[ONE]] + [k for k in range(len(basis)) if k != index[ONE]]
