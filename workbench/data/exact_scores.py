@@ -240,13 +240,27 @@ def dense_ranks(block: ValueBlock) -> np.ndarray:
     [2, 0, 2, 1]
     >>> dense_ranks(ValueBlock.rational([3 ** 90, -1, 3 ** 90 + 1], 7)).tolist()
     [1, 0, 2]
+    >>> third = ValueBlock.constant(1, ("logratio", 2, 3))          # ln 2 / ln 3 ~ 0.63
+    >>> dense_ranks(ValueBlock.concat([third, ValueBlock.rational([1, 0]), third])).tolist()
+    [1, 2, 0, 1]
 
     References
     ----------
     :func:`workbench.scale.intrinsic.sorted_distinct` (certified order).
     """
     if block.is_rational and block.den > 0:  # one integer per value over one positive denominator: order the integers
+        if block.n <= 64:  # a few systems (a topic of a score matrix): Python integers, no numpy call overhead
+            vals = block.coords[:, 0].tolist()
+            where = {v: k for k, v in enumerate(sorted(set(vals)))}
+            return np.array([where[v] for v in vals], dtype=np.int64)
         return np.unique(block.coords[:, 0], return_inverse=True)[1].reshape(-1).astype(np.int64)
+    if 1 < block.n <= 16:  # a few irrational values: every pair's certified sign, then the distinct values below each
+        lower, upper = np.triu_indices(block.n, k=1)
+        sg = np.zeros((block.n, block.n), dtype=np.int64)
+        sg[upper, lower] = block.signs(lower, upper)   # sign(value[upper] - value[lower])
+        sg[lower, upper] = -sg[upper, lower]
+        below = (sg > 0).sum(axis=1)                    # values strictly below each: equal for equal values
+        return np.unique(below, return_inverse=True)[1].reshape(-1).astype(np.int64)
     from workbench.scale.intrinsic import sorted_distinct
 
     return np.asarray(sorted_distinct(block)[1], dtype=np.int64)
