@@ -317,10 +317,17 @@ def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gain
         q = qrels[t]
         a = np.zeros((len(systems), N), dtype=np.uint8)
         # only positive grades judge a document above 0 (negative grades count 0); binary: every one of them is 1
-        grade_of = {d: (1 if view == "binary" else g) for d, g in q.items() if g > 0}.get
+        relevant = {d: (1 if view == "binary" else g) for d, g in q.items() if g > 0}
+        grade_of = relevant.get
         for i, s in enumerate(systems):
             docs = cut[s][t]
-            if docs:
+            if docs and 8 * len(relevant) < len(docs):  # few relevant documents: find them (C scans of the ranking)
+                for d, grade in relevant.items():
+                    try:
+                        a[i, docs.index(d)] = grade
+                    except ValueError:
+                        pass
+            elif docs:
                 a[i, :len(docs)] = np.fromiter(map(grade_of, docs, repeat(0)), dtype=np.uint8, count=len(docs))
             else:
                 missing.setdefault(s, []).append(t)
