@@ -29,3 +29,16 @@ grades = 1
 depths = "1..2"
 verdicts = ["interval"]
 """
+
+
+def run_main(capsys, argv) -> tuple[int, str, str]:
+    """``workbench ARGV`` in this process: ``(exit status, stdout, stderr)``."""
+    from workbench.cli.main import main
+
+    try:
+        main(list(argv))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -12,6 +12,7 @@ from workbench.order.hasse import hasse_diagram
 from workbench.order.orders import get_order
 from workbench.space.runs import Gains, Topic
 from workbench.space.spaces import rank_space, set_space
+from cli_inputs import run_main
 
 CASES = [  # (order, space)
     *[(name, rank_space(d, c)) for name in ("dominance", "rank", "swap", "raise", "ipso")
@@ -46,14 +47,7 @@ def test_counts_on_a_process_pool():
     assert (s.nodes, s.covers) == (nodes, edges)
 
 
-def run(capsys, argv):
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_main
 
 
 def csv_fields(text: str) -> dict:

@@ -22,7 +22,7 @@ import pytest
 
 from workbench.cli.main import main
 
-from cli_inputs import FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC, TRIO  # noqa: F401
+from cli_inputs import run_main, FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC, TRIO  # noqa: F401
 
 
 #: One small invocation of every subcommand (``workbench --help``, ``ipso --help``, ``experiment --help``).
@@ -84,14 +84,7 @@ def _stub_heavy(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setattr(twist_scale, "weight_rows", lambda: [])
 
 
-def run(capsys, argv):
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_main
 
 
 # ------------------------------------------------------------------ independent readers

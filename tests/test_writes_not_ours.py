@@ -37,7 +37,7 @@ import pytest
 
 from workbench.cli.main import main
 
-from cli_inputs import FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC, TRIO  # noqa: F401
+from cli_inputs import run_main, FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC, TRIO  # noqa: F401
 
 
 ATLAS = ["atlas", "--measure", "RR", "--depths", "2", "--grades", "1", "--orders", "rank"]
@@ -126,14 +126,7 @@ def here(tmp_path, monkeypatch):
     return tmp_path
 
 
-def run(capsys, argv) -> tuple[int, str, str]:
-    try:
-        main(list(argv))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_main
 
 
 class FifoReader:
