@@ -5,7 +5,6 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from workbench.cli.main import main
 from workbench.order import hasse as hasse_module
 from workbench.order.diagram_statistics import diagram_statistics
 from workbench.order.hasse import hasse_diagram

@@ -35,7 +35,6 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli.main import main
 
 from cli_inputs import run_main, FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC, TRIO  # noqa: F401
 
