@@ -115,7 +115,8 @@ def reference_values(qrels: dict, run: dict, measure: str, gains=None, view: str
             blocks[t] = mat.blocks[k]
         for t, reason in mat.dropped:
             values[t], floats[t], undefined[t] = None, float("nan"), reason
-    empty = frozenset(t for t in qrels if t in run and t not in set(with_relevant))
+    scored = set(with_relevant)
+    empty = frozenset(t for t in qrels if t in run and t not in scored)
     for t in empty:
         block, reason = _empty_value(spec, len(run[t]), g)
         if block is None:
