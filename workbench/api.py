@@ -762,7 +762,7 @@ def conformance(impl, against, *, depth=4, grades=None, gains=None, topic=None, 
     References
     ----------
     NIST trec_eval; pytrec_eval (Van Gysel and de Rijke, SIGIR 2018); ir_measures (MacAvaney et al., ECIR 2022);
-    ranx (Bassani, ECIR 2022); SPEC section 7.
+    ranx (Bassani, ECIR 2022).
     """
     from workbench.peers.check import check_conformance
     from workbench.peers.implementations import parse_implementation

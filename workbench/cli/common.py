@@ -90,7 +90,7 @@ def progress_bar(total: Optional[int] = None, label: str = "working", force: boo
 def emit_json(obj: dict) -> None:
     """Print ``obj`` as one JSON object on stdout; integers beyond 2^53 become strings with ``K_digits`` beside.
 
-    See :func:`workbench.core.exact.json_safe` (SPEC section 6).
+    See :func:`workbench.core.exact.json_safe`.
     """
     from workbench.core.exact import json_safe
 

@@ -4,11 +4,11 @@ One call of :func:`workbench.api.conformance` plus formatting: a terminal
 summary, ``--json`` (one JSON object; exact numbers as strings) or
 ``--format md|csv|json|latex`` (tables: the summary, one row per layout,
 the witness).  Exit status 0 when the implementation conforms on every
-case checked, 1 when it does not, 2 on bad input (SPEC sections 6 and 7).
+case checked, 1 when it does not, 2 on bad input.
 
 References
 ----------
-SPEC section 7; NIST trec_eval; pytrec_eval (Van Gysel and de Rijke, SIGIR 2018).
+NIST trec_eval; pytrec_eval (Van Gysel and de Rijke, SIGIR 2018).
 """
 from __future__ import annotations
 

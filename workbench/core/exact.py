@@ -919,7 +919,7 @@ JSON_SAFE_INT = 2**53
 def json_safe(obj):
     """``obj`` ready for JSON: every integer beyond 2^53 as its decimal string, its digit count beside it.
 
-    SPEC section 6: integers beyond 2^53 are JSON strings, so Python's
+    Integers beyond 2^53 are JSON strings, so Python's
     ``json.load`` (which refuses integer literals of more than 4300 digits)
     and JavaScript (which rounds beyond 2^53) read every output exactly.  In
     an object, the key ``K`` of such an integer gets a sibling ``K_digits``

@@ -53,7 +53,7 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic, *, ideal_de
     """``m.evaluate(arr, gains, topic)``; nDCG divides DCG by a cached ideal DCG built with one ``sympy.Add``.
 
     The ideal run is cut at ``m``'s cut-off, else at ``ideal_depth``, else at
-    the depth of ``arr`` (SPEC section 1: a space's ideal run has the runs'
+    the depth of ``arr`` (a space's ideal run has the runs'
     depth).
 
     The same exact value as the family definition (tested), without the
@@ -143,8 +143,7 @@ def evaluate_rankings(m, arr: np.ndarray, lengths, gains: Gains, topic: Topic) -
 
     References
     ----------
-    NIST trec_eval (``P_k``, ``set_P``, ``set_F``, ``ndcg``, ``ndcg_cut``);
-    SPEC section 4.
+    NIST trec_eval (``P_k``, ``set_P``, ``set_F``, ``ndcg``, ``ndcg_cut``).
     """
     lengths = np.maximum(np.asarray(lengths, dtype=np.int64), 1)
     if m.cutoff is not None or m.family in PADDING_INVARIANT:

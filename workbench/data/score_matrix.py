@@ -44,8 +44,7 @@ Rules:
   :func:`workbench.core.budget.memory_budget` (estimated at ``(64 T + 256) S N``
   bytes) is refused first (:class:`~workbench.errors.TooLargeError`).  With
   ``depth``, exact measures see every ranking padded with non-relevant
-  documents to ``depth``: the runs of the space of that depth (SPEC
-  section 1), so ``P`` is ``count / depth`` and ``nDCG``'s ideal run is cut
+  documents to ``depth``: the runs of the space of that depth, so ``P`` is ``count / depth`` and ``nDCG``'s ideal run is cut
   at ``depth``.  Without it, every ranking is scored on its own, as trec_eval
   scores a run file (:func:`workbench.data.exact_scores.evaluate_rankings`):
   uncut ``P`` is relevant retrieved over retrieved (``set_P``), uncut

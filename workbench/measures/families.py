@@ -636,7 +636,7 @@ def user_measure_error(
 
     References
     ----------
-    Python :func:`traceback.walk_tb`; SPEC section 4 (a user's own measure).
+    Python :func:`traceback.walk_tb`.
     """
     where = _where(exc, files, func)
     if isinstance(exc, InexactNumberError):
@@ -800,7 +800,7 @@ def back_door_error(spec: str, exc: BaseException, files: dict[str, str], func: 
 
     References
     ----------
-    Python :func:`sys.exit`, :func:`os._exit`, :mod:`signal`; SPEC section 4 (a user's own measure).
+    Python :func:`sys.exit`, :func:`os._exit`, :mod:`signal`.
     """
     if isinstance(exc, UserExit):
         call = f"os._exit({exc.status!r})"

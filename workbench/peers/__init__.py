@@ -1,4 +1,4 @@
-"""Other implementations of the measures (peers), checked against the workbench's exact definitions (SPEC section 7).
+"""Other implementations of the measures (peers), checked against the workbench's exact definitions.
 
 A peer is pytrec_eval (trec_eval's C code), ir_measures and its providers,
 cwl-eval, ranx, or a user's ``file.py:function`` in pytrec_eval's shape.

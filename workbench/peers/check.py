@@ -1,4 +1,4 @@
-"""Does an external implementation compute a measure as the workbench defines it?  Topic by topic (SPEC section 7).
+"""Does an external implementation compute a measure as the workbench defines it?  Topic by topic.
 
 :func:`check_conformance` calls the implementation
 (:mod:`workbench.peers.implementations`) on
@@ -47,7 +47,7 @@ Conformance of pytrec_eval:recip_rank with RR: conforms (... cells agree; depths
 References
 ----------
 NIST trec_eval; pytrec_eval (Van Gysel and de Rijke, SIGIR 2018); ir_measures
-(MacAvaney et al., ECIR 2022); ranx (Bassani, ECIR 2022); SPEC section 7.
+(MacAvaney et al., ECIR 2022); ranx (Bassani, ECIR 2022).
 """
 from __future__ import annotations
 
@@ -407,7 +407,7 @@ def check_conformance(impl, measure, *, depth: int = 4, grades: int = 1, gains: 
 
     References
     ----------
-    NIST trec_eval; pytrec_eval (Van Gysel and de Rijke, SIGIR 2018); SPEC section 7.
+    NIST trec_eval; pytrec_eval (Van Gysel and de Rijke, SIGIR 2018).
     """
     implementation = parse_implementation(impl)
     spec = parse_measure(measure) if isinstance(measure, str) else measure

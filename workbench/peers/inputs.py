@@ -44,7 +44,7 @@ Examples
 References
 ----------
 NIST trec_eval (run ordering: ``sim`` as a C float, ties by docno
-descending); SPEC section 7.
+descending).
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ descending: trec_eval's conventions).  ``score_matrices`` scores only the
 topics with a relevant document; a topic without one is scored here as the
 run of zeros on the empty topic (:class:`~workbench.space.runs.Topic` with
 every count 0), where a measure that divides by its recall base or ideal
-is *undefined* (SPEC section 3) -- its cell is then not compared.
+is *undefined* -- its cell is then not compared.
 
 :func:`rankings` ranks one topic's run under other tie rules, and
 :func:`topic_value` scores one topic under another ranking, other gains or
@@ -27,7 +27,7 @@ Examples
 
 References
 ----------
-NIST trec_eval (ranking rules); SPEC sections 3 and 7.
+NIST trec_eval (ranking rules).
 """
 from __future__ import annotations
 
