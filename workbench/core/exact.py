@@ -316,6 +316,8 @@ class ValueBlock:
         >>> a, b = ValueBlock.rational([1, 2], 3), ValueBlock.rational([1], 2)
         >>> [str(v) for v in ValueBlock.concat([a, b]).values()]
         ['1/3', '2/3', '1/2']
+        >>> [str(v) for v in ValueBlock.concat([ValueBlock.rational([0]), ValueBlock.rational([3], 2 ** 70)]).values()]
+        ['0', '3/1180591620717411303424']
         """
         blocks = list(blocks)
         scale = blocks[0].scale
@@ -326,7 +328,9 @@ class ValueBlock:
             basis.extend(e for e in b.basis if e not in basis)
         den = math.lcm(*(b.den for b in blocks))
         bound = max(b.bound * (den // b.den) for b in blocks)
-        obj = not _fits(bound) or any(b.coords.dtype == object for b in blocks)
+        # a factor den // b.den past int64 cannot multiply an int64 array, even when the block's values are 0
+        obj = (not _fits(bound) or any(b.coords.dtype == object for b in blocks)
+               or any(not _fits(den // b.den) for b in blocks))
         parts = []
         for b in blocks:
             c = b._on_basis(tuple(basis))
