@@ -82,9 +82,63 @@ from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.scale.classify import Witness, verdict_from_signs
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.scale.stream import block_ranges
+from workbench.scale.threshold_fast import (additive_in_param, first_of_each_key, root_float, run_rational_function,
+                                            signs_at, type_keys)
+
+#: Use the exact shortcuts of :mod:`workbench.scale.threshold_fast` (tests compare with them switched off).
+FAST_PATHS = True
 
 # ---------------------------------------------------------------------------
 # results
+
+#: The algebraic numbers behind the ``CRootOf`` of this module's tables (their floats come from the intervals).
+_POINT_OF: dict = {}
+_CROOTOF_OF: dict = {}
+
+
+def _crootof(x: AlgebraicPoint) -> sympy.Expr:
+    """``x.sympy()``, built once per number (building a ``CRootOf`` isolates its polynomial's roots again)."""
+    key = (x.f.gen, x.key)  # the same polynomial in another variable is another CRootOf
+    r = _CROOTOF_OF.get(key)
+    if r is None:
+        if len(_CROOTOF_OF) > 4096:
+            _CROOTOF_OF.clear()
+            _POINT_OF.clear()
+        r = _CROOTOF_OF[key] = x.sympy()
+        _POINT_OF[r] = x
+    return r
+
+
+#: Printed forms of algebraic endpoints: each appears several times in a table's JSON (as a critical
+#: point, as the ends of its neighbours and of its own point region, as a certificate's point).
+_PRINTED: dict = {}
+
+
+def _printed(v) -> tuple[str, float | None]:
+    """``(exact text, JSON float)`` of an exact number, as :func:`exact_str` and :func:`json_float` give them.
+
+    A ``CRootOf`` is printed once per table build and its float read off its
+    exact isolating interval (:func:`workbench.scale.threshold_fast.root_float`,
+    the same float).
+
+    >>> p = sympy.Symbol("p")
+    >>> _printed(sympy.CRootOf(p**2 + p - 1, 1)), _printed(Fraction(1, 2))
+    (('CRootOf(p**2 + p - 1, 1)', 0.6180339887498949), ('1/2', 0.5))
+    """
+    if not isinstance(v, sympy.CRootOf):
+        return exact_str(v), to_float(v)
+    if v not in _PRINTED:
+        if len(_PRINTED) > 4096:
+            _PRINTED.clear()
+        from workbench.core.algebraic import from_crootof
+
+        try:
+            x = root_float(_POINT_OF.get(v) or from_crootof(v))
+            x = None if not math.isfinite(x) or x == 0 else x
+        except (ValueError, TypeError):  # pragma: no cover - not a real root: the general conversion decides
+            x = to_float(v)
+        _PRINTED[v] = (exact_str(v), x)
+    return _PRINTED[v]
 
 
 @dataclass(frozen=True)
@@ -96,7 +150,8 @@ class Check:
     method: str
 
     def to_json(self) -> dict:
-        return {"point": exact_str(self.point), "point_float": to_float(self.point),
+        text, number = _printed(self.point)
+        return {"point": text, "point_float": number,
                 "verdict": self.verdict, "method": self.method}
 
 
@@ -121,18 +176,26 @@ class Region(ParamInterval):
             if x is None:
                 return None
             out = x.to_json()
-            out["at"] = exact_str(self.at)
+            out["at"] = _printed(self.at)[0]
             return out
 
+        (low, low_float), (high, high_float) = self._end(self.low), self._end(self.high)
         return {
-            "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
+            "low": low, "high": high,
             "low_closed": self.low_closed, "high_closed": self.high_closed,
             "verdict": self.verdict,
-            "low_float": to_float(self.low), "high_float": to_float(self.high),
+            "low_float": low_float, "high_float": high_float,
             "witness": w(self.witness),
             "gap_witness": None if self.gap_witness is None else [w(g) for g in self.gap_witness],
             "certificate": [c.to_json() for c in self.certificate],
         }
+
+    @staticmethod
+    def _end(v) -> tuple[str, float | None]:
+        """An endpoint's text (``sympy.sstr``) and float (:func:`json_float`)."""
+        if isinstance(v, sympy.CRootOf):
+            return _printed(v)
+        return sympy.sstr(v), to_float(v)
 
     def witness_text(self, param: str) -> str:
         """The region's witness in one line, at the point it was found (empty when there is none).
@@ -193,7 +256,8 @@ class ThresholdTable:
             "topic": None if self.topic is None else list(self.topic.counts),
             "runs": self.runs, "covers": self.covers, "distinct_differences": self.groups,
             "degree_bound": self.degree,
-            "critical_points": [sympy.sstr(c) for c in self.critical],
+            "critical_points": [_printed(c)[0] if isinstance(c, sympy.CRootOf) else sympy.sstr(c)
+                                for c in self.critical],
             "regions": [r.to_json() for r in self.regions],
         }
 
@@ -586,8 +650,11 @@ class _Analysis:
     block size and the number of groups, not the space.
     """
 
-    def __init__(self, measure, param, order, space, gains, step, block_size: int | None = None):
+    def __init__(self, measure, param, order, space, gains, step, block_size: int | None = None,
+                 fast: bool | None = None):
         self.measure, self.param, self.order, self.space, self.gains = measure, param, order, space, gains
+        self.fast = FAST_PATHS if fast is None else fast
+        self._signs_memo: dict = {}
         self.ps = continuous_param_spec(measure, param)
         self.x = sympy.Symbol(param, positive=True)
         self.total = order.kind == "total"
@@ -602,11 +669,16 @@ class _Analysis:
         self.degree = self.num_degree + 3 * self.den_degree
         k = 2 * self.degree + 2
         self.xs = self._sample_points(k)
-        step(f"scoring runs at {k} values of {param} in blocks of {self.block_size:,}; grouping cover differences")
         self.n_covers = self.n_ties = 0
         cover_groups: dict = {}  # exact signature -> first (lower, upper), in order of first appearance
         tie_groups: dict = {}
-        for start, stop in block_ranges(self.size, self.block_size):
+        self.form = additive_in_param(measure, space.depth, gains, space.topic, param) if self.fast else None
+        if self.form is not None:
+            step(f"grouping covers by type (the measure is additive in the runs) in blocks of {self.block_size:,}")
+            self._group_by_type(cover_groups, tie_groups)
+        else:
+            step(f"scoring runs at {k} values of {param} in blocks of {self.block_size:,}; grouping cover differences")
+        for start, stop in block_ranges(self.size, self.block_size) if self.form is None else ():
             blk = self._block(start, stop)
             cov = blk.covers
             self.n_covers += len(cov.lower)
@@ -631,10 +703,60 @@ class _Analysis:
         self.cover_groups = list(cover_groups.values())
         self.tie_groups = list(tie_groups.values())
         step("cover difference rational functions")
-        self.d = self._confirmed_groups(self.cover_groups)
-        self.t = self._confirmed_groups(self.tie_groups)
+        # the exact differences of each group's first pair at the sample points, as scored while grouping
+        self.d = self._confirmed_groups(self.cover_groups, None if self.form else list(cover_groups))
+        self.t = self._confirmed_groups(self.tie_groups, None if self.form else list(tie_groups))
+        if self.form is not None:
+            self._check_form(self.cover_groups, self.d)
+            self._check_form(self.tie_groups, self.t)
         self.g0 = 0 if self.cover_groups else None  # the group of the very first cover
         self.e = [] if (not self.total or self.g0 is None) else [dg - self.d[self.g0] for dg in self.d]
+
+    def _group_by_type(self, cover_groups: dict, tie_groups: dict) -> None:
+        """Group the covers (and tied pairs) of an additive measure by type, then types by exact difference.
+
+        :attr:`form` proves the measure's generic value is ``c + sum_i
+        W_i[r_i]`` for every run and every value of the parameter, so a pair's
+        difference is :meth:`AdditiveForm.change <workbench.scale.threshold_fast.AdditiveForm.change>`
+        of the positions where its runs differ and the grades there
+        (:func:`~workbench.scale.threshold_fast.type_keys`): pairs of one type
+        have the same difference, and two types belong to one group iff
+        their exact differences are equal.  Blocks and each block's pairs
+        come in canonical ``(lower, upper)`` order, so the first pair of a
+        type's first occurrence is its first pair, and a group's first pair
+        (and the groups' order) is that of its earliest type -- the same
+        representatives the grouping by exact scores finds.
+        """
+        seen_covers: set = set()
+        seen_ties: set = set()
+        grades = self.space.grades
+        for start, stop in block_ranges(self.size, self.block_size):
+            blk = self._block(start, stop)
+            cov = blk.covers
+            self.n_covers += len(cov.lower)
+            self.n_ties += len(cov.tie_lower)
+            for at, lower, upper, seen, groups in ((blk.cover_at, cov.lower, cov.upper, seen_covers, cover_groups),
+                                                   (blk.tie_at, cov.tie_lower, cov.tie_upper, seen_ties, tie_groups)):
+                if not len(lower):
+                    continue
+                lo_rows, up_rows = blk.rows[at[0]], blk.rows[at[1]]
+                cols = type_keys(lo_rows, up_rows, grades)
+                for k in first_of_each_key(cols).tolist():
+                    key = tuple(int(c[k]) for c in cols)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    groups.setdefault(self.form.change(lo_rows[k], up_rows[k]), (int(lower[k]), int(upper[k])))
+            self._check_exact_work(len(cover_groups) + len(tie_groups), stop, complete=stop >= self.size)
+
+    def _check_form(self, reps, functions) -> None:
+        """Each group's sympy difference must equal the additive form's (a check of the trace; never fails)."""
+        for (lo, up), f in zip(reps, functions):
+            change = self.form.change(self._row(lo), self._row(up))
+            if change.element(self.x) != f.element:
+                raise RuntimeError(
+                    f"thresholds: the additive form of {self.measure} gives {change} for {self._row(lo)} -> "
+                    f"{self._row(up)}, the runs' rational functions {f}")
 
     @staticmethod
     def _merge(groups: dict, cols, dens, first: np.ndarray, lower, upper) -> None:
@@ -723,12 +845,24 @@ class _Analysis:
         the domain that is not such a guard root is refused (the measure is
         undefined there).
         """
-        expr = self.measure.expression(run, self.gains, self.space.topic, free=(self.param,), keep_guards=True)
-        try:
-            f, guards = rational_function(expr, self.x)
-        except NotExpressibleError as e:
-            raise NotExpressibleError(
-                f"{self.measure}: {e}; thresholds need values rational in {self.param}") from None
+        fast = run_rational_function(self.measure, run, self.gains, self.space.topic, self.param, self.x) \
+            if self.fast else None
+        if fast is not None:
+            f, guards = fast
+            # FieldAlgebra notes the guard of every ratio by a parameter-dependent denominator, the sympy
+            # path only those left in the expression (a subset): with no guard root inside the domain
+            # both come to the same (no exact point, no refusal); otherwise the sympy path decides
+            if any(roots_in(g, self.ps, self._root_cache) for g in guards):
+                fast = None
+            else:
+                guards = ()
+        if fast is None:
+            expr = self.measure.expression(run, self.gains, self.space.topic, free=(self.param,), keep_guards=True)
+            try:
+                f, guards = rational_function(expr, self.x)
+            except NotExpressibleError as e:
+                raise NotExpressibleError(
+                    f"{self.measure}: {e}; thresholds need values rational in {self.param}") from None
         at = set()
         for g in guards:
             for r in roots_in(g, self.ps, self._root_cache):
@@ -758,7 +892,7 @@ class _Analysis:
         xs = sample_points(self.ps, k + len(self.exact_points))
         return [q for q in xs if q not in self.exact_points][:k]
 
-    def _confirmed_groups(self, reps) -> list[RationalFunction]:
+    def _confirmed_groups(self, reps, signatures=None) -> list[RationalFunction]:
         """Each representative's difference (sympy, cancelled), confirmed against the exact scores at the sample points.
 
         Two differences of runs whose values have degrees ``<= (a, b)`` are
@@ -766,17 +900,22 @@ class _Analysis:
         vanish, so agreeing at the ``2(a + 3b) + 2`` sample points makes every
         cover of a group equal to its representative -- provided its own
         degrees stay within about twice the bound; each representative's are
-        checked against the bound here.
+        checked against the bound here.  ``signatures`` (one per
+        representative) are its exact score differences at the sample points
+        as found while grouping; without them the representatives' runs are
+        scored again.
         """
         if not reps:
             return []
-        idx = sorted({i for pair in reps for i in pair})
-        where = {i: k for k, i in enumerate(idx)}
-        small = self.space.rows_at(np.array(idx, dtype=np.int64))
-        table = [self.measure.with_params(**{self.param: q}).evaluate(small, self.gains, self.space.topic)
-                 for q in self.xs]
+        if signatures is None:
+            idx = sorted({i for pair in reps for i in pair})
+            where = {i: k for k, i in enumerate(idx)}
+            small = self.space.rows_at(np.array(idx, dtype=np.int64))
+            table = [self.measure.with_params(**{self.param: q}).evaluate(small, self.gains, self.space.topic)
+                     for q in self.xs]
+            signatures = [tuple(vals.value(where[up]) - vals.value(where[lo]) for vals in table) for lo, up in reps]
         out = []
-        for lo, up in reps:
+        for (lo, up), signature in zip(reps, signatures):
             f = self._run_rf(up) - self._run_rf(lo)
             a, b = f.degrees
             if a > self.num_degree + self.den_degree or b > 2 * self.den_degree:
@@ -785,8 +924,7 @@ class _Analysis:
                     f"({self.num_degree + self.den_degree}, {2 * self.den_degree}) from the probed runs; "
                     "thresholds cannot group covers safely"
                 )
-            for q, vals in zip(self.xs, table):
-                y = vals.value(where[up]) - vals.value(where[lo])
+            for q, y in zip(self.xs, signature):
                 if f.value_at(q) != y:
                     raise NotExpressibleError(
                         f"{self.measure}: the cover difference {sympy.sstr(f.as_expr())} of runs "
@@ -811,12 +949,34 @@ class _Analysis:
         return pts
 
     # verdicts -------------------------------------------------------------------
-    @staticmethod
-    def _signs(functions, x) -> np.ndarray:
-        return np.array([f.sign_at(x) for f in functions], dtype=np.int8)
+    def _signs(self, functions, x) -> np.ndarray:
+        """The exact sign of each function at ``x``; at an algebraic number computed once per list and number."""
+        if not isinstance(x, AlgebraicPoint):
+            return np.array([f.sign_at(x) for f in functions], dtype=np.int8)
+        key = (id(functions), x.key)
+        if key not in self._signs_memo:
+            self._signs_memo[key] = (functions, signs_at(functions, x))  # the list kept: its id stays unique
+        return self._signs_memo[key][1]
 
     def verdict_at(self, x, polys=None):
-        """``(verdict, witness, gap_witness)`` at an exact point from the group differences.
+        """``(verdict, witness, gap_witness)`` at an exact point (see :meth:`verdict_pairs`)."""
+        verdict, witness, gap = self.verdict_pairs(x, polys)
+        return verdict, self._witness_of(witness, x), None if gap is None else tuple(self._witness_of(w, x)
+                                                                                     for w in gap)
+
+    def _witness_of(self, pair, x):
+        if pair is None:
+            return None
+        if isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(i, int) for i in pair):
+            return self.witness(*pair, x)
+        return pair  # already a Witness (exact evaluation at a guard root)
+
+    def verdict_pairs(self, x, polys=None):
+        """``(verdict, witness pair, gap pairs)`` at an exact point from the group differences.
+
+        The witness is given as its pair ``(a, b)`` of canonical indices (or a
+        :class:`Witness` at a guard root), so its values are computed only
+        for the regions that keep it (:meth:`witness`).
 
         Groups are numbered in the canonical order of their first pairs, so
         the first offending cover (or tied pair) is the first pair of the
@@ -836,13 +996,12 @@ class _Analysis:
             a, b = (self.tie_groups if where == "ties" else self.cover_groups)[first]
             if where == "ties" and tie_signs[first] < 0:
                 a, b = b, a
-            witness = self.witness(a, b, x)
+            witness = (a, b)
         elif verdict == "ordinal":
             bad = np.flatnonzero(self._signs(e, x) != 0) if e else np.zeros(0, dtype=np.int64)
             if len(bad):
-                w0 = self.witness(*self.cover_groups[0], x)
-                witness = self.witness(*self.cover_groups[int(bad[0])], x)
-                gap = (w0, witness)
+                witness = tuple(self.cover_groups[int(bad[0])])
+                gap = (tuple(self.cover_groups[0]), witness)
             else:
                 verdict = "interval"
         return verdict, witness, gap
@@ -852,9 +1011,9 @@ class _Analysis:
             f = self._run_rf(index)
             # N/D at alpha as one polynomial in alpha of degree < deg f: N * D^-1 mod f (f irreducible, D(alpha) != 0)
             if f.is_polynomial:
-                return sympy.expand(f.num.rem(x.f).as_expr().subs(self.x, x.sympy()))
+                return sympy.expand(f.num.rem(x.f).as_expr().subs(self.x, _crootof(x)))
             h = (f.num * f.den.invert(x.f)).rem(x.f)
-            alpha = x.sympy()
+            alpha = _crootof(x)
             return sympy.Add(*[c * alpha ** k for (k,), c in h.terms()])
         return self.measure.with_params(**{self.param: x}).value(self._row(index), self.gains, self.space.topic)
 
@@ -873,8 +1032,8 @@ class _Analysis:
         if isinstance(x, AlgebraicPoint):
             # the group differences are the sympy differences of one representative cover each
             # (confirmed against the exact scores at every sample point when they were built)
-            verdict, _, _ = self.verdict_at(x, (self.d, self.t, self.e))
-            return Check(x.sympy(), verdict,
+            verdict, _, _ = self.verdict_pairs(x, (self.d, self.t, self.e))
+            return Check(_crootof(x), verdict,
                          f"exact signs at the algebraic number of the {len(self.d) + len(self.t)} distinct cover differences "
                          "(sympy expressions of a representative cover each; zero iff the minimal polynomial divides)")
         verdict, _, _ = self._by_evaluation(Fraction(x), witnesses=False)
@@ -1146,7 +1305,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     step("verdicts and certificates")
 
     def judge(at):
-        verdict, wit, gap = an.verdict_at(at)
+        verdict, wit, gap = an.verdict_pairs(at)
         check = an.certify(at)
         if check.verdict != verdict:
             raise RuntimeError(
@@ -1155,16 +1314,23 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
             )
         return verdict, (wit, gap), check
 
+    def witnesses(piece):
+        """The witness values of the piece a region keeps (computed only for the pieces kept)."""
+        wit, gap = piece.detail
+        return (an._witness_of(wit, piece.at),
+                None if gap is None else tuple(an._witness_of(w, piece.at) for w in gap))
+
     regions = tuple(
-        Region(**piece.bounds(), verdict=piece.verdict, at=piece.at_exact(), witness=piece.detail[0],
-               gap_witness=piece.detail[1], certificate=piece.certificate)
+        Region(**piece.bounds(), verdict=piece.verdict, at=piece.at_exact(), witness=wit, gap_witness=gap,
+               certificate=piece.certificate)
         for piece in partition_domain(ps, crit, judge)
+        for wit, gap in [witnesses(piece)]
     )
     return ThresholdTable(
         measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
         depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
         runs=an.size, covers=an.n_covers, groups=len(an.d) + len(an.t), degree=an.degree,
-        critical=tuple(as_sympy(c) for c in crit),
+        critical=tuple(_crootof(c) if isinstance(c, AlgebraicPoint) else as_sympy(c) for c in crit),
     )
 
 

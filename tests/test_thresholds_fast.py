@@ -1,0 +1,204 @@
+"""The exact shortcuts of thresholds (workbench.scale.threshold_fast) against the general computation.
+
+Every shortcut is checked against the path it replaces, on every small case:
+
+* a run's rational function from :class:`FieldAlgebra` equals the sympy
+  path's (:func:`workbench.core.rational.rational_function` of the run's
+  expression), and its guards include the sympy path's, for every run of
+  small spaces of several measures (a topic, a cut-off, a user's measure);
+* the additive form is found exactly for RBP, gRBP, RBP@k, INSQ and
+  geometric precision (not for INST, Twist, AP, DCG or RR), and its difference of every
+  pair of runs equals the difference of the sympy rational functions;
+* the analysis with the shortcuts groups covers and tied pairs into the same
+  groups, with the same first pairs, the same difference functions and the
+  same counts as without them, over measures, orders (rank, set, dominance,
+  swap, raise, ipso, replacement), depths up to 8 and topics;
+* the whole table (its JSON: regions, witnesses, certificates, floats) is
+  the same with and without the shortcuts;
+* the batch signs at an algebraic number equal ``RationalFunction.sign_at``
+  and the floats read off isolating intervals equal ``to_float``.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+
+import pytest
+import sympy
+
+from workbench.core.algebraic import AlgebraicPoint, real_roots
+from workbench.core.exact import to_float
+from workbench.core.rational import rational_function
+from workbench.measures.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.scale import thresholds as thr
+from workbench.scale.threshold_fast import additive_in_param, root_float, run_rational_function, signs_at
+from workbench.space.runs import Gains, Topic
+from workbench.space.spaces import rank_space, set_space
+
+GP = "examples/geometric_precision.py:gp"
+
+
+def sympy_rf(measure, run, gains, topic, param):
+    x = sympy.Symbol(param, positive=True)
+    return rational_function(measure.expression(run, gains, topic, free=(param,), keep_guards=True), x)
+
+
+def coeffs(polys):
+    return {tuple(p.all_coeffs()) for p in polys}
+
+
+RF_CASES = [
+    # measure, param, depth, grades, topic, gains
+    ("RBP", "p", 8, 1, None, None),
+    ("RBP@3", "p", 5, 1, None, None),
+    ("gRBP", "p", 4, 2, None, None),
+    ("gRBP", "p", 3, 2, None, Gains((Fraction(0), Fraction(1), Fraction(3)))),
+    ("INST", "T", 6, 1, None, None),
+    ("INST", "T", 3, 2, None, None),
+    ("INST(output=ED)", "T", 4, 1, None, None),
+    ("INSQ", "T", 5, 1, None, None),
+    ("INSQ(output=ETU)", "T", 4, 2, None, None),
+    (GP, "p", 6, 1, None, None),
+    ("Twist", "w", 4, 1, Topic((2,)), None),
+    ("Twist", "w", 3, 2, Topic((1, 1)), None),
+]
+
+
+@pytest.mark.parametrize("case", RF_CASES, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+def test_field_algebra_gives_the_sympy_rational_function(case):
+    name, param, depth, grades, topic, gains = case
+    m = parse_measure(name)
+    gains = gains or Gains.default(grades)
+    x = sympy.Symbol(param, positive=True)
+    followed = 0
+    for run in itertools.product(range(grades + 1), repeat=depth):
+        try:
+            slow = sympy_rf(m, run, gains, topic, param)
+        except Exception as e:  # noqa: BLE001 - a run the sympy path refuses (or a run the topic cannot hold)
+            fast = run_rational_function(m, run, gains, topic, param, x)
+            assert fast is None or type(e).__name__ == "NotExpressibleError", (run, e)
+            continue
+        fast = run_rational_function(m, run, gains, topic, param, x)
+        if fast is None:
+            continue
+        followed += 1
+        assert fast[0] == slow[0], run
+        assert coeffs(fast[1]) >= coeffs(slow[1]), run
+    if not name.startswith("Twist"):
+        assert followed > 0
+
+
+ADDITIVE = [("RBP", "p", 6, 1), ("RBP@3", "p", 5, 1), ("gRBP", "p", 4, 2), ("gRBP(p=1/3)", "p", 3, 3),
+            ("INSQ", "T", 4, 1), (GP, "p", 5, 1)]  # INSQ's continuation and GP's weights do not depend on the run
+NOT_ADDITIVE = [("INST", "T"), ("AP", "p"), ("DCG", "p"), ("RR", "p")]
+
+
+@pytest.mark.parametrize("case", ADDITIVE, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+def test_additive_form_gives_every_difference(case):
+    name, param, depth, grades = case
+    m = parse_measure(name)
+    gains = Gains.default(grades)
+    x = sympy.Symbol(param, positive=True)
+    form = additive_in_param(m, depth, gains, None, param)
+    assert form is not None
+    runs = list(itertools.product(range(grades + 1), repeat=depth))
+    rf = {r: sympy_rf(m, r, gains, None, param)[0] for r in runs}
+    for a in runs:
+        for b in runs[:: max(1, len(runs) // 40)]:
+            assert form.change(a, b).element(x) == (rf[b] - rf[a]).element, (a, b)
+
+
+@pytest.mark.parametrize("name,param", NOT_ADDITIVE)
+def test_not_additive_measures_are_not_traced_as_additive(name, param):
+    assert additive_in_param(parse_measure(name), 3, Gains.default(1), Topic((2,)), param) is None
+    assert additive_in_param(parse_measure("Twist"), 3, Gains.default(1), Topic((2,)), "w") is None
+
+
+ANALYSIS_CASES = (
+    [("RBP", "p", order, rank_space(d)) for order in ("dominance", "rank", "swap", "raise") for d in range(1, 9)]
+    + [("RBP", "p", "set", set_space(d)) for d in range(1, 9)]
+    + [("RBP@3", "p", "dominance", rank_space(d)) for d in range(1, 7)]
+    + [("gRBP", "p", order, rank_space(d, 2)) for order in ("dominance", "ipso", "raise") for d in range(1, 6)]
+    + [("gRBP", "p", "replacement", set_space(d, 2, Topic((1, 1)))) for d in range(1, 5)]
+    + [("gRBP", "p", "raise", rank_space(d, 2, Topic((1, 2)))) for d in range(1, 5)]
+    + [("RBP", "p", "dominance", rank_space(d, 1, Topic((2,)))) for d in range(1, 8)]
+    + [("INST", "T", "rank", rank_space(d)) for d in range(1, 6)]
+    + [("INST", "T", "dominance", rank_space(d)) for d in range(1, 5)]
+    + [("INSQ", "T", "dominance", rank_space(d)) for d in range(1, 5)]
+    + [(GP, "p", "rank", rank_space(d)) for d in range(1, 5)]
+)
+
+
+def analysis(case, fast: bool, gains=None):
+    name, param, order, space = case
+    gains = gains or Gains.default(space.grades)
+    return thr._Analysis(parse_measure(name), param, get_order(order), space, gains, lambda s: None, None, fast)
+
+
+@pytest.mark.parametrize("case", ANALYSIS_CASES, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+def test_shortcuts_group_covers_as_the_general_path(case):
+    fast, slow = analysis(case, True), analysis(case, False)
+    if case[0].startswith("RBP") or case[0] in ("gRBP", "INSQ", GP):
+        assert fast.form is not None
+    assert slow.form is None
+    assert fast.cover_groups == slow.cover_groups
+    assert fast.tie_groups == slow.tie_groups
+    assert [f.element for f in fast.d] == [f.element for f in slow.d]
+    assert [f.element for f in fast.t] == [f.element for f in slow.t]
+    assert (fast.n_covers, fast.n_ties, fast.degree) == (slow.n_covers, slow.n_ties, slow.degree)
+    assert set(fast.exact_points) == set(slow.exact_points)
+
+
+def test_unequal_gains_group_the_same():
+    gains = Gains((Fraction(0), Fraction(1), Fraction(3)))
+    for order in ("ipso", "dominance"):
+        case = ("gRBP", "p", order, rank_space(3, 2))
+        fast, slow = analysis(case, True, gains), analysis(case, False, gains)
+        assert fast.form is not None and fast.cover_groups == slow.cover_groups
+
+
+TABLE_CASES = (
+    [("RBP", "p", order, rank_space(d)) for order in ("dominance", "rank") for d in range(1, 9)]
+    + [("RBP", "p", "set", set_space(d)) for d in range(1, 9)]
+    + [("gRBP", "p", "dominance", rank_space(d, 2)) for d in (2, 3, 4)]
+    + [("RBP", "p", "dominance", rank_space(d, 1, Topic((2,)))) for d in (3, 5)]
+    + [("INST", "T", "rank", rank_space(d)) for d in range(1, 6)]
+    + [("INSQ", "T", "dominance", rank_space(3))]
+    + [(GP, "p", "rank", rank_space(d)) for d in (2, 3, 4)]
+)
+
+
+@pytest.mark.parametrize("case", TABLE_CASES, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+def test_tables_are_the_same_with_and_without_shortcuts(case, monkeypatch):
+    name, param, order, space = case
+
+    def table():
+        return json.dumps(thr.thresholds(parse_measure(name), param, get_order(order), space).to_json(),
+                          sort_keys=True)
+
+    fast = table()
+    monkeypatch.setattr(thr, "FAST_PATHS", False)
+    thr._PRINTED.clear()
+    assert table() == fast
+
+
+def test_signs_at_algebraic_numbers_match_sign_at():
+    p = sympy.Symbol("p", positive=True)
+    points = [r for f in (p**2 + p - 1, p**3 - 2 * p + Fraction(1, 3), 5 * p**4 - 7 * p + 1)
+              for r in real_roots(sympy.Poly(f, p)) if isinstance(r, AlgebraicPoint)]
+    exprs = [p**2 + p - 1, (p**2 + p - 1) * (p - 3), 2 * p - 1, (p**3 - 2 * p + sympy.Rational(1, 3)) / (p + 4),
+             (5 * p**4 - 7 * p + 1) ** 2 - p, 1 / (p**2 + p - 1 + sympy.Rational(1, 10**12)), sympy.Integer(0),
+             p - sympy.Rational(618033988, 10**9)]
+    functions = [rational_function(e, p)[0] for e in exprs]
+    for x in points:
+        assert signs_at(functions, x).tolist() == [f.sign_at(x) for f in functions], x
+
+
+def test_root_floats_match_to_float():
+    p = sympy.Symbol("p")
+    for f in (p**2 + p - 1, p**2 - 2, 10**12 * p**2 - 2, p**5 - p - 1, p**3 - 10**30, 3 * p**7 - 5 * p**2 + 1):
+        for r in real_roots(sympy.Poly(f, p, domain="QQ")):
+            if isinstance(r, AlgebraicPoint):
+                assert root_float(r) == to_float(r.sympy()), r

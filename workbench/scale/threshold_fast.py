@@ -1,0 +1,737 @@
+"""Exact shortcuts for :mod:`workbench.scale.thresholds`: the same results, less work.
+
+Four independent pieces, each exact; the general computation stays in place
+for every case a piece does not cover:
+
+1. :func:`run_rational_function` -- a run's value as a rational function of
+   the free parameter, built by running the measure's definition on
+   :class:`FieldAlgebra`, whose values are cancelled quotients of
+   python-flint polynomials over QQ, instead of building a sympy expression
+   and converting it (:func:`workbench.core.rational.rational_function`).
+   Ratio guards are resolved as that function resolves them: the generic
+   branch ``x / y`` with the monic numerator of ``y`` noted as a guard, or
+   ``if_zero`` where ``y`` is identically zero.  Anything the algebra cannot
+   follow exactly -- a condition on the parameter, a logarithm, a
+   comparison of values, a type it does not know -- raises
+   :class:`Unsupported`, and the caller takes the sympy path, which then
+   decides or refuses as before.
+2. :func:`additive_in_param` -- a proof that the measure is *additive* on
+   runs of a given depth, for every value of the parameter: its generic
+   value is ``c(x) + sum_i W_i[r_i](x)`` with rational functions ``c`` and
+   ``W_i[g]`` of the parameter ``x``.  The definition is traced once on
+   :class:`ParamAffineAlgebra`, whose values are affine forms over the
+   positions with rational-function coefficients.  Any operation that does
+   not keep a value affine in the run (a product of two run-dependent
+   values, a division by one, a comparison or condition on one, the sorted
+   run, an ideal run) and any decision that depends on the parameter's
+   value raises :class:`Unsupported`: the measure is then treated as not
+   additive.  For an additive measure the difference between runs ``a``
+   and ``b`` is ``sum_{i: a_i != b_i} (W_i[b_i] - W_i[a_i])``: it depends
+   only on the positions where they differ and the grades there (the
+   pair's *type*, :func:`type_keys`), never on the rest of the run.
+   Grouping covers by type, then types by their exact difference
+   (:meth:`AdditiveForm.change`), gives exactly the groups of equal
+   differences without scoring the space at many values of the parameter.
+3. :func:`signs_at` -- the exact signs of many rational functions at one
+   algebraic number, its minimal polynomial and isolating interval prepared
+   once (the test of
+   :meth:`workbench.core.rational.RationalFunction.sign_at`: an interval
+   bound, bisection of a local copy of the interval, divisibility by the
+   minimal polynomial for a zero).
+4. :func:`root_float` -- the float printed for an algebraic number, the
+   value :func:`workbench.core.exact.to_float` gives, read off the exact
+   isolating interval when the interval settles it, else from
+   :func:`~workbench.core.exact.to_float` itself.
+
+References
+----------
+python-flint ``fmpq_poly`` (exact polynomial arithmetic over QQ); sympy
+``QQ.frac_field``; Moffat and Zobel, TOIS 2008 (RBP as a weighted sum of
+per-rank terms).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Sequence
+
+import flint
+import numpy as np
+import sympy
+
+from workbench.core.algebraic import AlgebraicPoint, sgn
+from workbench.core.rational import RationalFunction, _field
+
+
+class Unsupported(Exception):
+    """The shortcut cannot follow the definition exactly; the caller takes the general path."""
+
+
+# ---------------------------------------------------------------------------
+# rational functions of one parameter over QQ, on python-flint polynomials
+
+_ONE = flint.fmpq_poly([1])
+_ZERO = flint.fmpq_poly([])
+
+
+def _monic(p):
+    return p / p.coeffs()[-1]
+
+
+class RF:
+    """``num / den`` over QQ in one variable: coprime ``fmpq_poly``, ``den`` monic (a canonical form).
+
+    >>> x = RF.gen()
+    >>> f = (x * x - 1) / (2 * x - 2)
+    >>> f.num, f.den, f == (x + 1) / 2, f.is_const
+    (1/2*x + 1/2, 1, True, False)
+    """
+
+    __slots__ = ("num", "den")
+
+    def __init__(self, num, den=_ONE, reduced: bool = False) -> None:
+        if not reduced:
+            if num.is_zero():
+                den = _ONE
+            elif den.degree() == 0:
+                num, den = num / den.coeffs()[0], _ONE
+            else:
+                g = num.gcd(den)
+                if g.degree() > 0:
+                    num, den = num // g, den // g  # exact: g divides both
+                lc = den.coeffs()[-1]
+                if lc != 1:
+                    num, den = num / lc, den / lc
+        self.num, self.den = num, den
+
+    @staticmethod
+    def gen() -> "RF":
+        return RF(flint.fmpq_poly([0, 1]), _ONE, True)
+
+    @staticmethod
+    def const(q) -> "RF":
+        q = Fraction(q)
+        return RF(flint.fmpq_poly([flint.fmpq(q.numerator, q.denominator)]), _ONE, True)
+
+    @staticmethod
+    def lift(v) -> "RF":
+        """An exact constant (int or Fraction) or an RF; anything else is :class:`Unsupported`."""
+        if isinstance(v, RF):
+            return v
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer, Fraction)):
+            raise Unsupported(f"a {type(v).__name__} in the definition")
+        return RF.const(Fraction(int(v)) if isinstance(v, (int, np.integer)) else v)
+
+    @property
+    def is_const(self) -> bool:
+        return self.num.degree() <= 0 and self.den.degree() == 0
+
+    @property
+    def is_zero(self) -> bool:
+        return self.num.is_zero()
+
+    def constant(self) -> Fraction:
+        """The value of a constant function."""
+        c = self.num.coeffs()
+        q = c[0] if c else flint.fmpq(0)
+        return Fraction(int(q.p), int(q.q))
+
+    def __add__(self, other) -> "RF":
+        o = RF.lift(other)
+        if self.den.degree() == 0 and o.den.degree() == 0:
+            return RF(self.num + o.num, _ONE, True)
+        if self.den == o.den:
+            return RF(self.num + o.num, self.den)
+        return RF(self.num * o.den + o.num * self.den, self.den * o.den)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> "RF":
+        return RF(-self.num, self.den, True)
+
+    def __sub__(self, other) -> "RF":
+        return self + (-RF.lift(other))
+
+    def __rsub__(self, other) -> "RF":
+        return RF.lift(other) + (-self)
+
+    def __mul__(self, other) -> "RF":
+        o = RF.lift(other)
+        if self.den.degree() == 0 and o.den.degree() == 0:
+            return RF(self.num * o.num, _ONE, True)
+        return RF(self.num * o.num, self.den * o.den)
+
+    __rmul__ = __mul__
+
+    def inverse(self) -> "RF":
+        if self.is_zero:
+            raise Unsupported("a division by zero")
+        return RF(self.den, self.num)
+
+    def __truediv__(self, other) -> "RF":
+        return self * RF.lift(other).inverse()
+
+    def __rtruediv__(self, other) -> "RF":
+        return RF.lift(other) * self.inverse()
+
+    def __pow__(self, n) -> "RF":
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise Unsupported("a power that is not a whole number")
+        n = int(n)
+        base = self if n >= 0 else self.inverse()
+        return RF(base.num ** abs(n), base.den ** abs(n), True)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RF) and self.num == other.num and self.den == other.den
+
+    def __hash__(self) -> int:
+        return hash((tuple(self.num.coeffs()), tuple(self.den.coeffs())))
+
+    def _refuse(self, *args):
+        raise Unsupported("a comparison or truth value of a value depending on the parameter or the run")
+
+    __lt__ = __le__ = __gt__ = __ge__ = __bool__ = _refuse
+
+    def __repr__(self) -> str:
+        return f"RF({self.num} / {self.den})"
+
+    def element(self, x: sympy.Symbol):
+        """This function as an element of sympy's ``QQ(x)`` (the form :class:`RationalFunction` holds)."""
+        field = _field(x).field
+        ring = field.ring
+        return field.new(_ring_poly(ring, self.num), _ring_poly(ring, self.den))
+
+    def rational_function(self, x: sympy.Symbol) -> RationalFunction:
+        return RationalFunction(x, self.element(x))
+
+
+def _ring_poly(ring, p):
+    return ring({(k,): c for k, c in enumerate(p.coeffs()) if c != 0}) if not p.is_zero() else ring.zero
+
+
+def _sympy_poly(p, x: sympy.Symbol) -> sympy.Poly:
+    coeffs = [sympy.Rational(int(c.p), int(c.q)) for c in reversed(p.coeffs())]
+    return sympy.Poly(coeffs or [0], x, domain=sympy.QQ)
+
+
+# ---------------------------------------------------------------------------
+# 1. one run's value as a rational function of the parameter
+
+
+class FieldAlgebra:
+    """One concrete run; values are :class:`RF` (the free parameter the generator), ratio guards noted.
+
+    Mirrors :class:`workbench.measures.algebra.SympyAlgebra` with
+    ``keep_guards`` followed by :func:`workbench.core.rational.rational_function`.
+    """
+
+    def __init__(self, run: Sequence[int], gains, guards: list | None = None) -> None:
+        self.run = tuple(int(g) for g in run)
+        self.gains = gains
+        self.depth = len(self.run)
+        self.guards = [] if guards is None else guards
+
+    # the algebra's interface -------------------------------------------------
+    def const(self, q) -> RF:
+        return RF.lift(q)
+
+    def lookup(self, i: int, table: Sequence) -> RF:
+        return RF.lift(table[self.run[i]])
+
+    def gain(self, i: int) -> RF:
+        return self.lookup(i, self.gains.values)
+
+    def rel(self, i: int, threshold: int = 1) -> RF:
+        return self.lookup(i, [Fraction(int(g >= threshold)) for g in range(self.gains.grades + 1)])
+
+    def sum(self, terms) -> RF:
+        total = RF.const(0)
+        for t in terms:
+            total = total + t
+        return total
+
+    def check_counts(self, topic) -> None:
+        from workbench.measures.algebra import _Base
+
+        _Base.check_counts(self, topic)
+
+    def _concrete_rows(self):
+        return [self.run]
+
+    def log_ratio(self, base: int, m: int) -> RF:
+        from workbench.core.exact import log_ratio
+
+        q, elem = log_ratio(base, m)
+        if elem[0] != "one":
+            raise Unsupported("a logarithm")
+        return RF.const(q)
+
+    def on_run(self, run: Sequence[int]) -> "FieldAlgebra":
+        return FieldAlgebra(run, self.gains, self.guards)
+
+    def truncated(self, k: int) -> "FieldAlgebra":
+        return FieldAlgebra(self.run[:k], self.gains, self.guards)
+
+    def sorted_desc(self) -> "FieldAlgebra":
+        return FieldAlgebra(sorted(self.run, reverse=True), self.gains, self.guards)
+
+    def param(self, name: str, value=None) -> RF:
+        if value is None:
+            return RF.gen()
+        if not isinstance(value, (int, Fraction, str)):
+            raise Unsupported(f"parameter {name}={value!r}")
+        return RF.const(Fraction(value))
+
+    def compare0(self, x, op: str) -> bool:
+        from workbench.measures.algebra import _OPS, _check_op
+
+        _check_op(op)
+        x = RF.lift(x)
+        if not x.is_const:
+            raise Unsupported("a condition on the parameter")
+        return _OPS[op](sgn(x.constant()))
+
+    def both(self, c, d):
+        if isinstance(c, bool) and isinstance(d, bool):
+            return c and d
+        raise Unsupported("a condition on the parameter")
+
+    def either(self, c, d):
+        if isinstance(c, bool) and isinstance(d, bool):
+            return c or d
+        raise Unsupported("a condition on the parameter")
+
+    def where(self, cond, x, y):
+        if isinstance(cond, bool):
+            return x if cond else y
+        raise Unsupported("a condition on the parameter")
+
+    def ratio(self, x, y, if_zero=0) -> RF:
+        y = RF.lift(y)
+        if y.is_const:  # sympy decides Eq(y, 0) for a number: no guard
+            return RF.lift(if_zero) if y.is_zero else RF.lift(x) / y
+        if y.num.degree() >= 1:  # where the monic numerator vanishes the measure takes if_zero instead
+            self.guards.append(_monic(y.num))
+        return RF.lift(x) / y
+
+
+def run_rational_function(measure, run: Sequence[int], gains, topic, param: str, x: sympy.Symbol):
+    """``(f, guards)`` of one run, as :func:`workbench.core.rational.rational_function` gives them, or None.
+
+    ``f`` is a :class:`RationalFunction` in ``x``; ``guards`` the distinct
+    monic numerators (degree >= 1, sympy ``Poly``) of the denominators of the
+    run's ratios that depend on the parameter.  None when the definition
+    does something :class:`FieldAlgebra` does not follow (the caller then
+    takes the sympy path).
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains
+    >>> p = sympy.Symbol("p", positive=True)
+    >>> f, guards = run_rational_function(parse_measure("RBP"), (1, 0, 1), Gains.default(1), None, "p", p)
+    >>> f.as_expr(), guards
+    (-p**3 + p**2 - p + 1, ())
+    """
+    try:
+        A, k = measure._prepare(FieldAlgebra(run, gains), len(run), topic, gains)
+        params = measure._params_for(A, (param,))
+        value = RF.lift(measure.family_obj.definition(A, params, topic, k))
+        seen: dict = {}
+        for g in A.guards:
+            seen.setdefault(tuple(g.coeffs()), g)
+        return value.rational_function(x), tuple(_sympy_poly(g, x) for g in seen.values())
+    except Exception:  # noqa: BLE001 - not followed exactly here: the sympy path decides (and reports errors)
+        return None
+
+
+# ---------------------------------------------------------------------------
+# 2. additive measures: a trace over affine forms with rational-function coefficients
+
+
+class Affine:
+    """``const + sum_i terms[i][r_i]``: a traced value; ``const`` and the table entries are :class:`RF`."""
+
+    __slots__ = ("const", "terms")
+
+    def __init__(self, const: RF, terms: dict | None = None) -> None:
+        self.const = const
+        self.terms = terms or {}
+
+    @staticmethod
+    def lift(v) -> "Affine":
+        return v if isinstance(v, Affine) else Affine(RF.lift(v))
+
+    @property
+    def is_const(self) -> bool:
+        return not self.terms
+
+    def _scaled(self, q: RF) -> "Affine":
+        return Affine(self.const * q, {i: tuple(t * q for t in row) for i, row in self.terms.items()})
+
+    def __add__(self, other) -> "Affine":
+        o = Affine.lift(other)
+        terms = dict(self.terms)
+        for i, row in o.terms.items():
+            terms[i] = tuple(a + b for a, b in zip(terms[i], row)) if i in terms else row
+        return Affine(self.const + o.const, terms)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> "Affine":
+        return self._scaled(RF.const(-1))
+
+    def __sub__(self, other) -> "Affine":
+        return self + (-Affine.lift(other))
+
+    def __rsub__(self, other) -> "Affine":
+        return Affine.lift(other) + (-self)
+
+    def __mul__(self, other) -> "Affine":
+        o = Affine.lift(other)
+        if o.is_const:
+            return self._scaled(o.const)
+        if self.is_const:
+            return o._scaled(self.const)
+        raise Unsupported("a product of two run-dependent values")
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other) -> "Affine":
+        o = Affine.lift(other)
+        if not o.is_const:
+            raise Unsupported("a division by a run-dependent value")
+        return self._scaled(o.const.inverse())
+
+    def __rtruediv__(self, other) -> "Affine":
+        if not self.is_const:
+            raise Unsupported("a division by a run-dependent value")
+        return Affine.lift(other)._scaled(self.const.inverse())
+
+    def __pow__(self, n) -> "Affine":
+        if self.is_const:
+            return Affine(self.const ** n)
+        if n == 1:
+            return self
+        raise Unsupported("a power of a run-dependent value")
+
+    def _refuse(self, *args):
+        raise Unsupported("a comparison or truth value of a traced value")
+
+    __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __eq__ = __ne__ = _refuse
+    __hash__ = None
+
+
+class ParamAffineAlgebra:
+    """The algebra :func:`additive_in_param` traces a definition on (runs of ``depth`` positions, the parameter free)."""
+
+    def __init__(self, depth: int, gains) -> None:
+        self.depth = depth
+        self.gains = gains
+
+    def const(self, q) -> Affine:
+        return Affine.lift(q)
+
+    def lookup(self, i: int, table: Sequence) -> Affine:
+        if not 0 <= i < self.depth:
+            raise Unsupported(f"position {i} outside the run")
+        row = tuple(Affine.lift(t) for t in table)
+        if any(not t.is_const for t in row) or len(row) != self.gains.grades + 1:
+            raise Unsupported("a table of run-dependent values")
+        return Affine(RF.const(0), {i: tuple(t.const for t in row)})
+
+    def gain(self, i: int) -> Affine:
+        return self.lookup(i, self.gains.values)
+
+    def rel(self, i: int, threshold: int = 1) -> Affine:
+        return self.lookup(i, [Fraction(int(g >= threshold)) for g in range(self.gains.grades + 1)])
+
+    def sum(self, terms) -> Affine:
+        total = Affine(RF.const(0))
+        for t in terms:
+            total = total + t
+        return total
+
+    def check_counts(self, topic) -> None:  # no concrete run
+        return None
+
+    def log_ratio(self, base: int, m: int):
+        raise Unsupported("a logarithm")
+
+    def on_run(self, run):
+        raise Unsupported("a fixed run")
+
+    def truncated(self, k: int) -> "ParamAffineAlgebra":
+        return ParamAffineAlgebra(min(k, self.depth), self.gains)
+
+    def sorted_desc(self):
+        raise Unsupported("the sorted run")
+
+    def param(self, name: str, value=None) -> Affine:
+        if value is None:
+            return Affine(RF.gen())
+        if not isinstance(value, (int, Fraction, str)):
+            raise Unsupported(f"parameter {name}={value!r}")
+        return Affine(RF.const(Fraction(value)))
+
+    def _constant(self, x) -> Fraction:
+        x = Affine.lift(x)
+        if not x.is_const or not x.const.is_const:
+            raise Unsupported("a condition on the run or the parameter")
+        return x.const.constant()
+
+    def compare0(self, x, op: str) -> bool:
+        from workbench.measures.algebra import _OPS, _check_op
+
+        _check_op(op)
+        return _OPS[op](sgn(self._constant(x)))
+
+    def both(self, c, d):
+        if isinstance(c, bool) and isinstance(d, bool):
+            return c and d
+        raise Unsupported("a condition on the run or the parameter")
+
+    def either(self, c, d):
+        if isinstance(c, bool) and isinstance(d, bool):
+            return c or d
+        raise Unsupported("a condition on the run or the parameter")
+
+    def where(self, cond, x, y):
+        if isinstance(cond, bool):
+            return x if cond else y
+        raise Unsupported("a condition on the run or the parameter")
+
+    def ratio(self, x, y, if_zero=0) -> Affine:
+        y = Affine.lift(y)
+        if not y.is_const:
+            raise Unsupported("a division by a run-dependent value")
+        if y.const.is_zero:
+            return Affine.lift(if_zero)
+        # the generic branch (the runs' rational functions are generic branches; a guard root where y
+        # vanishes is a point the thresholds decide by exact evaluation)
+        return Affine.lift(x) / y
+
+
+class AdditiveForm:
+    """``M(r) = c + sum_i W[i][r_i]`` for every run of ``depth`` positions, ``W[i][g]`` rational functions.
+
+    Attributes
+    ----------
+    table : tuple of tuples of RF
+        ``table[i][g]``: the term of grade ``g`` at (0-based) position ``i``.
+    """
+
+    def __init__(self, table) -> None:
+        self.table = table
+
+    def change(self, lower: Sequence[int], upper: Sequence[int]) -> RF:
+        """The exact difference ``M(upper) - M(lower)``, from the positions where the runs differ."""
+        total = RF.const(0)
+        for i, (a, b) in enumerate(zip(lower, upper)):
+            if a != b:
+                total = total + (self.table[i][int(b)] - self.table[i][int(a)])
+        return total
+
+
+def additive_in_param(measure, depth: int, gains, topic, param: str) -> AdditiveForm | None:
+    """The additive form of ``measure`` on runs of ``depth`` positions, ``param`` free, or None.
+
+    None unless the trace on :class:`ParamAffineAlgebra` proves the measure's
+    generic value is ``c + sum_i W_i[r_i]`` for every run and every value of
+    ``param`` (any failure of the trace means "not proved").
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains
+    >>> f = additive_in_param(parse_measure("RBP"), 3, Gains.default(1), None, "p")
+    >>> f.change((0, 1, 0), (1, 0, 0))
+    RF(x^2 + (-2)*x + 1 / 1)
+    >>> additive_in_param(parse_measure("AP"), 3, Gains.default(1), None, "p") is None
+    True
+    """
+    try:
+        A, k = measure._prepare(ParamAffineAlgebra(depth, gains), depth, topic, gains)
+        params = measure._params_for(A, (param,))
+        v = Affine.lift(measure.family_obj.definition(A, params, topic, k))
+        width = gains.grades + 1
+        zero = (RF.const(0),) * width
+        table = []
+        for i in range(depth):
+            row = v.terms.get(i, zero)
+            if len(row) != width:
+                return None
+            table.append(tuple(row))
+        return AdditiveForm(tuple(table))
+    except Exception:  # noqa: BLE001 - not proved additive: the general path decides
+        return None
+
+
+def type_keys(lower: np.ndarray, upper: np.ndarray, grades: int) -> list[np.ndarray]:
+    """int64 key columns of each pair's type: the positions where the two runs differ and the grades there.
+
+    Two pairs have equal keys (in every column) iff they differ at the same
+    positions with the same grades: each position contributes
+    ``1 + a * (c + 1) + b`` where the runs hold ``a != b``, else 0, and the
+    contributions are packed in mixed radix ``(c + 1) ** 2 + 1``, as many
+    positions per column as fit in 62 bits.
+
+    >>> lo = np.array([[0, 0, 1], [1, 0, 1], [0, 1, 0]], dtype=np.uint8)
+    >>> up = np.array([[0, 1, 1], [1, 1, 1], [1, 0, 0]], dtype=np.uint8)
+    >>> [k.tolist() for k in type_keys(lo, up, 1)]
+    [[10, 10, 65]]
+    """
+    base = (grades + 1) ** 2 + 1
+    depth = lower.shape[1]
+    per = 1
+    while base ** (per + 1) < (1 << 62):
+        per += 1
+    cols = []
+    for s in range(0, depth, per):
+        key = np.zeros(len(lower), dtype=np.int64)
+        for i in range(s, min(s + per, depth)):
+            a = lower[:, i].astype(np.int64)
+            b = upper[:, i].astype(np.int64)
+            code = np.where(a != b, 1 + a * (grades + 1) + b, 0)
+            key = key * base + code
+        cols.append(key)
+    return cols
+
+
+def first_of_each_key(cols: list[np.ndarray]) -> np.ndarray:
+    """Indices (ascending) of the first row of each distinct key (over all columns).
+
+    >>> first_of_each_key([np.array([5, 3, 5, 3]), np.array([1, 2, 1, 0])]).tolist()
+    [0, 1, 3]
+    """
+    n = len(cols[0]) if cols else 0
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if len(cols) == 1:
+        _, first = np.unique(cols[0], return_index=True)
+        return np.sort(first)
+    order = np.lexsort(cols)
+    new = np.zeros(n, dtype=bool)
+    new[0] = True
+    for k in cols:
+        s = k[order]
+        new[1:] |= s[1:] != s[:-1]
+    return np.sort(order[new])
+
+
+# ---------------------------------------------------------------------------
+# 3. signs at an algebraic number
+
+#: Bisections of the local interval before the exact divisibility test (as core.rational does).
+_CHEAP_REFINEMENTS = 24
+
+
+class _RootContext:
+    """An algebraic number prepared for many sign tests: flint minimal polynomial and interval."""
+
+    __slots__ = ("lo", "hi", "slo", "minimal")
+
+    def __init__(self, x: AlgebraicPoint) -> None:
+        self.lo = flint.fmpq(x.lo.numerator, x.lo.denominator)
+        self.hi = flint.fmpq(x.hi.numerator, x.hi.denominator)
+        self.slo = x.sign_at_lo
+        self.minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
+
+    def sign(self, f, abs_derivative) -> int:
+        """The sign of ``f`` (``fmpq_poly``) at the number; ``abs_derivative``: ``|f'|``'s absolute coefficients.
+
+        On the isolating interval ``[m - r, m + r]``, ``|f(x) - f(m)| <= r *
+        |f'|(M)`` (``M`` the larger endpoint magnitude), so ``|f(m)|`` above
+        that settles the sign; otherwise a local copy of the interval is
+        bisected, and after a few bisections ``f(x) = 0`` is decided by
+        divisibility by the (irreducible) minimal polynomial.
+        """
+        if f.is_zero():
+            return 0
+        lo, hi = self.lo, self.hi
+        tested = False
+        steps = 0
+        while True:
+            m = (lo + hi) / 2
+            v = f(m)
+            big = max(abs(lo), abs(hi))
+            if v != 0 and abs(v) > (hi - lo) / 2 * abs_derivative(big):
+                return 1 if v > 0 else -1
+            steps += 1
+            if steps > _CHEAP_REFINEMENTS and not tested:
+                if (f % self.minimal).is_zero():
+                    return 0
+                tested = True
+            if sgn(self.minimal(m)) == self.slo:
+                lo = m
+            else:
+                hi = m
+
+
+def signs_at(functions: Sequence[RationalFunction], x: AlgebraicPoint) -> np.ndarray:
+    """The exact sign of each rational function at the algebraic number ``x`` (``sign num * sign den``).
+
+    >>> from workbench.core.rational import rational_function
+    >>> p = sympy.Symbol("p", positive=True)
+    >>> golden = AlgebraicPoint(sympy.Poly(p**2 + p - 1, p, domain="QQ"), 1, Fraction(0), Fraction(1))
+    >>> fs = [rational_function(e, p)[0] for e in (2 * p - 1, p**2 + p - 1, 1 / (p - 1))]
+    >>> signs_at(fs, golden).tolist()
+    [1, 0, -1]
+    """
+    ctx = _RootContext(x)
+    out = np.zeros(len(functions), dtype=np.int8)
+    for k, f in enumerate(functions):
+        if f.is_zero:
+            continue
+        n, d, dn, dd = f.flint_polys()
+        s = ctx.sign(n, dn)
+        out[k] = s if f.is_polynomial or s == 0 else s * ctx.sign(d, dd)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# 4. the float of an algebraic number
+
+#: Relative half-width around the number that :func:`workbench.core.exact.to_float`'s value certainly lies in:
+#: sympy evaluates a ``CRootOf`` to 20 digits (a rational within ``10**-21`` relative of the root, rounded to
+#: at least 64 bits, twice), far inside ``2**-58``.
+_FLOAT_SLACK = Fraction(1, 1 << 58)
+
+
+def root_float(x: AlgebraicPoint) -> float:
+    """``to_float`` of the algebraic number ``x`` (a ``CRootOf``), from its isolating interval when it settles it.
+
+    Rounding to nearest is monotone, so when both ends of ``[lo (1 - s),
+    hi (1 + s)]`` (``lo < x < hi`` the isolating interval refined to a
+    relative width below ``s``; ``s`` = :data:`_FLOAT_SLACK`) round to the
+    same float, every number in it does, among them the 20-digit
+    approximation :func:`~workbench.core.exact.to_float` rounds.  Otherwise
+    (the number is within about ``2**-58`` of a rounding boundary) it is
+    ``to_float`` itself.
+
+    >>> p = sympy.Symbol("p")
+    >>> golden = AlgebraicPoint(sympy.Poly(p**2 + p - 1, p, domain="QQ"), 1, Fraction(0), Fraction(1))
+    >>> root_float(golden) == float(sympy.N(golden.sympy(), 20))
+    True
+    """
+    from workbench.core.exact import to_float
+
+    minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
+    lo = flint.fmpq(x.lo.numerator, x.lo.denominator)
+    hi = flint.fmpq(x.hi.numerator, x.hi.denominator)
+    slack = flint.fmpq(_FLOAT_SLACK.numerator, _FLOAT_SLACK.denominator)
+    while (lo <= 0 <= hi) or hi - lo > min(abs(lo), abs(hi)) * slack:
+        mid = (lo + hi) / 2
+        s = sgn(minimal(mid))
+        if s == 0:  # pragma: no cover - an irreducible f of degree >= 2 has no rational root
+            break
+        if s == x.sign_at_lo:
+            lo = mid
+        else:
+            hi = mid
+    if not (lo <= 0 <= hi):
+        lo, hi = Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q))
+        a = lo * (1 - _FLOAT_SLACK) if lo > 0 else lo * (1 + _FLOAT_SLACK)
+        b = hi * (1 + _FLOAT_SLACK) if hi > 0 else hi * (1 - _FLOAT_SLACK)
+        try:
+            fa, fb = float(a), float(b)
+        except OverflowError:
+            fa, fb = None, 0.0
+        if fa == fb:
+            return fa
+    return to_float(x.sympy())
