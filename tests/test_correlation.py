@@ -147,3 +147,51 @@ def test_correlation_table_layout_and_errors():
     tw, = score_matrices(qrels, runs, ["Twist"], depth=2)        # undefined everywhere at depth 2
     with pytest.raises(WorkbenchError, match="no topic in common"):
         topic_by_topic_tau(ms[0], tw)
+
+
+def _exact_key(v):
+    """A comparable value: a Fraction as it is, a sympy value as the Fraction of its 60-digit decimal."""
+    import sympy
+
+    return v if isinstance(v, Fraction) else Fraction(str(sympy.N(v, 60)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_topic_by_topic_counts_against_pairs_of_exact_values(seed):
+    """Topic-by-topic pair counts against a loop over the pairs of exact values (and the sign-matrix path).
+
+    Rational blocks of int64 numerators, of Python integers (RBTO at depth 70), irrational ones (nDCG),
+    a negated matrix and an ir_measures (float) matrix; many systems and ties.
+    """
+    rng = random.Random(seed)
+    qrels, runs = _collection(seed + 10, topics=5, systems=rng.randint(2, 12), depth=8)
+    names = ["AP", "RR", "nDCG", "P@3", "RBTO", "ir:P@5"]
+    ms = score_matrices(qrels, runs, names, depth=8)
+    ms += score_matrices(qrels, runs, ["RBTO"], depth=70)
+    ms.append(dataclasses.replace(ms[0], blocks=tuple(-b for b in ms[0].blocks)))
+    assert ms[-2].blocks[0].coords.dtype == object         # Python integers
+    for a, b in itertools.combinations(ms, 2):
+        tbt = topic_by_topic_tau(a, b)
+        assert [t for t, _ in tbt.per_topic] == list(a.topics)
+        for t, got in tbt.per_topic:
+            def vals(m):
+                k = m.topic_index(t)
+                return [_exact_key(m.blocks[k].value(i)) for i in range(len(m.systems))] if m.exact \
+                    else m.floats[k].tolist()
+            assert (got.P, got.Q, got.T, got.U, got.both) == brute(vals(a), vals(b)), (a.measure, b.measure, t)
+            slow = tau_b_from_signs(a.topic_signs(t), b.topic_signs(t))
+            assert got == slow
+
+
+def test_pair_counts_in_several_slices_of_topics():
+    """Counting topics a few at a time (a memory bound) gives the same counts as all at once and as the loop."""
+    from workbench.experiments.correlation import _pair_counts_by_row
+
+    rng = np.random.default_rng(5)
+    big = 2 ** 62
+    ka = rng.integers(-3, 3, size=(40, 9)) * (big // 4)      # differences would overflow int64
+    kb = rng.integers(0, 3, size=(40, 9))
+    whole = _pair_counts_by_row(ka, kb)
+    assert _pair_counts_by_row(ka, kb, cells=50) == whole    # 50 // 36 pairs = 1 topic at a time
+    assert whole == [brute(x.tolist(), y.tolist()) for x, y in zip(ka, kb)]
+    assert _pair_counts_by_row(ka[:, :1], kb[:, :1]) == [(0, 0, 0, 0, 0)] * 40

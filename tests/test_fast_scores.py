@@ -214,3 +214,26 @@ def test_deep_ranking_scores_in_bounded_memory():
     ap = evaluate_rankings(parse_measure("AP"), runs, [N, N], gains, topic)
     pos = np.flatnonzero(runs[1]) + 1
     assert ap.value(1) == sum(Fraction(k + 1, int(p)) for k, p in enumerate(pos)) / 8
+
+
+def test_basis_balls_hold_the_logarithm_ratios():
+    """The balls of the mean orders (built with arb.log) hold ln b / ln m to 60 digits, at every precision used."""
+    import flint
+    import sympy
+
+    from workbench.core.exact import log_ratio
+    from workbench.data.exact_scores import _basis_ball
+
+    old = flint.ctx.prec
+    try:
+        for prec in (128, 512):
+            flint.ctx.prec = prec
+            for base, m in ((2, 3), (2, 1001), (10, 11), (3, 2), (7, 999983)):
+                _, elem = log_ratio(base, m)
+                ball = _basis_ball(elem, prec)
+                exact = sympy.N(sympy.log(base) / sympy.log(m), 60)
+                assert abs(ball.mid() - flint.arb(str(exact))) <= ball.rad() + flint.arb(10) ** -55, (base, m)
+                assert ball.rad() < flint.arb(2) ** (20 - prec)
+            assert _basis_ball(("one",), prec) == 1
+    finally:
+        flint.ctx.prec = old

@@ -58,3 +58,20 @@ def test_scattered_topics_and_hexadecimal_scores_take_the_line_reader(tmp_path):
     p = _write(tmp_path / "r", ["1 Q0 a 1 1 t\n", "2 Q0 b 1 1 t\n", "1 Q0 c 1 0x1p1 t\n"])
     assert trec._read_run_fast(p, "float32") is None
     assert trec.read_run(p) == {"1": ["c", "a"], "2": ["b"]}
+
+
+def test_field_check_counts_fields_as_split_does():
+    """_six_fields against str.split line by line, on random texts of ASCII spaces (tabs, CR, FS...) and fields."""
+    rng = np.random.default_rng(3)
+    spaces = [" ", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "  "]
+    for case in range(400):
+        lines = []
+        for _ in range(int(rng.integers(0, 6))):
+            n = int(rng.choice([0, 6, 6, 6, 5, 7, 1]))
+            sep = [str(rng.choice(spaces)) for _ in range(n + 1)]
+            fields = [f"f{k}" for k in range(n)]
+            lines.append(sep[0] * int(rng.integers(0, 2)) + "".join(f + s for f, s in zip(fields, sep[1:])))
+        text = "\n".join(lines) + ("\n" if rng.random() < 0.5 else "")
+        expect = all(len(line.split()) in (0, 6) for line in text.split("\n"))
+        got = trec._six_fields(np.frombuffer(text.encode("ascii"), dtype=np.uint8))
+        assert got == expect, repr(text)

@@ -300,6 +300,28 @@ def _arb(expr, prec: int):
     raise UndecidedComparisonError(f"cannot enclose {expr} in a ball")
 
 
+def _basis_ball(elem: tuple, prec: int):
+    """A ball certainly holding a basis element, at the current ``flint.ctx.prec``.
+
+    The logarithm ratios ``ln b / ln m`` (and 1) are built from python-flint's
+    ``arb.log`` directly: the same enclosure as through the sympy expression
+    (:func:`workbench.core.exact.basis_sympy`) without building it, which cost
+    about 1.6 ms per element (nDCG on 6,980 topics: 967 elements, 1.6 s).
+    Any other element goes through its sympy expression.
+
+    >>> round(float(_basis_ball(("logratio", 2, 3), 128).mid()), 12), float(_basis_ball(("one",), 128).mid())
+    (0.630929753571, 1.0)
+    """
+    import flint
+
+    if elem == ("one",):
+        return flint.arb(1)
+    if elem[0] == "logratio":
+        _, b, m = elem
+        return flint.arb(int(b)).log() / flint.arb(int(m)).log()
+    return _arb(basis_sympy(elem), prec)
+
+
 def _grouped_sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:
     """S x S signs of the row sums of blocks with several scales (certified ball arithmetic)."""
     import flint
@@ -321,7 +343,7 @@ def _grouped_sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:
         try:
             terms = []
             for sc, g in sums:
-                basis = [_arb(basis_sympy(e), prec) for e in g.basis]
+                basis = [_basis_ball(e, prec) for e in g.basis]
                 terms.append((_arb(sympy.sympify(sc), prec) / g.den, basis, g))
             left = []
             for i, j in undecided:
@@ -360,7 +382,7 @@ def _decide_by_system_balls(sums, n: int, pairs: list, out: np.ndarray, prec: in
         for sc, g in sums:
             for e in g.basis:
                 if e not in basis_balls:
-                    basis_balls[e] = _arb(basis_sympy(e), prec)
+                    basis_balls[e] = _basis_ball(e, prec)
             basis = [basis_balls[e] for e in g.basis]
             f = _arb(sympy.sympify(sc), prec) / g.den
             for i, row in enumerate(g.coords.tolist()):

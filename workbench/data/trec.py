@@ -511,12 +511,7 @@ def _read_run_chunks(p: Path, score_precision: str) -> RankedRun | None:
                 text += fh.readline()  # the chunk ends at the end of a line
                 if not text.isascii():
                     return None  # non-ASCII docids or whitespace: the line-by-line reader
-                raw = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-                ws = _ASCII_SPACE[raw]
-                starts = ~ws
-                starts[1:] &= ws[:-1]  # a field starts where a non-space follows a space (or the chunk starts)
-                per_line = np.bincount(np.cumsum(raw == 10)[starts])
-                if not np.all((per_line == 0) | (per_line == 6)):
+                if not _six_fields(np.frombuffer(text.encode("ascii"), dtype=np.uint8)):
                     return None  # a line without 6 fields: the line-by-line reader says which
                 tokens = text.split()
                 if not tokens:
@@ -549,6 +544,34 @@ def _read_run_chunks(p: Path, score_precision: str) -> RankedRun | None:
     except (UnicodeDecodeError, EOFError, zlib.error, gzip.BadGzipFile, OSError):
         return None
     return RankedRun(ranked) if ranked else None
+
+
+def _six_fields(raw) -> bool:
+    """Whether every line of the ASCII bytes ``raw`` holds 0 or 6 fields (as ``str.split`` splits it).
+
+    A field starts where a non-space follows a space (or the text starts);
+    the fields of line ``k`` are the starts between its newline and the
+    previous one (a last line without a newline counts too).  Numpy over the
+    positions of the starts and newlines, not a running count over every
+    byte.
+
+    >>> import numpy as np
+    >>> ok = lambda s: _six_fields(np.frombuffer(s.encode(), dtype=np.uint8))
+    >>> ok("1 Q0 a 1 2.5 t\\n\\n 1\\tQ0 b 2 2 t \\n1 Q0 c 3 1 t"), ok("1 Q0 a 1 2.5\\n1 Q0 b 2 2 t x\\n")
+    (True, False)
+    >>> ok("1 Q0 a 1 2.5 t\\n1 Q0 b"), ok(""), ok("\\n\\n")
+    (False, True, True)
+    """
+    import numpy as np
+
+    ws = np.take(_ASCII_SPACE, raw)
+    starts = ~ws
+    starts[1:] &= ws[:-1]
+    first = np.flatnonzero(starts)                          # where each field starts
+    before = np.searchsorted(first, np.flatnonzero(raw == 10))  # fields before each newline
+    per_line = np.diff(before, prepend=0)
+    last = first.size - (int(before[-1]) if before.size else 0)   # fields after the last newline
+    return bool(np.all((per_line == 0) | (per_line == 6))) and last in (0, 6)
 
 
 def _topic_bounds(tops: list[str]) -> list[int] | None:
