@@ -195,17 +195,36 @@ class RF:
         return f"RF({self.num} / {self.den})"
 
     def element(self, x: sympy.Symbol):
-        """This function as an element of sympy's ``QQ(x)`` (the form :class:`RationalFunction` holds)."""
+        """This function as an element of sympy's ``QQ(x)`` (the form :class:`RationalFunction` holds).
+
+        sympy keeps a fraction as integer polynomials ``P / Q``, coprime in
+        ``ZZ[x]`` (contents included), ``Q``'s leading coefficient positive
+        (``PolyElement.cancel``); that form is unique, and it is ``L num / L
+        den`` divided by the gcd of all its integer coefficients (``L`` the
+        lcm of the coefficients' denominators: ``num``, ``den`` are coprime,
+        ``den`` monic), built here without sympy's gcd.
+
+        >>> x = sympy.Symbol("x")
+        >>> f = (RF.gen() * 2 + 2) / (RF.gen() * 4 - 6)
+        >>> f.element(x) == sympy.QQ.frac_field(x).from_sympy((2 * x + 2) / (4 * x - 6))
+        True
+        """
+        import math
+
         field = _field(x).field
         ring = field.ring
-        return field.new(_ring_poly(ring, self.num), _ring_poly(ring, self.den))
+        num, den = self.num.coeffs(), self.den.coeffs()
+        lcm = math.lcm(*(int(c.q) for c in num), *(int(c.q) for c in den))
+        P = [int(c.p) * (lcm // int(c.q)) for c in num]
+        Q = [int(c.p) * (lcm // int(c.q)) for c in den]
+        g = math.gcd(*P, *Q)
+        one = flint.fmpq(1)
+        return field.raw_new(
+            ring({(k,): one * (c // g) for k, c in enumerate(P) if c}) if P else ring.zero,
+            ring({(k,): one * (c // g) for k, c in enumerate(Q) if c}))
 
     def rational_function(self, x: sympy.Symbol) -> RationalFunction:
         return RationalFunction(x, self.element(x))
-
-
-def _ring_poly(ring, p):
-    return ring({(k,): c for k, c in enumerate(p.coeffs()) if c != 0}) if not p.is_zero() else ring.zero
 
 
 def _sympy_poly(p, x: sympy.Symbol) -> sympy.Poly:
@@ -317,7 +336,8 @@ class FieldAlgebra:
 def run_rational_function(measure, run: Sequence[int], gains, topic, param: str, x: sympy.Symbol):
     """``(f, guards)`` of one run, as :func:`workbench.core.rational.rational_function` gives them, or None.
 
-    ``f`` is a :class:`RationalFunction` in ``x``; ``guards`` the distinct
+    ``f`` is an :class:`RF` (:meth:`RF.rational_function` gives the
+    :class:`RationalFunction` in ``x``); ``guards`` the distinct
     monic numerators (degree >= 1, sympy ``Poly``) of the denominators of the
     run's ratios that depend on the parameter.  None when the definition
     does something :class:`FieldAlgebra` does not follow (the caller then
@@ -327,7 +347,7 @@ def run_rational_function(measure, run: Sequence[int], gains, topic, param: str,
     >>> from workbench.space.runs import Gains
     >>> p = sympy.Symbol("p", positive=True)
     >>> f, guards = run_rational_function(parse_measure("RBP"), (1, 0, 1), Gains.default(1), None, "p", p)
-    >>> f.as_expr(), guards
+    >>> f.rational_function(p).as_expr(), guards
     (-p**3 + p**2 - p + 1, ())
     """
     try:
@@ -337,7 +357,7 @@ def run_rational_function(measure, run: Sequence[int], gains, topic, param: str,
         seen: dict = {}
         for g in A.guards:
             seen.setdefault(tuple(g.coeffs()), g)
-        return value.rational_function(x), tuple(_sympy_poly(g, x) for g in seen.values())
+        return value, tuple(_sympy_poly(g, x) for g in seen.values())
     except Exception:  # noqa: BLE001 - not followed exactly here: the sympy path decides (and reports errors)
         return None
 
@@ -615,6 +635,53 @@ def first_of_each_key(cols: list[np.ndarray]) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
+# no root inside the domain, by Descartes' rule of signs
+
+
+def _sign_changes(p) -> int:
+    c = [a for a in p.coeffs() if a != 0]
+    return sum(1 for a, b in zip(c, c[1:]) if (a > 0) != (b > 0))
+
+
+def no_roots_in(poly, low, high) -> bool:
+    """True when Descartes' rule of signs proves ``poly`` has no root in the open interval ``(low, high)``.
+
+    ``poly`` is an ``fmpq_poly`` or a sympy ``Poly``; ``low``/``high`` are
+    rationals, ``None`` for an infinite end.  The interval is mapped onto
+    ``t > 0`` (``x = low + t``, ``x = high - t``, or ``x = (low + high t) /
+    (1 + t)`` with the factor ``(1 + t)^n``), and a polynomial whose
+    coefficients never change sign has no positive root.  False means only
+    "not proved" (the caller isolates the roots).
+
+    >>> x = flint.fmpq_poly([0, 1])
+    >>> no_roots_in(x * x + x - 1, Fraction(0), Fraction(1)), no_roots_in(x * x + x - 1, Fraction(1), None)
+    (False, True)
+    >>> no_roots_in(2 * x - 1, Fraction(0), Fraction(1, 2)), no_roots_in(x - 3, None, None)
+    (True, False)
+    """
+    if not isinstance(poly, flint.fmpq_poly):
+        poly = flint.fmpq_poly([flint.fmpq(int(c.p), int(c.q)) for c in reversed(poly.all_coeffs())])
+    n = poly.degree()
+    if n < 1:
+        return True  # a constant: roots_in finds none either
+    if low is None and high is None:
+        return False
+    if high is None:
+        g = poly(flint.fmpq_poly([flint.fmpq(low.numerator, low.denominator), 1]))
+    elif low is None:
+        g = poly(flint.fmpq_poly([flint.fmpq(high.numerator, high.denominator), -1]))
+    else:
+        a, b = flint.fmpq(low.numerator, low.denominator), flint.fmpq(high.numerator, high.denominator)
+        num, den = flint.fmpq_poly([a, b]), flint.fmpq_poly([1, 1])
+        coeffs = poly.coeffs()
+        g = flint.fmpq_poly([])
+        for k in range(n + 1):
+            if coeffs[k] != 0:
+                g += coeffs[k] * num ** k * den ** (n - k)
+    return _sign_changes(g) == 0
+
+
+# ---------------------------------------------------------------------------
 # 3. signs at an algebraic number
 
 #: Bisections of the local interval before the exact divisibility test (as core.rational does).
@@ -735,3 +802,40 @@ def root_float(x: AlgebraicPoint) -> float:
         if fa == fb:
             return fa
     return to_float(x.sympy())
+
+
+def crootof_text(r) -> str:
+    """``sympy.sstr`` of a ``CRootOf`` (its polynomial in ``lex`` order), written from the coefficients.
+
+    sympy prints ``CRootOf(expr, index)`` by building the polynomial's
+    expression and ordering its terms; for the integer polynomial of a
+    ``CRootOf`` the terms are ``c*x**k`` by decreasing ``k`` (``x`` for ``k =
+    1``, ``c`` alone for ``k = 0``, the factor ``1`` left out), joined with
+    ``" + "``/``" - "``, which is what this writes.
+
+    >>> p = sympy.Symbol("p")
+    >>> r = sympy.CRootOf(3 * p**5 - p**2 + 7 * p - 1, 0)
+    >>> crootof_text(r) == sympy.sstr(r)
+    True
+    >>> crootof_text(sympy.CRootOf(p**2 + p - 1, 1))
+    'CRootOf(p**2 + p - 1, 1)'
+    """
+    poly = r.poly
+    gen = sympy.sstr(poly.gen)
+    coeffs = [int(c) for c in poly.all_coeffs()]
+    n = len(coeffs) - 1
+    parts = []
+    for k, c in zip(range(n, -1, -1), coeffs):
+        if c == 0:
+            continue
+        base = "" if k == 0 else (gen if k == 1 else f"{gen}**{k}")
+        if k == 0:
+            t = str(abs(c))
+        elif abs(c) == 1:
+            t = base
+        else:
+            t = f"{abs(c)}*{base}"
+        parts += ["-" if c < 0 else "+", t]
+    sign = parts.pop(0)
+    return f"CRootOf({'' if sign == '+' else sign}{' '.join(parts)}, {int(r.index)})"
+

@@ -82,8 +82,8 @@ from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.scale.classify import Witness, verdict_from_signs
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.scale.stream import block_ranges
-from workbench.scale.threshold_fast import (additive_in_param, first_of_each_key, root_float, run_rational_function,
-                                            signs_at, type_keys)
+from workbench.scale.threshold_fast import (additive_in_param, crootof_text, first_of_each_key, no_roots_in,
+                                            root_float, run_rational_function, signs_at, type_keys)
 
 #: Use the exact shortcuts of :mod:`workbench.scale.threshold_fast` (tests compare with them switched off).
 FAST_PATHS = True
@@ -104,7 +104,7 @@ def _crootof(x: AlgebraicPoint) -> sympy.Expr:
         if len(_CROOTOF_OF) > 4096:
             _CROOTOF_OF.clear()
             _POINT_OF.clear()
-        r = _CROOTOF_OF[key] = x.sympy()
+        r = _CROOTOF_OF[key] = sympy.CRootOf(x.f, x.index)  # x.sympy(), without re-reading f from an expression
         _POINT_OF[r] = x
     return r
 
@@ -137,7 +137,7 @@ def _printed(v) -> tuple[str, float | None]:
             x = None if not math.isfinite(x) or x == 0 else x
         except (ValueError, TypeError):  # pragma: no cover - not a real root: the general conversion decides
             x = to_float(v)
-        _PRINTED[v] = (exact_str(v), x)
+        _PRINTED[v] = (crootof_text(v), x)
     return _PRINTED[v]
 
 
@@ -661,6 +661,8 @@ class _Analysis:
         self.size = int(space.size)
         self.block_size = DEFAULT_BLOCK if block_size is None else block_size
         self._rf: dict[int, RationalFunction] = {}
+        self._fast_rf: dict = {}  # canonical index -> RF of the runs whose rational function took the fast path
+        self._last_fast = None
         self._root_cache: dict = {}
         self.exact_points: dict = {}  # rational guard roots inside the domain: verdict by exact evaluation
         probes = [self._rational_of_run(run) for run in self._degree_probes()]
@@ -848,14 +850,16 @@ class _Analysis:
         fast = run_rational_function(self.measure, run, self.gains, self.space.topic, self.param, self.x) \
             if self.fast else None
         if fast is not None:
-            f, guards = fast
+            fast_f, guards = fast
+            f = fast_f.rational_function(self.x)
             # FieldAlgebra notes the guard of every ratio by a parameter-dependent denominator, the sympy
             # path only those left in the expression (a subset): with no guard root inside the domain
             # both come to the same (no exact point, no refusal); otherwise the sympy path decides
-            if any(roots_in(g, self.ps, self._root_cache) for g in guards):
+            if any(self._roots_in(g, self._root_cache) for g in guards):
                 fast = None
             else:
                 guards = ()
+                self._last_fast = fast_f
         if fast is None:
             expr = self.measure.expression(run, self.gains, self.space.topic, free=(self.param,), keep_guards=True)
             try:
@@ -874,7 +878,7 @@ class _Analysis:
                 at.add(r)
                 self.exact_points[r] = True
         if not f.is_polynomial:
-            for r in roots_in(f.den, self.ps, self._root_cache):
+            for r in self._roots_in(f.den, self._root_cache, f.flint_polys()[1]):
                 if r not in at:
                     label = endpoint_label(r.sympy()) if isinstance(r, AlgebraicPoint) else str(r)
                     raise NotExpressibleError(
@@ -884,8 +888,18 @@ class _Analysis:
 
     def _run_rf(self, index: int) -> RationalFunction:
         if index not in self._rf:
+            self._last_fast = None
             self._rf[index] = self._rational_of_run(self._row(index))
+            if self._last_fast is not None:
+                self._fast_rf[index] = self._last_fast
         return self._rf[index]
+
+    def _difference(self, lo: int, up: int) -> RationalFunction:
+        """``value(up) - value(lo)`` as a cancelled rational function (flint when both runs took the fast path)."""
+        f_up, f_lo = self._run_rf(up), self._run_rf(lo)
+        if up in self._fast_rf and lo in self._fast_rf:
+            return (self._fast_rf[up] - self._fast_rf[lo]).rational_function(self.x)
+        return f_up - f_lo
 
     def _sample_points(self, k: int) -> list[Fraction]:
         """``k`` simple rationals in the domain, none of them a guard root (an exact point)."""
@@ -916,7 +930,7 @@ class _Analysis:
             signatures = [tuple(vals.value(where[up]) - vals.value(where[lo]) for vals in table) for lo, up in reps]
         out = []
         for (lo, up), signature in zip(reps, signatures):
-            f = self._run_rf(up) - self._run_rf(lo)
+            f = self._difference(lo, up)
             a, b = f.degrees
             if a > self.num_degree + self.den_degree or b > 2 * self.den_degree:
                 raise NotExpressibleError(
@@ -935,11 +949,17 @@ class _Analysis:
         return out
 
     # critical points ------------------------------------------------------------
+    def _roots_in(self, poly, cache: dict, flint_poly=None) -> list:
+        """:func:`roots_in`, skipped when Descartes' rule of signs proves there is no root inside the domain."""
+        if self.fast and no_roots_in(poly if flint_poly is None else flint_poly, self.ps.low, self.ps.high):
+            return []
+        return roots_in(poly, self.ps, cache)
+
     def critical_points(self) -> list:
         cache: dict = {}
         found: dict = {}
-        polys = [h for f in [*self.d, *self.t, *self.e] for h in (f.num, f.den)]
-        for r in [*self.exact_points, *(r for poly in polys for r in roots_in(poly, self.ps, cache))]:
+        polys = [(h, fl) for f in [*self.d, *self.t, *self.e] for h, fl in zip((f.num, f.den), f.flint_polys())]
+        for r in [*self.exact_points, *(r for poly, fl in polys for r in self._roots_in(poly, cache, fl))]:
             key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
             found.setdefault(key, r)
         pts = sorted(found.values(), key=cmp_to_key(compare_reals))
