@@ -17,6 +17,15 @@ file is rendered from all kept rows.
 Run:  python benchmarks/thresholds_scale.py --depths 14-18 --engines after
       python benchmarks/thresholds_scale.py --depths 14-18 --engines before --before ../main
       python benchmarks/thresholds_scale.py --depths 20-22 --engines after --time-limit 3600
+
+CPU comparison (issue 25, exact shortcuts): ``--cpu BEFORE_CHECKOUT`` runs each
+command of :data:`CPU_CASES` with this checkout and with ``BEFORE_CHECKOUT`` on
+``PYTHONPATH`` (this checkout's interpreter), alternating, ``--repeat`` times
+each; CPU seconds are user + sys of ``/usr/bin/time -v`` (the machine is
+shared, so CPU time is the fairer figure), and the JSON outputs of the two
+must be identical.
+
+      python benchmarks/thresholds_scale.py --cpu /tmp/thr_before --repeat 3
 """
 from __future__ import annotations
 
@@ -54,6 +63,76 @@ def run(workbench: str, depth: int, time_limit: float | None) -> dict:
     title = next((line.strip() for line in p.stdout.splitlines() if f"depth {depth}:" in line), "")
     return {"depth": depth, "wall_s": round(secs, 2), "max_rss_mib": round(rss), "status": status,
             "load": " ".join(load), "error": error, "summary": title, "time_limit": time_limit}
+
+
+#: (label, thresholds arguments) of the CPU comparison.
+CPU_CASES = [
+    ("RBP, dominance order, depth 20", ["RBP", "--order", "dominance", "--depth", "20"]),
+    ("binary INST in T, rank order, depth 8", ["INST", "--param", "T", "--depth", "8"]),
+]
+
+
+def run_cpu(pythonpath: str | None, args: list[str]) -> dict:
+    """One ``/usr/bin/time -v python -m workbench.cli.main thresholds ARGS --json``: CPU and wall s, RSS, load, output."""
+    env = dict(os.environ, WORKBENCH_TIME_LIMIT="3600")
+    env.pop("PYTHONPATH", None)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    cmd = ["/usr/bin/time", "-v", str(ROOT / ".venv" / "bin" / "python"), "-m", "workbench.cli.main",
+           "thresholds", *args, "--json"]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/tmp")
+    field = lambda name: re.search(rf"{re.escape(name)}: (\S+)", p.stderr).group(1)  # noqa: E731
+    wall = sum(float(x) * 60 ** i for i, x in enumerate(reversed(field("Elapsed (wall clock) time (h:mm:ss or m:ss)").split(":"))))
+    return {"cpu_s": round(float(field("User time (seconds)")) + float(field("System time (seconds)")), 2),
+            "wall_s": round(wall, 2), "max_rss_mib": round(int(field("Maximum resident set size (kbytes)")) / 1024),
+            "status": int(field("Exit status")), "load": load, "output": p.stdout}
+
+
+def cpu_comparison(before: Path, repeat: int) -> dict:
+    """Before and after, alternating, ``repeat`` runs each: medians, and whether the JSON outputs are identical."""
+    import statistics
+
+    out = {}
+    for label, args in CPU_CASES:
+        runs = {"before": [], "after": []}
+        for _ in range(repeat):
+            runs["before"].append(run_cpu(str(before.resolve()), args))
+            runs["after"].append(run_cpu(None, args))
+            print(label, {k: v[-1]["cpu_s"] for k, v in runs.items()}, flush=True)
+        outputs = {r["output"] for rs in runs.values() for r in rs}
+        row = {"command": "workbench thresholds " + " ".join(args) + " --json", "same_json": len(outputs) == 1,
+               "ok": all(r["status"] == 0 for rs in runs.values() for r in rs)}
+        for engine, rs in runs.items():
+            row[engine] = {"cpu_s": [r["cpu_s"] for r in rs], "wall_s": [r["wall_s"] for r in rs],
+                           "max_rss_mib": [r["max_rss_mib"] for r in rs], "load": [r["load"] for r in rs],
+                           "median_cpu_s": statistics.median(r["cpu_s"] for r in rs),
+                           "median_wall_s": statistics.median(r["wall_s"] for r in rs)}
+        row["ratio"] = round(row["before"]["median_cpu_s"] / row["after"]["median_cpu_s"], 1)
+        out[label] = row
+    return out
+
+
+def render_cpu(cpu: dict) -> str:
+    lines = [
+        "", "## Exact shortcuts (issue 25): CPU seconds before and after", "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, shared with another engineer's work. CPU s = user + "
+        "sys from `/usr/bin/time -v` (the fairer figure on shared cores), median of the runs listed; before and "
+        "after alternate. `before`: the commit before the shortcuts (its checkout on `PYTHONPATH`), `after`: this "
+        "checkout; both with this checkout's interpreter and `WORKBENCH_TIME_LIMIT=3600`. The JSON outputs of all "
+        "runs of a command are identical.", "",
+        "| command | before: CPU s (runs) | after: CPU s (runs) | ratio | before: wall s | after: wall s "
+        "| same JSON | load (1, 5, 15 min) during the runs |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for label, r in cpu.items():
+        b, a = r["before"], r["after"]
+        loads = sorted({x for x in b["load"] + a["load"]})
+        lines.append(f"| `{r['command']}` | {b['median_cpu_s']:.2f} ({', '.join(f'{x:.2f}' for x in b['cpu_s'])}) "
+                     f"| {a['median_cpu_s']:.2f} ({', '.join(f'{x:.2f}' for x in a['cpu_s'])}) | {r['ratio']:.1f}x "
+                     f"| {b['median_wall_s']:.1f} | {a['median_wall_s']:.1f} | {'yes' if r['same_json'] else 'NO'} "
+                     f"| {loads[0]} .. {loads[-1]} |")
+    return "\n".join(lines) + "\n"
 
 
 def render(rows: dict) -> str:
@@ -100,10 +179,20 @@ def main() -> None:
     ap.add_argument("--time-limit", type=float, default=None, help="WORKBENCH_TIME_LIMIT for the commands")
     ap.add_argument("--out", type=Path, default=RESULTS / "thresholds_scale.md")
     ap.add_argument("--render", action="store_true", help="only render the Markdown from the kept rows")
+    ap.add_argument("--cpu", type=Path, default=None, help="before checkout: CPU comparison of CPU_CASES")
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     store = RESULTS / "thresholds_scale.json"
     rows = json.loads(store.read_text()) if store.exists() else {}
-    for engine in [] if args.render else args.engines.split(","):
+    cpu_store = RESULTS / "thresholds_scale_cpu.json"
+    if args.cpu is not None:
+        cpu = cpu_comparison(args.cpu, args.repeat)
+        for row in cpu.values():
+            if not (row["same_json"] and row["ok"]):
+                raise SystemExit(f"{row['command']}: outputs differ or a run failed")
+        cpu_store.write_text(json.dumps(cpu, indent=1, sort_keys=True) + "\n")
+        args.engines = ""
+    for engine in [] if args.render or not args.engines else args.engines.split(","):
         if engine == "before":
             if args.before is None:
                 ap.error("--engines before needs --before CHECKOUT")
@@ -116,7 +205,10 @@ def main() -> None:
             rows[f"{engine}:{d}"] = r
             store.parent.mkdir(parents=True, exist_ok=True)
             store.write_text(json.dumps(rows, indent=1, sort_keys=True) + "\n")
-    args.out.write_text(render(rows))
+    text = render(rows)
+    if cpu_store.exists():
+        text += render_cpu(json.loads(cpu_store.read_text()))
+    args.out.write_text(text)
     print(f"wrote {args.out}")
 
 

@@ -206,7 +206,6 @@ def test_root_floats_match_to_float():
 
 def test_crootof_text_and_descartes_filter_match_sympy():
     from workbench.core.algebraic import roots_in
-    from workbench.measures.params import ParamSpec  # noqa: F401 - the domains below mimic its low/high
     from types import SimpleNamespace
 
     from workbench.scale.threshold_fast import crootof_text, no_roots_in
