@@ -33,6 +33,13 @@ Method (nothing is copied from a paper):
    the exact scores at all ``K`` points and against the degree bounds, else
    an error is raised.  Cost follows the number of distinct differences,
    not the square of the space.
+   Shortcuts (:mod:`workbench.scale.threshold_fast`, each exact, each
+   checked against this general path in the tests): when a trace of the
+   definition proves the measure additive in the runs (``c + sum_i
+   W_i[r_i]``, RBP, gRBP, INSQ), covers are grouped by type -- the positions
+   and grades they change -- and types by their exact difference, without
+   scoring the space at the ``K`` values; runs' rational functions come
+   from flint polynomials (the sympy path remains the fallback).
 2. Critical points: the real roots inside the domain of every group's
    numerator and denominator and, for total orders (equal increments decide
    ``interval``), of the numerators of every ``d_g - d_0`` (``d_0``: the
