@@ -269,7 +269,7 @@ BAD = [
     (lambda: wb.classify("P", topic="x"), errors.BadTopicError, "x"),
     (lambda: wb.classify("P", topic="2,1", grades=1), errors.BadTopicError, "2,1"),
     (lambda: wb.classify("P", topic=True), errors.BadTopicError, "True"),
-    (lambda: wb.classify("DCG", depth=30), errors.TooLargeError, "depth 30"),
+    (lambda: wb.classify("ERR", depth=30), errors.TooLargeError, "depth 30"),
     (lambda: wb.thresholds("AP", topic=2), errors.BadParameterError, "AP"),
     (lambda: wb.thresholds("RBP", param="q"), errors.BadParameterError, "q"),
     (lambda: wb.thresholds("RBP", param=1), errors.BadParameterError, "1"),

@@ -59,7 +59,7 @@ def test_classify_interval_reports_affine_coefficients(capsys):
         (["classify", "P", "--depth", "0"], "depth 0"),
         (["classify", "P", "--gains", "0,2,1"], "0,2,1"),
         (["classify", "P", "--gains", "1,2"], "g(0)"),
-        (["classify", "P", "--depth", "30"], "1,073,741,824"),
+        (["classify", "RR", "--depth", "30"], "1,073,741,824"),
         (["classify", "P", "--order", "bogus"], "bogus"),
         (["classify", "P", "--depth", "abc"], "--depth"),
         (["classify", "P", "--topic", "x"], "'x'"),

@@ -39,6 +39,8 @@ import numpy as np
 
 from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import ValueBlock, exact_str, json_float as to_float
+from workbench.measures.additive import additive_form
+from workbench.scale.by_cover_type import decided_by_cover_type, distinct_values, summary_by_cover_type
 from workbench.scale.intrinsic import Intrinsic, interval_transformation, intrinsic_category, sorted_distinct
 from workbench.space.runs import Gains, Run, Topic, format_run
 from workbench.core.exact import about
@@ -348,6 +350,8 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
     from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 
     gains = gains or Gains.default(space.grades)
+    if decided_by_cover_type(measure, order, space, gains):
+        return  # nothing is enumerated: a few exact differences decide every cover
 
     streaming = workers is not None
     limit = STREAMING_LIMIT if streaming else ENUMERATION_LIMIT
@@ -808,7 +812,9 @@ def classify(
         raise WorkbenchError(f"block size {block_size!r}: give a number of runs >= 1")
     step = progress or (lambda phase: None)
 
-    check_classify(measure, order, space, gains, workers=workers)
+    typed = summary_by_cover_type(measure, order, space, gains)
+    if typed is None:  # else nothing is enumerated: every cover is decided by its kind
+        check_classify(measure, order, space, gains, workers=workers)
     size = space.size
     need = _distinct_bytes(measure, order, space, gains) if intrinsic else 0.0
     distinct = intrinsic and need <= intrinsic_bytes_limit()
@@ -824,12 +830,20 @@ def classify(
     block = block_size or DEFAULT_BLOCK
     step("scoring runs and checking covers")
     # nothing to share out, or a measure only this process knows: no process to start
-    here = size <= block or not shippable(job)
+    here = typed is not None or size <= block or not shippable(job)
     if here and scheduler not in (None, "local"):
         probe_scheduler(scheduler, connect_timeout)  # given, so checked: never ignored because the work is small
-    with open_executor(1 if here else workers, None if here else scheduler, connect_timeout) as executor, \
-            in_process(job, (measure, order, space, gains)):
-        summary = run_blocks(job, size, block, executor, workers, advance)
+    if typed is not None:
+        summary = typed
+        if distinct:
+            summary.distinct = [distinct_values(measure, space, gains, block,
+                                                additive_form(measure, space.depth, gains, space.topic), advance)]
+        elif advance:
+            advance(size)
+    else:
+        with open_executor(1 if here else workers, None if here else scheduler, connect_timeout) as executor, \
+                in_process(job, (measure, order, space, gains)):
+            summary = run_blocks(job, size, block, executor, workers, advance)
 
     def witnesses(pairs) -> list:
         idx = sorted({i for p in pairs for i in p})

@@ -326,7 +326,9 @@ def classify_block(job: Job, start: int, stop: int) -> BlockSummary:
         def first_of(hit: np.ndarray) -> Pair | None:  # canonical order: by lower, then upper index
             if not len(hit):
                 return None
-            k = hit[np.lexsort((cov.upper[hit], cov.lower[hit]))[0]]
+            lower = cov.lower[hit]
+            at = np.flatnonzero(lower == lower.min())  # the smallest lower end, then its smallest upper end
+            k = hit[at[np.argmin(cov.upper[hit[at]])]]
             return Pair(int(cov.lower[k]), int(cov.upper[k]))
 
         out.negative = first_of(np.flatnonzero(signs < 0))
