@@ -154,6 +154,46 @@ def test_a_deep_space_is_refused_for_its_time_not_its_memory():
     assert "\n" not in msg and "of work" in msg and "GB" not in msg and "depth <= " in msg, msg
 
 
+def test_an_additive_measure_is_estimated_by_its_grouping_by_type(monkeypatch):
+    """RBP is additive in the runs: grouping its covers by type costs a few scoring passes, not ``2 * depth + 2``.
+
+    Depth 20 on the dominance order (about 3 s of work) fits the default budget; depth 22 (about 15 s) does
+    not, and the message names depth 21 as the largest that fits.  Without the parameter named (or for a
+    measure that is not additive) the general estimate stands.
+    """
+    from workbench.scale.thresholds import thresholds_estimate
+
+    monkeypatch.delenv("WORKBENCH_TIME_LIMIT", raising=False)
+    rbp, dom, g = parse_measure("RBP"), get_order("dominance"), Gains.default(1)
+    check_thresholds(rbp, dom, "rank", [20], 1, None, g, param="p")
+    with pytest.raises(TooLargeError) as e:
+        check_thresholds(rbp, dom, "rank", [22], 1, None, g, param="p")
+    assert "depth <= 21 fits" in str(e.value), str(e.value)
+    with pytest.raises(TooLargeError):
+        check_thresholds(rbp, dom, "rank", [20], 1, None, g)
+    typed = thresholds_estimate(rbp, dom, "rank", 18, 1, None, g, param="p")
+    general = thresholds_estimate(rbp, dom, "rank", 18, 1, None, g)
+    assert typed.seconds < general.seconds / 5 and typed.bytes < general.bytes
+    inst = get_order("rank")
+    assert (thresholds_estimate(parse_measure("INST"), inst, "rank", 8, 1, None, g, param="T")
+            == thresholds_estimate(parse_measure("INST"), inst, "rank", 8, 1, None, g))
+
+
+def test_certificates_beyond_the_time_budget_are_refused_once_the_critical_points_are_known(monkeypatch):
+    """One exact pass over the space per rational certificate point: counted after the critical points."""
+    import workbench.scale.thresholds as thr
+
+    monkeypatch.setattr(thr, "_pass_seconds", lambda *args: 100.0)
+    with pytest.raises(TooLargeError) as e:
+        thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(4))
+    msg = str(e.value)
+    # RBP at depth 4 on the rank order: critical points 1/2 and two algebraic numbers, so 4 open pieces and one
+    # rational point region, 5 rational certificates, one of them counted up front (the additive path)
+    assert "\n" not in msg and "certificates at 4 more rational points (3 critical points in p)" in msg, msg
+    monkeypatch.setattr(thr, "_pass_seconds", lambda *args: 1.0)
+    assert thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(4)).depth == 4
+
+
 @pytest.mark.parametrize("bad", [0, -3, 2.5, True, "8"])
 def test_a_bad_block_size_is_refused_in_one_line_naming_it(bad):
     from workbench.errors import WorkbenchError

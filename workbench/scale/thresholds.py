@@ -681,7 +681,7 @@ class _Analysis:
         self.n_covers = self.n_ties = 0
         cover_groups: dict = {}  # exact signature -> first (lower, upper), in order of first appearance
         tie_groups: dict = {}
-        self.form = additive_in_param(measure, space.depth, gains, space.topic, param) if self.fast else None
+        self.form = _additive_form(measure, param, space.depth, gains, space.topic) if self.fast else None
         if self.form is not None:
             step(f"grouping covers by type (the measure is additive in the runs) in blocks of {self.block_size:,}")
             self._group_by_type(cover_groups, tie_groups)
@@ -812,6 +812,34 @@ class _Analysis:
             what = f"at least {what} (in the first {counted:,} of {self.size:,} runs)"
         refuse_unless_fits(f"thresholds of {free_name(self.measure, self.param)} on {self.order.name} order at "
                            f"depth {self.space.depth}", Estimate(what, seconds=seconds), "try a smaller depth")
+
+    def check_certificate_work(self, critical: list) -> None:
+        """Refuse (:class:`~workbench.errors.TooLargeError`) when the certificates would pass the time budget.
+
+        Each region is judged at one point; at a rational point its
+        certificate scores every run exactly and checks every pair, one pass
+        over the space (:func:`_pass_seconds`), and at a guard root the
+        verdict itself does so too.  The critical points give the number of
+        such passes: one per open piece, one per rational critical point (a
+        guard root twice), one per closed rational end of the domain.  The
+        up-front estimate counted one (:func:`thresholds_estimate`, additive
+        path) or none; the rest is checked here, before any certificate.
+        """
+        from workbench.core.budget import Estimate, refuse_unless_fits
+
+        ends = sum(1 for end, closed in ((self.ps.low, self.ps.low_closed), (self.ps.high, self.ps.high_closed))
+                   if end is not None and closed)
+        passes = (len(critical) + 1 + ends + sum(1 for c in critical if not isinstance(c, AlgebraicPoint))
+                  + len(self.exact_points) - (1 if self.form is not None else 0))
+        if passes <= 0:
+            return
+        per_pass = _pass_seconds(self.measure, self.order, self.space.kind, self.space.depth, self.space.grades,
+                                 self.space.topic, self.gains)
+        refuse_unless_fits(
+            f"thresholds of {free_name(self.measure, self.param)} on {self.order.name} order at depth "
+            f"{self.space.depth}", Estimate(f"certificates at {passes:,} more rational points ({len(critical):,} "
+                                            f"critical points in {self.param}), each scoring all {self.size:,} runs",
+                                            seconds=passes * per_pass), "try a smaller depth")
 
     def _row(self, index: int) -> tuple[int, ...]:
         """The run at canonical index ``index``."""
@@ -1151,10 +1179,54 @@ _SEC_PER_GROUP_PAIR = 2.9e-6
 #: Bytes held per byte of a block's exact cover differences (one column per parameter value): the columns,
 #: and while they are grouped a sort permutation and one sorted copy.
 _MEM_PER_COLUMN_BYTE = 2.0
+#: An additive measure's covers are grouped by type (:meth:`_Analysis._group_by_type`) in one pass over every
+#: block's covers and their type keys, no scoring; that pass costs about this many times classify's estimate
+#: of one scoring pass (RBP on the dominance order, depths 18-22: 1.6-1.8x measured, in-process CPU).
+_ADDITIVE_GROUPING_FACTOR = 2.0
+#: The estimate traces the definition (is the measure additive?) up to this depth; deeper spaces are far
+#: beyond any budget either way, and the general estimate (larger) is used for them.
+_ADDITIVE_TRACE_DEPTH = 64
+_FORMS: dict = {}
+
+
+def _additive_form(measure, param: str, depth: int, gains: Gains, topic):
+    """:func:`~workbench.scale.threshold_fast.additive_in_param`, memoised per measure, depth, gains and topic.
+
+    The measure's family object is part of the entry (a user's measure file read again is another family).
+    """
+    fam = measure.family_obj
+    key = (measure, param, depth, gains, topic)
+    try:
+        hit = _FORMS.get(key)
+    except TypeError:  # pragma: no cover - an unhashable topic or gains: trace every time
+        return additive_in_param(measure, depth, gains, topic, param)
+    if hit is None or hit[0] is not fam:
+        if len(_FORMS) > 256:
+            _FORMS.clear()
+        hit = _FORMS[key] = (fam, additive_in_param(measure, depth, gains, topic, param))
+    return hit[1]
+
+
+def _uses_additive_path(measure, param: str | None, depth: int, gains: Gains, topic) -> bool:
+    """Whether :func:`thresholds` will group covers by type (a trace proves the measure additive)."""
+    if param is None or not FAST_PATHS or depth > _ADDITIVE_TRACE_DEPTH:
+        return False
+    try:
+        continuous_param_spec(measure, param)
+    except WorkbenchError:
+        return False
+    return _additive_form(measure, param, depth, gains, topic) is not None
+
+
+def _pass_seconds(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> float:
+    """Classify's estimate of one exact scoring pass over the space (every run, every cover)."""
+    from workbench.scale.classify import classify_workload
+
+    return classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True).estimate().seconds
 
 
 def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains,
-                        block_size: int | None = None):
+                        block_size: int | None = None, param: str | None = None):
     """What :func:`thresholds` builds at one depth (memory and work), estimated before enumerating.
 
     Work: the classification workload (:func:`workbench.scale.classify.classify_workload`)
@@ -1168,6 +1240,17 @@ def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topi
     the groups of equal differences kept across blocks are bounded by the
     exact phase's own check.
 
+    With ``param`` named and the measure proved additive in the runs for
+    every value of it (the trace :func:`thresholds` itself runs, up to
+    depth :data:`_ADDITIVE_TRACE_DEPTH`), covers are grouped by type instead:
+    the work is one pass over the covers' type keys
+    (:data:`_ADDITIVE_GROUPING_FACTOR` scoring passes) and the first
+    certificate's exact evaluation of every run (one pass), and the memory
+    holds the type keys instead of the differences.  Further certificates
+    (one exact evaluation of every run per rational point) are counted once
+    the critical points are known (:meth:`_Analysis.check_certificate_work`),
+    and refused there if they pass the budget.
+
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.order.orders import get_order
     >>> from workbench.space.runs import Gains
@@ -1175,6 +1258,10 @@ def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topi
     >>> big = thresholds_estimate(parse_measure("RBP"), get_order("dominance"), "rank", 24, 1, None, Gains.default(1))
     >>> big.bytes < 2 * small.bytes, big.seconds > 100 * small.seconds
     (True, True)
+    >>> typed = thresholds_estimate(parse_measure("RBP"), get_order("dominance"), "rank", 16, 1, None,
+    ...                             Gains.default(1), param="p")
+    >>> typed.seconds < small.seconds / 5
+    True
 
     References
     ----------
@@ -1187,10 +1274,17 @@ def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topi
     est = w.estimate()
     points = 2 * depth + 2
     groups = float(min(w.covers, depth * grades)) if w.log2_runs < 1000 else float("inf")
-    seconds = est.seconds * points * _SEC_PER_POINT_FACTOR + groups * _SEC_PER_ROOT_ISOLATION * float(depth) ** 2.5
     block = min(float(block_size or DEFAULT_BLOCK), w.runs)
     per_run_covers = w.covers / w.runs if w.runs else 0.0
-    columns = points * per_run_covers * block * (max(w.int_bytes, 8.0) + w.obj_bytes) * _MEM_PER_COLUMN_BYTE
+    if _uses_additive_path(measure, param, depth, gains, topic):
+        passes = _ADDITIVE_GROUPING_FACTOR + 1.0  # grouping by type, then the first certificate
+        # int64 type-key columns (:func:`~workbench.scale.threshold_fast.type_keys`: positions packed in 62 bits)
+        key_columns = -(-depth // max(1, int(62 / math.log2((grades + 1) ** 2 + 1))))
+        columns = per_run_covers * block * 8.0 * key_columns * _MEM_PER_COLUMN_BYTE
+    else:
+        passes = points * _SEC_PER_POINT_FACTOR
+        columns = points * per_run_covers * block * (max(w.int_bytes, 8.0) + w.obj_bytes) * _MEM_PER_COLUMN_BYTE
+    seconds = est.seconds * passes + groups * _SEC_PER_ROOT_ISOLATION * float(depth) ** 2.5
     memory = w.streaming_estimate(1, int(block)).bytes + columns
     cap = "" if w.log2_runs <= math.log2(STREAMING_LIMIT) + 1e-9 else (
         f"thresholds stream at most {STREAMING_LIMIT:,} runs")
@@ -1198,13 +1292,15 @@ def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topi
 
 
 def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gains: Gains, name: str | None = None,
-                     block_size: int | None = None) -> None:
+                     block_size: int | None = None, param: str | None = None) -> None:
     """Refuse (:class:`~workbench.errors.TooLargeError`) thresholds over ``depths`` that would not fit.
 
     The memory of the deepest depth and the work summed over all depths must
     fit; the message names the largest last depth that does.  Long ranges
     sum the estimates over at most 64 buckets, each counted at its deepest
     depth (the estimates grow with the depth, so the sum is an upper bound).
+    ``param`` (the parameter varied) lets the estimate count the additive
+    path where it applies (:func:`thresholds_estimate`).
     """
     from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 
@@ -1214,7 +1310,7 @@ def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gain
     first = depths[0]
 
     def one(d: int) -> Estimate:
-        return thresholds_estimate(measure, order, kind, d, grades, topic, gains, block_size)
+        return thresholds_estimate(measure, order, kind, d, grades, topic, gains, block_size, param)
 
     step = max(1, -(-len(depths) // 64))
     buckets = [depths[i:i + step] for i in range(0, len(depths), step)]
@@ -1323,11 +1419,12 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     order.check_space(space)
     measure.check_topic(space.topic)
     check_thresholds(measure, order, space.kind, [space.depth], space.grades, space.topic, gains,
-                     free_name(measure, param), block_size)
+                     free_name(measure, param), block_size, param)
     step = progress or (lambda phase: None)
     an = _Analysis(measure, param, order, space, gains, step, block_size)
     step("critical points")
     crit = an.critical_points()
+    an.check_certificate_work(crit)
 
     step("verdicts and certificates")
 
@@ -1395,7 +1492,7 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
         measure.check_topic(topic)
         continuous_param_spec(measure, param)
         check_thresholds(measure, order, order.space_kind, depths, grades, topic, gains or Gains.default(grades),
-                         free_name(measure, param))
+                         free_name(measure, param), param=param)
     out = []
     for depth in depths:
         out.append(thresholds(measure, param, order, build(depth, grades, topic), gains))
