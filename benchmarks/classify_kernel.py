@@ -19,8 +19,11 @@ order on binary runs of depth N (and if not, which cover first fails)?
   --json`` as a command (interpreter start-up included).  Additive measures on
   full rank spaces are decided by kinds of covers (``workbench.scale.by_cover_type``):
   every cover of a kind has the same value difference, so no run is scored.
-  ``--intrinsic`` rows compute Giner's category too (every value, sorted) where
-  its table fits; the kernel does not.
+  Giner's category is computed too where its table of distinct values fits
+  (binary depth 22 here: every value built and sorted); the kernel does not.
+* **AP against a topic** (not a sum of per-position terms): the block stream
+  (every run scored exactly, covers generated block by block) beside a kernel
+  written for AP the same way (:func:`ap_kernel`).
 
 Each figure is the median of ``--repeat`` runs, each in a fresh process under
 ``/usr/bin/time -v`` (wall, user + system CPU, peak RSS), the kernel and the
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -170,6 +174,40 @@ def kernel(depth: int) -> dict:
             "verdict": "violated" if neg else "weak" if zero else "strict"}
 
 
+def ap_kernel(depth: int, recall_base: int) -> dict:
+    """AP against a topic of ``recall_base`` relevant documents on binary dominance: the same counts, numpy only.
+
+    AP's numerators over ``L = lcm(1..N)`` (the common factor ``1/RB`` does
+    not change a sign) are built by prefix doubling, positions from the last
+    to the first: a relevant document put in front of a suffix adds its own
+    ``L/p`` and one more ``L/i`` for every relevant document ``i`` of the
+    suffix, so three arrays suffice (numerator ``S``, harmonic part ``H``,
+    count ``K``).  The topic's space is the runs with ``K <= RB``, a down-set
+    of dominance, whose covers are the full space's covers with both ends
+    inside: a masked comparison of the same strided views.
+    """
+    L = math.lcm(*range(1, depth + 1))
+    S = np.zeros(1, dtype=np.int64)
+    H = np.zeros(1, dtype=np.int64)
+    K = np.zeros(1, dtype=np.int64)
+    for p in range(depth, 0, -1):  # 1-based position p becomes the new most significant bit
+        t = L // p
+        S, H, K = (np.concatenate([S, S + H + t]), np.concatenate([H, H + t]), np.concatenate([K, K + 1]))
+    inside = K <= recall_base
+    neg = zero = covers = 0
+    pairs_lo, pairs_up = S[0::2], S[1::2]
+    ok = inside[1::2]  # raising a last 0 adds a relevant document: the upper end must stay in the space
+    d = pairs_up[ok] - pairs_lo[ok]
+    neg, zero, covers = neg + int(np.count_nonzero(d < 0)), zero + int(np.count_nonzero(d == 0)), covers + int(ok.sum())
+    for b in range(depth - 1):
+        q = S.reshape(-1, 2, 2, 1 << b)
+        m = inside.reshape(-1, 2, 2, 1 << b)[:, 0, 1]  # a swap keeps the count: the lower end decides
+        d = (q[:, 1, 0] - q[:, 0, 1])[m]
+        neg, zero, covers = neg + int(np.count_nonzero(d < 0)), zero + int(np.count_nonzero(d == 0)), covers + int(m.sum())
+    return {"covers": covers, "negative": neg, "zero": zero,
+            "verdict": "violated" if neg else "weak" if zero else "strict"}
+
+
 def timed(cmd: list[str], env=None) -> dict:
     """One command under /usr/bin/time -v: wall, CPU (user + system) and peak RSS."""
     out = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True, env=env, cwd=ROOT)
@@ -199,63 +237,92 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--depths", default="22,24,26,28,30")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--sections", default="rbp,others,ap",
+                    help="which rows to measure (kept rows of the other sections are reused from the JSON)")
     args = ap.parse_args(argv)
+    sections = set(args.sections.split(","))
     depths = [int(x) for x in args.depths.split(",")]
+    saved = RESULTS / "classify_kernel.json"
+    kept = json.loads(saved.read_text())["rows"] if saved.exists() else []
     rows = []
     load_before = os.getloadavg()
-    for depth in depths:
+
+    def side_by_side(what, kernel_argv, workbench_argv):
         k_runs, w_runs = [], []
         for _ in range(args.repeat):
-            k = timed([sys.executable, __file__, "--kernel", str(depth)])
-            k_runs.append(k)
-            w_runs.append(timed(workbench_cmd("RBP(p=4/5)", "dominance", depth)))
-        kres = json.loads(k_runs[-1]["stdout"])
-        wres = json.loads(w_runs[-1]["stdout"])
+            k_runs.append(timed([sys.executable, __file__, *kernel_argv]))
+            w_runs.append(timed(workbench_argv))
+        kres, wres = json.loads(k_runs[-1]["stdout"]), json.loads(w_runs[-1]["stdout"])
         if (kres["covers"], kres["verdict"]) != (wres["covers"], wres["verdict"]):
-            raise SystemExit(f"depth {depth}: kernel {kres} and workbench {wres['covers']} {wres['verdict']} disagree")
-        rows.append({"what": f"RBP(p=4/5), dominance, binary depth {depth}", "runs": 2 ** depth,
-                     "covers": kres["covers"], "verdict": kres["verdict"],
-                     "kernel": median_of(k_runs), "workbench": median_of(w_runs), "load": os.getloadavg()[0]})
+            raise SystemExit(f"{what}: kernel {kres} and workbench {wres['covers']} {wres['verdict']} disagree")
+        rows.append({"what": what, "runs": wres["runs"], "covers": kres["covers"], "verdict": kres["verdict"],
+                     "intrinsic": wres["intrinsic"], "kernel": median_of(k_runs), "workbench": median_of(w_runs),
+                     "load": os.getloadavg()[0]})
         print(json.dumps(rows[-1]), flush=True)
-    others = [("RBP(p=4/5)", "dominance", 18, 2, ()), ("gRBP(p=1/2)", "dominance", 26, 1, ()),
-              ("DCG", "dominance", 26, 1, ()), ("nDCG@10", "dominance", 26, 1, ("--topic", "26")),
-              ("RBP(p=1/2)", "rank", 30, 1, ()), ("RBP(p=4/5)", "dominance", 22, 1, ("--intrinsic",))]
-    for measure, order, depth, grades, extra in others:
-        extra = tuple(x for x in extra if x != "--intrinsic")  # Giner's category is computed by default
-        w_runs = [timed(workbench_cmd(measure, order, depth, grades, extra)) for _ in range(args.repeat)]
-        res = json.loads(w_runs[-1]["stdout"])
-        rows.append({"what": f"{measure}, {order}, {'binary' if grades == 1 else f'{grades} grades'} depth {depth}"
-                             + (f", topic {extra[1]}" if extra else ""),
-                     "runs": res["runs"], "covers": res["covers"], "verdict": res["verdict"],
-                     "intrinsic": res["intrinsic"], "workbench": median_of(w_runs), "load": os.getloadavg()[0]})
-        print(json.dumps(rows[-1]), flush=True)
+
+    if "rbp" in sections:
+        for depth in depths:
+            side_by_side(f"RBP(p=4/5), dominance, binary depth {depth}", ["--kernel", str(depth)],
+                         workbench_cmd("RBP(p=4/5)", "dominance", depth))
+    if "others" in sections:
+        others = [("RBP(p=4/5)", "dominance", 18, 2, ()), ("gRBP(p=1/2)", "dominance", 26, 1, ()),
+                  ("DCG", "dominance", 26, 1, ()), ("nDCG@10", "dominance", 26, 1, ("--topic", "26")),
+                  ("RBP(p=1/2)", "rank", 30, 1, ())]
+        for measure, order, depth, grades, extra in others:
+            w_runs = [timed(workbench_cmd(measure, order, depth, grades, extra)) for _ in range(args.repeat)]
+            res = json.loads(w_runs[-1]["stdout"])
+            rows.append({"what": f"{measure}, {order}, {'binary' if grades == 1 else f'{grades} grades'} depth {depth}"
+                                 + (f", topic {extra[1]}" if extra else ""),
+                         "runs": res["runs"], "covers": res["covers"], "verdict": res["verdict"],
+                         "intrinsic": res["intrinsic"], "workbench": median_of(w_runs), "load": os.getloadavg()[0]})
+            print(json.dumps(rows[-1]), flush=True)
+    if "ap" in sections:  # a measure that is not a sum: the block stream, beside a kernel written for AP
+        for depth, rb in ((20, 10), (22, 10)):
+            side_by_side(f"AP, dominance, binary depth {depth}, topic {rb}", ["--ap-kernel", str(depth), str(rb)],
+                         workbench_cmd("AP", "dominance", depth, 1, ("--topic", str(rb), "--timeout", "3600")))
+    measured = {r["what"] for r in rows}
+    rows = [r for r in kept if r["what"] not in measured] + rows
+    rows.sort(key=_row_order)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "classify_kernel.json").write_text(json.dumps(
+    saved.write_text(json.dumps(
         {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load_before": load_before,
          "load_after": os.getloadavg(), "repeat": args.repeat, "rows": rows}, indent=1) + "\n")
     render(rows, load_before, os.getloadavg(), args.repeat)
 
 
+def _row_order(row) -> tuple:
+    what = row["what"]
+    section = 0 if what.startswith("RBP(p=4/5), dominance, binary") and "kernel" in row else \
+        2 if what.startswith("AP") else 1
+    return section, row["runs"]
+
+
 def render(rows, load_before, load_after, repeat) -> None:
     lines = ["# classify beside the minimal exact kernel (issue 25)", "",
              f"`python benchmarks/classify_kernel.py --repeat {repeat}`; medians of {repeat} runs, each a fresh "
-             "process under `/usr/bin/time -v` (CPU = user + system), kernel and workbench interleaved. Load "
-             f"average before {load_before[0]:.2f}, after {load_after[0]:.2f} (2 cores).", "",
-             "| question | runs | covers | verdict | kernel CPU s | kernel peak MiB | workbench wall s | "
-             "workbench CPU s | workbench peak MiB | workbench CPU / kernel CPU |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "process under `/usr/bin/time -v` (CPU = user + system; the workbench's includes starting Python "
+             "and importing numpy and sympy, about 0.4 s), kernel and workbench interleaved. Load average before "
+             f"{load_before[0]:.2f}, after {load_after[0]:.2f} (2 cores).", "",
+             "| question | runs | covers | verdict | Giner's category | kernel CPU s | kernel peak MiB | "
+             "workbench wall s | workbench CPU s | workbench peak MiB | workbench CPU / kernel CPU |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         k, w = r.get("kernel"), r["workbench"]
-        ratio = f"{w['cpu'] / k['cpu']:.3f}x" if k else "-"
-        lines.append(f"| {r['what']} | {r['runs']:,} | {r['covers']:,} | {r['verdict']} | "
-                     f"{k['cpu']:.2f} | {k['rss_mib']:.0f} | " if k else
-                     f"| {r['what']} | {r['runs']:,} | {r['covers']:,} | {r['verdict']} | - | - | ")
-        lines[-1] += f"{w['wall']:.2f} | {w['cpu']:.2f} | {w['rss_mib']:.0f} | {ratio} |"
-    (RESULTS / "classify_kernel.md").write_text("\n".join(lines) + "\n")
+        head = f"| {r['what']} | {r['runs']:,} | {r['covers']:,} | {r['verdict']} | {r.get('intrinsic') or 'not computed'} | "
+        kern = f"{k['cpu']:.2f} | {k['rss_mib']:.0f} | " if k else "- | - | "
+        ratio = f"{w['cpu'] / k['cpu']:.2f}x" if k else "-"
+        lines.append(head + kern + f"{w['wall']:.2f} | {w['cpu']:.2f} | {w['rss_mib']:.0f} | {ratio} |")
+    notes = RESULTS / "classify_kernel_notes.md"
+    text = "\n".join(lines) + "\n"
+    if notes.exists():
+        text += "\n" + notes.read_text()
+    (RESULTS / "classify_kernel.md").write_text(text)
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--kernel":
         print(json.dumps(kernel(int(sys.argv[2]))))
+    elif len(sys.argv) == 4 and sys.argv[1] == "--ap-kernel":
+        print(json.dumps(ap_kernel(int(sys.argv[2]), int(sys.argv[3]))))
     else:
         main()
