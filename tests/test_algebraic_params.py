@@ -480,3 +480,25 @@ def test_the_thresholds_table_prints_the_algebraic_point_region(capsys):
     assert "[root(p**2 + p - 1," in out
     assert parse_measure("RBP(p=root(p**2 + p - 1, 0.618034))").param_dict["p"].sympy() == \
         sympy.CRootOf(sympy.Symbol("p") ** 2 + sympy.Symbol("p") - 1, 1)
+
+
+@pytest.mark.parametrize("text", FIELDS)
+def test_row_wise_quotients_in_the_field_match_the_oracle(text):
+    """``ValueBlock.ratio`` row by row in QQ(alpha): ``q[i] * b[i] == a[i]`` by polynomial arithmetic mod f."""
+    alpha = parse_real(text)
+    f = monic_low_first(alpha.f)
+    d = alpha.degree
+    rng = random.Random("ratio" + text)
+
+    def rand_elem():
+        return [Fraction(rng.randint(-9, 9), rng.randint(1, 4)) if rng.random() < 0.8 else Fraction(0) for _ in range(d)]
+
+    a_rows = [rand_elem() for _ in range(10)]
+    b_rows = [rand_elem() for _ in range(9)] + [[Fraction(0)] * d]  # the last denominator is 0
+    b_rows[3] = b_rows[1]  # a repeated denominator
+    q = ValueBlock.ratio(block_of(a_rows, alpha), block_of(b_rows, alpha), Fraction(7, 2))
+    for i, (a, b) in enumerate(zip(a_rows, b_rows)):
+        if any(b):
+            assert reduce_mod(poly_mul(block_row(q, i, d), b), f) == a
+        else:
+            assert block_row(q, i, d) == [Fraction(7, 2)] + [Fraction(0)] * (d - 1)

@@ -591,6 +591,9 @@ class ValueBlock:
         n = max(sizes)
         a, b = cls.aligned([num, den], n)
         if not (a.is_rational and a.scale == 1 and b.scale == 1):
+            alpha = _field_of(a.basis) if a.scale == 1 and b.scale == 1 else None
+            if alpha is not None:
+                return _field_ratio(a, b, alpha, if_zero)
             if any(_is_alg(e) for e in a.basis + b.basis):
                 from workbench.errors import NotExpressibleError
 
@@ -750,6 +753,36 @@ def _field_inverse(c: "ValueBlock", alpha) -> "ValueBlock":
     coeffs = [q * c.den for q in coeffs[:alpha.degree]]  # 1 / (h / den) = den * h^-1
     den = math.lcm(*(q.denominator for q in coeffs))
     return _from_columns([np.array([int(q * den)], dtype=object) for q in coeffs], den, alpha, 1)
+
+
+def _field_ratio(num: "ValueBlock", den: "ValueBlock", alpha, if_zero) -> "ValueBlock":
+    """Row-wise quotient ``num[i] / den[i]`` in QQ(alpha) (``if_zero`` where ``den[i] = 0``).
+
+    Each distinct denominator row is inverted once (:func:`_field_inverse`,
+    extended Euclid modulo the minimal polynomial); the inverses are put over
+    one common denominator and multiplied in (:func:`_field_product`).
+    """
+    d = alpha.degree
+    n = max(num.n, den.n)
+    cols = _power_columns(den, alpha)
+    rows = list(zip(*(c.tolist() for c in cols))) if den.n else []
+    inverses: dict = {}
+    for key in set(rows):
+        if any(key):
+            inv = _field_inverse(_from_columns([np.array([v], dtype=object) for v in key], den.den, alpha, 1), alpha)
+            icols = _power_columns(inv, alpha)
+            inverses[key] = [Fraction(int(c[0]), inv.den) for c in icols]
+    common = math.lcm(*(q.denominator for qs in inverses.values() for q in qs)) if inverses else 1
+    zero = [Fraction(0)] * d
+    inv_cols = [np.array([int(inverses.get(key, zero)[k] * common) for key in rows], dtype=object)
+                for k in range(d)]
+    product = _field_product(num, _from_columns(inv_cols, common, alpha, 1), alpha)
+    is_zero = np.array([not any(key) for key in rows], dtype=bool)
+    if den.n == 1 and n > 1:
+        is_zero = np.repeat(is_zero, n)
+    if not is_zero.any():
+        return product
+    return ValueBlock.where(is_zero, Fraction(if_zero) if not isinstance(if_zero, ValueBlock) else if_zero, product)
 
 
 def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
