@@ -18,19 +18,19 @@ for every case a piece does not cover:
 2. :func:`additive_in_param` -- a proof that the measure is *additive* on
    runs of a given depth, for every value of the parameter: its generic
    value is ``c(x) + sum_i W_i[r_i](x)`` with rational functions ``c`` and
-   ``W_i[g]`` of the parameter ``x``.  The definition is traced once on
-   :class:`ParamAffineAlgebra`, whose values are affine forms over the
-   positions with rational-function coefficients.  Any operation that does
+   ``W_i[g]`` of the parameter ``x``.  The definition is traced once by
+   :func:`workbench.measures.additive.additive_form` (the same affine forms
+   and trace as for fixed parameters) over :class:`RFCoefficients`, the
+   field of rational functions of the parameter.  Any operation that does
    not keep a value affine in the run (a product of two run-dependent
    values, a division by one, a comparison or condition on one, the sorted
    run, an ideal run) and any decision that depends on the parameter's
-   value raises :class:`Unsupported`: the measure is then treated as not
-   additive.  For an additive measure the difference between runs ``a``
+   value stops the trace: the measure is then treated as not additive.  For an additive measure the difference between runs ``a``
    and ``b`` is ``sum_{i: a_i != b_i} (W_i[b_i] - W_i[a_i])``: it depends
    only on the positions where they differ and the grades there (the
    pair's *type*, :func:`type_keys`), never on the rest of the run.
    Grouping covers by type, then types by their exact difference
-   (:meth:`AdditiveForm.change`), gives exactly the groups of equal
+   (:meth:`AdditiveForm.between`), gives exactly the groups of equal
    differences without scoring the space at many values of the parameter.
 3. :func:`signs_at` -- the exact signs of many rational functions at one
    algebraic number, its minimal polynomial and isolating interval prepared
@@ -60,6 +60,7 @@ import sympy
 
 from workbench.core.algebraic import AlgebraicPoint, sgn
 from workbench.core.rational import RationalFunction, _field
+from workbench.measures.additive import Affine, AdditiveForm, Coefficients, NotAdditive, additive_form
 
 
 class Unsupported(Exception):
@@ -363,223 +364,96 @@ def run_rational_function(measure, run: Sequence[int], gains, topic, param: str,
 
 
 # ---------------------------------------------------------------------------
-# 2. additive measures: a trace over affine forms with rational-function coefficients
+# 2. additive measures: the trace of workbench.measures.additive, coefficients rational functions
 
 
-class Affine:
-    """``const + sum_i terms[i][r_i]``: a traced value; ``const`` and the table entries are :class:`RF`."""
+class RFCoefficients(Coefficients):
+    """The field of :class:`RF` (rational functions of the free parameter) for :func:`additive_form`.
 
-    __slots__ = ("const", "terms")
-
-    def __init__(self, const: RF, terms: dict | None = None) -> None:
-        self.const = const
-        self.terms = terms or {}
-
-    @staticmethod
-    def lift(v) -> "Affine":
-        return v if isinstance(v, Affine) else Affine(RF.lift(v))
-
-    @property
-    def is_const(self) -> bool:
-        return not self.terms
-
-    def _scaled(self, q: RF) -> "Affine":
-        return Affine(self.const * q, {i: tuple(t * q for t in row) for i, row in self.terms.items()})
-
-    def __add__(self, other) -> "Affine":
-        o = Affine.lift(other)
-        terms = dict(self.terms)
-        for i, row in o.terms.items():
-            terms[i] = tuple(a + b for a, b in zip(terms[i], row)) if i in terms else row
-        return Affine(self.const + o.const, terms)
-
-    __radd__ = __add__
-
-    def __neg__(self) -> "Affine":
-        return self._scaled(RF.const(-1))
-
-    def __sub__(self, other) -> "Affine":
-        return self + (-Affine.lift(other))
-
-    def __rsub__(self, other) -> "Affine":
-        return Affine.lift(other) + (-self)
-
-    def __mul__(self, other) -> "Affine":
-        o = Affine.lift(other)
-        if o.is_const:
-            return self._scaled(o.const)
-        if self.is_const:
-            return o._scaled(self.const)
-        raise Unsupported("a product of two run-dependent values")
-
-    __rmul__ = __mul__
-
-    def __truediv__(self, other) -> "Affine":
-        o = Affine.lift(other)
-        if not o.is_const:
-            raise Unsupported("a division by a run-dependent value")
-        return self._scaled(o.const.inverse())
-
-    def __rtruediv__(self, other) -> "Affine":
-        if not self.is_const:
-            raise Unsupported("a division by a run-dependent value")
-        return Affine.lift(other)._scaled(self.const.inverse())
-
-    def __pow__(self, n) -> "Affine":
-        if self.is_const:
-            return Affine(self.const ** n)
-        if n == 1:
-            return self
-        raise Unsupported("a power of a run-dependent value")
-
-    def _refuse(self, *args):
-        raise Unsupported("a comparison or truth value of a traced value")
-
-    __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __eq__ = __ne__ = _refuse
-    __hash__ = None
-
-
-class ParamAffineAlgebra:
-    """The algebra :func:`additive_in_param` traces a definition on (runs of ``depth`` positions, the parameter free)."""
-
-    def __init__(self, depth: int, gains) -> None:
-        self.depth = depth
-        self.gains = gains
-
-    def const(self, q) -> Affine:
-        return Affine.lift(q)
-
-    def lookup(self, i: int, table: Sequence) -> Affine:
-        if not 0 <= i < self.depth:
-            raise Unsupported(f"position {i} outside the run")
-        row = tuple(Affine.lift(t) for t in table)
-        if any(not t.is_const for t in row) or len(row) != self.gains.grades + 1:
-            raise Unsupported("a table of run-dependent values")
-        return Affine(RF.const(0), {i: tuple(t.const for t in row)})
-
-    def gain(self, i: int) -> Affine:
-        return self.lookup(i, self.gains.values)
-
-    def rel(self, i: int, threshold: int = 1) -> Affine:
-        return self.lookup(i, [Fraction(int(g >= threshold)) for g in range(self.gains.grades + 1)])
-
-    def sum(self, terms) -> Affine:
-        total = Affine(RF.const(0))
-        for t in terms:
-            total = total + t
-        return total
-
-    def check_counts(self, topic) -> None:  # no concrete run
-        return None
-
-    def log_ratio(self, base: int, m: int):
-        raise Unsupported("a logarithm")
-
-    def on_run(self, run):
-        raise Unsupported("a fixed run")
-
-    def truncated(self, k: int) -> "ParamAffineAlgebra":
-        return ParamAffineAlgebra(min(k, self.depth), self.gains)
-
-    def sorted_desc(self):
-        raise Unsupported("the sorted run")
-
-    def param(self, name: str, value=None) -> Affine:
-        if value is None:
-            return Affine(RF.gen())
-        if not isinstance(value, (int, Fraction, str)):
-            raise Unsupported(f"parameter {name}={value!r}")
-        return Affine(RF.const(Fraction(value)))
-
-    def _constant(self, x) -> Fraction:
-        x = Affine.lift(x)
-        if not x.is_const or not x.const.is_const:
-            raise Unsupported("a condition on the run or the parameter")
-        return x.const.constant()
-
-    def compare0(self, x, op: str) -> bool:
-        from workbench.measures.algebra import _OPS, _check_op
-
-        _check_op(op)
-        return _OPS[op](sgn(self._constant(x)))
-
-    def both(self, c, d):
-        if isinstance(c, bool) and isinstance(d, bool):
-            return c and d
-        raise Unsupported("a condition on the run or the parameter")
-
-    def either(self, c, d):
-        if isinstance(c, bool) and isinstance(d, bool):
-            return c or d
-        raise Unsupported("a condition on the run or the parameter")
-
-    def where(self, cond, x, y):
-        if isinstance(cond, bool):
-            return x if cond else y
-        raise Unsupported("a condition on the run or the parameter")
-
-    def ratio(self, x, y, if_zero=0) -> Affine:
-        y = Affine.lift(y)
-        if not y.is_const:
-            raise Unsupported("a division by a run-dependent value")
-        if y.const.is_zero:
-            return Affine.lift(if_zero)
-        # the generic branch (the runs' rational functions are generic branches; a guard root where y
-        # vanishes is a point the thresholds decide by exact evaluation)
-        return Affine.lift(x) / y
-
-
-class AdditiveForm:
-    """``M(r) = c + sum_i W[i][r_i]`` for every run of ``depth`` positions, ``W[i][g]`` rational functions.
-
-    Attributes
-    ----------
-    table : tuple of tuples of RF
-        ``table[i][g]``: the term of grade ``g`` at (0-based) position ``i``.
+    The parameter left free is the generator; a fixed rational parameter a
+    constant.  A comparison decides only a constant function; a ratio takes
+    its ``if_zero`` value only where its denominator is the zero function,
+    else its generic branch (the runs' rational functions are generic
+    branches; a guard root where the denominator vanishes is a point the
+    thresholds decide by exact evaluation).  A logarithm, an algebraic
+    parameter value, an ideal run are not followed.  Constants reach the
+    definition as constant :class:`~workbench.measures.additive.Affine`
+    forms, whose comparisons and truth values stop the trace (an ``RF``
+    would compare unequal to a number silently).
     """
 
-    def __init__(self, table) -> None:
-        self.table = table
+    def lift(self, x) -> RF:
+        try:
+            return RF.lift(x)
+        except Unsupported as e:
+            raise NotAdditive(str(e)) from None
 
-    def change(self, lower: Sequence[int], upper: Sequence[int]) -> RF:
-        """The exact difference ``M(upper) - M(lower)``, from the positions where the runs differ."""
-        total = RF.const(0)
-        for i, (a, b) in enumerate(zip(lower, upper)):
-            if a != b:
-                total = total + (self.table[i][int(b)] - self.table[i][int(a)])
-        return total
+    def zero(self) -> RF:
+        return RF.const(0)
+
+    def add(self, a: RF, b: RF) -> RF:
+        return a + b
+
+    def sub(self, a: RF, b: RF) -> RF:
+        return a - b
+
+    def neg(self, a: RF) -> RF:
+        return -a
+
+    def mul(self, a: RF, q: RF) -> RF:
+        return a * q
+
+    def div(self, a: RF, d: RF) -> RF:
+        return a * d.inverse()
+
+    def vanishes(self, d: RF) -> bool:
+        return d.is_zero
+
+    def sign(self, c: RF) -> int:
+        if not c.is_const:
+            raise NotAdditive("a condition on the parameter")
+        return sgn(c.constant())
+
+    def param(self, name: str, value=None) -> RF:
+        if value is None:
+            return RF.gen()
+        if not isinstance(value, (int, Fraction, str)):
+            raise NotAdditive(f"parameter {name}={value!r}")
+        return RF.const(Fraction(value))
+
+    def log_ratio(self, base: int, m: int):
+        raise NotAdditive("a logarithm")
+
+    def on_run(self, run, gains):
+        raise NotAdditive("a fixed run")
+
+    def value(self, c: RF) -> Affine:
+        return Affine(c, None, self)
+
+
+#: The rational-function coefficients of :func:`additive_in_param`.
+RF_COEFFICIENTS = RFCoefficients()
 
 
 def additive_in_param(measure, depth: int, gains, topic, param: str) -> AdditiveForm | None:
     """The additive form of ``measure`` on runs of ``depth`` positions, ``param`` free, or None.
 
-    None unless the trace on :class:`ParamAffineAlgebra` proves the measure's
-    generic value is ``c + sum_i W_i[r_i]`` for every run and every value of
-    ``param`` (any failure of the trace means "not proved").
+    :func:`workbench.measures.additive.additive_form` over
+    :data:`RF_COEFFICIENTS` with ``param`` free: None unless the trace proves
+    the measure's generic value is ``c + sum_i W_i[r_i]`` for every run and
+    every value of ``param``, the ``W_i[g]`` rational functions of it (any
+    failure of the trace means "not proved").  :meth:`AdditiveForm.between`
+    gives the difference of two runs.
 
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.space.runs import Gains
     >>> f = additive_in_param(parse_measure("RBP"), 3, Gains.default(1), None, "p")
-    >>> f.change((0, 1, 0), (1, 0, 0))
+    >>> f.between((0, 1, 0), (1, 0, 0))
     RF(x^2 + (-2)*x + 1 / 1)
     >>> additive_in_param(parse_measure("AP"), 3, Gains.default(1), None, "p") is None
     True
     """
-    try:
-        A, k = measure._prepare(ParamAffineAlgebra(depth, gains), depth, topic, gains)
-        params = measure._params_for(A, (param,))
-        v = Affine.lift(measure.family_obj.definition(A, params, topic, k))
-        width = gains.grades + 1
-        zero = (RF.const(0),) * width
-        table = []
-        for i in range(depth):
-            row = v.terms.get(i, zero)
-            if len(row) != width:
-                return None
-            table.append(tuple(row))
-        return AdditiveForm(tuple(table))
-    except Exception:  # noqa: BLE001 - not proved additive: the general path decides
-        return None
+    return additive_form(measure, depth, gains, topic, ring=RF_COEFFICIENTS, free=(param,))
 
 
 def type_keys(lower: np.ndarray, upper: np.ndarray, grades: int) -> list[np.ndarray]:

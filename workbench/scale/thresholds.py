@@ -726,7 +726,7 @@ class _Analysis:
 
         :attr:`form` proves the measure's generic value is ``c + sum_i
         W_i[r_i]`` for every run and every value of the parameter, so a pair's
-        difference is :meth:`AdditiveForm.change <workbench.scale.threshold_fast.AdditiveForm.change>`
+        difference is :meth:`AdditiveForm.between <workbench.measures.additive.AdditiveForm.between>`
         of the positions where its runs differ and the grades there
         (:func:`~workbench.scale.threshold_fast.type_keys`): pairs of one type
         have the same difference, and two types belong to one group iff
@@ -755,13 +755,13 @@ class _Analysis:
                     if key in seen:
                         continue
                     seen.add(key)
-                    groups.setdefault(self.form.change(lo_rows[k], up_rows[k]), (int(lower[k]), int(upper[k])))
+                    groups.setdefault(self.form.between(lo_rows[k], up_rows[k]), (int(lower[k]), int(upper[k])))
             self._check_exact_work(len(cover_groups) + len(tie_groups), stop, complete=stop >= self.size)
 
     def _check_form(self, reps, functions) -> None:
         """Each group's sympy difference must equal the additive form's (a check of the trace; never fails)."""
         for (lo, up), f in zip(reps, functions):
-            change = self.form.change(self._row(lo), self._row(up))
+            change = self.form.between(self._row(lo), self._row(up))
             if change.element(self.x) != f.element:
                 raise RuntimeError(
                     f"thresholds: the additive form of {self.measure} gives {change} for {self._row(lo)} -> "
