@@ -362,3 +362,49 @@ def test_unit_transformation_is_the_position_over_the_attainable_count():
     assert unit.measure == "unit-rank[AP]@3"
     expected = [Fraction(attainable.index(ap_of(b)), len(attainable) - 1) for b in ((1, 1, 1), (0, 0, 0), (0, 1, 1))]
     assert unit.blocks[0].values() == expected and expected[0] == 1 and expected[1] == 0
+
+
+def test_uncut_judged_rankings_are_the_runs_lists_and_cut_ones_copies():
+    """Uncut, JudgedRuns keeps each run's own ranking list (no copy of the docids); cut, a copy; same values."""
+    import copy
+    import gc
+
+    from workbench.data.score_matrix import judge_runs
+
+    qrels = {"1": {"a": 1, "b": 2}, "2": {"c": 1}, "3": {"e": 1}}
+    runs = {"x": {"1": ["b", "z", "a"], "2": ["c"]}, "y": {"1": ("a", "b"), "2": ["n", "c"], "3": ["e"]}}
+    j = judge_runs(qrels, runs)
+    assert j.rankings["x"]["1"] is not runs["x"]["1"]  # dicts of lists are copied by as_runs
+    ranked = j.rankings
+    again = judge_runs(qrels, copy.deepcopy(ranked))
+    assert again.rankings == ranked and again.rankings["x"]["1"] is not ranked["x"]["1"]
+    from workbench.data.adapters import as_runs
+
+    read = as_runs(runs)
+    kept = judge_runs(qrels, read)
+    assert kept.rankings["x"]["1"] is read["x"]["1"] and kept.rankings["x"]["3"] == []
+    cut = judge_runs(qrels, read, depth=2)
+    assert cut.rankings["x"]["1"] == ["b", "z"] and read["x"]["1"] == ["b", "z", "a"]
+    assert [a.tolist() for a in kept.arrays] == [a.tolist() for a in again.arrays]
+    assert gc.isenabled()
+
+
+def test_score_matrices_turn_the_collector_back_on_even_on_an_error():
+    """score_matrices pauses the cyclic collector while it judges and scores; after it, on again (or still off)."""
+    import gc
+
+    from workbench.errors import MissingTopicError
+
+    qrels = {"1": {"a": 1}}
+    assert gc.isenabled()
+    score_matrices(qrels, {"x": {"1": ["a"]}}, ["AP"])
+    assert gc.isenabled()
+    with pytest.raises(MissingTopicError):
+        score_matrices(qrels, {"x": {"9": ["a"]}}, ["AP"])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        score_matrices(qrels, {"x": {"1": ["a"]}}, ["AP"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

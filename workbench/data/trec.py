@@ -440,9 +440,10 @@ def read_run(path, score_precision: str = "float32") -> dict[str, list[str]]:
     return fast if fast is not None else _read_run_lines(path, score_precision)
 
 
-#: Read this many characters of a run file at a time (:func:`_read_run_fast`): small enough that a chunk's strings stay
-#: in the CPU caches (7 million lines: 5.2 s CPU with 32 K, 11.6 s with 4 M).
-RUN_CHUNK = 1 << 15
+#: Read this many characters of a run file at a time (:func:`_read_run_fast`): large enough that numpy's cost per call
+#: is spread over thousands of lines, small enough that a chunk's arrays stay in the CPU caches (7 million lines:
+#: 4.2 s CPU with 32 K, 3.2-3.3 s with 256 K to 1 M, 6.1 s with 2 M).
+RUN_CHUNK = 1 << 18
 _SCORE_CHARS = b"0123456789.+-eE\n"
 
 
@@ -463,28 +464,28 @@ def _read_run_fast(path, score_precision: str) -> RankedRun | None:
     Streams the file in chunks of :data:`RUN_CHUNK` characters and keeps, per
     topic, its docids and a float array of its scores (no per-line tuples);
     a topic is ranked when the next one starts (run files hold a topic's
-    lines together; when a topic comes back, the line-by-line reader reads the file).  Scores are checked in
-    bulk: when every score is made of ASCII digits, signs, points and
-    exponent letters only, Python's ``float`` reads exactly the decimal
-    grammar of :func:`parse_score`.  Anything else (a bad line, a
-    hexadecimal score, a duplicate, a gzip or UTF-8 error) returns None and
-    :func:`_read_run_lines`, the reference reader, reads the file again and
-    decides (so the errors and their line numbers are the same).
+    lines together; when a topic comes back, the line-by-line reader reads
+    the file).  A chunk is read by columns on its bytes: the offsets of the
+    six fields of every line (:func:`_run_fields`), the topic changes
+    compared as bytes (:func:`_topic_runs`), the docid column gathered and
+    split once (:func:`_field_texts`: no string for the other columns) and
+    the scores read in bulk (:func:`_chunk_scores`: plain decimals exactly
+    as ``float`` reads them, anything else by ``float``, which then reads
+    exactly the decimal grammar of :func:`parse_score`).  Anything else (a
+    bad line, a hexadecimal score, a duplicate, a gzip or UTF-8 error)
+    returns None and :func:`_read_run_lines`, the reference reader, reads
+    the file again and decides (so the errors and their line numbers are
+    the same).
     """
-    import gc
+    from workbench.data.gc_pause import cyclic_gc_paused
 
     p = Path(path)
     if not p.is_file():
         return None
     # millions of short-lived lists of strings, no cycles: the cyclic collector would otherwise walk every
     # docid read so far again and again (it made this reader quadratic: 107 s instead of 5 s on 7 million lines)
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with cyclic_gc_paused():
         return _read_run_chunks(p, score_precision)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _read_run_chunks(p: Path, score_precision: str) -> RankedRun | None:
@@ -511,25 +512,22 @@ def _read_run_chunks(p: Path, score_precision: str) -> RankedRun | None:
                 text += fh.readline()  # the chunk ends at the end of a line
                 if not text.isascii():
                     return None  # non-ASCII docids or whitespace: the line-by-line reader
-                if not _six_fields(np.frombuffer(text.encode("ascii"), dtype=np.uint8)):
+                raw = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+                fields = _run_fields(raw)
+                if fields is None:
                     return None  # a line without 6 fields: the line-by-line reader says which
-                tokens = text.split()
-                if not tokens:
+                starts, ends = fields
+                if not len(starts):
                     continue
-                tops, dids, texts = tokens[0::6], tokens[2::6], tokens[4::6]
-                if "\n".join(texts).encode().translate(None, _SCORE_CHARS):
+                vals = _chunk_scores(text, raw, starts[:, 4], ends[:, 4])
+                if vals is None:
                     return None
-                try:
-                    vals = np.fromiter(map(float, texts), dtype=np.float64, count=len(texts))
-                except ValueError:
-                    return None
-                if not np.isfinite(vals).all():
-                    return None
-                bounds = _topic_bounds(tops)
-                if bounds is None:
+                topics = _topic_runs(text, raw, starts[:, 0], ends[:, 0])
+                if topics is None:
                     return None  # a topic's lines are not together: the line-by-line reader
-                for a, b in zip(bounds[:-1], bounds[1:]):
-                    t = tops[a]
+                bounds, tops = topics
+                dids = _field_texts(raw, starts[:, 2], ends[:, 2])
+                for t, a, b in zip(tops, bounds[:-1], bounds[1:]):
                     if t != cur:
                         if not finish():
                             return None
@@ -546,21 +544,24 @@ def _read_run_chunks(p: Path, score_precision: str) -> RankedRun | None:
     return RankedRun(ranked) if ranked else None
 
 
-def _six_fields(raw) -> bool:
-    """Whether every line of the ASCII bytes ``raw`` holds 0 or 6 fields (as ``str.split`` splits it).
+def _run_fields(raw):
+    """``(starts, ends)`` of the fields of the ASCII bytes ``raw``, one row of 6 per line; None when a line has not 0 or 6.
 
-    A field starts where a non-space follows a space (or the text starts);
-    the fields of line ``k`` are the starts between its newline and the
-    previous one (a last line without a newline counts too).  Numpy over the
-    positions of the starts and newlines, not a running count over every
-    byte.
+    Fields are split as ``str.split`` splits ASCII text.  A field starts
+    where a non-space follows a space (or the text starts) and ends before
+    the next space (or the end of the text); the fields of line ``k`` are
+    the starts between its newline and the previous one (a last line
+    without a newline counts too).  Numpy over the positions of the starts
+    and newlines, not a running count over every byte.  ``starts[k, j]``
+    and ``ends[k, j]`` are the offsets of field ``j`` of the ``k``-th line
+    that has fields (``raw[starts[k, j]:ends[k, j]]``).
 
     >>> import numpy as np
-    >>> ok = lambda s: _six_fields(np.frombuffer(s.encode(), dtype=np.uint8))
-    >>> ok("1 Q0 a 1 2.5 t\\n\\n 1\\tQ0 b 2 2 t \\n1 Q0 c 3 1 t"), ok("1 Q0 a 1 2.5\\n1 Q0 b 2 2 t x\\n")
-    (True, False)
-    >>> ok("1 Q0 a 1 2.5 t\\n1 Q0 b"), ok(""), ok("\\n\\n")
-    (False, True, True)
+    >>> starts, ends = _run_fields(np.frombuffer(b"1 Q0 a 1 2.5 t\\n\\n 7\\tQ0 bc 2 2 t", dtype=np.uint8))
+    >>> starts.tolist(), ends[:, 2].tolist()
+    ([[0, 2, 5, 7, 9, 13], [17, 19, 22, 25, 27, 29]], [6, 24])
+    >>> _run_fields(np.frombuffer(b"1 Q0 a 1 2.5\\n", dtype=np.uint8)) is None
+    True
     """
     import numpy as np
 
@@ -571,7 +572,83 @@ def _six_fields(raw) -> bool:
     before = np.searchsorted(first, np.flatnonzero(raw == 10))  # fields before each newline
     per_line = np.diff(before, prepend=0)
     last = first.size - (int(before[-1]) if before.size else 0)   # fields after the last newline
-    return bool(np.all((per_line == 0) | (per_line == 6))) and last in (0, 6)
+    if not (bool(np.all((per_line == 0) | (per_line == 6))) and last in (0, 6)):
+        return None
+    stops = ~ws
+    stops[:-1] &= ws[1:]
+    return first.reshape(-1, 6), (np.flatnonzero(stops) + 1).reshape(-1, 6)
+
+
+def _six_fields(raw) -> bool:
+    """Whether every line of the ASCII bytes ``raw`` holds 0 or 6 fields (as ``str.split`` splits it): :func:`_run_fields`.
+
+    >>> import numpy as np
+    >>> ok = lambda s: _six_fields(np.frombuffer(s.encode(), dtype=np.uint8))
+    >>> ok("1 Q0 a 1 2.5 t\\n\\n 1\\tQ0 b 2 2 t \\n1 Q0 c 3 1 t"), ok("1 Q0 a 1 2.5\\n1 Q0 b 2 2 t x\\n")
+    (True, False)
+    >>> ok("1 Q0 a 1 2.5 t\\n1 Q0 b"), ok(""), ok("\\n\\n")
+    (False, True, True)
+    """
+    return _run_fields(raw) is not None
+
+
+def _field_texts(raw, starts, ends) -> list[str]:
+    """The strings ``raw[starts[k]:ends[k]]`` of one column of fields, each followed by a space in ``raw``.
+
+    The bytes of the fields and the space after each are gathered (numpy)
+    and split once: one string per field, none for the other columns.
+
+    >>> import numpy as np
+    >>> raw = np.frombuffer(b"1 Q0 ab 1 2 t\\n1 Q0 c 2 1 t\\n", dtype=np.uint8)
+    >>> _field_texts(raw, np.array([5, 19]), np.array([7, 20]))
+    ['ab', 'c']
+    """
+    import numpy as np
+
+    lengths = ends - starts + 1
+    offsets = np.cumsum(lengths) - lengths
+    at = np.repeat(starts - offsets, lengths) + np.arange(int(offsets[-1] + lengths[-1]))
+    return raw[at].tobytes().decode("ascii").split()
+
+
+#: Topic ids up to this many characters are compared as bytes (:func:`_topic_runs`); longer ones as strings.
+_TOPIC_BYTES = 64
+
+
+def _topic_runs(text: str, raw, starts, ends) -> tuple[list[int], list[str]] | None:
+    """Where each topic's lines start in a chunk (and its end), and the topic ids; None when a topic comes back.
+
+    ``starts`` and ``ends`` are the offsets of the topic field of every
+    line (:func:`_run_fields`).  Consecutive lines are compared as bytes
+    (their lengths and their bytes, padded with 0); only the first line of
+    each topic becomes a string.
+
+    >>> import numpy as np
+    >>> text = "1 Q0 a 1 2 t\\n1 Q0 b 2 1 t\\n10 Q0 a 1 2 t\\n"
+    >>> raw = np.frombuffer(text.encode(), dtype=np.uint8)
+    >>> _topic_runs(text, raw, np.array([0, 13, 26]), np.array([1, 14, 28]))
+    ([0, 2, 3], ['1', '10'])
+    >>> _topic_runs(text, raw, np.array([0, 26, 13]), np.array([1, 28, 14])) is None
+    True
+    """
+    import numpy as np
+
+    lengths = ends - starts
+    width = int(lengths.max())
+    if width > _TOPIC_BYTES:
+        tops = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
+        bounds = _topic_bounds(tops)
+        return None if bounds is None else (bounds, [tops[a] for a in bounds[:-1]])
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    if starts[-1] + width > raw.size:  # a short last line: pad the chunk
+        raw = np.concatenate([raw, np.zeros(width, dtype=np.uint8)])
+    ids = sliding_window_view(raw, width)[starts]         # row k: topic k in its first lengths[k] columns
+    ids[np.arange(width) >= lengths[:, None]] = 0
+    change = (lengths[1:] != lengths[:-1]) | (ids[1:] != ids[:-1]).any(axis=1)
+    bounds = [0, *(np.flatnonzero(change) + 1).tolist(), len(starts)]
+    tops = [text[starts[a]:ends[a]] for a in bounds[:-1]]
+    return (bounds, tops) if len(set(tops)) == len(tops) else None
 
 
 def _topic_bounds(tops: list[str]) -> list[int] | None:
@@ -593,15 +670,148 @@ def _topic_bounds(tops: list[str]) -> list[int] | None:
     return bounds if len(set(firsts)) == len(firsts) else None
 
 
+#: Score fields up to this many characters are read by :func:`_decimal_scores` (the digits and the point,
+#: read as one integer below 10^15 < 2^53, are exact in a double); longer ones by ``float``.
+_SCORE_WIDTH = 15
+_POW10 = [10.0 ** k for k in range(23)]  # exact doubles
+
+
+def _score_tables():
+    """Tables of :func:`_decimal_scores`: the kind of each byte, the masks of a row's last columns.
+
+    The kind of a byte in a score: 1 a digit, 2 the point, 3 the sign
+    ``+``, 4 the sign ``-``, 5 any other (0 is left for the bytes outside
+    the field).  Per field width ``w``, a ``(w + 1) x w`` boolean table whose
+    row ``k`` marks the last ``k`` columns.
+    """
+    import numpy as np
+
+    kind = np.full(256, 5, dtype=np.uint8)
+    kind[list(b"0123456789")] = 1
+    kind[[ord("."), ord("+"), ord("-")]] = 2, 3, 4
+    last = {w: np.arange(w) >= (w - np.arange(w + 1))[:, None] for w in range(1, _SCORE_WIDTH + 1)}
+    return kind, last
+
+
+_SCORE_KIND, _LAST_COLUMNS = _score_tables()
+
+
+def _chunk_scores(text: str, raw, starts, ends):
+    """The scores of a chunk's lines as doubles, or None when one needs the line-by-line reader.
+
+    ``starts`` and ``ends`` are the offsets of the score field of every line
+    (:func:`_run_fields`).  Plain decimals of at most :data:`_SCORE_WIDTH`
+    characters (:func:`_decimal_scores`) are read in bulk; any other chunk
+    is read as before: a score with a character other than ASCII digits,
+    signs, points and exponent letters returns None (the line reader
+    decides), the others are read by ``float``, which then reads exactly
+    the decimal grammar of :func:`parse_score` (a string it refuses, or a
+    number beyond the double range, returns None).
+
+    >>> import numpy as np
+    >>> text = "1 Q0 a 1 -2.50 t\\n1 Q0 b 2 1e-3 t\\n"
+    >>> raw = np.frombuffer(text.encode(), dtype=np.uint8)
+    >>> _chunk_scores(text, raw, np.array([9, 26]), np.array([14, 30])).tolist()
+    [-2.5, 0.001]
+    """
+    import numpy as np
+
+    vals = _decimal_scores(raw, starts, ends)
+    if vals is not None:
+        return vals
+    texts = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
+    if "\n".join(texts).encode().translate(None, _SCORE_CHARS):
+        return None
+    try:
+        vals = np.fromiter(map(float, texts), dtype=np.float64, count=len(texts))
+    except ValueError:
+        return None
+    return vals if np.isfinite(vals).all() else None
+
+
+def _decimal_scores(raw, starts, ends):
+    """The doubles of score fields ``raw[starts[k]:ends[k]]`` that are all plain decimals; else None.
+
+    A plain decimal here is an optional sign, then ASCII digits with at most
+    one point (at least one digit), at most :data:`_SCORE_WIDTH` characters:
+    ``-12.5``, ``.5``, ``7.``, ``0.000123``.  Its digits make an integer
+    ``m < 10^15 < 2^53`` and ``f`` digits follow the point; both ``m`` and
+    ``10^f`` are exact doubles, so the one division ``m / 10^f`` is the
+    correctly rounded value of the decimal: the double Python's ``float``
+    (and C's ``strtod``) reads, bit for bit (Clinger's fast path).
+
+    The fields are right-aligned in a matrix of bytes (one row per field,
+    the bytes before a field masked out) and read as one integer in which
+    the point counts as a digit 0 (a matrix-vector product of digits and
+    powers of ten: every partial sum an integer below ``10^15``, exact);
+    the point's digit is then taken out exactly (``fmod`` by ``10^f``).
+    Anything else (an exponent, a second point, a sign after the first
+    character, no digit, a longer field, any other character) returns None:
+    the caller reads the chunk with ``float``.
+
+    >>> import numpy as np
+    >>> raw = np.frombuffer(b"99.994012 -0.5 7. .25 +3 -0.000", dtype=np.uint8)
+    >>> _decimal_scores(raw, np.array([0, 10, 15, 18, 22, 25]), np.array([9, 14, 17, 21, 24, 31])).tolist()
+    [99.994012, -0.5, 7.0, 0.25, 3.0, -0.0]
+    >>> _decimal_scores(raw, np.array([0]), np.array([8])).tolist(), _decimal_scores(raw, np.array([25]), np.array([26]))
+    ([99.99401], None)
+
+    References
+    ----------
+    W. D. Clinger, "How to read floating point numbers accurately", PLDI
+    1990 (exact integer over an exact power of ten: one correctly rounded
+    division); IEEE 754 (division and ``fmod`` of doubles).
+    """
+    import numpy as np
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    lengths = ends - starts
+    width = int(lengths.max())
+    if width > _SCORE_WIDTH:
+        return None
+    if ends[0] < width:  # the first field starts within `width` bytes of the chunk's start: pad the chunk
+        raw, ends = np.concatenate([np.zeros(width, dtype=np.uint8), raw]), ends + width
+    cells = sliding_window_view(raw, width)[ends - width]   # field k in the last lengths[k] columns of row k
+    kind = np.take(_SCORE_KIND, cells) * _LAST_COLUMNS[width][lengths]
+    if (kind == 5).any():
+        return None                                           # an exponent letter or another character
+    if ((kind[:, 1:] >= 3) & (kind[:, :-1] != 0)).any():
+        return None                                           # a sign after the first character
+    short = np.flatnonzero(lengths <= 2)
+    if short.size and not (kind[short] == 1).any(axis=1).all():
+        return None                                           # no digit ("+", ".", "-.")
+    at = np.flatnonzero(kind == 2)                            # the points, row by row
+    rows = at // width
+    if rows.size > 1 and (rows[1:] == rows[:-1]).any():
+        return None                                           # two points in a field
+    n = len(starts)
+    frac = np.zeros(n, dtype=np.intp)
+    frac[rows] = width - 1 - (at - rows * width)              # digits after the point
+    pointed = np.zeros(n, dtype=bool)
+    pointed[rows] = True
+    whole = ((cells - 48) * (kind == 1)) @ np.asarray(_POW10[width - 1::-1])  # the point read as a digit 0
+    scale = np.asarray(_POW10)[frac]
+    low = np.fmod(whole, scale)                               # the digits after the point
+    vals = np.where(pointed, (whole - low) / 10 + low, whole) / scale
+    neg = np.flatnonzero(kind == 4) // width
+    vals[neg] = -vals[neg]
+    return vals
+
+
 def _order_columns(vals, docs: list[str], score_precision: str) -> list[str]:
     """``docs`` in trec_eval's order by their scores ``vals`` (:func:`trec_order`, by numpy's sort).
 
     Scores descending (as :func:`sort_keys` rounds them), ties by docid
-    descending in byte order.
+    descending in byte order.  When the scores are already in descending
+    order (as run files usually list them), the stable sort would keep
+    every position: ``docs`` itself is returned, its ties reordered in place.
 
     >>> import numpy as np
     >>> _order_columns(np.array([1.0, 2.0, 1.0, 1.0]), ["a", "c", "b", "B"], "float32")
     ['c', 'b', 'a', 'B']
+    >>> docs = ["a", "b", "c"]
+    >>> _order_columns(np.array([3.0, 1.0, 1.0]), docs, "float32"), docs
+    (['a', 'c', 'b'], ['a', 'c', 'b'])
     """
     import numpy as np
 
@@ -610,9 +820,12 @@ def _order_columns(vals, docs: list[str], score_precision: str) -> list[str]:
             keys = vals.astype(np.float32).astype(np.float64)
     else:
         keys = vals
-    order = np.argsort(-keys, kind="stable")
-    out = [docs[i] for i in order.tolist()]
-    ks = keys[order]
+    if not (keys[1:] > keys[:-1]).any():  # already descending: the stable sort is the identity
+        out, ks = docs, keys
+    else:
+        order = np.argsort(-keys, kind="stable")
+        out = [docs[i] for i in order.tolist()]
+        ks = keys[order]
     tied = np.flatnonzero(ks[1:] == ks[:-1])
     if tied.size:
         starts = tied[np.r_[True, tied[1:] != tied[:-1] + 1]]
