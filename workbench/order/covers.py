@@ -279,10 +279,11 @@ def _rule_block(space, gen, first: int, arr: np.ndarray, size: int, full: bool, 
             lo, up = lo[keep], pos[keep]
     else:
         succ = np.concatenate(bsucc)
+        up, inside = space.locate(succ)
+        up = np.asarray(up, dtype=np.int64)
         if not full:  # a down-set: drop successors outside the space
-            keep = np.asarray(space.contains(succ), dtype=bool)
-            succ, lo = succ[keep], lo[keep]
-        up = np.asarray(space.indices(succ), dtype=np.int64)
+            keep = np.asarray(inside, dtype=bool)
+            up, lo = up[keep], lo[keep]
     if not len(lo):
         return None
     return _sort_block(lo, up, first, n, size) if sort else (lo, up)

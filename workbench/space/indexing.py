@@ -130,10 +130,37 @@ class Automaton:
             self.C.append(cum)
             self.P.append(cum - w)
         self.Pflat = [np.ascontiguousarray(x).ravel() for x in self.P]
+        self.Ccols = [[np.ascontiguousarray(x[:, u]) for u in range(b)] for x in self.C]
         self.nxt_py = nx_.tolist()
 
     # vectorised -----------------------------------------------------------
     def unrank(self, idx: np.ndarray, depth: int) -> np.ndarray:
+        """The rows of canonical indices ``idx`` (grades written position by position, columns contiguous)."""
+        n = idx.shape[0]
+        b = self.nxt.shape[1]
+        if self.dtype is object or idx.dtype == object:
+            return self._unrank_objects(idx, depth)
+        it = np.int32 if (self.S + 1) * b < 2**31 else np.intp
+        cols = np.empty((depth, n), dtype=np.uint8)
+        st = np.zeros(n, dtype=it)
+        rem = idx.copy()
+        nxt_flat = self.nxt.ravel().astype(it)
+        flat = np.empty(n, dtype=it)
+        v = np.empty(n, dtype=it)
+        for p in range(depth):
+            # chosen grade = number of cumulative counts <= rem (the last one never is)
+            v[:] = 0
+            for u in range(b - 1):
+                v += rem >= self.Ccols[p][u].take(st)
+            cols[p] = v
+            np.multiply(st, b, out=flat)
+            flat += v
+            rem -= self.Pflat[p].take(flat)
+            nxt_flat.take(flat, out=st)
+        return np.ascontiguousarray(cols.T)
+
+    def _unrank_objects(self, idx: np.ndarray, depth: int) -> np.ndarray:
+        """:meth:`unrank` for spaces past int64 (Python-integer indices and counts)."""
         n = idx.shape[0]
         b = self.nxt.shape[1]
         out = np.empty((n, depth), dtype=np.uint8)
@@ -142,7 +169,6 @@ class Automaton:
         nxt_flat = self.nxt.ravel()
         for p in range(depth):
             cum = self.C[p]
-            # chosen grade = number of cumulative counts <= rem (last one never is)
             v = np.zeros(n, dtype=np.intp)
             for u in range(b - 1):
                 v += rem >= cum[:, u][st]
@@ -153,18 +179,30 @@ class Automaton:
         return out
 
     def rank(self, rows: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
-        """Return (index, ok) for integer rows already clipped to 0..c."""
+        """Return (index, ok) for integer rows already clipped to 0..c.
+
+        One pass per position over a contiguous column of grades (the rows
+        transposed once), states as ``int32`` where the table allows, sums
+        and table look-ups in place.
+        """
         n = rows.shape[0]
         b = self.nxt.shape[1]
-        st = np.zeros(n, dtype=np.intp)
+        it = np.int32 if (self.S + 1) * b < 2**31 else np.intp
+        st = np.zeros(n, dtype=it)
         acc = np.zeros(n, dtype=self.dtype)
         if self.dtype is object:
             acc[:] = 0
-        nxt_flat = self.nxt.ravel()
+        nxt_flat = self.nxt.ravel().astype(it)
+        cols = np.ascontiguousarray(np.asarray(rows)[:, :depth].T)
+        flat = np.empty(n, dtype=it)
         for p in range(depth):
-            flat = st * b + rows[:, p]
-            acc = acc + self.Pflat[p][flat]
-            st = nxt_flat[flat]
+            np.multiply(st, b, out=flat)
+            flat += cols[p]
+            if self.dtype is object:
+                acc = acc + self.Pflat[p][flat]
+            else:
+                acc += self.Pflat[p].take(flat)
+            nxt_flat.take(flat, out=st)
         return acc, st != self.S
 
     # scalar ---------------------------------------------------------------

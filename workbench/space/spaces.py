@@ -502,7 +502,7 @@ class Space:
                 for k in range(self.depth):
                     idx = idx * B + clipped[:, k].astype(object)
             return idx, inrange
-        idx, ok = self._auto.rank(clipped.astype(np.intp, copy=False), self.depth)
+        idx, ok = self._auto.rank(clipped, self.depth)
         return idx, ok & inrange
 
     def indices(self, runs: np.ndarray, check: bool = False) -> np.ndarray:
@@ -542,6 +542,16 @@ class Space:
             self._check_run(bad)  # raises with the precise reason
             raise BadRunError(f"run {bad}: not in the {self.kind} space")  # pragma: no cover
         return idx
+
+    def locate(self, runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(indices, inside)`` of every row of ``runs`` in one pass: ``indices[k]`` is meaningful where ``inside[k]``.
+
+        >>> sp = rank_space(3, topic=Topic((1,)))
+        >>> idx, inside = sp.locate([[0, 1, 0], [1, 1, 0]])
+        >>> idx[inside].tolist(), inside.tolist()
+        ([2], [True, False])
+        """
+        return self._rank_rows(self._rows_array(runs))
 
     def contains(self, runs: np.ndarray) -> np.ndarray:
         """Boolean mask: which rows of ``runs`` are runs of this space.
