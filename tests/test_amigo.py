@@ -168,41 +168,79 @@ def tail_of(depths):
     return 4 * max(depths)  # the module's TAIL_FACTOR, stated in its docstring
 
 
-def o_closeness(M, depths, c, topic):
-    """None when undefined (under 2 documents of grade c in the topic, or no pair fits), else whether some n wins."""
+#: The module's extended search under a topic reaches runs of this depth (its SEARCH_DEPTH, stated there).
+SEARCH_DEPTH = 128
+
+
+def cutoff_of(name):
+    return int(name.split("@")[1]) if "@" in name else None
+
+
+#: What closed forms give for every s (uniform) or every n, derived here, not read from the module:
+#: RR(0^s c^m) = 1/(s+1) < 1 = RR(c 0...) (holds at s = 1); RR(0 c^n) = 1/2 < 1 (closeness fails);
+#: P and SBTO see the multiset of grades: c 0^s and 0^s c tie (m = 1), and 0^n c^n has n >= 1 relevant
+#: documents where c 0^(2n-1) has one; RBTO(r) = sum r_i (c+1)^(N-i): c (c+1)^(s+m-1) > (c+1)^m - 1 and
+#: (c+1)^n - 1 < c (c+1)^n.
+ARGUED = {("RR", "uniform"): True, ("RR", "closeness"): False, ("P", "uniform"): False,
+          ("P", "n after n"): False, ("SBTO", "uniform"): False, ("SBTO", "n after n"): False,
+          ("RBTO", "uniform"): True, ("RBTO", "closeness"): False}
+
+
+def wins(M, upper, lower):
+    return cmp(M(upper), M(lower)) > 0
+
+
+def o_closeness(M, depths, c, topic, name=""):
+    """None when undefined, "unknown" after an unsettled bounded search, else whether some n wins."""
     if topic is not None and topic.counts[c - 1] < 2:
         return None
+    k = cutoff_of(name)
+    if k is not None:  # deeper pairs score as their top k: n <= max(k - 1, 1) are all the pairs
+        return any(wins(M, (0,) + (c,) * n, (c,) + (0,) * n) for n in range(1, max(k - 1, 1) + 1)
+                   if fits(topic, c, n))
     pairs = [n for n in range(1, tail_of(depths)) if fits(topic, c, n)]
-    if not pairs:
+    if any(wins(M, (0,) + (c,) * n, (c,) + (0,) * n) for n in pairs):
+        return True
+    if topic is not None and len(pairs) == topic.counts[c - 1]:
+        return False
+    return ARGUED.get((name, "closeness"), "unknown")
+
+
+def o_deepness_threshold(M, depths, c, topic, name=""):
+    if topic is not None and topic.counts[c - 1] == 0:
         return None
-    return any(cmp(M((0,) + (c,) * n), M((c,) + (0,) * n)) > 0 for n in pairs)
+    k = cutoff_of(name)
+    if k is not None:  # s <= k, m <= max(k - s, 1): every distinct pair of the cut-off
+        return any(all(wins(M, (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m)
+                       for m in range(1, max(k - s, 1) + 1) if fits(topic, c, m)) for s in range(1, k + 1))
+    if topic is not None:  # m <= n_c: each s is a finite check
+        n_c = topic.counts[c - 1]
+        for s in range(1, SEARCH_DEPTH - n_c + 1):
+            if all(wins(M, (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m) for m in range(n_c, 0, -1)):
+                return True
+    return ARGUED.get((name, "uniform"), "unknown")
 
 
-def o_deepness_threshold(M, depths, c, topic):
-    found_any = False
-    s_max = max(depths) - 1 if topic is None else tail_of(depths) - topic.counts[c - 1]
-    for s in range(1, s_max + 1):
-        ms = [m for m in range(1, tail_of(depths) - s + 1) if fits(topic, c, m)]
-        if not ms:
-            continue
-        found_any = True
-        if all(cmp(M((c,) + (0,) * (s + m - 1)), M((0,) * s + (c,) * m)) > 0 for m in ms):
-            return True
-    return False if found_any else None
-
-
-def o_n_after_n(M, depths, c, topic):
-    ns = [n for n in range(1, tail_of(depths) // 2 + 1) if fits(topic, c, n)]
-    if not ns:
+def o_n_after_n(M, depths, c, topic, name=""):
+    if topic is not None and topic.counts[c - 1] == 0:
         return None
-    return any(cmp(M((c,) + (0,) * (2 * n - 1)), M((0,) * n + (c,) * n)) > 0 for n in ns)
+    k = cutoff_of(name)
+    ns = range(1, k + 1) if k is not None else range(1, tail_of(depths) // 2 + 1)
+    ns = [n for n in ns if fits(topic, c, n)]
+    if any(wins(M, (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n) for n in ns):
+        return True
+    if k is not None or (topic is not None and len(ns) == topic.counts[c - 1]):
+        return False
+    return ARGUED.get((name, "n after n"), "unknown")
 
 
 def oracle_verdict(per_topic):
-    """Aggregate per-topic answers (True/False/None = undefined) as the module does."""
+    """Aggregate per-topic answers (True/False/"unknown"/None = undefined): a failure settles, then unknown."""
     vals = [v for v in per_topic if v is not None]
     if any(v is False for v in vals):
         return "fails"
+    if "unknown" in vals:
+        return "unknown"
     return "holds" if vals else "undefined"
 
 
@@ -214,9 +252,9 @@ def oracle_all(name, c, depths, topics):
         "priority": lambda M, t: o_priority(M, depths, c, t),
         "priority (any distance)": lambda M, t: o_priority(M, depths, c, t, True),
         "deepness": lambda M, t: o_deepness(M, depths, c, t),
-        "deepness threshold": lambda M, t: o_deepness_threshold(M, depths, c, t),
-        "deepness threshold (n after n)": lambda M, t: o_n_after_n(M, depths, c, t),
-        "closeness threshold": lambda M, t: o_closeness(M, depths, c, t),
+        "deepness threshold": lambda M, t: o_deepness_threshold(M, depths, c, t, name),
+        "deepness threshold (n after n)": lambda M, t: o_n_after_n(M, depths, c, t, name),
+        "closeness threshold": lambda M, t: o_closeness(M, depths, c, t, name),
         "confidence": lambda M, t: o_confidence(M, depths, c, t),
         "confidence (weak)": lambda M, t: o_confidence(M, depths, c, t, False),
     }
@@ -394,12 +432,15 @@ def test_closeness_regions_flip_exactly(topic, switch):
     assert regions[0]["high_closed"] and not regions[1]["low_closed"]  # a tie at the root: not a win
 
 
-def o_smallest_s(M, depths, c, topic):
-    """The smallest s of the deepness threshold's witness (every checked m loses to the top run), or None."""
-    s_max = max(depths) - 1 if topic is None else tail_of(depths) - topic.counts[c - 1]
-    for s in range(1, s_max + 1):
-        ms = [m for m in range(1, tail_of(depths) - s + 1) if fits(topic, c, m)]
-        if ms and all(cmp(M((c,) + (0,) * (s + m - 1)), M((0,) * s + (c,) * m)) > 0 for m in ms):
+def o_smallest_s(M, depths, c, topic, name):
+    """The smallest s of the deepness threshold's witness and the m it was checked with (None: none known)."""
+    k = cutoff_of(name)
+    if k is None and topic is None:  # no bound on m: only a closed form settles it
+        return (1, None) if ARGUED.get((name, "uniform")) is True else None
+    for s in range(1, (k if k is not None else SEARCH_DEPTH - topic.counts[c - 1]) + 1):
+        ms = ([m for m in range(1, max(k - s, 1) + 1) if fits(topic, c, m)] if k is not None
+              else list(range(1, topic.counts[c - 1] + 1)))
+        if ms and all(wins(M, (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m) for m in ms):
             return s, ms
     return None
 
@@ -412,9 +453,9 @@ def test_threshold_witnesses_are_the_smallest(name, c, topic):
     M = lambda r: f(r, gains, topic)  # noqa: E731
     topics = None if topic is None else [topic]
     v = deepness_threshold(name, grades=c, depths=depths, topics=topics)
-    expected = o_smallest_s(M, depths, c, topic)
+    expected = o_smallest_s(M, depths, c, topic, name)
     assert (v.witness or {}).get("s") == (expected[0] if expected else None), v.to_json()
-    if expected:
+    if expected and expected[1] is not None:
         assert v.witness["m_checked"] == expected[1]
     n = [k for k in range(1, tail_of(depths)) if fits(topic, c, k)
          and cmp(M((0,) + (c,) * k), M((c,) + (0,) * k)) > 0]
@@ -434,9 +475,11 @@ def test_threshold_families_exhausted_by_a_topic_settle_every_depth():
     w = closeness_threshold("RR", depths=range(1, 4), topics=[Topic((2,))])
     assert w.verdict == "fails" and w.every_depth and len(w.witness["losing_pairs"]) == 2
     w = closeness_threshold("RR", depths=range(1, 4))
-    assert w.verdict == "fails" and not w.every_depth  # no topic: more relevant documents could still be tried
+    # no topic: n is unbounded, and RR(0 c^n) = 1/2 < 1 = RR(c 0^n) settles every n
+    assert w.verdict == "fails" and w.every_depth and "1/2 < 1" in w.why
     v = deepness_threshold("P@2", depths=range(1, 4))
-    assert v.ok and not v.every_depth and "bounded" in v.why
+    # a cut-off: the pairs (s, m) in {(1, 1), (2, 1)} are all there are; P@2(1 0) = 1/2 > 0 = P@2(0 0) at s = 2
+    assert v.ok and v.every_depth and v.witness["s"] == 2 and "cut-off @2" in v.why
 
 
 def test_user_measure_parameter_regions_flip_exactly():

@@ -29,16 +29,16 @@ def properties(
     measure: Optional[str] = typer.Argument(None, help="Measure name, e.g. 'RBP(p=0.8)', AP, nDCG@5, or path/file.py:function (with --report: default every built-in measure)."),
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,
-    depths: str = typer.Option("1..5", "--depths", help="Depths enumerated, e.g. 1..5 or 3."),
+    depths: str = typer.Option("1..5", "--depths", help="Depths enumerated, e.g. 1..5 or 3; for a cut-off measure such as nDCG@5, 5..7 asks from the cut-off on."),
     topics: Optional[str] = typer.Option(
-        None, "--topics", help="Topics to check: 0,1,2 (binary) or '0,0;1,0' (graded); default: 0 (empty) and small ones."),
+        None, "--topics", help="Topics to check: 0,1,2 (binary) or '0,0;1,0' (graded); default: 0 (empty) and small ones. A measure that needs no topic is checked on all runs and under each topic given."),
     which: Optional[str] = typer.Option(None, "--which", help="Only these properties, comma-separated, e.g. boundedness,completeness."),
     fmt: str = typer.Option("text", "--format", help="text (the terminal view), md, csv, json (the --json object) or latex."),
     report: Optional[Path] = typer.Option(
         None, "--report", help="Write the report of every built-in measure (or of MEASURE) x grades 1-2 to this Markdown file and its .json."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Decide MEASURE's named properties exactly: holds / fails (with a witness) / undefined (with why)."""
+    """Decide MEASURE's named properties exactly: holds / fails (with a reason or witness) / unknown (with what was searched) / undefined (with why)."""
     import workbench.api as wb
     from workbench.errors import WorkbenchError
 

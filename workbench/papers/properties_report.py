@@ -29,7 +29,7 @@ from typing import Sequence
 
 from workbench.measures.names import parse_measure
 from workbench.papers.atlas import BUILTIN_MEASURES
-from workbench.property.check import AMIGO_PROPERTIES, default_topics, properties
+from workbench.property.check import AMIGO_PROPERTIES, properties
 from workbench.property.moffat import MOFFAT_PROPERTIES
 from workbench.property.table import PropertyTable, witness_text
 
@@ -68,11 +68,11 @@ def build_properties_report(measures: Sequence[str] = REPORT_MEASURES, settings=
     for name in measures:
         m = parse_measure(name)
         for c, depths in settings:
-            out.append(properties(m, grades=c, depths=depths, topics=default_topics(c)))
+            out.append(properties(m, grades=c, depths=depths))  # the default topics
     return out
 
 
-_MARK = {"holds": "yes", "fails": "**no**", "undefined": "n/a"}
+_MARK = {"holds": "yes", "fails": "**no**", "unknown": "?", "undefined": "n/a"}
 
 
 def _cell(v) -> str:
@@ -121,9 +121,10 @@ def properties_markdown(tables: list[PropertyTable]) -> str:
         "the readings fixed where the papers' wording is loose are in the docstrings of "
         "`workbench/property/moffat.py` and `workbench/property/amigo.py`.",
         "",
-        "`yes` holds, `**no**` fails (with a witness below), `n/a` undefined (with why); `*` marks a verdict "
-        "settled for every depth by an argument (stated below), otherwise it covers the depths and topics "
-        "enumerated only. Regenerate with `workbench properties --report reports/properties.md`.",
+        "`yes` holds, `**no**` fails (with a witness below), `?` unknown (a bounded search settled nothing: "
+        "what was searched is below), `n/a` undefined (with why); `*` marks a verdict settled for every depth "
+        "(by an argument, a witness or a family the topic exhausts, stated below), otherwise it covers the "
+        "depths and topics enumerated only. Regenerate with `workbench properties --report reports/properties.md`.",
         "",
     ]
     for c in sorted({t.grades for t in tables}):

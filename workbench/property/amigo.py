@@ -47,11 +47,17 @@ and runs of depth up to ``tail``
 measure whose deep relevant documents add up, such as DCG, is caught);
 under a topic, ``m, n <= n_c`` (its documents of grade ``c``; the
 closeness threshold is ``undefined`` on a topic with ``n_c < 2``: it has
-no trade-off of several relevant documents against one).  Their scope
-is then: an existential witness (closeness, n after n) settles ``holds`` at
-every depth; a family exhausted by the topic (every ``m`` or ``n <= n_c``
-tried) settles the verdict at every depth; otherwise the verdict is bounded
-(``why`` says so) unless a proof covers it.
+no trade-off of several relevant documents against one).  A verdict is
+settled (for every depth) only by: an existential witness (closeness, n
+after n, or an ``s`` that beat every ``m`` a topic allows); a family the
+topic exhausts (every ``m`` or ``n <= n_c`` tried); for a measure with a
+cut-off ``@k``, the finitely many distinct pairs (deeper runs score as their
+top ``k``: :func:`_cutoff_family`); a closed form of a built-in family
+(:func:`_threshold_argument`, and the RBP identities below).  Under a topic
+the deepness threshold's ``s`` is sought beyond the family, up to runs of
+depth :data:`SEARCH_DEPTH` (each ``s`` needs only ``m <= n_c``).  Anything
+else is a bounded search of an unbounded quantifier and is ``unknown``,
+with ``why`` saying what was searched.
 
 **confidence** ("adding noise at the end of the ranking decreases the
 score"; reading *strict*, the paper's): for every run ``r`` of depth ``N``
@@ -210,11 +216,13 @@ def _row_signs(a: ValueBlock, b: ValueBlock) -> np.ndarray:
 
 @dataclass
 class _TopicResult:
-    verdict: str  # holds / fails / undefined
+    verdict: str  # holds / fails / unknown / undefined
     witness: dict | None = None
     why: str | None = None
     detail: dict | None = None
     complete: bool = False  # settled for every depth (a threshold family exhausted by the topic, or a witness)
+    checked: int = 0  # cases compared (universal constraints)
+    excluded_ties: int = 0  # confidence: runs without a relevant document that tie (outside the reading)
 
 
 def _aggregate(name: str, setting: _Setting, results: list, scope: str, every_depth: bool = False,
@@ -222,18 +230,42 @@ def _aggregate(name: str, setting: _Setting, results: list, scope: str, every_de
     undefined = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "undefined"]
     failing = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "fails"]
     holding = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "holds"]
+    open_ = [(t, r) for t, r in zip(setting.topics, results) if r.verdict == "unknown"]
     notes = "; ".join(r.why for _t, r in undefined if r.why)
     detail = dict(detail or {})
     per_topic = [r.detail for r in results if r.detail]
     if per_topic:
         detail["per_topic"] = per_topic
+
+    def where(t) -> str:
+        return "no topic" if t is None else f"topic ({t})"
+
     if failing:
-        return PropertyVerdict(name, SOURCE, "fails", scope, failing[0][1].witness,
-                               ("undefined elsewhere: " + notes) if notes else failing[0][1].why,
+        why = failing[0][1].why
+        if notes:
+            why = (why + "; " if why else "") + "undefined elsewhere: " + notes
+        return PropertyVerdict(name, SOURCE, "fails", scope, failing[0][1].witness, why,
                                every_depth=every_fails, detail=detail)
+    if open_:  # nothing fails, but some setting was only searched: the whole question stays open
+        why = "; ".join(f"{where(t)}: {r.why}" for t, r in open_)
+        settled = [f"{where(t)}: holds" for t, _r in holding]
+        if settled:
+            why += "; " + ", ".join(settled)
+        if notes:
+            why += "; undefined elsewhere: " + notes
+        return PropertyVerdict(name, SOURCE, "unknown", scope, open_[0][1].witness, why, detail=detail)
     if holding:
-        vacuous = "; ".join(f"topic ({t}): {r.why}" if t is not None else r.why for t, r in holding if r.why)
+        vacuous = "; ".join(f"{where(t)}: {r.why}" for t, r in holding if r.why)
         why = "; ".join(x for x in (why_holds, vacuous) if x) or None
+        checked = sum(r.checked for _t, r in holding)
+        if not why and checked:
+            why = (f"exhaustive on the scope: none of the {checked} cases checked violates it; "
+                   "no argument carries it to other depths")
+        ties = sum(r.excluded_ties for _t, r in holding)
+        if ties:
+            why = (why + "; " if why else "") + (
+                f"{ties} run(s) without a relevant document tie with their extension (the all-zero runs): the "
+                "reading asks only of runs with a relevant document, so they do not count against it")
         if notes:
             why = (why + "; " if why else "") + "undefined elsewhere: " + notes
         witness = holding[0][1].witness
@@ -279,7 +311,8 @@ def _over_depths(setting: _Setting, topic, per_depth, vacuous: str) -> _TopicRes
     note = ("skipped where undefined: " + "; ".join(skipped)) if skipped else None
     if not checked:
         return _TopicResult("holds", why="; ".join(x for x in ("vacuous: " + vacuous, note) if x))
-    return _TopicResult("holds", why=note)
+    why = None if not note else f"exhaustive on the depths where defined ({checked} cases); {note}"
+    return _TopicResult("holds", why=why, checked=checked)
 
 
 def _first_swap_failure(setting: _Setting, topic, any_distance: bool) -> _TopicResult:
@@ -427,9 +460,15 @@ def _confidence_topic(setting: _Setting, topic, strict: bool) -> _TopicResult:
                 "topic": _topic_label(topic), "depth": depth, "run": format_run(runs[k]),
                 "extended": format_run(longer[k]), "value_run": exact_str(a.value(k)),
                 "value_extended": exact_str(b.value(k)), "order": "tie" if signs[k] == 0 else "higher"}), 0
+        if strict:
+            ties[0] += int(((signs == 0) & ~relevant).sum())
         return None, int(relevant.sum()) if strict else len(runs)
 
-    return _over_depths(setting, topic, per_depth, "no run of the scope has a relevant document")
+    ties = [0]
+    result = _over_depths(setting, topic, per_depth, "no run of the scope has a relevant document")
+    if result.verdict == "holds":
+        result.excluded_ties = ties[0]
+    return result
 
 
 def confidence(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),
@@ -476,14 +515,29 @@ class _Member:
 TAIL_FACTOR = 4
 
 
+#: The deepest run the extended search of the deepness threshold under a topic reaches: with a topic, ``m``
+#: is at most ``n_c``, so each ``s`` is settled by finitely many pairs and ``s`` is sought up to this depth.
+SEARCH_DEPTH = 128
+
+#: Built-in families (no cut-off) whose value depends on the run only through the multiset of its grades,
+#: and never falls when a grade of that multiset is raised: P, gP, R, gR (counts or gains over a constant),
+#: SBTO (the rank function of the set order).
+_SET_BASED = {"P", "gP", "R", "gR", "SBTO"}
+
+
 def _family(kind: str, setting: _Setting, topic, tail: int) -> list[_Member]:
-    """The generated pairs of a threshold constraint, within runs of depth ``<= tail`` (and the topic)."""
+    """The generated pairs of a threshold constraint, within runs of depth ``<= tail`` (and the topic).
+
+    For a measure with a cut-off ``@k`` the family is finite and exhaustive instead (:func:`_cutoff_family`).
+    """
     c, out = setting.c, []
     top_docs = None if topic is None else topic.counts[c - 1]
 
     def fits(m: int) -> bool:
         return top_docs is None or m <= top_docs
 
+    if setting.measure.cutoff is not None:
+        return [mb for mb in _cutoff_family(kind, c, setting.measure.cutoff) if fits(mb.key[-1])]
     if kind == "closeness":
         out = [_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n) for n in range(1, tail) if fits(n)]
     elif kind == "uniform":
@@ -496,6 +550,103 @@ def _family(kind: str, setting: _Setting, topic, tail: int) -> list[_Member]:
         out = [_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n)
                for n in range(1, tail // 2 + 1) if fits(n)]
     return out
+
+
+def _cutoff_family(kind: str, c: int, k: int) -> list[_Member]:
+    """Every distinct pair of a threshold constraint for a measure ``M@k``: finitely many.
+
+    At depth ``N >= k`` a run scores as its top ``k`` (the measure truncates
+    before its definition sees the run).  Closeness: for ``n >= k - 1`` the
+    pair's tops are ``0 c^(k-1)`` and ``c 0^(k-1)`` whatever ``n``, so
+    ``n <= max(k-1, 1)`` are all the pairs.  n after n: for ``n >= k`` the
+    tops are ``c 0^(k-1)`` and ``0^k``, so ``n <= k``.  Uniform: for
+    ``s >= k`` the tops are ``c 0^(k-1)`` and ``0^k`` whatever ``s`` and ``m``;
+    for ``s < k`` every ``m >= k - s`` gives the tops of ``m = k - s``; so
+    ``s <= k``, ``m <= max(k - s, 1)`` settle every ``s`` and every ``m``.
+
+    >>> [mb.key for mb in _cutoff_family("uniform", 1, 3)]
+    [(1, 1), (1, 2), (2, 1), (3, 1)]
+    """
+    if kind == "closeness":
+        return [_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n) for n in range(1, max(k - 1, 1) + 1)]
+    if kind == "n after n":
+        return [_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n) for n in range(1, k + 1)]
+    return [_Member((s, m), (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m)
+            for s in range(1, k + 1) for m in range(1, max(k - s, 1) + 1)]
+
+
+def _family_text(kind: str, setting: _Setting, topic, tail: int) -> str:
+    """What the family searched, in words (for an ``unknown``'s why)."""
+    k = setting.measure.cutoff
+    if k is not None:
+        return f"the {len(_cutoff_family(kind, setting.c, k))} distinct pairs of the cut-off @{k}"
+    if kind == "closeness":
+        return f"n + 1 <= {tail}" + ("" if topic is None else f", n <= {topic.counts[setting.c - 1]}")
+    if kind == "n after n":
+        return f"2n <= {tail}" + ("" if topic is None else f", n <= {topic.counts[setting.c - 1]}")
+    if topic is None:
+        return f"s + m <= {tail}, s < {setting.depths[-1]}"
+    return f"s + m <= {tail}, m <= {topic.counts[setting.c - 1]}"
+
+
+def _threshold_argument(kind: str, setting: _Setting, topic) -> tuple[str, str, dict] | None:
+    """``(verdict, why, witness)`` of a threshold constraint for every ``s`` / ``n`` from the family's form, or None.
+
+    Built-in families without a cut-off:
+
+    * set-based (P, gP, R, gR, SBTO): ``c 0^s`` and ``0^s c`` hold the same
+      grades, so they tie for every ``s`` (deepness threshold fails at
+      ``m = 1``); ``0^n c^n`` holds ``n >= 1`` documents of grade ``c`` where
+      ``c 0^(2n-1)`` holds one, so it never scores lower (n after n fails).
+    * RR: ``RR(0^s c^m) = 1/(s+1) <= 1/2 < 1 = RR(c ...)`` (deepness threshold
+      holds at ``s = 1``); ``RR(0 c^n) = 1/2 < 1`` (closeness fails).
+    * Succ: every run with a relevant document scores 1: all pairs tie.
+    * RBTO: ``RBTO(r) = sum_i r_i (c+1)^(N-i)``, so ``RBTO(c 0^(s+m-1)) =
+      c (c+1)^(s+m-1) >= c (c+1)^m > (c+1)^m - 1 = RBTO(0^s c^m)`` (holds at
+      ``s = 1``) and ``RBTO(0 c^n) = (c+1)^n - 1 < c (c+1)^n = RBTO(c 0^n)``
+      (closeness fails).
+    * DCG (no topic): ``sum_(i=s+1)^(s+m) g(c) d(i)`` with ``d(i) >= 1/i``
+      grows without bound in ``m`` (the harmonic series), so for every ``s``
+      some ``m`` reaches ``g(c) d(1)`` (deepness threshold fails).
+
+    >>> _threshold_argument("uniform", _setting("RR", 1, None, [1, 2], None), None)[0]
+    'holds'
+    """
+    m = setting.measure
+    fam = m.family if m.cutoff is None else None
+    if kind == "uniform":
+        if fam in _SET_BASED:
+            return ("fails", f"every s: {fam} depends on the run only through its multiset of grades, so "
+                             f"c 0^s and 0^s c (m = 1) tie", {"topic": _topic_label(topic), "m": 1})
+        if fam == "Succ":
+            return ("fails", "every s: Succ is 1 on every run with a relevant document, so every pair ties",
+                    {"topic": _topic_label(topic), "m": 1})
+        if fam == "RR":
+            return ("holds", "every depth: RR(0^s c^m) = 1/(s+1) <= 1/2 < 1 = RR(c 0^(s+m-1)) for s = 1 and "
+                             "every m", {"topic": _topic_label(topic), "s": 1})
+        if fam == "RBTO":
+            return ("holds", "every depth: RBTO(c 0^(s+m-1)) = c (c+1)^(s+m-1) >= c (c+1)^m > (c+1)^m - 1 = "
+                             "RBTO(0^s c^m) for s = 1 and every m", {"topic": _topic_label(topic), "s": 1})
+        if fam == "DCG" and topic is None:
+            return ("fails", "every s: the tail sum_(i=s+1)^(s+m) g(c) d(i), d(i) >= 1/i, grows without bound in "
+                             "m (the harmonic series), so some m reaches g(c) d(1) = DCG(c 0^(s+m-1))",
+                    {"topic": None})
+    if kind == "n after n":
+        if fam in _SET_BASED:
+            return ("fails", f"every n: 0^n c^n holds n >= 1 documents of grade c where c 0^(2n-1) holds one, "
+                             f"and {fam} depends only on the multiset of grades and never falls when one is "
+                             "raised", {"topic": _topic_label(topic)})
+        if fam == "Succ":
+            return ("fails", "every n: Succ is 1 on both runs", {"topic": _topic_label(topic)})
+    if kind == "closeness":
+        if fam == "RR":
+            return ("fails", "every n: RR(0 c^n) = 1/2 < 1 = RR(c 0^n)", {"topic": _topic_label(topic)})
+        if fam == "Succ":
+            return ("fails", "every n: Succ is 1 on both runs", {"topic": _topic_label(topic)})
+        if fam == "RBTO":
+            return ("fails", "every n: RBTO(0 c^n) = (c+1)^n - 1 < c (c+1)^n = RBTO(c 0^n)",
+                    {"topic": _topic_label(topic)})
+    return None
 
 
 def _combine(kind: str, signs: dict) -> tuple[bool, tuple | None]:
@@ -519,14 +670,43 @@ def _member_json(setting, member: _Member, value_upper, value_lower) -> dict:
             "value_upper": exact_str(value_upper), "value_lower": exact_str(value_lower)}
 
 
+def _extend_uniform(setting: _Setting, topic, s_from: int) -> tuple[int | None, int, list]:
+    """Seek ``s >= s_from`` with ``M(c 0^(s+m-1)) > M(0^s c^m)`` for every ``m <= n_c`` (runs of depth <= SEARCH_DEPTH).
+
+    Returns ``(s or None, the last s tried, the winning pairs)``; for each
+    ``s`` the largest ``m`` is tried first (the one that loses soonest for a
+    measure whose deep relevant documents add up).
+    """
+    c, n_c = setting.c, topic.counts[setting.c - 1]
+    last = s_from - 1
+    for s in range(s_from, SEARCH_DEPTH - n_c + 1):
+        last, rows = s, []
+        for m in range(n_c, 0, -1):
+            mb = _Member((s, m), (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m)
+            try:
+                block = _values(setting, np.array([mb.upper, mb.lower]), topic)
+            except UndefinedMeasureError:  # this s is not settled by a pair the measure has no value on
+                break
+            if int(block.signs(np.array([1]), np.array([0]))[0]) <= 0:
+                break
+            rows.append(_member_json(setting, mb, block.value(0), block.value(1)) | {"upper_wins": True})
+        else:
+            return s, s, sorted(rows, key=lambda r: r["key"])
+    return None, last, []
+
+
 def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bool = True) -> _TopicResult:
-    if kind == "closeness" and topic is not None and topic.counts[setting.c - 1] < 2:
+    top_docs = None if topic is None else topic.counts[setting.c - 1]
+    if top_docs == 0:
+        return _TopicResult("undefined", why=f"topic ({topic}) has no document of grade {setting.c}: no pair of the "
+                                             "constraint fits it")
+    if kind == "closeness" and topic is not None and top_docs < 2:
         return _TopicResult("undefined", why=f"topic ({topic}) has fewer than 2 documents of grade {setting.c}: "
                                              "no trade-off of several relevant documents against one")
     members = _family(kind, setting, topic, tail)
+    searched = _family_text(kind, setting, topic, tail)
     if not members:
-        return _TopicResult("undefined", why=f"no pair of the family fits runs of depth <= {tail}"
-                            + (f" from topic ({topic})" if topic is not None else ""))
+        return _TopicResult("unknown", why=f"no pair of the family fits ({searched}): nothing searched")
     signs, values, skipped = {}, {}, []
     for mb in members:
         try:
@@ -552,23 +732,91 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
         detail["param_regions"] = analysis["regions"]
         for row in rows:
             row["param_ties"] = analysis["ties"][tuple(row["key"])]
-    top_docs = None if topic is None else topic.counts[setting.c - 1]
+    exact = setting.measure.cutoff is not None and not skipped  # the cut-off family is every distinct pair
+    label = _topic_label(topic)
     if ok:
         if kind == "uniform":
             wit = [r for r in rows if r["key"][0] == key[0]]
             ms = [r["key"][1] for r in wit]
-            witness = {"topic": _topic_label(topic), "s": key[0], "m_checked": ms, "pairs": wit}
+            witness = {"topic": label, "s": key[0], "m_checked": ms, "pairs": wit}
+            if exact:
+                return _TopicResult("holds", witness, why=f"every depth: {searched} were all tried", detail=detail,
+                                    complete=True)
             # the topic has no more than n_c documents of grade c: every m was tried, at any depth
-            return _TopicResult("holds", witness, detail=detail, complete=ms == list(range(1, (top_docs or 0) + 1)))
-        witness = {"topic": _topic_label(topic), "n": key[0]} | next(r for r in rows if r["key"] == list(key))
-        return _TopicResult("holds", witness, detail=detail, complete=True)
+            if top_docs is not None and ms == list(range(1, top_docs + 1)):
+                return _TopicResult("holds", witness, detail=detail, complete=True,
+                                    why=f"every depth: s = {key[0]} beats every m <= {top_docs} (the topic's "
+                                        f"documents of grade {setting.c})")
+            proof = _threshold_argument(kind, setting, topic)
+            if proof is not None:
+                _check_argument(kind, proof[0], proof[2], signs)
+                return _TopicResult(proof[0], proof[2] | {"searched_witness": witness}, why=proof[1],
+                                    detail=detail, complete=True)
+            if top_docs is not None:  # some m <= n_c had no value at this s: seek an s settled by every m
+                found, last, wins = _extend_uniform(setting, topic, key[0] + 1)
+                detail["extended_search"] = {"s_from": key[0] + 1, "s_to": last, "found": found}
+                if found is not None:
+                    witness = {"topic": label, "s": found, "m_checked": list(range(1, top_docs + 1)),
+                               "pairs": wins}
+                    return _TopicResult("holds", witness, detail=detail, complete=True,
+                                        why=f"every depth: s = {found} beats every m <= {top_docs} (the topic's "
+                                            f"documents of grade {setting.c})")
+            return _TopicResult("unknown", witness, detail=detail,
+                                why=f"searched {searched}: s = {key[0]} beat m = {', '.join(map(str, ms))}, the m "
+                                    "tried; other m not tried (or undefined) and no argument covers them")
+        witness = {"topic": label, "n": key[0]} | next(r for r in rows if r["key"] == list(key))
+        return _TopicResult("holds", witness, detail=detail, complete=True,
+                            why=f"every depth: the pair at n = {key[0]} wins (an existential witness)")
     losing = [r for r in rows if not r["upper_wins"]]
     if kind == "uniform":  # for every s, the first m where the top run does not win
         losing = [next(r for r in losing if r["key"][0] == s) for s in sorted({r["key"][0] for r in losing})]
-    # an existential family exhausted by the topic (every n <= n_c tried) fails at every depth
-    complete = kind != "uniform" and top_docs is not None and len(members) == top_docs
-    return _TopicResult("fails", {"topic": _topic_label(topic), "losing_pairs": losing}, detail=detail,
-                        complete=complete)
+    witness = {"topic": label, "losing_pairs": losing}
+    if exact:
+        return _TopicResult("fails", witness, why=f"every depth: {searched} were all tried and none wins",
+                            detail=detail, complete=True)
+    proof = _threshold_argument(kind, setting, topic)
+    if proof is not None:
+        _check_argument(kind, proof[0], proof[2], signs)
+        return _TopicResult(proof[0], proof[2] | {"losing_pairs": losing[:3]}, why=proof[1], detail=detail,
+                            complete=True)
+    if kind != "uniform":
+        # an existential family exhausted by the topic (every n <= n_c tried) fails at every depth
+        if top_docs is not None and len(members) == top_docs:
+            return _TopicResult("fails", witness, detail=detail, complete=True,
+                                why=f"every depth: every n <= {top_docs} the topic allows was tried and none wins")
+        return _TopicResult("unknown", witness, detail=detail,
+                            why=f"searched {searched}: no n wins; a larger n was not tried")
+    if top_docs is not None:  # m <= n_c: each s is settled by finitely many pairs, so s can be sought deeper
+        s_from = max(r["key"][0] for r in rows) + 1
+        found, last, wins = _extend_uniform(setting, topic, s_from)
+        detail["extended_search"] = {"s_from": s_from, "s_to": last, "found": found}
+        if found is not None:
+            witness = {"topic": label, "s": found, "m_checked": list(range(1, top_docs + 1)), "pairs": wins}
+            return _TopicResult("holds", witness, detail=detail, complete=True,
+                                why=f"every depth: s = {found} (found by searching s beyond the family, every "
+                                    f"m <= {top_docs}) beats every number m of relevant documents the topic has")
+        return _TopicResult("unknown", witness, detail=detail,
+                            why=f"searched s <= {last}, every m <= {top_docs} (runs of depth <= {SEARCH_DEPTH}): no "
+                                "s beat every m; a deeper s was not tried")
+    return _TopicResult("unknown", witness, detail=detail,
+                        why=f"searched {searched}: no s beat every m tried; a deeper s was not tried")
+
+
+def _check_argument(kind: str, verdict: str, witness: dict, signs: dict) -> None:
+    """An argument must agree with the pairs searched (a contradiction is a bug, raised).
+
+    Uniform ``holds`` at ``s = 1``: every pair of ``s = 1`` wins; uniform
+    ``fails`` by a tie at ``m = 1``: no pair of ``m = 1`` wins; an
+    existential ``fails``: no pair wins.
+    """
+    if kind == "uniform" and verdict == "holds":
+        bad = [k for k, sg in signs.items() if k[0] == witness.get("s") and sg <= 0]
+    elif kind == "uniform":
+        bad = [k for k, sg in signs.items() if k[1] == 1 and sg > 0] if witness.get("m") == 1 else []
+    else:
+        bad = [k for k, sg in signs.items() if sg > 0] if verdict == "fails" else []
+    if bad:  # pragma: no cover - would mean an argument is wrong
+        raise RuntimeError(f"threshold argument ({verdict}) contradicted by the pair {bad[0]}")
 
 
 _THRESHOLD_NAMES = {"uniform": "deepness threshold", "n after n": "deepness threshold (n after n)",
@@ -584,46 +832,32 @@ def _threshold(kind: str, measure, grades, gains, depths, topics, tail) -> Prope
     proved = proof is not None and kind != "n after n"  # its every-depth regions replace the family's
     results = s.per_topic(lambda t: _threshold_topic(kind, s, t, tail, regions=not proved))
     name = _THRESHOLD_NAMES[kind]
-    detail, every, why = {"tail": tail}, False, None
-    if kind == "closeness":
+    detail = {"tail": tail}
+    if s.measure.cutoff is not None:
+        fam = f"every distinct pair of the cut-off @{s.measure.cutoff} (deeper runs score as their top)"
+    elif kind == "closeness":
         fam = f"pairs (0 c^n, c 0^n), n + 1 <= {tail}"
     elif kind == "uniform":
         fam = (f"pairs (c 0^(s+m-1), 0^s c^m), s + m <= {tail}, s < {s.depths[-1]} "
-               f"(under a topic: s <= {tail} - n_c)")
-        why = (f"bounded: for the witness s, m <= {tail} - s relevant documents were tried, not more"
-               if any(r.verdict == "holds" for r in results) else None)
+               f"(under a topic: m <= n_c, s sought up to depth {SEARCH_DEPTH})")
     else:
         fam = f"pairs (c 0^(2n-1), 0^n c^n), 2n <= {tail}"
-    if proof is not None and kind != "n after n":
-        key = "closeness" if kind == "closeness" else "deepness_threshold"
-        every, why = True, proof["why_" + key]
-        detail["param_regions_every_depth"] = proof["regions_" + key]
-        detail["proved"] = proof[key]
-    holding = [r for r in results if r.verdict == "holds"]
-    failing = [r for r in results if r.verdict == "fails"]
-    every_fails = any(r.complete for r in failing)
-    if not proved and holding and all(r.complete for r in holding):
-        every = True
-        why = ("existential: the witness pair settles it at every depth" if kind != "uniform" else
-               "every depth: the witness s beats every number m <= n_c of relevant documents the topic has")
-    verdict = _aggregate(name, s, results, s.scope(f"; family: {fam}"), every_depth=every, detail=detail,
-                         why_holds=why, every_fails=every_fails)
-    if kind == "uniform" and verdict.verdict == "fails" and not proved:
-        verdict = PropertyVerdict(name, SOURCE, "fails", verdict.scope, verdict.witness,
-                                  "bounded: no s of the family beat every m tried; a deeper s was not tried"
-                                  + (f"; {verdict.why}" if verdict.why else ""), detail=verdict.detail)
-    if every_fails and verdict.verdict == "fails":
-        why_fails = "every depth: the topic has no more documents of grade c than the pairs tried"
-        verdict = PropertyVerdict(name, SOURCE, "fails", verdict.scope, verdict.witness,
-                                  why_fails + (f"; {verdict.why}" if verdict.why else ""),
-                                  every_depth=True, detail=verdict.detail)
+    scope = s.scope(f"; family: {fam}")
     if proved:  # the proof decides for every depth, beyond the enumeration too
-        decided = detail["proved"]
-        if kind == "closeness" and verdict.ok and not decided["holds"]:  # a witness contradicting the proof
-            raise RuntimeError(f"{s.measure}: closeness witness {verdict.witness} contradicts the proof")
-        verdict = PropertyVerdict(name, SOURCE, "holds" if decided["holds"] else "fails", verdict.scope,
-                                  decided["witness"], why, every_depth=True, detail=verdict.detail)
-    return verdict
+        key = "closeness" if kind == "closeness" else "deepness_threshold"
+        detail["param_regions_every_depth"] = proof["regions_" + key]
+        detail["proved"] = decided = proof[key]
+        found = [r for r in results if r.verdict == "holds"]
+        if kind == "closeness" and found and not decided["holds"]:  # a witness contradicting the proof
+            raise RuntimeError(f"{s.measure}: closeness witness {found[0].witness} contradicts the proof")
+        per_topic = [r.detail for r in results if r.detail]
+        if per_topic:
+            detail["per_topic"] = per_topic
+        return PropertyVerdict(name, SOURCE, "holds" if decided["holds"] else "fails", scope, decided["witness"],
+                               proof["why_" + key], every_depth=True, detail=detail)
+    # every holds / fails of a topic is settled for every depth (a witness, an exhausted family, an argument);
+    # a bounded search that settles nothing is unknown
+    return _aggregate(name, s, results, scope, every_depth=True, detail=detail, every_fails=True)
 
 
 def deepness_threshold(measure, *, grades: int = 1, gains: Gains | None = None, depths: Iterable[int] = range(1, 6),

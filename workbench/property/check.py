@@ -77,7 +77,10 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
         The depths enumerated (every run of ``{0..c}^N``, at most
         :data:`MAX_SPACE_RUNS` runs each).
     topics : list of Topic, optional
-        Default :func:`default_topics` (the empty topic among them).
+        Default :func:`default_topics` (the empty topic among them).  Given
+        for a measure that needs no topic, every check runs on all runs and
+        under each topic (runs with at most ``n_j`` documents of grade
+        ``j``), so a topic is never ignored.
     which : list of str, optional
         Only these properties (names as in :data:`MOFFAT_PROPERTIES` and
         Amigó's); default all.
@@ -107,6 +110,7 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
         raise TooLargeError(f"depth {big[0]} with {c} relevant grade(s): {(c + 1) ** big[0]:,} runs per space; "
                             f"properties compares runs pairwise and enumerates at most {MAX_SPACE_RUNS:,}: "
                             "use smaller --depths")
+    asked = topics is not None and not measure.needs_topic  # never ignored: checked under each topic too
     topics = default_topics(c) if topics is None else list(topics)
     for t in topics:
         t.check_grades(c)
@@ -120,12 +124,14 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
         unknown = [w for w in which if w not in names]
         if unknown:
             raise BadParameterError(f"property {unknown[0]!r}: not one of {', '.join(names)}")
-    verdicts = moffat_properties(measure, gains=gains, depths=depths, topics=topics, which=which)
+    verdicts = moffat_properties(measure, gains=gains, depths=depths, topics=topics, which=which,
+                                 topics_asked=asked)
     if which is None or set(which) - set(MOFFAT_PROPERTIES):
-        # a measure that needs no topic is checked on unrestricted runs (a topic only removes runs)
+        # a measure that needs no topic is checked on unrestricted runs, and under each topic asked for
+        # (a topic restricts the runs to those with at most n_j documents of grade j)
+        amigo_topics = topics if measure.needs_topic else ([None] + topics if asked else None)
         try:
-            amigo = amigo_properties(measure, grades=c, gains=gains, depths=depths,
-                                     topics=topics if measure.needs_topic else None)
+            amigo = amigo_properties(measure, grades=c, gains=gains, depths=depths, topics=amigo_topics)
         except UndefinedMeasureError as exc:  # undefined on some depth or topic of the scope (Twist: N < 2 RB)
             amigo = [PropertyVerdict(name, AMIGO_SOURCE, "undefined", f"depths {depths[0]}..{depths[-1]}",
                                      why=f"not checked: {exc}") for name in AMIGO_PROPERTIES]

@@ -16,10 +16,11 @@ boundedness
     exact supremum and infimum of the score over every run of every depth
     (and topic) are finite.  Reported: the exact maximum and minimum at each
     depth with the runs attaining them, and whether they grow with depth.
-    On finitely many depths every measure is bounded, so ``holds`` without
-    ``every_depth`` says only that the bounds at those depths are the ones
-    reported; the every-depth verdicts come from arguments (a geometric
-    series for RBP, unbounded rank functions, a cut-off).
+    On finitely many depths every measure is bounded, so without an argument
+    for every depth the verdict is ``unknown`` (``why`` gives the maxima and
+    minima seen by depth); ``holds`` and ``fails`` come from arguments (a
+    geometric series for RBP, values in [0, 1], unbounded rank functions, a
+    cut-off).
 monotonicity
     "If a ranking of length k is extended so that k+1 elements are included,
     the score never decreases."  Reading: for every run ``s`` of depth
@@ -240,10 +241,14 @@ def boundedness(grid: ScoredGrid) -> PropertyVerdict:
         detail.update(extra)
         return PropertyVerdict("boundedness", SOURCE, verdict, _scope(grid, note=f"every depth: {why}"),
                                witness=witness, why=why, every_depth=True, detail=detail)
-    detail["sup"], detail["inf"] = detail["max_enumerated"], detail["min_enumerated"]
-    why = ("bounded on the depths enumerated (every finite space is); no argument covers every depth"
-           + ("; the maximum grows with depth" if grows else "") + ("; the minimum falls with depth" if falls else ""))
-    return PropertyVerdict("boundedness", SOURCE, "holds", _scope(grid), witness=witness, why=why, detail=detail)
+    # a bound seen on finitely many depths says nothing of the others: every finite space is bounded
+    ds = detail["depths"]
+    searched = f"depths {ds[0]}..{ds[-1]}" if ds == list(range(ds[0], ds[-1] + 1)) else "depths " + ",".join(map(str, ds))
+    why = (f"searched {searched}: maximum {', '.join(detail['sup_by_depth'])}, minimum "
+           f"{', '.join(detail['inf_by_depth'])} by depth; every finite space is bounded, and no argument "
+           f"covers every depth" + ("; the maximum grows with depth" if grows else "")
+           + ("; the minimum falls with depth" if falls else ""))
+    return PropertyVerdict("boundedness", SOURCE, "unknown", _scope(grid), witness=witness, why=why, detail=detail)
 
 
 def _pair_verdict(name: str, grid: ScoredGrid, strict: bool, checked: int, failures: list, spaces, note: str,
@@ -260,16 +265,44 @@ def _pair_verdict(name: str, grid: ScoredGrid, strict: bool, checked: int, failu
         detail.update({"lowered": len(drops), "unchanged": len(ties)})
         how = "lowers the score" if sign < 0 else "leaves the score unchanged"
         witness = {"before": _point(*lo), "after": _point(*up), "effect": how}
+        reading = _reading_note(name, grid, lo[0].depth, lo[0].topic)
+        if reading:
+            detail["reading"] = reading
         return PropertyVerdict(name, SOURCE, "fails", _scope(grid, settings, note), witness=witness,
                                why=f"{note}: {format_run(lo[0].runs[lo[1]].tolist())} -> "
-                                   f"{format_run(up[0].runs[up[1]].tolist())} {how}", detail=detail)
+                                   f"{format_run(up[0].runs[up[1]].tolist())} {how}"
+                                   + (f"; {reading}" if reading else ""), detail=detail)
     if checked == 0:
         return PropertyVerdict(name, SOURCE, "undefined", _scope(grid, settings, note),
                                why=f"no pair to compare ({note}) in the spaces checked", detail=detail)
     if argument:
         return PropertyVerdict(name, SOURCE, "holds", _scope(grid, settings, f"{note}; every depth: {argument}"),
                                why=argument, every_depth=True, detail=detail)
-    return PropertyVerdict(name, SOURCE, "holds", _scope(grid, settings, note), detail=detail)
+    effect = "raises the score strictly" if strict else "does not lower the score"
+    return PropertyVerdict(name, SOURCE, "holds", _scope(grid, settings, note),
+                           why=f"exhaustive on the scope: each of the {checked} pairs ({note}) {effect}; "
+                               "no argument carries it to other depths", detail=detail)
+
+
+def _reading_note(name: str, grid: ScoredGrid, depth: int, topic) -> str | None:
+    """Why a ``fails`` may surprise: depths below a cut-off decide it, or a topic's ideal grows with the depth.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains, Topic
+    >>> g = ScoredGrid(parse_measure("nDCG@5"), Gains.default(), [1, 2], [])
+    >>> _reading_note("realizability", g, 1, Topic((2,)))[:37]
+    'decided at depth 1, below the cut-off'
+    """
+    m = grid.measure
+    if m.cutoff is not None and depth < m.cutoff:
+        return (f"decided at depth {depth}, below the cut-off @{m.cutoff}: a run shorter than the cut-off "
+                f"(--depths {m.cutoff}.. asks the question from the cut-off on)")
+    if (name.startswith("monotonicity") and m.family == "nDCG" and topic is not None
+            and topic.recall_base > depth):
+        return (f"a growing ideal: topic {topic} has {topic.recall_base} relevant documents, more than depth "
+                f"{depth}, so the ideal run's DCG at depth {depth + 1} exceeds that at depth {depth} and nDCG, "
+                f"divided by it, can fall when a document is appended")
+    return None
 
 
 def _bad(signs: np.ndarray, strict: bool) -> np.ndarray:
@@ -342,7 +375,7 @@ def _swap_pairs(space: ScoredSpace, top: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _within_space(name: str, grid: ScoredGrid, strict: bool, pairs, note: str, prop: str) -> PropertyVerdict:
     failures, checked, spaces = [], 0, []
-    settings = grid.settings if grid.measure.needs_topic else [None]
+    settings = grid.settings if grid.measure.needs_topic or grid.topics_asked else [None]
     for k in grid.depths:
         for t in settings:
             sp = grid.space(k, t)
@@ -354,7 +387,7 @@ def _within_space(name: str, grid: ScoredGrid, strict: bool, pairs, note: str, p
             checked += len(lo)
             failures += [(int(signs[b]), (sp, int(lo[b])), (sp, int(up[b]))) for b in _bad(signs, strict)]
     arg = every_depth.pairwise(prop, grid, strict) if not failures else None
-    if not grid.measure.needs_topic:
+    if not grid.measure.needs_topic and not grid.topics_asked:
         note += " (no topic: a topic only removes runs, and the values do not depend on it)"
     return _pair_verdict(name, grid, strict, checked, failures, spaces, note, arg, settings)
 
@@ -447,8 +480,10 @@ def localization(grid: ScoredGrid) -> PropertyVerdict:
         return PropertyVerdict(name, SOURCE, "undefined", _scope(grid),
                                why="needs two topics on which the measure is defined and that allow a common run",
                                detail={"skipped": _skipped(spaces)})
-    return PropertyVerdict(name, SOURCE, "holds", _scope(grid), detail={"pairs_checked": checked,
-                                                                        "skipped": _skipped(spaces)})
+    return PropertyVerdict(name, SOURCE, "holds", _scope(grid),
+                           why=f"exhaustive on the scope: each of the {checked} runs compared scores the same "
+                               "under every topic checked that allows it; other topics and depths not covered",
+                           detail={"pairs_checked": checked, "skipped": _skipped(spaces)})
 
 
 def completeness(grid: ScoredGrid) -> PropertyVerdict:
@@ -477,7 +512,8 @@ def completeness(grid: ScoredGrid) -> PropertyVerdict:
     if not grid.measure.needs_topic:
         why = every_depth.NO_TOPIC
         return PropertyVerdict(name, SOURCE, "holds", f"every depth: {why}", why=why, every_depth=True, detail=detail)
-    return PropertyVerdict(name, SOURCE, "holds", scope, detail=detail)
+    return PropertyVerdict(name, SOURCE, "holds", scope, detail=detail,
+                           why=f"defined on the topic {empty} at each depth checked; other depths not covered")
 
 
 def realizability(grid: ScoredGrid) -> PropertyVerdict:
@@ -515,18 +551,23 @@ def realizability(grid: ScoredGrid) -> PropertyVerdict:
             if signs_between(s.values, [i], top.values, [ti])[0] != 0:
                 witness = {"topic": str(s.topic), "depth": k, "best_under_topic": _point(s, i),
                            "maximum": _point(top, ti)}
+                reading = _reading_note(name, grid, k, s.topic)
+                detail = {"skipped": _skipped(spaces)} | ({"reading": reading} if reading else {})
                 return PropertyVerdict(name, SOURCE, "fails", _scope(grid), witness=witness,
                                        why=f"under topic {s.topic} the best run of depth {k} scores "
                                            f"{witness['best_under_topic']['value']}, the maximum at depth {k} is "
-                                           f"{witness['maximum']['value']}",
-                                       detail={"skipped": _skipped(spaces)})
+                                           f"{witness['maximum']['value']}" + (f"; {reading}" if reading else ""),
+                                       detail=detail)
     if not compared:
         return _undefined_everywhere(name, grid, spaces)
-    return PropertyVerdict(name, SOURCE, "holds", _scope(grid), detail={"topics_checked": compared,
-                                                                        "skipped": _skipped(spaces)})
+    return PropertyVerdict(name, SOURCE, "holds", _scope(grid),
+                           why=f"exhaustive on the scope: at each depth checked, under each of the topics with a "
+                               f"relevant document ({compared} depth-topic cases), the best run scores the maximum; "
+                               "other depths not covered",
+                           detail={"topics_checked": compared, "skipped": _skipped(spaces)})
 
 
-def moffat_properties(measure, *, gains, depths, topics, which=None) -> list[PropertyVerdict]:
+def moffat_properties(measure, *, gains, depths, topics, which=None, topics_asked=False) -> list[PropertyVerdict]:
     """Moffat's properties (and their variants) of ``measure``, in :data:`MOFFAT_PROPERTIES` order.
 
     Parameters
@@ -540,6 +581,10 @@ def moffat_properties(measure, *, gains, depths, topics, which=None) -> list[Pro
         a measure that needs no topic is also checked on unrestricted runs.
     which : collection of str, optional
         Only these properties (default: all of :data:`MOFFAT_PROPERTIES`).
+    topics_asked : bool, default False
+        The topics were asked for explicitly: a measure that needs no topic
+        is then checked under each of them in every check (besides all
+        runs), not only where a topic can change the answer.
 
     Returns
     -------
@@ -557,7 +602,7 @@ def moffat_properties(measure, *, gains, depths, topics, which=None) -> list[Pro
     ----------
     Moffat, AIRS 2013.
     """
-    grid = ScoredGrid(measure, gains, sorted(set(depths)), list(topics))
+    grid = ScoredGrid(measure, gains, sorted(set(depths)), list(topics), topics_asked=topics_asked)
     checks = {
         "boundedness": boundedness, "monotonicity": monotonicity,
         "monotonicity (non-relevant)": lambda g: monotonicity(g, non_relevant=True),

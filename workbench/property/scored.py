@@ -287,6 +287,9 @@ class ScoredGrid:
     gains: Gains
     depths: list
     topics: list
+    #: Whether the topics were asked for explicitly: a measure that needs no topic is then checked under each
+    #: of them too (runs with at most ``n_j`` documents of grade ``j``) in every check, not only on all runs.
+    topics_asked: bool = False
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property

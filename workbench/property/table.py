@@ -23,12 +23,16 @@ def witness_text(v: PropertyVerdict) -> str:
 
     >>> witness_text(PropertyVerdict("x", "y", "undefined", "z", why="no topic"))
     'no topic'
+    >>> witness_text(PropertyVerdict("x", "y", "unknown", "z", why="searched s + m <= 20"))
+    'searched s + m <= 20'
 
     References
     ----------
     SPEC section 3 (a witness with every ``fails``).
     """
     w = v.witness
+    if v.verdict == "unknown":
+        return v.why
     if v.name == "boundedness" and w:
         d = v.detail
         sup = d.get("sup") or d.get("upper_bound") and f"<= {d['upper_bound']}" or d.get("max_enumerated")
@@ -40,20 +44,29 @@ def witness_text(v: PropertyVerdict) -> str:
         return (f"{only}sup {sup}, inf {d.get('inf', d.get('min_enumerated'))}; max at {at}: "
                 f"{', '.join(d.get('sup_by_depth', []))}{grow}")
     if v.verdict == "fails" and w:
-        if "before" in w:
-            b, a = w["before"], w["after"]
-            return (f"{b['run']} ({b['value']}) -> {a['run']} ({a['value']}): {w['effect']}"
-                    + (f", topic {a['topic']}" if a.get("topic") else ""))
-        if "topics" in w:
-            return (f"{w['run']} scores {w['values'][0]} under topic {w['topics'][0]}, "
-                    f"{w['values'][1]} under topic {w['topics'][1]}")
-        if "best_under_topic" in w:
-            b, m = w["best_under_topic"], w["maximum"]
-            where = f"topic {m['topic']}" if m.get("topic") else "no topic"
-            return (f"topic {w['topic']}, depth {w['depth']}: best {b['run']} = {b['value']} < "
-                    f"max {m['run']} = {m['value']} ({where})")
-        return _generic(w)
+        reading = v.detail.get("reading")
+        line = _witness_line(w)
+        if v.why and not any(k in w for k in ("before", "topics", "best_under_topic")):
+            line = f"{v.why}; {line}"  # an argument (a threshold constraint): its reason before its pairs
+        return line + (f"; {reading}" if reading else "")
     return v.why or ""
+
+
+def _witness_line(w: dict) -> str:
+    """A ``fails`` witness in one line."""
+    if "before" in w:
+        b, a = w["before"], w["after"]
+        return (f"{b['run']} ({b['value']}) -> {a['run']} ({a['value']}): {w['effect']}"
+                + (f", topic {a['topic']}" if a.get("topic") else ""))
+    if "topics" in w:
+        return (f"{w['run']} scores {w['values'][0]} under topic {w['topics'][0]}, "
+                f"{w['values'][1]} under topic {w['topics'][1]}")
+    if "best_under_topic" in w:
+        b, m = w["best_under_topic"], w["maximum"]
+        where = f"topic {m['topic']}" if m.get("topic") else "no topic"
+        return (f"topic {w['topic']}, depth {w['depth']}: best {b['run']} = {b['value']} < "
+                f"max {m['run']} = {m['value']} ({where})")
+    return _generic(w)
 
 
 def _generic(w: dict) -> str:
@@ -84,7 +97,7 @@ class PropertyTable:
     Examples
     --------
     >>> t = PropertyTable("RR", 1, "0,1", (1, 2), ("1",),
-    ...                   (PropertyVerdict("completeness", "Moffat 2013", "holds", "every depth"),))
+    ...                   (PropertyVerdict("completeness", "Moffat 2013", "holds", "every depth", why="no topic read"),))
     >>> t.verdict("completeness").verdict
     'holds'
     >>> t.to_json()["properties"][0]["property"]

@@ -1,0 +1,165 @@
+"""Three-valued property verdicts: a bounded search says ``unknown`` and what it searched; holds / fails say why.
+
+Each case the issue named gets its expected value derived here (mpmath at 50 digits, closed forms), not
+copied from the code's output.
+"""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import mpmath
+import pytest
+
+from workbench.cli.main import main
+from workbench.papers.properties_report import _cell
+from workbench.property.amigo import closeness_threshold, confidence, deepness_threshold
+from workbench.property.check import properties
+from workbench.property.table import PropertyTable, witness_text
+from workbench.property.verdict import VERDICTS, PropertyVerdict
+from workbench.measures.names import parse_measure
+from workbench.space.runs import Topic
+
+
+def run_cli(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        main(["properties", *args])
+    return exc.value.code, capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------
+# the verdict itself
+
+
+def test_unknown_is_a_verdict_and_needs_what_was_searched():
+    assert "unknown" in VERDICTS
+    v = PropertyVerdict("boundedness", "Moffat 2013", "unknown", "depths 1..3", why="searched depths 1..3")
+    assert not v.ok and not v.settled and v.to_json()["verdict"] == "unknown"
+    with pytest.raises(ValueError, match="needs a why"):
+        PropertyVerdict("boundedness", "Moffat 2013", "unknown", "depths 1..3")
+    with pytest.raises(ValueError, match="needs a why or a witness"):
+        PropertyVerdict("boundedness", "Moffat 2013", "holds", "depths 1..3")
+    with pytest.raises(ValueError, match="needs a why or a witness"):
+        PropertyVerdict("priority", "Amigó et al. 2013", "fails", "depths 1..3")
+
+
+def test_every_renderer_prints_unknown():
+    u = PropertyVerdict("deepness threshold", "Amigó et al. 2013", "unknown", "no topic",
+                        why="searched s + m <= 20: no s beat every m tried")
+    t = PropertyTable("X", 1, "0,1", (1, 2), ("1",), (u,))
+    assert witness_text(u) == u.why
+    for fmt in ("md", "csv", "latex", "json"):
+        assert "unknown" in t.table().render(fmt), fmt
+    assert "<td>unknown</td>" in t._repr_html_()
+    assert "unknown" in repr(t) and t.to_json()["properties"][0]["verdict"] == "unknown"
+    assert _cell(u) == "?"
+
+
+def test_every_holds_and_fails_of_a_table_carries_its_reason():
+    for name in ("P", "AP", "nDCG@3", "RBP(p=0.8)", "ERR", "examples/half_life.py:half_life"):
+        for v in properties(parse_measure(name), depths=range(1, 4)).verdicts:
+            if v.verdict in ("holds", "fails"):
+                assert v.why or v.witness, (name, v.name)
+            else:
+                assert v.why, (name, v.name)
+
+
+# ---------------------------------------------------------------------------
+# nDCG's deepness threshold on a topic with 6 relevant documents
+
+
+def smallest_s_ndcg(n_c: int) -> int:
+    """The smallest s with nDCG(1 0^(s+m-1)) > nDCG(0^s 1^m) for every m <= n_c, by mpmath at 50 digits.
+
+    Both runs have depth s + m and the same topic, hence the same ideal DCG, which cancels: the condition
+    is 1/log2(2) = 1 > sum_(i=s+1)^(s+m) 1/log2(i+1); the sum grows with m, so m = n_c decides.
+    """
+    mpmath.mp.dps = 50
+    s = 1
+    while mpmath.fsum(1 / mpmath.log(i + 1, 2) for i in range(s + 1, s + n_c + 1)) >= 1:
+        s += 1
+    return s
+
+
+def test_ndcg_deepness_threshold_on_topic_6_is_settled(capsys):
+    expected = smallest_s_ndcg(6)
+    assert expected == 60  # the issue's figure, derived above
+    code, out = run_cli(capsys, "nDCG", "--topics", "6", "--which", "deepness threshold", "--json")
+    assert code == 0
+    v = json.loads(out)["properties"][0]
+    # before: fails from the bounded search s + m <= 20; after: holds at every depth with s = 60
+    assert v["verdict"] == "holds" and v["every_depth"] and v["witness"]["s"] == expected
+    assert v["witness"]["m_checked"] == [1, 2, 3, 4, 5, 6] and "s = 60" in v["why"]
+
+
+def test_deepness_threshold_without_a_bound_on_m_is_unknown():
+    # no topic: m is unbounded, and no argument for ERR: a bounded search settles nothing
+    v = deepness_threshold("ERR", depths=range(1, 4))
+    assert v.verdict == "unknown" and "searched s + m <= 12" in v.why
+    w = closeness_threshold("ERR", depths=range(1, 4))
+    assert w.verdict == "unknown" and "searched n + 1 <= 12" in w.why
+
+
+# ---------------------------------------------------------------------------
+# boundedness from finitely many depths
+
+
+def test_half_life_boundedness_is_unknown():
+    t = properties(parse_measure("examples/half_life.py:half_life"), depths=range(1, 6), which=["boundedness"])
+    v = t.verdict("boundedness")
+    # the all-relevant run of depth N scores sum_(i<=N) 1/i, the harmonic numbers: no bound from 5 depths
+    harmonic = [str(sum(Fraction(1, i) for i in range(1, n + 1))) for n in range(1, 6)]
+    assert v.verdict == "unknown" and not v.every_depth
+    assert v.detail["sup_by_depth"] == harmonic
+    assert v.why.startswith("searched depths 1..5") and "the maximum grows with depth" in v.why
+
+
+# ---------------------------------------------------------------------------
+# P's confidence: the all-zero runs tie, outside the reading, and the verdict says so
+
+
+def test_p_confidence_says_why_it_holds():
+    v = confidence("P", depths=range(1, 6))
+    # P(r 0) = k/(N+1) < k/N for a run with k >= 1 relevant documents; the all-zero run (one per depth,
+    # 5 depths) ties at 0 and is outside the reading
+    assert v.verdict == "holds" and v.why
+    assert "5 run(s) without a relevant document tie" in v.why
+    assert "57 cases" in v.why  # 2^1 + ... + 2^5 - 5 runs with a relevant document
+
+
+# ---------------------------------------------------------------------------
+# --topics with a measure that needs no topic is never ignored
+
+
+def test_topics_of_a_topic_free_measure_are_checked(capsys):
+    code, out = run_cli(capsys, "RR", "--topics", "1", "--depths", "1..3", "--json")
+    assert code == 0
+    by = {p["property"]: p for p in json.loads(out)["properties"]}
+    for name in ("priority", "deepness threshold", "closeness threshold", "confidence"):
+        assert "(1)" in by[name]["scope"], name
+    for name in ("convergence", "top-weightedness"):
+        assert "topic 1" in by[name]["scope"], name
+    # under topic 1 RR's closeness has no pair (one relevant document): said, not silently dropped
+    assert "topic (1) has fewer than 2 documents" in by["closeness threshold"]["why"]
+    per = {d["topic"]: d for d in by["deepness threshold"]["detail"]["per_topic"]}
+    assert per["1"]["family"][0]["key"] == [1, 1]  # under topic 1, m <= 1
+
+
+# ---------------------------------------------------------------------------
+# cut-offs and a growing ideal: the reason is printed with the verdict
+
+
+def test_cutoff_depths_below_the_cutoff_are_named(capsys):
+    code, out = run_cli(capsys, "nDCG@5", "--topics", "1,2", "--which", "realizability")
+    assert code == 0 and "fails" in out and "below the cut-off @5" in out
+    # from the cut-off on, every topic's best run is the ideal one: nDCG@5 = 1
+    code, out = run_cli(capsys, "nDCG@5", "--topics", "1,2", "--depths", "5..7", "--which", "realizability", "--json")
+    assert code == 0 and json.loads(out)["properties"][0]["verdict"] == "holds"
+
+
+def test_ndcg_monotonicity_names_the_growing_ideal():
+    v = properties(parse_measure("nDCG"), depths=range(1, 4), topics=[Topic((2,))],
+                   which=["monotonicity"]).verdict("monotonicity")
+    # 1 -> 10 under topic 2: nDCG falls from 1 to 1/(1 + 1/log2 3), the ideal DCG grows from 1 to 1 + 1/log2 3
+    assert v.verdict == "fails" and v.witness["before"]["run"] == "1" and v.witness["after"]["run"] == "10"
+    assert "growing ideal" in v.why and "growing ideal" in witness_text(v)
