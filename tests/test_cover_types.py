@@ -13,6 +13,7 @@ Oracles, each written apart from the code under test:
 """
 from __future__ import annotations
 
+import itertools
 import json
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from workbench.measures.additive import minus, plus, additive_form, prefix_value
 from workbench.measures.names import parse_measure
 from workbench.order.cover_types import TYPED_ORDERS, cover_types
 from workbench.order.orders import get_order
+from workbench.scale import kind_blocks
 from workbench.scale.by_cover_type import distinct_values, summary_by_cover_type
 from workbench.scale.classify import classify, classify_materialised
 from workbench.scale.stream import job_for, run_blocks
@@ -51,6 +53,8 @@ def test_kinds_of_covers_are_exactly_the_explicit_covers(order):
                     if (k, index[tuple(up)]) in want:
                         mine.append((k, index[tuple(up)]))
             assert len(mine) == kind.count, (order, grades, depth, kind)
+            product = {index[r] for r in itertools.product(*kind.allowed)}
+            assert {a for a, _ in mine} == product, (order, grades, depth, kind)
             assert min(mine)[0] == kind.first and {b - a for a, b in mine} == {kind.step}, (order, grades, depth, kind)
             seen += mine
         assert len(seen) == len(set(seen)) and set(seen) == want, (order, grades, depth)
@@ -185,3 +189,52 @@ def test_a_billion_runs_are_classified_without_enumerating_them():
     assert c.covers == 29 * 2**28 + 2**29 and c.verdict == "strict"
     c = classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(40), intrinsic=False)
     assert c.verdict == "interval" and c.covers == 2**40 - 1
+
+
+# --- any measure, block by block (workbench.scale.kind_blocks) --------------------------------
+
+KIND_MEASURES = ["AP", "RR", "ERR", "SBTO", "RBP(p=1/2)", "nDCG", "INST", "DCG"]
+
+
+@pytest.mark.parametrize("order", kind_blocks.KIND_ORDERS)
+def test_kind_blocks_give_the_block_streams_summary(order):
+    """Every setting it applies to, blocks of 1 position up to the whole space, against run_blocks."""
+    o = get_order(order)
+    settings = [(1, 6, None), (1, 6, (2,)), (1, 5, (1,)), (1, 5, (0,)), (2, 4, None), (3, 3, None)]
+    for grades, depth, topic in settings:
+        g = Gains.default(grades)
+        space = rank_space(depth, grades, Topic(topic) if topic else None)
+        assert kind_blocks.applies(o, space, g)
+        for name in KIND_MEASURES:
+            m = parse_measure(name)
+            if m.needs_topic and topic is None:
+                space_m = rank_space(depth, grades, Topic((depth,) * grades))
+            else:
+                space_m = space
+            if name in ("AP", "nDCG", "RBP(p=1/2)") and topic == (0,):
+                continue  # undefined, or a one-run space either way
+            job = job_for(m, o, space_m, g, distinct=False)
+            want = _summary_fields(run_blocks(job, space_m.size, 7))[:4]
+            for block_runs in (1, 4, 9, 10**6):
+                got = _summary_fields(kind_blocks.summary_by_kind_blocks(job, space_m, block_runs=block_runs))[:4]
+                assert got == want, (order, grades, depth, topic, name, block_runs)
+
+
+def test_kind_blocks_on_two_processes_equal_one():
+    from workbench.core.executors import open_executor
+
+    space = rank_space(12, 1, Topic((5,)))
+    job = job_for(parse_measure("AP"), get_order("dominance"), space, Gains.default(1), distinct=False)
+    one = _summary_fields(kind_blocks.summary_by_kind_blocks(job, space, block_runs=64))
+    with open_executor(2) as ex:
+        two = _summary_fields(kind_blocks.summary_by_kind_blocks(job, space, ex, 2, block_runs=64))
+    assert one == two == _summary_fields(run_blocks(job, space.size, 100))[:4] + (None,)
+
+
+def test_classify_through_kind_blocks_is_the_materialised_classification():
+    for name, topic in [("AP", (3,)), ("RR", None), ("ERR", (2,)), ("nDCG", (4,))]:
+        m, o = parse_measure(name), get_order("dominance")
+        space = rank_space(8, 1, Topic(topic) if topic else None)
+        got = classify(m, o, space, ranked_limit=None)
+        want = classify_materialised(m, o, space, ranked_limit=None)
+        assert json.dumps(got.to_json(), sort_keys=True) == json.dumps(want.to_json(), sort_keys=True), name

@@ -57,6 +57,9 @@ class CoverType:
     Attributes
     ----------
     changes : tuple of (position, grade in the lower run, grade in the upper run)
+    allowed : tuple of tuples
+        Per position, the grades a lower end of this kind holds there: the
+        lower ends are exactly the runs of this product.
     count : int
         Covers of this kind in the space.
     first : int
@@ -69,6 +72,8 @@ class CoverType:
     count: int
     first: int
     step: int
+    #: For each position, the grades a lower end of this kind may hold there (one grade where it changes).
+    allowed: tuple = ()
 
 
 def full_rank_space(space) -> bool:
@@ -109,40 +114,44 @@ def _weights(depth: int, base: int) -> list[int]:
     return [base ** (depth - 1 - i) for i in range(depth)]
 
 
+def _kind(changes: tuple, allowed: list, base: int) -> CoverType:
+    """The kind of the given changes whose lower ends are the product of ``allowed``: count, first and step from it."""
+    depth = len(allowed)
+    w = _weights(depth, base)
+    count = 1
+    for grades in allowed:
+        count *= len(grades)
+    first = sum(min(g) * w[i] for i, g in enumerate(allowed)) if count else 0
+    step = sum((b - a) * w[i] for i, a, b in changes)
+    return CoverType(tuple(changes), count, first, step, tuple(tuple(g) for g in allowed))
+
+
 def _rank(N: int, c: int) -> Iterator[CoverType]:
-    B, w = c + 1, _weights(N, c + 1)
+    every = tuple(range(c + 1))
     for i in range(N):
         for d in range(c):
-            # later positions all c (sum c w_j over j > i is w_i - 1), earlier ones free
+            # the successor in canonical order: later positions all c (they wrap to 0), earlier ones free
             changes = ((i, d, d + 1),) + tuple((j, c, 0) for j in range(i + 1, N))
-            yield CoverType(changes, B ** i, d * w[i] + w[i] - 1, 1)
+            yield _kind(changes, [every] * i + [(d,)] + [(c,)] * (N - 1 - i), c + 1)
 
 
 def _rule1(N: int, c: int) -> Iterator[CoverType]:
-    B, w = c + 1, _weights(N, c + 1)
+    every = tuple(range(c + 1))
     for i in range(N):
-        later = w[i] - 1  # sum of the later positions' weights times (B - 1)
         for u in range(c):
-            allowed = [g for g in range(B) if g not in (u, u + 1)]
-            tail = N - 1 - i
-            count = B ** i * len(allowed) ** tail
-            low = allowed[0] if allowed else 0
-            yield CoverType(((i, u, u + 1),), count, u * w[i] + low * later // c, w[i])
+            later = tuple(g for g in every if g not in (u, u + 1))
+            yield _kind(((i, u, u + 1),), [every] * i + [(u,)] + [later] * (N - 1 - i), c + 1)
 
 
 def _swap(N: int, c: int) -> Iterator[CoverType]:
-    B, w = c + 1, _weights(N, c + 1)
+    every = tuple(range(c + 1))
     for i in range(N - 1):
         for j in range(i + 1, N):
-            between = j - i - 1
-            span = (w[i] - B * w[j]) // c  # sum of the weights strictly between i and j
             for u in range(c):
-                for v in range(u + 1, B):
-                    allowed = [g for g in range(B) if not u <= g <= v]
-                    count = B ** i * len(allowed) ** between * B ** (N - 1 - j)
-                    low = allowed[0] if allowed else 0
-                    yield CoverType(((i, u, v), (j, v, u)), count, u * w[i] + low * span + v * w[j],
-                                    (v - u) * (w[i] - w[j]))
+                for v in range(u + 1, c + 1):
+                    between = tuple(g for g in every if not u <= g <= v)
+                    allowed = [every] * i + [(u,)] + [between] * (j - i - 1) + [(v,)] + [every] * (N - 1 - j)
+                    yield _kind(((i, u, v), (j, v, u)), allowed, c + 1)
 
 
 def _dominance(N: int, c: int) -> Iterator[CoverType]:
@@ -151,18 +160,18 @@ def _dominance(N: int, c: int) -> Iterator[CoverType]:
 
 
 def _raise(N: int, c: int) -> Iterator[CoverType]:
-    B, w = c + 1, _weights(N, c + 1)
+    every = tuple(range(c + 1))
     for i in range(N):
         for u in range(c):
-            yield CoverType(((i, u, u + 1),), B ** (N - 1), u * w[i], w[i])
+            yield _kind(((i, u, u + 1),), [every] * i + [(u,)] + [every] * (N - 1 - i), c + 1)
 
 
 def _ipso(N: int, c: int) -> Iterator[CoverType]:
-    B, w = c + 1, _weights(N, c + 1)
+    every = tuple(range(c + 1))
     for i in range(N - 1):
         for a in range(c):
-            for b in range(1, B):
-                yield CoverType(((i, a, a + 1), (i + 1, b, b - 1)), B ** (N - 2), a * w[i] + b * w[i + 1],
-                                w[i] - w[i + 1])
+            for b in range(1, c + 1):
+                allowed = [every] * i + [(a,), (b,)] + [every] * (N - 2 - i)
+                yield _kind(((i, a, a + 1), (i + 1, b, b - 1)), allowed, c + 1)
     for a in range(c):
-        yield CoverType(((N - 1, a, a + 1),), B ** (N - 1), a, 1)
+        yield _kind(((N - 1, a, a + 1),), [every] * (N - 1) + [(a,)], c + 1)

@@ -40,6 +40,7 @@ import numpy as np
 from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import ValueBlock, exact_str, json_float as to_float
 from workbench.measures.additive import additive_form
+from workbench.scale import kind_blocks
 from workbench.scale.by_cover_type import decided_by_cover_type, distinct_values, summary_by_cover_type
 from workbench.scale.intrinsic import Intrinsic, interval_transformation, intrinsic_category, sorted_distinct
 from workbench.space.runs import Gains, Run, Topic, format_run
@@ -840,6 +841,13 @@ def classify(
                                                 additive_form(measure, space.depth, gains, space.topic), advance)]
         elif advance:
             advance(size)
+    elif block_size is None and kind_blocks.applies(order, space, gains):
+        # covers by kind, block by block: no index pairs; the distinct values in a pass of their own
+        with open_executor(1 if here else workers, None if here else scheduler, connect_timeout) as executor, \
+                in_process(job, (measure, order, space, gains)):
+            summary = kind_blocks.summary_by_kind_blocks(job, space, executor, workers, advance=advance)
+        if distinct:
+            summary.distinct = [distinct_values(measure, space, gains, block)]
     else:
         with open_executor(1 if here else workers, None if here else scheduler, connect_timeout) as executor, \
                 in_process(job, (measure, order, space, gains)):
