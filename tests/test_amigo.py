@@ -184,6 +184,11 @@ def cutoff_of(name):
 ARGUED = {("RR", "uniform"): True, ("RR", "closeness"): False, ("P", "uniform"): False,
           ("P", "n after n"): False, ("SBTO", "uniform"): False, ("SBTO", "n after n"): False,
           ("RBTO", "uniform"): True, ("RBTO", "closeness"): False}
+# RBP and gRBP (top grade weighs 1): M(0^s c^m) = p^s (1 - p^m) < p^s <= 1 - p = M(c 0...) once p^s <= 1 - p,
+# which some s reaches for every 0 < p < 1 (uniform holds); M(0 c^n) - M(c 0^n) = 2p - 1 - p^(n+1), positive
+# for some n iff p > 1/2 (closeness)
+for _name, _p in (("RBP(p=0.8)", Fraction(4, 5)), ("RBP(p=0.5)", Fraction(1, 2)), ("gRBP(p=0.6)", Fraction(3, 5))):
+    ARGUED[(_name, "uniform")], ARGUED[(_name, "closeness")] = True, _p > Fraction(1, 2)
 
 
 def wins(M, upper, lower):

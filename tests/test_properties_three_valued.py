@@ -163,3 +163,12 @@ def test_ndcg_monotonicity_names_the_growing_ideal():
     # 1 -> 10 under topic 2: nDCG falls from 1 to 1/(1 + 1/log2 3), the ideal DCG grows from 1 to 1 + 1/log2 3
     assert v.verdict == "fails" and v.witness["before"]["run"] == "1" and v.witness["after"]["run"] == "10"
     assert "growing ideal" in v.why and "growing ideal" in witness_text(v)
+
+
+def test_rbp_without_a_topic_among_given_topics_uses_its_identity():
+    # RBP(p=4/5): M(0^s 1^m) = p^s (1 - p^m) < p^s, and p^s <= 1 - p = 1/5 first at s = 8 ((4/5)^7 > 1/5 >=
+    # (4/5)^8), beyond the no-topic family (s < 5): the identity, not the search, settles the no-topic setting
+    assert Fraction(4, 5) ** 7 > Fraction(1, 5) >= Fraction(4, 5) ** 8
+    v = deepness_threshold("RBP(p=0.8)", depths=range(1, 6), topics=[None, Topic((2,))])
+    assert v.verdict == "holds" and v.every_depth
+    assert "no topic: every depth: the tail" in v.why and "s = 8" in v.why

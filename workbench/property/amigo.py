@@ -855,6 +855,13 @@ def _threshold(kind: str, measure, grades, gains, depths, topics, tail) -> Prope
             detail["per_topic"] = per_topic
         return PropertyVerdict(name, SOURCE, "holds" if decided["holds"] else "fails", scope, decided["witness"],
                                proof["why_" + key], every_depth=True, detail=detail)
+    # the no-topic setting among given topics: the RBP identities settle it as they do alone
+    whole = rbp_obligations(s.measure, s.gains) if kind != "n after n" else None
+    if whole is not None:
+        key = "closeness" if kind == "closeness" else "deepness_threshold"
+        results = [_TopicResult("holds" if whole[key]["holds"] else "fails", whole[key]["witness"],
+                                why=whole["why_" + key], detail=r.detail, complete=True) if t is None else r
+                   for t, r in zip(s.topics, results)]
     # every holds / fails of a topic is settled for every depth (a witness, an exhausted family, an argument);
     # a bounded search that settles nothing is unknown
     return _aggregate(name, s, results, scope, every_depth=True, detail=detail, every_fails=True)
