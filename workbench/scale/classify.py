@@ -303,11 +303,21 @@ def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gain
         n = min(STREAM_PROBE_RUNS, size)
         start = (size - n) // 2
         job = job_for(measure, order, space, gains, distinct=False)
-        classify_block(job, start, start + min(n, 64))  # warm the per-process set-up
+        if kind_blocks.applies(order, space, gains):  # what classify will run: one block of covers by kind
+            low = kind_blocks.block_positions(depth, grades, STREAM_PROBE_RUNS)
+            middle = (grades + 1) ** (depth - low) // 2
+            n = max(1, kind_blocks.runs_in_block(space, middle, low))
+
+            def task(a, b):
+                return kind_blocks.kind_blocks_task(job, low, middle, middle + 1)
+        else:
+            def task(a, b):
+                return classify_block(job, a, b)
+        task(start, start + min(n, 64))  # warm the per-process set-up
         seconds = float("inf")
         for _ in range(2):  # the faster of two: the machine may be busy with other work
             began = time.perf_counter()
-            classify_block(job, start, start + n)
+            task(start, start + n)
             seconds = min(seconds, (time.perf_counter() - began) / n)
         started = not tracemalloc.is_tracing()
         if started:
@@ -315,7 +325,7 @@ def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gain
         try:
             tracemalloc.reset_peak()
             before = tracemalloc.get_traced_memory()[0]
-            classify_block(job, start, start + n)
+            task(start, start + n)
             peak = tracemalloc.get_traced_memory()[1] - before
         finally:
             if started:

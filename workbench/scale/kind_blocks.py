@@ -121,9 +121,19 @@ def _layout(order: str, depth: int, grades: int, gains_key: tuple, low: int) -> 
     return out
 
 
-def _low_positions(depth: int, grades: int, block_runs: int) -> int:
+def block_positions(depth: int, grades: int, block_runs: int) -> int:
+    """How many last positions vary within a block of about ``block_runs`` runs (at least 1, at most ``depth``)."""
     base = grades + 1
     return max(1, min(depth, int(math.log(max(block_runs, base)) / math.log(base) + 1e-9)))
+
+
+def runs_in_block(space, index: int, low: int) -> int:
+    """How many runs of ``space`` block ``index`` (of ``(c+1)^low`` full-space runs) holds."""
+    size = (space.grades + 1) ** low
+    if full_rank_space(space):
+        return size
+    rows = rank_digits(index * size, size, space.depth, space.grades)
+    return int(np.count_nonzero(rows.sum(axis=1, dtype=np.int64) <= space.topic.counts[0]))
 
 
 def _block(job: Job, index: int, low: int):
@@ -205,7 +215,7 @@ def summary_by_kind_blocks(job: Job, space, executor=None, workers: int = 1, blo
     >>> s.covers, s.negative
     (31, None)
     """
-    low = _low_positions(space.depth, space.grades, block_runs)
+    low = block_positions(space.depth, space.grades, block_runs)
     blocks = (space.grades + 1) ** (space.depth - low)
     per_task = max(1, blocks // max(1, 4 * workers)) if executor is not None else blocks
     ranges = [(a, min(a + per_task, blocks)) for a in range(0, blocks, per_task)]
