@@ -48,6 +48,20 @@ from workbench.space.runs import Gains
 
 #: Orders whose covers on a full rank space :func:`cover_types` describes.
 TYPED_ORDERS = ("rank", "dominance", "swap", "raise", "ipso")
+#: Most kinds :func:`cover_types` lists (swaps number ``N^2 c^2 / 4``: 100 grades at depth 30 would be 2 million).
+KIND_LIMIT = 50_000
+
+
+def kind_count(order: str, depth: int, grades: int) -> int:
+    """How many kinds :func:`cover_types` would list (before dropping empty ones), from a closed form.
+
+    >>> kind_count("dominance", 30, 1), kind_count("swap", 4, 100)
+    (465, 30300)
+    """
+    N, c = depth, grades
+    swaps = N * (N - 1) // 2 * (c * (c + 1) // 2)
+    return {"rank": N * c, "raise": N * c, "swap": swaps, "dominance": N * c + swaps,
+            "ipso": (N - 1) * c * c + c}[order]
 
 
 @dataclass(frozen=True)
@@ -106,6 +120,8 @@ def cover_types(order: str, depth: int, grades: int, gains: Gains | None = None)
     gains = gains or Gains.default(grades)
     if order == "ipso" and not _uniform(gains):
         return None
+    if kind_count(order, depth, grades) > KIND_LIMIT:
+        return None  # too many kinds to list: the caller enumerates runs instead (with its own estimate)
     maker = {"rank": _rank, "dominance": _dominance, "swap": _swap, "raise": _raise, "ipso": _ipso}[order]
     return [t for t in maker(depth, grades) if t.count]
 

@@ -368,6 +368,9 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
     limit = STREAMING_LIMIT if streaming else ENUMERATION_LIMIT
 
     def at(d: int):
+        smaller = type(space)(space.kind, d, space.grades, space.topic)
+        if d != space.depth and decided_by_cover_type(measure, order, smaller, gains):
+            return Estimate(f"{smaller.size:,} runs decided by kind of cover", 0.0, 0.0)
         w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains, streaming)
         # small spaces fit whatever the model says: probing them would cost more than classifying
         rough = w.streaming_estimate(workers, block) if streaming else None
