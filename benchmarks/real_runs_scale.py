@@ -10,7 +10,9 @@ Generates two shapes with a fixed seed into a temporary folder:
 * one topic of 1,000,000 scored documents given as a dict.
 
 Then measures, each in its own process under ``/usr/bin/time -v`` (wall,
-user + system CPU, peak RSS), medians of ``--repeat`` runs (3 by default):
+user + system CPU, peak RSS), medians of ``--repeat`` runs (3 by default),
+the runs interleaved (round ``k`` runs every measurement once, so a change
+of load on a shared machine affects pytrec_eval and the workbench alike):
 
 * pytrec_eval: ``parse_qrel``, ``parse_run`` of the runs and
   ``RelevanceEvaluator(qrels, {map, recip_rank, ndcg, P_10}).evaluate`` of each;
@@ -21,6 +23,11 @@ user + system CPU, peak RSS), medians of ``--repeat`` runs (3 by default):
 Usage::
 
     .venv/bin/python benchmarks/real_runs_scale.py [--repeat 3] [--out benchmarks/results/real_runs_scale.md]
+        [--folder DATA] [--before CHECKOUT]
+
+``--before`` adds the MS MARCO-shaped correlation as another checkout of
+the workbench computes it (``python -m workbench`` run from that folder, e.g.
+a ``git worktree`` of an earlier commit), interleaved with the others.
 
 The machine's load average is written beside the figures: other processes
 sharing the cores make wall times longer (CPU times less so).
@@ -118,10 +125,10 @@ def _correlation_command(folder: Path, measures: str) -> list[str]:
             str(folder / "run0"), str(folder / "run1"), "--measures", measures]
 
 
-def _timed(cmd: list[str]) -> dict:
-    """Wall, CPU (user + system) and peak RSS of ``cmd`` under ``/usr/bin/time -v``."""
+def _timed(cmd: list[str], cwd: Path = ROOT) -> dict:
+    """Wall, CPU (user + system) and peak RSS of ``cmd`` (run in ``cwd``) under ``/usr/bin/time -v``."""
     t = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True, cwd=ROOT)
+    p = subprocess.run(["/usr/bin/time", "-v", *cmd], capture_output=True, text=True, cwd=cwd)
     wall = time.perf_counter() - t
     info = {}
     for line in p.stderr.splitlines():
@@ -134,7 +141,13 @@ def _timed(cmd: list[str]) -> dict:
     return out
 
 
-def measure(folder: Path, repeat: int) -> list[dict]:
+def _commit(checkout: Path) -> str:
+    p = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return p.stdout.strip() or "?"
+
+
+def measure(folder: Path, repeat: int, before: Path | None = None) -> tuple[list[dict], list]:
+    """Rows of medians (one per measurement) and the load averages after each round."""
     msm, deep = folder / "msmarco", folder / "deep"
     plan = [
         ("MS MARCO-shaped, 2 runs", "pytrec_eval: parse + map, recip_rank, ndcg, P_10 of both runs",
@@ -152,26 +165,39 @@ def measure(folder: Path, repeat: int) -> list[dict]:
         ("1 topic x 1,000,000 scored documents (dict)", "workbench score_matrices AP, RR, nDCG, P@10",
          _task_command("wb_dict", folder)),
     ]
+    plan = [(shape, what, cmd, ROOT) for shape, what, cmd in plan]
+    if before is not None:
+        plan.insert(3, ("MS MARCO-shaped, 2 runs", f"the same correlation at commit {_commit(before)} (before this round)",
+                        _correlation_command(msm, "AP,RR,nDCG,P@10"), before))
+    timings: dict[str, list] = {what: [] for _, what, _, _ in plan}
+    loads = []
+    for k in range(repeat):
+        for shape, what, cmd, cwd in plan:
+            timings[what].append(_timed(cmd, cwd))
+            print(json.dumps({"round": k, "what": what, **timings[what][-1]}), flush=True)
+        loads.append(os.getloadavg())
     rows = []
-    for shape, what, cmd in plan:
-        runs = [_timed(cmd) for _ in range(repeat)]
+    for shape, what, cmd, cwd in plan:
+        runs = timings[what]
         ok = [r for r in runs if not r["rc"]]
         row = {"shape": shape, "what": what, "repeat": len(runs), "failed": len(runs) - len(ok),
                "error": next((r["error"] for r in runs if r["rc"]), None)}
         for key in ("wall", "cpu", "rss_mb"):
             row[key] = statistics.median(r[key] for r in ok) if ok else None
+        row["cpu_rounds"] = [None if r["rc"] else r["cpu"] for r in runs]
         rows.append(row)
-        print(json.dumps(row), flush=True)
-    return rows
+    return rows, loads
 
 
 BEFORE = {  # issue 25 (measured before this work) and this session's own before figures
     "pytrec_eval: parse + map, recip_rank, ndcg, P_10 of both runs": "29.5 s, 2.3 GB for one run through ir_measures (issue)",
-    "workbench score_matrices AP, RR, nDCG, P@10 (uncut, exact) of both runs":
-        "uncut RR alone 326 s on one run (issue); AP, RR@10, nDCG@10, P@10: 22 s, 1.5 GB",
     "workbench experiment correlation --measures AP,RR,nDCG,P@10":
-        "19.4 s CPU, 1,241 MiB (1.55x: commit c2531ef, median of 3 beside pytrec_eval's 12.5 s); earlier 56.1 s wall, "
-        "36.8 s CPU, 1,995 MiB (load 4.9, a data set of this shape from another seed)",
+        "16.6 s CPU, 1,232 MiB (1.38x: commit 8808213, median of 3 beside pytrec_eval's 12.0 s; 1.46x-1.58x under "
+        "load); 19.4 s CPU (1.55x: commit c2531ef); earlier 56.1 s wall, 36.8 s CPU, 1,995 MiB (load 4.9, a data "
+        "set of this shape from another seed)",
+    "workbench score_matrices AP, RR, nDCG, P@10 (uncut, exact) of both runs":
+        "14.7 s CPU, 1,196 MiB (commit 8808213); uncut RR alone 326 s on one run (issue); AP, RR@10, nDCG@10, P@10: "
+        "22 s, 1.5 GB",
     "pytrec_eval: parse + map, recip_rank, ndcg, P_10": "AP and P@10: 2.8 s, 223 MB (issue)",
     "workbench score_matrices AP, RR, RBP(p=0.8), nDCG, RBTO, P@10 (exact)":
         "AP alone 28 s, 3.9 GB; AP, P@10, nDCG: MemoryError (297 GiB object array); RR: 188.6 s scoring (this session)",
@@ -185,45 +211,44 @@ NOTES = [
     "documents only (`workbench/data/fast_scores.py`: AP over the lcm of those positions, RR from the first one, "
     "RBP over b^(last relevant - 1), DCG/nDCG on the logarithms of those positions, ERR, RBTO by divide and conquer "
     "on its digits), every value the same exact value as the generic evaluation (tests up to depth 3000); run files "
-    "are read in 32 K-character chunks, one `split` per chunk, scores checked in bulk "
-    "(`workbench/data/trec.py`, the line-by-line reader kept for anything unusual and for every error message).",
-    "- Reading is now about pytrec_eval's `parse_run` (5 s against 4.4 s CPU for 7 million lines); the rest of the "
-    "gap on the MS MARCO shape is the exact scoring (one exact block per topic and measure) and the correlation "
-    "itself (the exact orders of 6,980 topics x 4 measures, certified ball sums for nDCG's means), which pytrec_eval "
-    "does not do.",
+    "are read by columns in 256 K-character chunks (`workbench/data/trec.py`, the line-by-line reader kept for "
+    "anything unusual and for every error message).",
+    "- This round (same values, same output: the correlation's JSON with `--per-topic` byte for byte, and the exact "
+    "values of AP, RR, nDCG, P@10, RBP, ERR and P on every topic of both runs as text, as at commit 8808213): "
+    "(1) the reader works on a chunk's bytes: the offsets of the six fields of every line (numpy), the docid column "
+    "gathered and split once (no strings for the topic, Q0, rank, score and tag columns), topic changes compared as "
+    "bytes, plain decimal scores (sign, digits, one point, at most 15 characters) read in bulk as an exact integer "
+    "over an exact power of ten, one correctly rounded division, so the same double as `float` bit for bit "
+    "(Clinger's fast path; tested against `float` on random and edge-case decimals; exponents, longer scores and "
+    "anything else go through `float` as before, `inf`/`nan` still refused), scores already in descending order not "
+    "sorted again; one run: 5.7 s -> 2.8-2.9 s CPU (pytrec_eval's `parse_run` of the same file: 4.1 s); "
+    "(2) `judge_runs` keeps the uncut rankings themselves instead of a copy, and the cyclic garbage collector is "
+    "paused while `score_matrices` judges and scores (`workbench/data/gc_pause.py`): cyclic collections 2.4-3 s -> "
+    "about 0.5 s (no full collection over the 14 million document ids while scoring).",
+    "- Where the time goes now (one correlation at load 4-6, about 10.5 s CPU): reading both runs 5.8 s (the docid "
+    "column's `split`, the bulk scores, the field offsets, the duplicate check about 0.5-0.7 s each per run), "
+    "judging and exact scoring 1.9 s, the correlation table 0.8 s, imports about 0.5 s; cyclic collections "
+    "(within these figures) about 0.5 s, after reading.",
     "- pytrec_eval is given the run files (its own `parse_run`), as the workbench is; its peak RSS holds both runs' "
     "dicts of floats.",
-    "- The correlation from 1.55x to the figure above (same values, same output): the reader's check that every "
-    "line has 6 fields works on the positions of field starts and newlines instead of a running count over every "
-    "byte (about 0.2 us less per line, 1.4 s per 7 million lines); nDCG's mean orders build the balls of their "
-    "logarithm ratios with `arb.log` instead of one sympy expression per basis element (1.6 s for 967 elements); "
-    "topic-by-topic tau counts its pairs for all topics at once from the exact rational numerators (or the dense "
-    "ranks) instead of two sign matrices per topic and pair; the cyclic garbage collector is paused while the "
-    "correlation table is built (each full collection walks the 14 million document ids the matrices hold, 0.7 s).",
-    "- The same comparison interleaved (pytrec_eval, the correlation at commit c2531ef, the correlation now; 3 rounds, "
-    "load average 4.1-5.2 from another engineer's test suite on the 2 cores): medians 12.1 s, 20.0 s and 17.6 s CPU, "
-    "so 1.66x before and 1.46x now under the same load. The ratio is not steady under such load: an earlier run of "
-    "this script at load 4.5 measured the correlation at 19.1 s CPU beside pytrec_eval's 12.1 s (1.58x, "
-    "score_matrices 15.6 s), the table above (load 2.6-3.8) 1.38x.",
-    "- Where the rest goes (cProfile and timings of the pieces, one run of the correlation, 16.5 s CPU): reading "
-    "about 5 s per run (`str.split` of the chunks and `float` of 7 million scores about 1-1.4 s each, the duplicate "
-    "check and trec_eval's order about 0.5 s); exact scoring about 3 s (one block per topic and measure) and "
-    "judging 1.5 s; cyclic garbage collections 2.4 s (3 full ones, 1.1 s), most of it walking the runs' document "
-    "ids and the copy `judge_runs` keeps of every ranking (`workbench/data/score_matrix.py`, not changed here); "
-    "imports about 0.5 s.",
+    "- The row 'the same correlation at commit ...' is the code before this round (a git worktree of that commit, "
+    "`--before`), timed in the same rounds as the others, so the ratios before and after are taken under the same "
+    "load (another engineer's work shared the 2 cores).",
 ]
 
 
-def write_markdown(rows: list[dict], path: Path, load_before, load_after, gen_seconds: float) -> None:
+def write_markdown(rows: list[dict], path: Path, load_before, loads, gen_seconds: float) -> None:
     lines = [
         "# Real runs at scale beside pytrec_eval (issue 25, parts 5 and 7)",
         "",
         f"`.venv/bin/python benchmarks/real_runs_scale.py --repeat {rows[0]['repeat']}`: data generated with seed {SEED} "
         + (f"in {gen_seconds:.0f} s" if gen_seconds is not None else "(by `generate`, reused from `--folder`)")
         + f"; each figure the median of {rows[0]['repeat']} runs in a fresh process under "
-        "`/usr/bin/time -v` (wall, user + system CPU, peak RSS).",
-        f"Load average before: {' / '.join(f'{x:.2f}' for x in load_before)}; after: "
-        f"{' / '.join(f'{x:.2f}' for x in load_after)} (1 / 5 / 15 min) on {os.cpu_count()} cores: other "
+        "`/usr/bin/time -v` (wall, user + system CPU, peak RSS), the runs interleaved (each round runs every "
+        "measurement once).",
+        f"Load average before: {' / '.join(f'{x:.2f}' for x in load_before)}; after each round: "
+        + "; ".join(' / '.join(f'{x:.2f}' for x in load) for load in loads)
+        + f" (1 / 5 / 15 min) on {os.cpu_count()} cores: other "
         "processes shared the machine, so wall times are inflated; CPU is the steadier figure.",
         "",
         "| shape | what | wall (s) | CPU (s) | peak RSS (MiB) | before |",
@@ -249,8 +274,20 @@ def write_markdown(rows: list[dict], path: Path, load_before, load_after, gen_se
         rc, rw = ratio(a, b, "cpu"), ratio(a, b, "wall")
         rss = by.get(a, {}).get("rss_mb")
         met = "" if rc is None or rss is None else ("; met on CPU" if rc <= tx and rss < tmib else "; NOT met on CPU")
-        lines.append(f"- {label}: {'-' if rc is None else f'{rc:.2f}x'} CPU, {'-' if rw is None else f'{rw:.2f}x'} wall, "
+        rounds = [x / y for x, y in zip(by.get(a, {}).get("cpu_rounds", []), by.get(b, {}).get("cpu_rounds", []))
+                  if x and y]
+        each = f" (round by round {', '.join(f'{x:.2f}x' for x in rounds)})" if len(rounds) > 1 else ""
+        lines.append(f"- {label}: {'-' if rc is None else f'{rc:.2f}x'} CPU{each}, "
+                     f"{'-' if rw is None else f'{rw:.2f}x'} wall, "
                      f"{'-' if rss is None else f'{rss:,.0f} MiB'} (target {target}{met}).")
+    for r in rows:
+        if r["what"].startswith("the same correlation at commit"):
+            rc = ratio(r["what"], pm, "cpu")
+            rounds = [x / y for x, y in zip(r["cpu_rounds"], by.get(pm, {}).get("cpu_rounds", [])) if x and y]
+            rss = "-" if r["rss_mb"] is None else f"{r['rss_mb']:,.0f} MiB"
+            each = f" (round by round {', '.join(f'{x:.2f}x' for x in rounds)})" if len(rounds) > 1 else ""
+            lines.append(f"- {r['what']} / pytrec_eval scoring both: {'-' if rc is None else f'{rc:.2f}x'} CPU"
+                         f"{each}, {rss}.")
     lines += ["", "## Notes", "", *NOTES]
     path.write_text("\n".join(lines) + "\n")
 
@@ -260,6 +297,7 @@ def main(argv=None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "real_runs_scale.md"))
     ap.add_argument("--folder", help="use (or, with --task, read) this data folder instead of a temporary one")
+    ap.add_argument("--before", help="also time the correlation as the workbench checkout in this folder computes it")
     ap.add_argument("--task", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.task:
@@ -276,8 +314,8 @@ def main(argv=None) -> None:
             generate(folder)
             gen = time.perf_counter() - t
         before = os.getloadavg()
-        rows = measure(folder, args.repeat)
-        write_markdown(rows, Path(args.out), before, os.getloadavg(), gen)
+        rows, loads = measure(folder, args.repeat, Path(args.before).resolve() if args.before else None)
+        write_markdown(rows, Path(args.out), before, loads, gen)
         print(Path(args.out).read_text())
 
 
