@@ -238,3 +238,18 @@ def test_classify_through_kind_blocks_is_the_materialised_classification():
         got = classify(m, o, space, ranked_limit=None)
         want = classify_materialised(m, o, space, ranked_limit=None)
         assert json.dumps(got.to_json(), sort_keys=True) == json.dumps(want.to_json(), sort_keys=True), name
+
+
+def test_kind_blocks_distinct_values_are_the_block_streams():
+    """Giner's table from blocks of kinds: values and their two smallest run indices, under a topic too."""
+    for name, grades, depth, topic in [("AP", 1, 8, (3,)), ("RR", 1, 7, None), ("ERR", 2, 4, None),
+                                       ("SBTO", 1, 8, (2,))]:
+        m, o = parse_measure(name), get_order("dominance")
+        space = rank_space(depth, grades, Topic(topic) if topic else None)
+        job = job_for(m, o, space, Gains.default(grades), distinct=True)
+        want = run_blocks(job, space.size, 7).distinct[0]
+        for block_runs in (2, 8, 10**6):
+            got = kind_blocks.summary_by_kind_blocks(job, space, block_runs=block_runs).distinct[0]
+            assert got.values.values() == want.values.values(), (name, block_runs)
+            assert got.first.tolist() == want.first.tolist() and got.second.tolist() == want.second.tolist(), \
+                (name, block_runs)

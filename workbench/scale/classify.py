@@ -855,12 +855,10 @@ def classify(
         elif advance:
             advance(size)
     elif block_size is None and kind_blocks.applies(order, space, gains):
-        # covers by kind, block by block: no index pairs; the distinct values in a pass of their own
+        # covers by kind, block by block: no index pairs; the distinct values from the same blocks
         with open_executor(1 if here else workers, None if here else scheduler, connect_timeout) as executor, \
                 in_process(job, (measure, order, space, gains)):
             summary = kind_blocks.summary_by_kind_blocks(job, space, executor, workers, advance=advance)
-        if distinct:
-            summary.distinct = [distinct_values(measure, space, gains, block)]
     else:
         with open_executor(1 if here else workers, None if here else scheduler, connect_timeout) as executor, \
                 in_process(job, (measure, order, space, gains)):

@@ -48,7 +48,7 @@ import numpy as np
 from workbench.core.exact import ValueBlock
 from workbench.core.executors import in_order
 from workbench.order.cover_types import cover_types, full_rank_space
-from workbench.scale.stream import BlockSummary, Job, Pair, setting
+from workbench.scale.stream import BlockSummary, Distinct, Job, Pair, setting
 from workbench.space.indexing import rank_digits
 
 #: The orders whose covers on a rank space this module handles by kind.
@@ -83,13 +83,15 @@ class _Partial:
     negative: tuple | None = None
     zero: tuple | None = None
     first: tuple | None = None
+    #: Sorted distinct values of the blocks' runs (:class:`~workbench.scale.stream.Distinct`), in block order.
+    distinct: list = field(default_factory=list)
 
     def merge(self, other: "_Partial") -> "_Partial":
         def least(a, b):
             return b if a is None else a if b is None else min(a, b)
 
         return _Partial(self.covers + other.covers, least(self.negative, other.negative),
-                        least(self.zero, other.zero), least(self.first, other.first))
+                        least(self.zero, other.zero), least(self.first, other.first), self.distinct + other.distinct)
 
 
 @dataclass
@@ -127,6 +129,17 @@ def block_positions(depth: int, grades: int, block_runs: int) -> int:
     return max(1, min(depth, int(math.log(max(block_runs, base)) / math.log(base) + 1e-9)))
 
 
+def _first_index(space, index: int, low: int, at) -> int:
+    """The space's own canonical index of block ``index``'s first run inside it (the space keeps full-space order)."""
+    size = (space.grades + 1) ** low
+    first = index * size if at is None else index * size + int(np.flatnonzero(at >= 0)[0])
+    if at is None:
+        return first
+    digits = tuple((first // (space.grades + 1) ** (space.depth - 1 - i)) % (space.grades + 1)
+                   for i in range(space.depth))
+    return space.index(digits)
+
+
 def runs_in_block(space, index: int, low: int) -> int:
     """How many runs of ``space`` block ``index`` (of ``(c+1)^low`` full-space runs) holds."""
     size = (space.grades + 1) ** low
@@ -160,6 +173,8 @@ def kind_blocks_task(job: Job, low: int, first: int, stop: int) -> _Partial:
     for index in range(first, stop):
         digits = [(index // base ** (high - 1 - i)) % base for i in range(high)]
         mine = _block(job, index, low)
+        if job.distinct and mine[0].n:
+            out.distinct.append(Distinct.of(mine[0], _first_index(space, index, low, mine[1])))
         partners: dict = {}
         for allowed_high, block_step, offsets, up_offsets, step in layout.kinds:
             if not all(d in a for d, a in zip(digits, allowed_high)):
@@ -224,6 +239,10 @@ def summary_by_kind_blocks(job: Job, space, executor=None, workers: int = 1, blo
     for part, (_, b) in zip(in_order(executor, kind_blocks_task, ((job, low, a, b) for a, b in ranges), workers),
                             ranges):
         total = total.merge(part)
+        # consolidate once the newer tables outgrow twice the merged one (as the block stream does)
+        rest = sum(d.values.n for d in total.distinct[1:])
+        if rest > max(2 * total.distinct[0].values.n if total.distinct else 0, 4 * 131072):
+            total.distinct = [Distinct.merge_all(total.distinct)]
         if advance:  # progress in the space's own runs, in proportion to the blocks done
             now = space.size * b // blocks
             advance(now - done)
@@ -240,4 +259,6 @@ def summary_by_kind_blocks(job: Job, space, executor=None, workers: int = 1, blo
 
     out = BlockSummary(0, space.size, total.covers)
     out.negative, out.zero, out.first_cover = own(total.negative), own(total.zero), own(total.first)
+    if total.distinct:
+        out.distinct = [Distinct.merge_all(total.distinct)]
     return out
