@@ -248,3 +248,147 @@ def test_crootof_text_and_descartes_filter_match_sympy():
             if isinstance(r, AlgebraicPoint):
                 c = r.sympy()
                 assert crootof_text(c) == sympy.sstr(c)
+
+
+# ---------------------------------------------------------------------------
+# covers grouped by the runs' exact rational functions (small spaces of high degree)
+
+FUNCTION_CASES = (
+    [("INST", "T", "rank", rank_space(d)) for d in range(1, 7)]
+    + [("INST", "T", "dominance", rank_space(d)) for d in range(1, 6)]
+    + [("INST", "T", "rank", rank_space(d, 2)) for d in (2, 3)]
+    + [("INST(output=ED)", "T", "rank", rank_space(4))]
+    + [("INST", "T", "set", set_space(4))]
+    + [("INST", "T", "replacement", set_space(3, 2, Topic((1, 1))))]
+    + [("Twist", "w", "rank", rank_space(d, 1, Topic((2,)))) for d in (4, 5)]
+)
+
+
+@pytest.mark.parametrize("block", [None, 1, 3])
+@pytest.mark.parametrize("case", FUNCTION_CASES, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+def test_grouping_by_functions_groups_as_the_general_path(case, block, monkeypatch):
+    """Forced on every small case: the same groups, representatives, differences and increments as scoring."""
+    monkeypatch.setattr(thr, "_FUNCTION_GROUPING_POINTS", 0)
+    name, param, order, space = case
+    gains = Gains.default(space.grades)
+
+    def run(fast):
+        return thr._Analysis(parse_measure(name), param, get_order(order), space, gains, lambda s: None, block, fast)
+
+    fast, slow = run(True), run(False)
+    if name.startswith("INST"):
+        assert fast.by_functions
+    assert not slow.by_functions
+    assert fast.cover_groups == slow.cover_groups and fast.tie_groups == slow.tie_groups
+    assert [f.element for f in fast.d] == [f.element for f in slow.d]
+    assert [f.element for f in fast.t] == [f.element for f in slow.t]
+    assert [f.element for f in fast.e] == [f.element for f in slow.e]
+    assert (fast.n_covers, fast.n_ties, fast.degree) == (slow.n_covers, slow.n_ties, slow.degree)
+    assert set(fast.exact_points) == set(slow.exact_points)
+
+
+@pytest.mark.parametrize("case", [("INST", "T", "rank", rank_space(6)), ("INST", "T", "dominance", rank_space(4)),
+                                  ("INST(output=ED)", "T", "rank", rank_space(4))],
+                         ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+def test_tables_grouped_by_functions_are_the_general_tables(case, monkeypatch):
+    name, param, order, space = case
+    monkeypatch.setattr(thr, "_FUNCTION_GROUPING_POINTS", 0)
+
+    def table():
+        return json.dumps(thr.thresholds(parse_measure(name), param, get_order(order), space).to_json(),
+                          sort_keys=True)
+
+    fast = table()
+    monkeypatch.setattr(thr, "FAST_PATHS", False)
+    thr._PRINTED.clear()
+    assert table() == fast
+
+
+def test_a_run_function_that_disagrees_with_the_measures_evaluation_is_an_error(monkeypatch):
+    """The functions are checked against Measure.evaluate at a few rationals: a wrong one is caught."""
+    from workbench.errors import NotExpressibleError
+    from workbench.scale import threshold_fast as tf
+
+    monkeypatch.setattr(thr, "_FUNCTION_GROUPING_POINTS", 0)
+    real = tf.run_rational_function
+
+    def off_by_a_little(measure, run, *args, **kwargs):
+        out = real(measure, run, *args, **kwargs)
+        if out is not None and tuple(run) == (0, 1, 1):
+            out = (out[0] + tf.RF.gen() * Fraction(1, 10**6), out[1])
+        return out
+
+    monkeypatch.setattr(thr, "run_rational_function", off_by_a_little)
+    with pytest.raises(NotExpressibleError) as e:
+        thr._Analysis(parse_measure("INST"), "T", get_order("rank"), rank_space(3), Gains.default(1),
+                      lambda s: None)
+    assert "rational function of run 011" in str(e.value), str(e.value)
+
+
+def test_the_shortcuts_at_exact_points_match_the_slow_ones():
+    """Flint refinement, rational signs and Newton enclosures against AlgebraicPoint, sign_at and to_float."""
+    import copy
+
+    import flint
+
+    from workbench.scale import threshold_fast as tf
+
+    an = analysis(("INST", "T", "rank", rank_space(6)), True)
+    slow = analysis(("INST", "T", "rank", rank_space(6)), False)
+    points = slow.critical_points()
+    algebraic = [r for r in points if isinstance(r, AlgebraicPoint)]
+    assert len(algebraic) > 20
+    # the same bisections: the intervals end up equal
+    for r in algebraic:
+        a, b = copy.deepcopy(r), copy.deepcopy(r)
+        tf.refine_to(a, Fraction(1, 1 << 40))
+        b.refine_to(Fraction(1, 1 << 40))
+        assert (a.lo, a.hi) == (b.lo, b.hi)
+    assert [r.key if isinstance(r, AlgebraicPoint) else r for r in an.critical_points()] == \
+        [r.key if isinstance(r, AlgebraicPoint) else r for r in points]
+    # signs at rationals, and at the algebraic numbers
+    functions = [*an.d, *an.e]
+    table = [f.flint_polys()[:2] + (f.is_polynomial,) for f in functions]
+    for q in [Fraction(1, 7), Fraction(1), Fraction(5, 3), Fraction(40)] + [r for r in points if not isinstance(r, AlgebraicPoint)]:
+        assert tf.signs_at_rational(table, q).tolist() == [f.sign_at(q) for f in functions], q
+    for r in algebraic[:10]:
+        assert tf.signs_at_prepared(tf.prepare_signs(functions), r).tolist() == [f.sign_at(r) for f in functions]
+    # Newton enclosures are proved by signs; the floats are to_float's
+    for r in algebraic:
+        minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(r.coeffs)])
+        lo, hi = flint.fmpq(r.lo.numerator, r.lo.denominator), flint.fmpq(r.hi.numerator, r.hi.denominator)
+        got = tf._newton_enclosure(minimal, lo, hi, r.sign_at_lo)
+        if got is not None:
+            a, b = got
+            assert lo < a < b < hi and tf.sgn(minimal(a)) == r.sign_at_lo == -tf.sgn(minimal(b))
+        assert root_float(r) == to_float(r.sympy()), r
+
+
+def _def_late_guard(A, P, topic, k):
+    """``sum_i p^(i-1) [r_i >= 1]`` times ``y / y`` (``y = 2p - 1`` when the last rank is relevant, else 1), 0 where ``y = 0``."""
+    p = P["p"]
+    y = A.const(1) + A.rel(A.depth - 1) * (2 * p - 2)
+    hits = A.sum(p ** i * A.rel(i) for i in range(A.depth))
+    return A.ratio(hits * y, y, 0)
+
+
+def test_a_run_with_a_guard_root_in_the_domain_sends_the_grouping_back_to_scoring(monkeypatch):
+    """Runs ending in a relevant document take if_zero at p = 1/2: grouping by functions gives up (mid-stream
+    with one run per block) and the space is scored at the sample points, as on the general path."""
+    from workbench.measures.families import Family, register_family
+    from workbench.measures.measure import Measure
+    from workbench.measures.params import P_PERSISTENCE
+
+    register_family(Family("late_guard.py:G", (P_PERSISTENCE,), False, "test family", "this test", _def_late_guard))
+    monkeypatch.setattr(thr, "_FUNCTION_GROUPING_POINTS", 0)
+    for block in (None, 1):
+        def run(fast):
+            return thr._Analysis(Measure("late_guard.py:G"), "p", get_order("rank"), rank_space(4),
+                                 Gains.default(1), lambda s: None, block, fast)
+
+        fast, slow = run(True), run(False)
+        assert fast.form is None and not fast.by_functions
+        assert fast.cover_groups == slow.cover_groups and fast.tie_groups == slow.tie_groups
+        assert [f.element for f in fast.d] == [f.element for f in slow.d]
+        assert (fast.n_covers, fast.n_ties) == (slow.n_covers, slow.n_ties)
+        assert set(fast.exact_points) == set(slow.exact_points) == {Fraction(1, 2)}

@@ -136,6 +136,20 @@ class RF:
         q = c[0] if c else flint.fmpq(0)
         return Fraction(int(q.p), int(q.q))
 
+    def value_at(self, q) -> Fraction:
+        """The exact value at the rational ``q`` (not a root of ``den``).
+
+        >>> ((RF.gen() + 1) / (RF.gen() * 2)).value_at(Fraction(1, 3))
+        Fraction(2, 1)
+        """
+        q = Fraction(q)
+        x = flint.fmpq(q.numerator, q.denominator)
+        d = self.den(x)
+        if d == 0:
+            raise ZeroDivisionError(f"{self} has a pole at {q}")
+        v = self.num(x) / d
+        return Fraction(int(v.p), int(v.q))
+
     def __add__(self, other) -> "RF":
         o = RF.lift(other)
         if self.den.degree() == 0 and o.den.degree() == 0:
@@ -334,13 +348,15 @@ class FieldAlgebra:
         return RF.lift(x) / y
 
 
-def run_rational_function(measure, run: Sequence[int], gains, topic, param: str, x: sympy.Symbol):
+def run_rational_function(measure, run: Sequence[int], gains, topic, param: str, x: sympy.Symbol,
+                          sympy_guards: bool = True):
     """``(f, guards)`` of one run, as :func:`workbench.core.rational.rational_function` gives them, or None.
 
     ``f`` is an :class:`RF` (:meth:`RF.rational_function` gives the
     :class:`RationalFunction` in ``x``); ``guards`` the distinct
-    monic numerators (degree >= 1, sympy ``Poly``) of the denominators of the
-    run's ratios that depend on the parameter.  None when the definition
+    monic numerators (degree >= 1, sympy ``Poly``; ``fmpq_poly`` with
+    ``sympy_guards`` false) of the denominators of the run's ratios that
+    depend on the parameter.  None when the definition
     does something :class:`FieldAlgebra` does not follow (the caller then
     takes the sympy path).
 
@@ -358,7 +374,7 @@ def run_rational_function(measure, run: Sequence[int], gains, topic, param: str,
         seen: dict = {}
         for g in A.guards:
             seen.setdefault(tuple(g.coeffs()), g)
-        return value, tuple(_sympy_poly(g, x) for g in seen.values())
+        return value, tuple(_sympy_poly(g, x) for g in seen.values()) if sympy_guards else tuple(seen.values())
     except Exception:  # noqa: BLE001 - not followed exactly here: the sympy path decides (and reports errors)
         return None
 
@@ -565,13 +581,17 @@ _CHEAP_REFINEMENTS = 24
 class _RootContext:
     """An algebraic number prepared for many sign tests: flint minimal polynomial and interval."""
 
-    __slots__ = ("lo", "hi", "slo", "minimal")
+    __slots__ = ("lo", "hi", "slo", "minimal", "mid", "radius", "big")
 
     def __init__(self, x: AlgebraicPoint) -> None:
         self.lo = flint.fmpq(x.lo.numerator, x.lo.denominator)
         self.hi = flint.fmpq(x.hi.numerator, x.hi.denominator)
         self.slo = x.sign_at_lo
         self.minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
+        # the first step of sign() on the whole interval, the same for every function
+        self.mid = (self.lo + self.hi) / 2
+        self.radius = (self.hi - self.lo) / 2
+        self.big = max(abs(self.lo), abs(self.hi))
 
     def sign(self, f, abs_derivative) -> int:
         """The sign of ``f`` (``fmpq_poly``) at the number; ``abs_derivative``: ``|f'|``'s absolute coefficients.
@@ -584,6 +604,9 @@ class _RootContext:
         """
         if f.is_zero():
             return 0
+        v = f(self.mid)  # the loop's first step, its midpoint and bound computed once per number
+        if v != 0 and abs(v) > self.radius * abs_derivative(self.big):
+            return 1 if v > 0 else -1
         lo, hi = self.lo, self.hi
         tested = False
         steps = 0
@@ -604,6 +627,65 @@ class _RootContext:
                 hi = m
 
 
+def signs_at_rational(polys: Sequence, q: Fraction) -> np.ndarray:
+    """The exact sign of each rational function ``(num, den, is_polynomial)`` (``fmpq_poly``) at the rational ``q``.
+
+    ``sign num(q) * sign den(q)``, as
+    :meth:`workbench.core.rational.RationalFunction.sign_at` decides it, with
+    ``q`` converted once for all of them.
+
+    >>> x = flint.fmpq_poly([0, 1])
+    >>> signs_at_rational([(2 * x - 1, flint.fmpq_poly([1]), True), (x - 1, x - 2, False)], Fraction(1, 3)).tolist()
+    [-1, 1]
+    """
+    at = flint.fmpq(q.numerator, q.denominator)
+    out = np.zeros(len(polys), dtype=np.int8)
+    for k, (num, den, polynomial) in enumerate(polys):
+        v = num(at)
+        s = (v > 0) - (v < 0)
+        if s and not polynomial:
+            w = den(at)
+            s *= (w > 0) - (w < 0)
+        out[k] = s
+    return out
+
+
+def refine_to(x: AlgebraicPoint, width: Fraction) -> AlgebraicPoint:
+    """:meth:`AlgebraicPoint.refine_to <workbench.core.algebraic.AlgebraicPoint.refine_to>` on flint: the same bisections.
+
+    The interval is halved at its midpoint until no wider than ``width``;
+    the midpoint becomes the lower end when the minimal polynomial has the
+    sign it has at the lower end there, else the upper end -- the rule of
+    :meth:`AlgebraicPoint.refine`, with the sign computed by ``fmpq_poly``
+    instead of Fractions, so the interval ends up exactly where that
+    method puts it.
+
+    >>> p = sympy.Symbol("p")
+    >>> a = AlgebraicPoint(sympy.Poly(p**2 + p - 1, p, domain="QQ"), 1, Fraction(0), Fraction(1))
+    >>> b = AlgebraicPoint(sympy.Poly(p**2 + p - 1, p, domain="QQ"), 1, Fraction(0), Fraction(1))
+    >>> refine_to(a, Fraction(1, 1000)); b.refine_to(Fraction(1, 1000))  # doctest: +ELLIPSIS
+    AlgebraicPoint(...)
+    AlgebraicPoint(...)
+    >>> (a.lo, a.hi) == (b.lo, b.hi)
+    True
+    """
+    lo = flint.fmpq(x.lo.numerator, x.lo.denominator)
+    hi = flint.fmpq(x.hi.numerator, x.hi.denominator)
+    w = flint.fmpq(width.numerator, width.denominator)
+    if hi - lo <= w:
+        return x
+    minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
+    slo = x.sign_at_lo
+    while hi - lo > w:
+        m = (lo + hi) / 2
+        if sgn(minimal(m)) == slo:
+            lo = m
+        else:
+            hi = m
+    x.lo, x.hi = Fraction(int(lo.p), int(lo.q)), Fraction(int(hi.p), int(hi.q))
+    return x
+
+
 def signs_at(functions: Sequence[RationalFunction], x: AlgebraicPoint) -> np.ndarray:
     """The exact sign of each rational function at the algebraic number ``x`` (``sign num * sign den``).
 
@@ -614,14 +696,23 @@ def signs_at(functions: Sequence[RationalFunction], x: AlgebraicPoint) -> np.nda
     >>> signs_at(fs, golden).tolist()
     [1, 0, -1]
     """
+    return signs_at_prepared(prepare_signs(functions), x)
+
+
+def prepare_signs(functions: Sequence[RationalFunction]) -> list:
+    """``(num, den, |num'|, |den'|, is_zero, is_polynomial)`` of each function, for :func:`signs_at_prepared`."""
+    return [f.flint_polys() + (f.is_zero, f.is_polynomial) for f in functions]
+
+
+def signs_at_prepared(table: Sequence, x: AlgebraicPoint) -> np.ndarray:
+    """:func:`signs_at` of functions prepared once by :func:`prepare_signs` (for many numbers)."""
     ctx = _RootContext(x)
-    out = np.zeros(len(functions), dtype=np.int8)
-    for k, f in enumerate(functions):
-        if f.is_zero:
+    out = np.zeros(len(table), dtype=np.int8)
+    for k, (n, d, dn, dd, zero, polynomial) in enumerate(table):
+        if zero:
             continue
-        n, d, dn, dd = f.flint_polys()
         s = ctx.sign(n, dn)
-        out[k] = s if f.is_polynomial or s == 0 else s * ctx.sign(d, dd)
+        out[k] = s if polynomial or s == 0 else s * ctx.sign(d, dd)
     return out
 
 
@@ -634,7 +725,46 @@ def signs_at(functions: Sequence[RationalFunction], x: AlgebraicPoint) -> np.nda
 _FLOAT_SLACK = Fraction(1, 1 << 58)
 
 
-def root_float(x: AlgebraicPoint) -> float:
+def _newton_enclosure(minimal, lo, hi, sign_at_lo: int, steps: int = 4):
+    """A subinterval ``(a, b)`` of the isolating interval ``(lo, hi)`` holding the root, ``b - a = |a + b| / 2**61``, or None.
+
+    A few Newton steps from the midpoint (each iterate rounded to about 120
+    significant bits) give a candidate ``c``; ``(a, b) = (c - |c| / 2**61, c
+    + |c| / 2**61)`` is *proved* to hold the root by exact signs: both ends
+    inside ``(lo, hi)`` (which holds exactly one root), the minimal
+    polynomial's sign at ``a`` the one at ``lo`` and at ``b`` the opposite
+    (a change of sign; an irreducible polynomial of degree >= 2 has no
+    rational root, so neither sign is zero).  None when a step leaves the
+    interval or the check fails: the caller bisects instead.  The
+    relative width ``2**-60`` is below :data:`_FLOAT_SLACK`, so
+    :func:`root_float` needs no bisection after it.
+    """
+    import math
+
+    deriv = minimal.derivative()
+    c = (lo + hi) / 2
+    for _ in range(steps):
+        slope = deriv(c)
+        if slope == 0:
+            return None
+        c = c - minimal(c) / slope
+        if not (lo < c < hi) or c == 0:
+            return None
+        k = max(0, 120 - int(math.floor(math.log2(abs(float(c)))))) if float(c) != 0 else 240
+        c = flint.fmpq((c * 2 ** k).floor(), 2 ** k)
+        if not (lo < c < hi) or c == 0:
+            return None
+    half = abs(c) / 2 ** 61
+    a, b = c - half, c + half
+    if not (lo < a and b < hi):
+        return None
+    fa, fb = minimal(a), minimal(b)
+    if sgn(fa) != sign_at_lo or sgn(fb) != -sign_at_lo:
+        return None
+    return a, b
+
+
+def root_float(x: AlgebraicPoint, crootof=None) -> float:
     """``to_float`` of the algebraic number ``x`` (a ``CRootOf``), from its isolating interval when it settles it.
 
     Rounding to nearest is monotone, so when both ends of ``[lo (1 - s),
@@ -643,7 +773,9 @@ def root_float(x: AlgebraicPoint) -> float:
     same float, every number in it does, among them the 20-digit
     approximation :func:`~workbench.core.exact.to_float` rounds.  Otherwise
     (the number is within about ``2**-58`` of a rounding boundary) it is
-    ``to_float`` itself.
+    ``to_float`` itself (of ``crootof``, the caller's ``CRootOf`` of ``x``,
+    when given).  The narrow interval comes from a few Newton steps checked
+    by exact signs (:func:`_newton_enclosure`), else from bisection.
 
     >>> p = sympy.Symbol("p")
     >>> golden = AlgebraicPoint(sympy.Poly(p**2 + p - 1, p, domain="QQ"), 1, Fraction(0), Fraction(1))
@@ -656,6 +788,9 @@ def root_float(x: AlgebraicPoint) -> float:
     lo = flint.fmpq(x.lo.numerator, x.lo.denominator)
     hi = flint.fmpq(x.hi.numerator, x.hi.denominator)
     slack = flint.fmpq(_FLOAT_SLACK.numerator, _FLOAT_SLACK.denominator)
+    narrow = _newton_enclosure(minimal, lo, hi, x.sign_at_lo)
+    if narrow is not None:
+        lo, hi = narrow
     while (lo <= 0 <= hi) or hi - lo > min(abs(lo), abs(hi)) * slack:
         mid = (lo + hi) / 2
         s = sgn(minimal(mid))
@@ -675,7 +810,8 @@ def root_float(x: AlgebraicPoint) -> float:
             fa, fb = None, 0.0
         if fa == fb:
             return fa
-    return to_float(x.sympy())
+    # ``crootof``: the caller's CRootOf of x (the same number), not built again from an expression
+    return to_float(x.sympy() if crootof is None else crootof)
 
 
 def crootof_text(r) -> str:

@@ -38,8 +38,14 @@ Method (nothing is copied from a paper):
    definition proves the measure additive in the runs (``c + sum_i
    W_i[r_i]``, RBP, gRBP, INSQ), covers are grouped by type -- the positions
    and grades they change -- and types by their exact difference, without
-   scoring the space at the ``K`` values; runs' rational functions come
-   from flint polynomials (the sympy path remains the fallback).
+   scoring the space at the ``K`` values; in a small space of high degree
+   (:data:`_FUNCTION_GROUPING_RUNS`, :data:`_FUNCTION_GROUPING_POINTS`: INST)
+   covers are grouped by the exact differences of every run's rational
+   function instead, each run's function checked against the measure's own
+   evaluation at :data:`_FUNCTION_CHECK_POINTS` rationals (the certificates
+   below still score every run at every rational region point); runs'
+   rational functions come from flint polynomials (the sympy path remains
+   the fallback), and signs, increments and root refinement run on flint.
 2. Critical points: the real roots inside the domain of every group's
    numerator and denominator and, for total orders (equal increments decide
    ``interval``), of the numerators of every ``d_g - d_0`` (``d_0``: the
@@ -89,8 +95,9 @@ from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.scale.classify import Witness, verdict_from_signs
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.scale.stream import block_ranges
-from workbench.scale.threshold_fast import (additive_in_param, crootof_text, first_of_each_key, no_roots_in,
-                                            root_float, run_rational_function, signs_at, type_keys)
+from workbench.scale.threshold_fast import (_sympy_poly, additive_in_param, crootof_text, first_of_each_key,
+                                            no_roots_in, prepare_signs, refine_to, root_float, run_rational_function,
+                                            signs_at_prepared, signs_at_rational, type_keys)
 
 #: Use the exact shortcuts of :mod:`workbench.scale.threshold_fast` (tests compare with them switched off).
 FAST_PATHS = True
@@ -140,7 +147,7 @@ def _printed(v) -> tuple[str, float | None]:
         from workbench.core.algebraic import from_crootof
 
         try:
-            x = root_float(_POINT_OF.get(v) or from_crootof(v))
+            x = root_float(_POINT_OF.get(v) or from_crootof(v), v)
             x = None if not math.isfinite(x) or x == 0 else x
         except (ValueError, TypeError):  # pragma: no cover - not a real root: the general conversion decides
             x = to_float(v)
@@ -588,6 +595,15 @@ def continuous_param_spec(measure, param: str):
     return ps
 
 
+#: Spaces of at most this many runs whose sample points would number at least :data:`_FUNCTION_GROUPING_POINTS`
+#: group their covers by the runs' exact rational functions (:meth:`_Analysis._group_by_functions`): one
+#: function per run (about a millisecond for INST at depth 8) instead of ``K = 2 * degree + 2`` exact scorings
+#: of every run (INST in T at depth 8: 114 of them, about 35 microseconds per run each).
+_FUNCTION_GROUPING_RUNS = 4096
+_FUNCTION_GROUPING_POINTS = 40
+#: Rationals at which every run's function is checked against the measure's own exact evaluation there.
+_FUNCTION_CHECK_POINTS = 3
+
 #: Runs per block of the streaming analysis: each block's covers hold ``K`` exact differences
 #: at once (``K = 2 * degree + 2``), so blocks are smaller than classify's.
 DEFAULT_BLOCK = 1 << 15
@@ -598,14 +614,15 @@ class _Block:
     """One block of canonical indices ``[start, stop)``: its covers and the runs scored for them.
 
     ``rows`` holds the block's runs, then the upper ends of its covers and
-    tied pairs that lie outside it; ``cover_at``/``tie_at`` are the pairs'
-    positions in ``rows``.
+    tied pairs that lie outside it (``index``: each row's canonical index);
+    ``cover_at``/``tie_at`` are the pairs' positions in ``rows``.
     """
 
     covers: object
     rows: np.ndarray
     cover_at: tuple[np.ndarray, np.ndarray]
     tie_at: tuple[np.ndarray, np.ndarray]
+    index: np.ndarray
 
 
 def _column(differences: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -677,17 +694,31 @@ class _Analysis:
         self.den_degree = max(f.degrees[1] for f in probes)
         self.degree = self.num_degree + 3 * self.den_degree
         k = 2 * self.degree + 2
-        self.xs = self._sample_points(k)
         self.n_covers = self.n_ties = 0
         cover_groups: dict = {}  # exact signature -> first (lower, upper), in order of first appearance
         tie_groups: dict = {}
         self.form = _additive_form(measure, param, space.depth, gains, space.topic) if self.fast else None
+        self._known_difference: dict = {}  # (lower, upper) -> its exact difference (RF), found while grouping
+        self.by_functions = False
         if self.form is not None:
+            self.xs = self._sample_points(k)
             step(f"grouping covers by type (the measure is additive in the runs) in blocks of {self.block_size:,}")
             self._group_by_type(cover_groups, tie_groups)
-        else:
+        elif self.fast and self.size <= _FUNCTION_GROUPING_RUNS and k >= _FUNCTION_GROUPING_POINTS:
+            self.xs = self._sample_points(_FUNCTION_CHECK_POINTS)
+            step(f"grouping covers by their runs' exact rational functions of {param} in blocks of "
+                 f"{self.block_size:,}")
+            self.by_functions = self._group_by_functions(cover_groups, tie_groups)
+            if not self.by_functions:  # a run the shortcut does not follow: the general path, from the start
+                cover_groups.clear()
+                tie_groups.clear()
+                self._known_difference.clear()
+                self.n_covers = self.n_ties = 0
+        if self.form is None and not self.by_functions:
+            self.xs = self._sample_points(k)
             step(f"scoring runs at {k} values of {param} in blocks of {self.block_size:,}; grouping cover differences")
-        for start, stop in block_ranges(self.size, self.block_size) if self.form is None else ():
+        for start, stop in block_ranges(self.size, self.block_size) if self.form is None and not self.by_functions \
+                else ():
             blk = self._block(start, stop)
             cov = blk.covers
             self.n_covers += len(cov.lower)
@@ -713,13 +744,14 @@ class _Analysis:
         self.tie_groups = list(tie_groups.values())
         step("cover difference rational functions")
         # the exact differences of each group's first pair at the sample points, as scored while grouping
-        self.d = self._confirmed_groups(self.cover_groups, None if self.form else list(cover_groups))
-        self.t = self._confirmed_groups(self.tie_groups, None if self.form else list(tie_groups))
+        scored = self.form is None and not self.by_functions  # signatures are exact scores at the sample points
+        self.d = self._confirmed_groups(self.cover_groups, list(cover_groups) if scored else None)
+        self.t = self._confirmed_groups(self.tie_groups, list(tie_groups) if scored else None)
         if self.form is not None:
             self._check_form(self.cover_groups, self.d)
             self._check_form(self.tie_groups, self.t)
         self.g0 = 0 if self.cover_groups else None  # the group of the very first cover
-        self.e = [] if (not self.total or self.g0 is None) else [dg - self.d[self.g0] for dg in self.d]
+        self.e = [] if (not self.total or self.g0 is None) else self._increments()
 
     def _group_by_type(self, cover_groups: dict, tie_groups: dict) -> None:
         """Group the covers (and tied pairs) of an additive measure by type, then types by exact difference.
@@ -758,6 +790,79 @@ class _Analysis:
                     groups.setdefault(self.form.between(lo_rows[k], up_rows[k]), (int(lower[k]), int(upper[k])))
             self._check_exact_work(len(cover_groups) + len(tie_groups), stop, complete=stop >= self.size)
 
+    def _generic_function(self, run):
+        """The run's value as an :class:`RF` when it takes the fast path with no special point in the domain, else None.
+
+        None unless :func:`~workbench.scale.threshold_fast.run_rational_function`
+        follows the definition, no guard of the run has a root inside the
+        domain and its denominator has no root there either: then
+        :meth:`_rational_of_run` would give this very function (its
+        cancelled form) and note nothing for the run, so the function can
+        stand for the run's exact value at every point of the domain.
+        """
+        fast = run_rational_function(self.measure, run, self.gains, self.space.topic, self.param, self.x,
+                                     sympy_guards=False)
+        if fast is None:
+            return None
+        f, guards = fast
+        if any(self._roots_in(None, self._root_cache, g) for g in guards):
+            return None
+        if f.den.degree() > 0 and self._roots_in(None, self._root_cache, f.den):
+            return None
+        return f
+
+    def _group_by_functions(self, cover_groups: dict, tie_groups: dict) -> bool:
+        """Group the covers (and tied pairs) by their exact differences, from every run's rational function.
+
+        Each run's value is the rational function :meth:`_generic_function`
+        gives (False, and nothing kept, as soon as a run has none: the
+        caller then scores the space at the sample points).  A pair's
+        difference is the difference of its runs' functions, cancelled (a
+        canonical form), so two pairs belong to one group iff their
+        differences are equal as functions: the exact grouping the scores
+        at ``2 * degree + 2`` points find when the degree bound holds,
+        without that bound.  Groups and representatives come in canonical
+        ``(lower, upper)`` order, as there.
+
+        The functions come from the definition run on
+        :class:`~workbench.scale.threshold_fast.FieldAlgebra`, not from
+        :meth:`Measure.evaluate`; every run's function is checked against
+        the measure's own exact evaluation at :data:`_FUNCTION_CHECK_POINTS`
+        rationals (any disagreement is an error), as each group's
+        difference is again in :meth:`_confirmed_groups`; the certificates
+        then score every run again at every rational region point.
+        """
+        functions: dict = {}
+        for start, stop in block_ranges(self.size, self.block_size):
+            blk = self._block(start, stop)
+            cov = blk.covers
+            self.n_covers += len(cov.lower)
+            self.n_ties += len(cov.tie_lower)
+            index = blk.index.tolist()
+            for i, row in zip(index, blk.rows):
+                if i not in functions:
+                    f = self._generic_function(row)
+                    if f is None:
+                        return False
+                    functions[i] = f
+                    self._fast_rf[i] = f
+            for q in self.xs:
+                values = self._evaluate(q, blk.rows).values()
+                for i, v in zip(index, values):
+                    if functions[i].value_at(q) != v:
+                        raise NotExpressibleError(
+                            f"{self.measure}: the rational function of run {format_run(self._row(i))} in "
+                            f"{self.param} is {functions[i].value_at(q)} at {self.param}={q}, its exact score {v}")
+            for at, lower, upper, groups in ((blk.cover_at, cov.lower, cov.upper, cover_groups),
+                                             (blk.tie_at, cov.tie_lower, cov.tie_upper, tie_groups)):
+                for lo, up in zip(lower.tolist(), upper.tolist()):
+                    key = functions[up] - functions[lo]
+                    if key not in groups:
+                        groups[key] = (lo, up)
+                        self._known_difference[(lo, up)] = key
+            self._check_exact_work(len(cover_groups) + len(tie_groups), stop, complete=stop >= self.size)
+        return True
+
     def _check_form(self, reps, functions) -> None:
         """Each group's sympy difference must equal the additive form's (a check of the trace; never fails)."""
         for (lo, up), f in zip(reps, functions):
@@ -793,7 +898,9 @@ class _Analysis:
             at[away] = n + np.searchsorted(outside, idx[away])
             return at
 
-        return _Block(cov, rows, (local(cov.lower), local(cov.upper)), (local(cov.tie_lower), local(cov.tie_upper)))
+        index = np.concatenate([np.arange(start, stop, dtype=np.int64), outside.astype(np.int64)])
+        return _Block(cov, rows, (local(cov.lower), local(cov.upper)), (local(cov.tie_lower), local(cov.tie_upper)),
+                      index)
 
     def _check_exact_work(self, n: int, counted: int, complete: bool) -> None:
         """Refuse (:class:`~workbench.errors.TooLargeError`) when the exact phase would exceed the time budget.
@@ -882,15 +989,15 @@ class _Analysis:
         the domain that is not such a guard root is refused (the measure is
         undefined there).
         """
-        fast = run_rational_function(self.measure, run, self.gains, self.space.topic, self.param, self.x) \
-            if self.fast else None
+        fast = run_rational_function(self.measure, run, self.gains, self.space.topic, self.param, self.x,
+                                     sympy_guards=False) if self.fast else None
         if fast is not None:
             fast_f, guards = fast
             f = fast_f.rational_function(self.x)
             # FieldAlgebra notes the guard of every ratio by a parameter-dependent denominator, the sympy
             # path only those left in the expression (a subset): with no guard root inside the domain
             # both come to the same (no exact point, no refusal); otherwise the sympy path decides
-            if any(self._roots_in(g, self._root_cache) for g in guards):
+            if any(self._roots_in(None, self._root_cache, g) for g in guards):
                 fast = None
             else:
                 guards = ()
@@ -913,7 +1020,7 @@ class _Analysis:
                 at.add(r)
                 self.exact_points[r] = True
         if not f.is_polynomial:
-            for r in self._roots_in(f.den, self._root_cache, f.flint_polys()[1]):
+            for r in self._roots_in(None if self.fast else f.den, self._root_cache, f.flint_polys()[1]):
                 if r not in at:
                     label = endpoint_label(r.sympy()) if isinstance(r, AlgebraicPoint) else str(r)
                     raise NotExpressibleError(
@@ -923,18 +1030,44 @@ class _Analysis:
 
     def _run_rf(self, index: int) -> RationalFunction:
         if index not in self._rf:
+            if index in self._fast_rf:  # checked by _generic_function: what _rational_of_run gives, nothing to note
+                self._rf[index] = self._fast_rf[index].rational_function(self.x)
+                return self._rf[index]
             self._last_fast = None
             self._rf[index] = self._rational_of_run(self._row(index))
             if self._last_fast is not None:
                 self._fast_rf[index] = self._last_fast
         return self._rf[index]
 
+    def _difference_rf(self, lo: int, up: int):
+        """``value(up) - value(lo)`` as an :class:`RF` when both runs took the fast path (else None), kept."""
+        if up not in self._fast_rf or lo not in self._fast_rf:
+            return None
+        known = self._known_difference.get((lo, up))
+        if known is None:
+            known = self._known_difference[(lo, up)] = self._fast_rf[up] - self._fast_rf[lo]
+        return known
+
     def _difference(self, lo: int, up: int) -> RationalFunction:
         """``value(up) - value(lo)`` as a cancelled rational function (flint when both runs took the fast path)."""
         f_up, f_lo = self._run_rf(up), self._run_rf(lo)
-        if up in self._fast_rf and lo in self._fast_rf:
-            return (self._fast_rf[up] - self._fast_rf[lo]).rational_function(self.x)
-        return f_up - f_lo
+        rf = self._difference_rf(lo, up)
+        return f_up - f_lo if rf is None else rf.rational_function(self.x)
+
+    def _increments(self) -> list[RationalFunction]:
+        """``d_g - d_0`` for every cover group (total orders: equal increments decide ``interval``).
+
+        On flint when both differences are known as :class:`RF` (their
+        difference, cancelled, converted to sympy's canonical form, the same
+        element sympy's own subtraction gives), else with sympy.
+        """
+        lo0, up0 = self.cover_groups[self.g0]
+        first = self._difference_rf(lo0, up0)
+        out = []
+        for (lo, up), dg in zip(self.cover_groups, self.d):
+            rf = None if first is None else self._difference_rf(lo, up)
+            out.append(dg - self.d[self.g0] if rf is None else (rf - first).rational_function(self.x))
+        return out
 
     def _sample_points(self, k: int) -> list[Fraction]:
         """``k`` simple rationals in the domain, none of them a guard root (an exact point)."""
@@ -985,32 +1118,55 @@ class _Analysis:
 
     # critical points ------------------------------------------------------------
     def _roots_in(self, poly, cache: dict, flint_poly=None) -> list:
-        """:func:`roots_in`, skipped when Descartes' rule of signs proves there is no root inside the domain."""
+        """:func:`roots_in`, skipped when Descartes' rule of signs proves there is no root inside the domain.
+
+        ``poly`` (a sympy ``Poly``) may be None when ``flint_poly`` (the same
+        polynomial, ``fmpq_poly``) is given: it is built only when the roots
+        must be isolated.
+        """
         if self.fast and no_roots_in(poly if flint_poly is None else flint_poly, self.ps.low, self.ps.high):
             return []
+        if poly is None:
+            poly = _sympy_poly(flint_poly, self.x)
         return roots_in(poly, self.ps, cache)
 
     def critical_points(self) -> list:
         cache: dict = {}
         found: dict = {}
-        polys = [(h, fl) for f in [*self.d, *self.t, *self.e] for h, fl in zip((f.num, f.den), f.flint_polys())]
+        functions = [*self.d, *self.t, *self.e]
+        if self.fast:  # sympy polynomials built only for those Descartes' rule does not settle
+            polys = [(None, fl) for f in functions for fl in f.flint_polys()[:2]]
+        else:
+            polys = [(h, fl) for f in functions for h, fl in zip((f.num, f.den), f.flint_polys())]
         for r in [*self.exact_points, *(r for poly, fl in polys for r in self._roots_in(poly, cache, fl))]:
             key = r.key if isinstance(r, AlgebraicPoint) else ("q", r)
             found.setdefault(key, r)
         pts = sorted(found.values(), key=cmp_to_key(compare_reals))
         for r in pts:
             if isinstance(r, AlgebraicPoint):
-                r.refine_to(Fraction(1, 1 << 24))
+                if self.fast:
+                    refine_to(r, Fraction(1, 1 << 24))  # the same bisections, on flint
+                else:
+                    r.refine_to(Fraction(1, 1 << 24))
         return pts
 
     # verdicts -------------------------------------------------------------------
     def _signs(self, functions, x) -> np.ndarray:
         """The exact sign of each function at ``x``; at an algebraic number computed once per list and number."""
         if not isinstance(x, AlgebraicPoint):
-            return np.array([f.sign_at(x) for f in functions], dtype=np.int8)
+            if not self.fast:
+                return np.array([f.sign_at(x) for f in functions], dtype=np.int8)
+            key = ("flint", id(functions))
+            if key not in self._signs_memo:  # the list kept: its id stays unique
+                self._signs_memo[key] = (functions, [f.flint_polys()[:2] + (f.is_polynomial,) for f in functions])
+            return signs_at_rational(self._signs_memo[key][1], Fraction(x))
         key = (id(functions), x.key)
         if key not in self._signs_memo:
-            self._signs_memo[key] = (functions, signs_at(functions, x))  # the list kept: its id stays unique
+            table = ("table", id(functions))
+            if table not in self._signs_memo:
+                self._signs_memo[table] = (functions, prepare_signs(functions))
+            # the list kept: its id stays unique
+            self._signs_memo[key] = (functions, signs_at_prepared(self._signs_memo[table][1], x))
         return self._signs_memo[key][1]
 
     def verdict_at(self, x, polys=None):
