@@ -279,7 +279,7 @@ def main(argv=None) -> None:
     if "ap" in sections:  # a measure that is not a sum: the block stream, beside a kernel written for AP
         for depth, rb in ((20, 10), (22, 10)):
             side_by_side(f"AP, dominance, binary depth {depth}, topic {rb}", ["--ap-kernel", str(depth), str(rb)],
-                         workbench_cmd("AP", "dominance", depth, 1, ("--topic", str(rb), "--timeout", "3600")))
+                         workbench_cmd("AP", "dominance", depth, 1, ("--topic", str(rb), "--workers", "1")))
     measured = {r["what"] for r in rows}
     rows = [r for r in kept if r["what"] not in measured] + rows
     rows.sort(key=_row_order)
