@@ -208,6 +208,77 @@ def test_transform_space_too_large_names_the_depth_then_works(capsys, coll, tmp_
     assert json.loads(out)["rows"][0]["transformed"]["measure"] == "rank[AP]@8"
 
 
+def test_significance_transform_depth_names_the_version(capsys, coll):
+    # the depth asked for is the depth used and printed (it was rank[P@5]@5: the full depth, the option ignored)
+    qrels, runs = coll
+    code, out, err = run_cli(capsys, "significance", qrels, *runs, "--measures", "P@5", "--transform",
+                             "--transform-depth", "3", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["rows"][0]["transformed"]["measure"] == "rank[P@5]@3"
+    code, out, err = run_cli(capsys, "significance", qrels, *runs, "--measures", "P@5", "--transform",
+                             "--transform-depth", "9")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "rank[P@5]@9" in err
+
+
+# ---------------------------------------------------------------- ranked measures rank[M]@N
+def test_ranked_measure_names_in_the_studies(capsys, coll):
+    # RR at depth 3 with 4 relevant documents takes 0, 1/3, 1/2, 1: positions C 0, B 2, A = D 3 (RR's order)
+    qrels, runs = coll
+    code, out, err = run_cli(capsys, "correlation", qrels, *runs, "--measures", "RR, rank[ MRR ]@3,P@5",
+                             "--format", "json")
+    assert code == 0, err
+    rows = {(r["measure_a"], r["measure_b"]): r for r in json.loads(out)["rows"]}
+    assert set(rows) == {("RR", "rank[RR]@3"), ("RR", "P@5"), ("rank[RR]@3", "P@5")}
+    assert rows[("RR", "rank[RR]@3")]["overall"] == 1.0
+    assert rows[("rank[RR]@3", "P@5")]["overall"] == pytest.approx(0.2)      # as RR vs P@5
+    code, out, err = run_cli(capsys, "significance", qrels, *runs, "--measures", "rank[RR]@3,RR",
+                             "--compare", "rank[RR]@3,RR", "--transform", "--format", "json")
+    assert code == 0, err
+    js = json.loads(out)
+    assert [r["measure"] for r in js["rows"]] == ["rank[RR]@3", "RR"]
+    assert js["rows"][0]["transformed"] is None and js["rows"][1]["transformed"]["measure"] == "rank[RR]@5"
+    assert js["changes"] == []
+    code, out, err = run_cli(capsys, "significance", qrels, *runs, "--measures", "rank[RR]@3", "--transform")
+    assert code == 0 and "n/a (ranked already)" in out
+    for bad, word in (("rank[Foo]@3", "Foo"), ("rank[AP]@9", "rank[AP]@9"), ("rank[ir:P@5]@3", "ir:P@5"),
+                      ("rank[AP]", "rank[M]@N")):
+        code, out, err = run_cli(capsys, "correlation", qrels, *runs, "--measures", f"RR,{bad}")
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and word in err, (bad, err)
+
+
+def test_correlation_transform_tables(capsys, coll, tmp_path):
+    qrels, runs = coll
+    code, out, err = run_cli(capsys, "correlation", qrels, *runs, "--measures", "RR,ir:P@5", "--transform",
+                             "--transform-depth", "2", "--transform-depth", "3", "--format", "json")
+    assert code == 0, err
+    js = json.loads(out)
+    assert [(r["measure_a"], r["measure_b"]) for r in js["rows"]] == [("RR", "ir:P@5")]
+    assert [(r["measure_a"], r["measure_b"], r["depth"]) for r in js["transform"]] == \
+        [("RR", "rank[RR]@2", 2), ("RR", "rank[RR]@3", 3)]
+    # every topic alike and the transformation keeps each topic's order: tau 1 on every topic and overall
+    assert all(r["overall"] == 1.0 and r["topic_by_topic"] == 1.0 for r in js["transform"])
+    assert any("ir:P@5" in n and "no interval transformation" in n for n in js["notes"])
+    # one measure is enough with --transform; the default depth is the rankings' (5 documents)
+    code, out, err = run_cli(capsys, "correlation", qrels, *runs, "--measures", "RR", "--transform", "--format", "csv")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("measure_a,") and "RR,rank[RR]@5,1.0,1.0,20,0" in out
+    code, out, err = run_cli(capsys, "correlation", qrels, *runs, "--measures", "RR,AP", "--transform")
+    assert code == 0, err
+    assert "| RR vs AP |" in out and "| AP vs rank[AP]@5 | 1.0000 | 1.0000 | 20 | 0 |" in out
+    assert "interval transformation rank[M]@N" in out
+    for extra in (["--transform-depth", "2"], ["--transform", "--depth", "3", "--transform-depth", "4"],
+                  ["--transform", "--transform-depth", "0"]):
+        code, out, err = run_cli(capsys, "correlation", qrels, *runs, "--measures", "RR", *extra)
+        assert code == 2 and out == "" and "--transform" in err and len(err.strip().splitlines()) == 1, extra
+    big = write_qrels(tmp_path / "big.txt", relevant=25)
+    argv = ["correlation", big, *runs[:3], "--measures", "AP", "--depth", "30", "--transform", "--format", "json"]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == "" and "rank[AP]@30" in err and "--transform-depth" in err
+    code, out, err = run_cli(capsys, *argv, "--transform-depth", "8")
+    assert code == 0, err
+    assert json.loads(out)["transform"][0]["measure_b"] == "rank[AP]@8"
+
+
 # ---------------------------------------------------------------- downsampling
 def test_downsampling_formats_figure_and_seed(capsys, coll, tmp_path):
     qrels, runs = coll

@@ -308,3 +308,46 @@ def test_describe_families():
     assert by["AP"]["needs_topic"] and not by["ERR"]["needs_topic"]
     assert not by["nDCG"]["z3_ok"] and by["SBTO"]["z3_ok"]
     assert all(r["reference"] for r in rows)
+
+
+# ---------------------------------------------------------------- rank[M]@N: a measure's interval transformation
+@pytest.mark.parametrize("text,canonical,depth,unit", [
+    ("rank[AP]@10", "rank[AP]@10", 10, False),
+    (" rank[ RBP(p=0.80) ] @ 05 ", "rank[RBP(p=0.8)]@5", 5, False),
+    ("rank[NDCG@5]@20", "rank[nDCG@5]@20", 20, False),
+    ("rank[DCG(discount=logb,b=3)]@4", "rank[DCG(b=3,discount=logb)]@4", 4, False),
+    ("unit-rank[MAP]@3", "unit-rank[AP]@3", 3, True),
+])
+def test_ranked_names_parse_to_canonical_labels(text, canonical, depth, unit):
+    from workbench.measures.names import parse_ranked
+
+    r = parse_ranked(text)
+    assert (str(r), r.depth, r.unit) == (canonical, depth, unit)
+    assert r.measure == parse_measure(text.strip()[text.strip().index("[") + 1:text.strip().rindex("]")])
+
+
+@pytest.mark.parametrize("text,error,word", [
+    ("rank[AP]", BadParameterError, "rank[M]@N"),
+    ("rank[AP]@0", BadParameterError, ">= 1"),
+    ("rank[AP]@2.5", BadParameterError, ">= 1"),
+    ("rank[Foo]@3", UnknownMeasureError, "Foo"),
+    ("rank[RBP(p=2)]@3", BadParameterError, "p=2"),
+    ("rank[rank[AP]@3]@4", UnknownMeasureError, "ranked already"),
+    ("rank[ir:P@5]@3", UnknownMeasureError, "workbench measure"),
+])
+def test_ranked_names_refused_in_one_line(text, error, word):
+    from workbench.measures.names import parse_ranked
+
+    with pytest.raises(error) as e:
+        parse_ranked(text)
+    assert word in str(e.value) and "\n" not in str(e.value)
+
+
+def test_ranked_names_are_not_measures_of_a_run_and_other_names_unchanged():
+    from workbench.measures.names import parse_ranked
+
+    with pytest.raises(UnknownMeasureError, match="interval transformation"):
+        parse_measure("rank[AP]@10")
+    for text in ("AP", "RBP(p=0.8)@10", "nDCG@5", "P@5", "Foo", "rankAP", "ranked"):
+        assert parse_ranked(text) is None
+    assert str(parse_measure("RBP(p=0.8)@10")) == "RBP(p=0.8)@10"

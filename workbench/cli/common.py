@@ -181,9 +181,13 @@ def measure_names(text: str) -> list[str]:
 
 
 def canonical_name(name: str) -> str:
-    """The matrix name :func:`workbench.data.score_matrix.score_matrices` gives measure ``name``."""
+    """The matrix name the studies give measure ``name`` (``rank[M]@N`` too; :func:`scorer`)."""
     from workbench.data.score_matrix import resolve_measure
+    from workbench.measures.names import parse_ranked
 
+    ranked = parse_ranked(name)
+    if ranked is not None:
+        return str(ranked)
     src, m = resolve_measure(name)
     return str(m) if src == "workbench" else f"ir:{m}"
 
@@ -202,19 +206,27 @@ def _load(qrels: Path, runs: list[Path], score_precision: str = "float32"):
 
 
 def scorer(view: str, depth: Optional[int], gains: Optional[str], skip_missing: bool, bar=None):
-    """``score(qrels, runs, measures)`` with the command's view, depth, gains and missing-topic rule."""
+    """``score(qrels, runs, measures)`` with the command's view, depth, gains and missing-topic rule.
+
+    A measure named ``rank[M]@N`` is ``M``'s interval transformation at
+    depth ``N`` (:func:`workbench.experiments.ranked.score_with_ranked`).
+    """
     from workbench.errors import MissingTopicError
     from workbench.data.score_matrix import score_matrices
+    from workbench.experiments.ranked import score_with_ranked
 
     def progress(stage: str, done: int, total: int) -> None:
         bar.phase(f"scoring {stage} {done}/{total}")
 
-    def score(q, r, measures):
+    def score_plain(q, r, measures):
         try:
             return score_matrices(q, r, list(measures), view, depth, progress if bar else None,
                                   gains=gains, skip_missing=skip_missing)
         except MissingTopicError as e:
             raise MissingTopicError(f"{e} (--skip-missing ignores such topics)") from None
+
+    def score(q, r, measures):
+        return score_with_ranked(score_plain, q, r, list(measures))
 
     return score
 

@@ -22,6 +22,11 @@ one ranking) tau is undefined: ``value`` is None.
   all systems tied under one measure) are counted and listed.
 * **Table** (:func:`correlation_table`): every pair of the given matrices,
   rows in the order of seed 000 Tables 1-2 (pair, topic-by-topic, overall).
+* **Interval transformation** (:func:`transform_correlation`): each
+  measure ``M`` scored on rankings cut at ``N`` against its ranked version
+  ``rank[M]@N`` (:func:`workbench.experiments.ranked.ranked_version`), as
+  Ferrante, Ferro and Fuhr (2021) compare a measure with its mapping to an
+  interval scale.
 
 Examples
 --------
@@ -355,5 +360,66 @@ def correlation_table(matrices: Sequence, pairs: Sequence[tuple[int, int]] | Non
     return CorrelationTable(tuple(rows), "/".join(views))
 
 
+def transform_correlation(matrices: Sequence, hint: str = "use a depth of ") -> tuple[CorrelationTable, list[str]]:
+    """Tau-b of each measure and its interval transformation at the depth of its rankings.
+
+    Each exact matrix ``M`` (scored on rankings of depth ``N``: cut at ``N``
+    or all shorter) is paired with ``rank[M]@N``, its values replaced by
+    their positions among the distinct values ``M`` takes on the topic's
+    space of runs of depth ``N``; the row is ``M vs rank[M]@N``, overall and
+    topic by topic as in :func:`correlation_table`.
+
+    Parameters
+    ----------
+    matrices : sequence of ScoreMatrix
+        ir_measures matrices and ranked ones are skipped (named in the second result).
+    hint : str
+        How an error for a space too large to enumerate names the remedy
+        (see :func:`workbench.experiments.ranked.ranked_version`).
+
+    Returns
+    -------
+    table : CorrelationTable
+    skipped : list of str
+        The measures without a transformation, with the reason.
+
+    Examples
+    --------
+    >>> from workbench.data.score_matrix import score_matrices
+    >>> qrels = {"1": {"a": 1, "b": 1, "c": 1}, "2": {"a": 1}}
+    >>> runs = {"x": {"1": ["a", "b", "n"], "2": ["a"]}, "y": {"1": ["n", "a", "b"], "2": ["n", "a"]},
+    ...         "z": {"1": ["a", "n", "b"], "2": ["n", "m", "a"]}}
+    >>> ms = score_matrices(qrels, runs, ["AP", "ir:P@2"], view="binary", depth=3)
+    >>> table, skipped = transform_correlation(ms)
+    >>> print(table.markdown())
+    | Measure pair | Topic-by-Topic | Overall | topics | undefined |
+    |---|---|---|---|---|
+    | AP vs rank[AP]@3 | 1.0000 | 1.0000 | 2 | 0 |
+    <BLANKLINE>
+    >>> skipped
+    ['ir:P@2 (ir_measures floats)']
+
+    References
+    ----------
+    Ferrante, Ferro, Fuhr, IEEE Access 2021 (Kendall's tau between a measure
+    and its interval-scaled version over the systems); seed 000 eq. 7.
+    """
+    from workbench.experiments.ranked import ranked_version
+
+    rows, skipped = [], []
+    with cyclic_gc_paused():
+        for m in matrices:
+            if not m.exact:
+                skipped.append(f"{m.measure} (ir_measures floats)")
+                continue
+            if m.spec is None:
+                skipped.append(f"{m.measure} (ranked already)")
+                continue
+            t = ranked_version(m, hint=hint)
+            rows.append(CorrelationRow(m.measure, t.measure, topic_by_topic_tau(m, t), overall_tau(m, t)))
+    views = sorted({m.view for m in matrices})
+    return CorrelationTable(tuple(rows), "/".join(views)), skipped
+
+
 __all__ = ["TauB", "tau_b_from_signs", "overall_tau", "TopicByTopicTau", "topic_by_topic_tau",
-           "CorrelationRow", "CorrelationTable", "correlation_table"]
+           "CorrelationRow", "CorrelationTable", "correlation_table", "transform_correlation"]

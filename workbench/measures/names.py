@@ -14,6 +14,13 @@ to ``0.54``, or sympy's ``CRootOf(p**3 + p**2 + p - 1, 0)``; see
 (``path/to/file.py:function(p=0.6)@k``) when the function declares them
 (:func:`workbench.parameter`).
 
+The interval transformation of a measure ``M`` at depth ``N`` is named
+``rank[M]@N`` (``unit-rank[M]@N`` scaled to [0, 1] per topic), the name
+:meth:`workbench.data.score_matrix.ScoreMatrix.transformed` gives its
+matrix: :func:`parse_ranked` reads it (the studies on TREC runs score it);
+:func:`parse_measure` refuses it, since its values depend on the topic's
+whole space of runs, not on the run alone.
+
 Examples
 --------
 >>> str(parse_measure("RBP(p=0.8)@10"))
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 
 from workbench.core.algebraic_syntax import ROOT_FUNCTIONS, real_from_ast
@@ -137,6 +145,10 @@ def parse_measure(text: str) -> Measure:
     if not isinstance(text, str) or not text.strip():
         raise UnknownMeasureError(f"measure name {text!r} is empty")
     text = text.strip()
+    if _RANKED.match(text):
+        raise UnknownMeasureError(
+            f"measure name {text!r} is an interval transformation: the studies on TREC runs "
+            "(workbench experiment ...) score it; elsewhere give the measure's own name")
     user = _split_user_spec(text)
     if user is not None:
         spec, tail = user
@@ -189,6 +201,90 @@ def parse_measure(text: str) -> Measure:
     return Measure(name, params, cutoff)
 
 
+#: ``rank[M]@N`` and ``unit-rank[M]@N``: the last ``]@`` closes the measure's name
+_RANKED = re.compile(r"^(unit-)?rank\[(.*)\]\s*(?:@\s*(\S*))?$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class RankedName:
+    """A parsed ``rank[M]@N``: the interval transformation of measure ``M`` at run depth ``N``.
+
+    Attributes
+    ----------
+    measure : Measure
+        ``M``, a workbench measure (exact values).
+    depth : int
+        ``N``: runs are cut at ``N`` documents and each value replaced by its
+        position among the distinct values ``M`` takes on the topic's space
+        of runs of depth ``N``.
+    unit : bool
+        ``unit-rank[M]@N``: positions divided by their number minus one.
+    """
+
+    measure: Measure
+    depth: int
+    unit: bool = False
+
+    def __str__(self) -> str:
+        return f"{'unit-' if self.unit else ''}rank[{self.measure}]@{self.depth}"
+
+
+def parse_ranked(text: str) -> RankedName | None:
+    """Parse ``rank[M]@N`` (or ``unit-rank[M]@N``); None for any other name.
+
+    Parameters
+    ----------
+    text : str
+        A measure name.
+
+    Returns
+    -------
+    RankedName or None
+        None when ``text`` is not of the form ``rank[...]@N``; its
+        ``str`` is the canonical name, the label of the transformed matrix.
+
+    Raises
+    ------
+    UnknownMeasureError
+        ``M`` is not a workbench measure name, or is itself ranked.
+    BadParameterError
+        ``N`` is not an integer >= 1, or ``M``'s parameters are bad.
+
+    Examples
+    --------
+    >>> r = parse_ranked(" rank[ RBP(p=0.80) ]@10")
+    >>> str(r), r.depth, r.unit
+    ('rank[RBP(p=0.8)]@10', 10, False)
+    >>> str(parse_ranked("unit-rank[NDCG@5]@05")), parse_ranked("AP") is None
+    ('unit-rank[nDCG@5]@5', True)
+    >>> parse_ranked("rank[AP]@0")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: rank[AP]@0: the depth N of rank[M]@N must be an integer >= 1
+    """
+    if not isinstance(text, str):
+        return None
+    match = _RANKED.match(text.strip())
+    if match is None:
+        return None
+    text = text.strip()
+    unit, inner, n = match.group(1) is not None, match.group(2).strip(), match.group(3)
+    if n is None:
+        raise BadParameterError(f"{text}: give the depth N of the transformation, rank[M]@N")
+    if not (n.isascii() and n.isdigit()) or int(n) < 1:
+        raise BadParameterError(f"{text}: the depth N of rank[M]@N must be an integer >= 1")
+    if _RANKED.match(inner):
+        raise UnknownMeasureError(f"{text}: {inner} is ranked already (its transformation is itself)")
+    if inner.startswith(("ir:", "trec:")):
+        raise UnknownMeasureError(f"{text}: the interval transformation needs a workbench measure "
+                                  f"(exact values), not {inner}")
+    try:
+        measure = parse_measure(inner)
+    except (UnknownMeasureError, BadParameterError) as e:
+        raise type(e)(f"{text}: {e}") from None
+    return RankedName(measure, int(n), unit)
+
+
 def describe_families() -> list[dict]:
     """Every built-in family: name, parameters with domains and defaults, topic, z3, reference.
 
@@ -222,4 +318,4 @@ def describe_families() -> list[dict]:
     return out
 
 
-__all__ = ["ALIASES", "parse_measure", "load_user_family", "describe_families", "unknown_family_error"]
+__all__ = ["ALIASES", "parse_measure", "parse_ranked", "RankedName", "load_user_family", "describe_families", "unknown_family_error"]

@@ -29,21 +29,21 @@ def register(app: typer.Typer) -> None:
 
 
 def _transform(m, transform_depth: Optional[int]):
-    """The interval transformation of ``m`` (None for ir_measures floats); space limits as one CLI line."""
-    from workbench.errors import SpaceTooLargeError, WorkbenchError
+    """The interval transformation ``rank[M]@N`` of ``m``; None for ir_measures floats and ranked measures.
 
-    if not m.exact:
+    ``N`` is ``--transform-depth`` when given, else the depth of the scored
+    rankings; a space too large to enumerate is one CLI line naming the
+    largest ``--transform-depth`` that fits.
+    """
+    from workbench.errors import WorkbenchError
+    from workbench.experiments.ranked import ranked_version
+
+    if not m.exact or m.spec is None:
         return None
     try:
-        try:
-            return m.transformed()
-        except SpaceTooLargeError:
-            if transform_depth is None:
-                raise
-            return m.transformed(depth=transform_depth)
-    except SpaceTooLargeError as e:
-        msg = str(e).replace("pass depth=", "give --transform-depth ").replace(" (or raise max_space)", "")
-        raise WorkbenchError(f"--transform {m.measure}: {msg}") from None
+        return ranked_version(m, transform_depth, hint="give --transform-depth ")
+    except WorkbenchError as e:
+        raise type(e)(f"--transform: {e}") from None
 
 
 def _comparisons(m, alpha: float):
@@ -102,7 +102,8 @@ def significance_cmd(
     transform: bool = typer.Option(
         False, "--transform", help="Add each measure's interval transformation and the decisions it changes."),
     transform_depth: Optional[int] = typer.Option(
-        None, "--transform-depth", help="Transformation depth for measures whose full-depth space is too large."),
+        None, "--transform-depth",
+        help="Depth N of the transformation rank[M]@N (default: the rankings' depth; needed when that space is too large)."),
     fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
@@ -158,7 +159,7 @@ def significance_cmd(
                             row["can"].count]
         elif transform:
             table[-1] += [None] * len(SIG_T_HEAD)
-            md_rows[-1] += ["n/a (ir_measures)", "-", "-", "-", "-"]
+            md_rows[-1] += ["n/a (ranked already)" if row["m"].exact else "n/a (ir_measures)", "-", "-", "-", "-"]
 
     head = ["Measure", "Kruskal-Wallis + HSD", "ANOVA + HSD"]
     head += ["Interval version", "KW + HSD", "ANOVA + HSD", "KW changes", "ANOVA changes"] if transform else []
