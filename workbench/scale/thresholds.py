@@ -1327,11 +1327,13 @@ _SEC_PER_POINT_FACTOR = 1.0
 #: this many seconds times ``D ** 2.5`` (sympy, exact).
 _SEC_PER_ROOT_ISOLATION = 1e-6
 #: The exact phase once covers are grouped costs about this many seconds per distinct difference times the
-#: degree bound squared (its sympy rational function, root isolation) plus this many per pair of distinct
-#: differences times the degree bound (signs of every difference at every critical point); measured on INST
-#: in T at depth 8 (benchmarks/thresholds.py: 255 differences, degree bound 56, about 16 s).
+#: degree bound squared (its rational function, root isolation) plus this many per pair of distinct
+#: differences times the degree bound (signs of every difference at every critical point).  INST in T
+#: (benchmarks/results/thresholds_scale.md): depth 8, 255 differences, degree bound 56: about 3.2 s of work
+#: after the flint shortcuts (4.0 CPU s with start-up), estimated 5.7 s (it was about 16 s before them, with
+#: 2.9e-6 per pair); depth 6, 63 differences, degree bound 40: about 1 s, estimated 0.7 s.
 _SEC_PER_GROUP_DEGREE2 = 6.5e-6
-_SEC_PER_GROUP_PAIR = 2.9e-6
+_SEC_PER_GROUP_PAIR = 1.4e-7
 #: Bytes held per byte of a block's exact cover differences (one column per parameter value): the columns,
 #: and while they are grouped a sort permutation and one sorted copy.
 _MEM_PER_COLUMN_BYTE = 2.0
