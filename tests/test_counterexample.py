@@ -193,7 +193,7 @@ def test_depth_arguments():
     with pytest.raises(WorkbenchError, match="depth 0"):
         find_counterexample("RBP", "rank", depth=0)
     with pytest.raises(SpaceTooLargeError, match="--method smt"):
-        find_counterexample("RBP", "rank", depth=30, grades=2)
+        find_counterexample("RR", "rank", depth=30, grades=2)  # RBP would be decided by kind of cover
     with pytest.raises(NotExpressibleError):
         find_counterexample("DCG", "rank", depth=2, method="smt")
     with pytest.raises(BadParameterError):
@@ -257,7 +257,7 @@ def test_cli_text_output(capsys):
     (["counterexample", "RBP", "--depth", "3", "--method", "smt", "--param-range", "p=2..3"], "p=2..3"),
     (["counterexample", "RBP", "--depth", "3", "--timeout", "-1"], "timeout -1"),
     (["counterexample", "AP", "--depth", "3"], "--topic"),
-    (["counterexample", "RBP", "--depth", "30", "--grades", "2"], "--method smt"),
+    (["counterexample", "RR", "--depth", "30", "--grades", "2"], "--method smt"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(capsys, argv, bad):
     code, out, err = run_cli(capsys, *argv)

@@ -258,7 +258,7 @@ def test_a_scheduler_without_workers_is_refused_before_blocks_wait_forever():
                                   protocol="tcp://", host="127.0.0.1") as empty:
         start = time.perf_counter()
         with pytest.raises(SchedulerError, match="has no workers"):
-            classify(parse_measure("RBP(p=4/5)"), get_order("rank"), rank_space(8), block_size=32, workers=2,
+            classify(parse_measure("RR"), get_order("rank"), rank_space(8), block_size=32, workers=2,
                      scheduler=empty.scheduler_address, connect_timeout=5)
         assert time.perf_counter() - start < 5
         # a small space is classified here: the scheduler answered, so that is fine

@@ -184,6 +184,8 @@ def test_certificates_beyond_the_time_budget_are_refused_once_the_critical_point
     import workbench.scale.thresholds as thr
 
     monkeypatch.setattr(thr, "_pass_seconds", lambda *args: 100.0)
+    # the model says 100 s a pass, and so does the pass timed when the model does not fit: refused
+    monkeypatch.setattr(thr._Analysis, "_timed_pass", lambda self: 100.0)
     with pytest.raises(TooLargeError) as e:
         thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(4))
     msg = str(e.value)
@@ -191,6 +193,10 @@ def test_certificates_beyond_the_time_budget_are_refused_once_the_critical_point
     # rational point region, 5 rational certificates, one of them counted up front (the additive path)
     assert "\n" not in msg and "certificates at 4 more rational points (3 critical points in p)" in msg, msg
     monkeypatch.setattr(thr, "_pass_seconds", lambda *args: 1.0)
+    assert thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(4)).depth == 4
+    # a model far too high is corrected by the timed pass (a real pass at depth 4 takes milliseconds)
+    monkeypatch.undo()
+    monkeypatch.setattr(thr, "_pass_seconds", lambda *args: 100.0)
     assert thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(4)).depth == 4
 
 
