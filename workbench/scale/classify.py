@@ -743,11 +743,23 @@ def classify(
 ) -> Classification:
     """Classify ``measure`` relative to ``order`` on ``space``, exactly, in bounded memory.
 
-    The space is consumed in blocks of canonical indices
-    (:mod:`workbench.scale.stream`): each block scores its runs and the
-    upper ends of the covers that start in it, and keeps only the first
-    offending cover, the first tie and (total orders) the increments; the
-    block summaries merge in canonical order, so the result is the same
+    Three paths give the same result (tested against one another and
+    against :func:`classify_materialised`), the first that applies is taken:
+
+    1. an additive measure on a full rank space under the rank, dominance,
+       swap, raise or ipso order: one exact difference per kind of cover
+       decides every cover (:mod:`workbench.scale.by_cover_type`), no run
+       is scored;
+    2. any measure under dominance, swap, raise or ipso on a rank space
+       (full, or a binary topic), without ``block_size``: blocks of runs
+       sharing their first positions, covers taken kind by kind as aligned
+       slices of values (:mod:`workbench.scale.kind_blocks`);
+    3. otherwise the space is consumed in blocks of canonical indices
+       (:mod:`workbench.scale.stream`): each block scores its runs and the
+       upper ends of the covers that start in it, and keeps only the first
+       offending cover, the first tie and (total orders) the increments.
+
+    Block summaries merge in canonical order, so the result is the same
     whatever the block size, the number of workers and the engine.
 
     Parameters
