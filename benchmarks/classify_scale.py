@@ -12,6 +12,12 @@ pytrec_eval (``pytrec_eval-terrier``) times the mere scoring of the same runs
 (one query per run, ``P_5`` and ``recip_rank``; only ``evaluate`` is timed)
 where building its input fits in memory.
 
+Since issue 25, RBP (a sum of per-position terms) on these full spaces is
+decided by kinds of covers without scoring a run (``workbench.scale.by_cover_type``),
+so a rerun measures that path, not the block stream these rows were taken
+with; ``benchmarks/classify_kernel.py`` compares both paths with a minimal
+kernel.
+
 Each measured row is kept in ``benchmarks/results/classify_scale.json`` (so
 the long depths can be run later, alone, with ``--only``) and the Markdown
 file is rendered from all kept rows.
