@@ -67,12 +67,9 @@ def classify(
 
 
 def print_classification(result) -> None:
+    from workbench.core.readable import joined
+    from workbench.scale.classify import affine_text, increments_text
     from workbench.space.runs import format_run
-    from workbench.core.exact import exact_str, to_float
-
-    def show(v) -> str:
-        text = exact_str(v)
-        return text if "/" not in text or "log" not in text else f"{text} (~{to_float(v):.6g})"
 
     stdout.print(
         f"[bold]{result.measure}[/bold] on {result.kind}-based runs, depth {result.depth}, "
@@ -83,12 +80,12 @@ def print_classification(result) -> None:
     stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic_text}")
     if result.affine:
         a, b = result.affine
-        stdout.print(f"  {result.measure} = {show(a)} * rank + {show(b)}")
+        stdout.print(f"  {affine_text(result.measure, a, b)}")
     if result.ranked_values is not None:
-        gaps = [exact_str(b - a) for a, b in zip(result.ranked_values, result.ranked_values[1:4])]
+        gaps = [b - a for a, b in zip(result.ranked_values, result.ranked_values[1:4])]
         stdout.print(
             f"  interval transformation: {len(result.ranked_values)} attained values -> positions "
-            f"0..{len(result.ranked_values) - 1}" + (f"; first gaps {', '.join(gaps)}" if gaps else "")
+            f"0..{len(result.ranked_values) - 1}" + (f"; first gaps {joined(gaps, ', ')}" if gaps else "")
         )
     else:
         stdout.print(f"  interval transformation: {result.ranked_values_omitted}")
@@ -97,12 +94,7 @@ def print_classification(result) -> None:
         rel = "tied with" if result.verdict == "weak" else "scores above"
         stdout.print(
             f"  witness: {format_run(w.lower)} <= {format_run(w.upper)} in the order, but "
-            f"{format_run(w.lower)} {rel} it: {show(w.lower_value)} vs {show(w.upper_value)}"
+            f"{format_run(w.lower)} {rel} it: {joined([w.lower_value, w.upper_value], ' vs ')}"
         )
     if result.gap_witness:
-        w1, w2 = result.gap_witness
-        stdout.print(
-            f"  unequal increments: {format_run(w1.lower)}->{format_run(w1.upper)} gains "
-            f"{exact_str(w1.upper_value - w1.lower_value)}, {format_run(w2.lower)}->{format_run(w2.upper)} gains "
-            f"{exact_str(w2.upper_value - w2.lower_value)}"
-        )
+        stdout.print(f"  unequal increments: {increments_text(result.gap_witness)}")

@@ -441,9 +441,11 @@ class Witness:
         ----------
         SPEC section 3 (a violation comes with a witness pair and both exact values).
         """
+        from workbench.core.readable import joined
+
         lo, up = format_run(self.lower), format_run(self.upper)
-        return (f"{lo} <= {up} in the order, but {lo} {relation} it: "
-                f"{show_value(self.lower_value)} vs {show_value(self.upper_value)}")
+        return f"{lo} <= {up} in the order, but {lo} {relation} it: " + joined(
+            [self.lower_value, self.upper_value], " vs ")
 
     def increment(self) -> str:
         """The cover as a step and what it gains: ``000->001 gains 2/27``.
@@ -455,25 +457,59 @@ class Witness:
         ----------
         SPEC section 3 (interval: equal increments between consecutive runs).
         """
-        return (f"{format_run(self.lower)}->{format_run(self.upper)} gains "
-                f"{exact_str(self.upper_value - self.lower_value)}")
+        return increments_text([self])
 
 
 def show_value(v) -> str:
-    """An exact value for a summary: its exact string, with a float beside it when logarithms appear.
+    """An exact value for a summary: readable and exact, with a float beside it when irrational.
+
+    Logarithms are written in base 2 and an algebraic number as ``root(...)``
+    (:func:`workbench.core.readable.readable`); the JSON output keeps the
+    canonical exact string.
 
     >>> import sympy
     >>> show_value(Fraction(144, 625)), show_value(1 / sympy.log(3) * sympy.log(2) / 2)
-    ('144/625', 'log(2)/(2*log(3)) (~0.315465)')
+    ('144/625', '1/(2*log2(3)) (~0.315465)')
 
     References
     ----------
     DESIGN.md, "Arithmetic" (floats are for the approximations printed beside exact values).
     """
-    from workbench.core.exact import approx_str
+    from workbench.core.readable import show_value as readable_value
 
-    text = exact_str(v)
-    return text if "/" not in text or "log" not in text else f"{text} (~{approx_str(v)})"
+    return readable_value(v)
+
+
+def increments_text(witnesses) -> str:
+    """The covers of ``witnesses`` as steps and what they gain, an algebraic number named once.
+
+    >>> increments_text([Witness((0, 0), (0, 1), Fraction(0), Fraction(1, 4)),
+    ...                  Witness((0, 1), (1, 0), Fraction(1, 4), Fraction(1, 3))])
+    '00->01 gains 1/4, 01->10 gains 1/12'
+
+    References
+    ----------
+    :func:`workbench.core.readable.show_values`.
+    """
+    from workbench.core.readable import show_values
+
+    witnesses = list(witnesses)
+    items = show_values([w.upper_value - w.lower_value for w in witnesses])
+    steps = [f"{format_run(w.lower)}->{format_run(w.upper)} gains {g}" for w, g in zip(witnesses, items)]
+    wheres = items[len(witnesses):]
+    return ", ".join(steps) + (f", where {', '.join(wheres)}" if wheres else "")
+
+
+def affine_text(measure: str, a, b) -> str:
+    """``M = a * rank + b`` with readable values.
+
+    >>> affine_text("P@2", Fraction(1, 2), Fraction(0))
+    'P@2 = 1/2 * rank + 0'
+    """
+    from workbench.core.readable import show_values
+
+    items = show_values([a, b])
+    return f"{measure} = {items[0]} * rank + {items[1]}" + (f", where {', '.join(items[2:])}" if items[2:] else "")
 
 
 def _html_witness(w: Witness, relation: str) -> tuple:
@@ -482,8 +518,11 @@ def _html_witness(w: Witness, relation: str) -> tuple:
 
     lo, up = format_run(w.lower), format_run(w.upper)
     pair = Markup(f"{code(lo)} \u2264 {code(up)} in the order, but {code(lo)} {cell(relation)} it")
-    values = Markup(f"M({cell(lo)}) = {code(show_value(w.lower_value))}, "
-                    f"M({cell(up)}) = {code(show_value(w.upper_value))}")
+    from workbench.core.readable import show_values
+
+    items = show_values([w.lower_value, w.upper_value])
+    values = Markup(f"M({cell(lo)}) = {code(items[0])}, M({cell(up)}) = {code(items[1])}"
+                    + "".join(f", where {code(x)}" for x in items[2:]))
     return ("witness", pair), ("values", values)
 
 
@@ -616,12 +655,12 @@ class Classification:
                  f"  verdict: {self.verdict}    intrinsic (Giner): {self.intrinsic_text}"]
         if self.affine:
             a, b = self.affine
-            lines.append(f"  {self.measure} = {show_value(a)} * rank + {show_value(b)}")
+            lines.append(f"  {affine_text(self.measure, a, b)}")
         if self.witness:
             lines.append(f"  witness: {self.witness.describe(self._relation())}")
         if self.gap_witness:
             w1, w2 = self.gap_witness
-            lines.append(f"  unequal increments: {w1.increment()}, {w2.increment()}")
+            lines.append(f"  unequal increments: {increments_text([w1, w2])}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -657,12 +696,12 @@ class Classification:
                    else f"{self.intrinsic.category} ({self.intrinsic.distinct} distinct values)")]
         if self.affine:
             a, b = self.affine
-            fields.append(("scale", code(f"{self.measure} = {show_value(a)} * rank + {show_value(b)}")))
+            fields.append(("scale", code(affine_text(self.measure, a, b))))
         if self.witness:
             fields.extend(_html_witness(self.witness, self._relation()))
         if self.gap_witness:
             w1, w2 = self.gap_witness
-            fields.append(("unequal increments", code(f"{w1.increment()}, {w2.increment()}")))
+            fields.append(("unequal increments", code(increments_text([w1, w2]))))
         return html_fields(fields, caption=f"Classification of {self.measure}", kind="classification")
 
 

@@ -235,10 +235,14 @@ class Region(ParamInterval):
         at = f"{param}={exact_str(self.at)}"
         if self.gap_witness is not None:
             w0, w1 = self.gap_witness
-            return f"at {at}: {w0.increment()}, {w1.increment()}"
+            from workbench.scale.classify import increments_text
+
+            return f"at {at}: {increments_text([w0, w1])}"
+        from workbench.core.readable import joined
+
         rel = "tied with" if self.verdict == "weak" else "above"
         return (f"at {at}: {format_run(w.lower)} <= {format_run(w.upper)} but scores {rel} it: "
-                f"{exact_str(w.lower_value)} vs {exact_str(w.upper_value)}")
+                + joined([w.lower_value, w.upper_value], " vs "))
 
 
 @dataclass(frozen=True)
