@@ -37,7 +37,8 @@ def thresholds(
     from rich.markup import escape
     from rich.table import Table
 
-    from workbench.core.exact import exact_str
+    from workbench.core.algebraic import endpoint_label
+    from workbench.core.readable import joined, show_values
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.space.runs import format_run, parse_depths
@@ -65,14 +66,16 @@ def thresholds(
         w = region.witness
         if w is None:
             return ""
-        at = f"{p}={exact_str(region.at)}"
+        at = f"{p}={endpoint_label(region.at)}"
         if region.gap_witness is not None:
             w0, w1 = region.gap_witness
-            return (f"at {at}: {format_run(w0.lower)}->{format_run(w0.upper)} gains {exact_str(w0.upper_value - w0.lower_value)}, "
-                    f"{format_run(w1.lower)}->{format_run(w1.upper)} gains {exact_str(w1.upper_value - w1.lower_value)}")
+            g0, g1, *where = show_values([w0.upper_value - w0.lower_value, w1.upper_value - w1.lower_value])
+            return (f"at {at}: {format_run(w0.lower)}->{format_run(w0.upper)} gains {g0}, "
+                    f"{format_run(w1.lower)}->{format_run(w1.upper)} gains {g1}"
+                    + "".join(f", where {x}" for x in where))
         rel = "tied with" if region.verdict == "weak" else "above"
         return (f"at {at}: {format_run(w.lower)} <= {format_run(w.upper)} but scores {rel} it: "
-                f"{exact_str(w.lower_value)} vs {exact_str(w.upper_value)}")
+                f"{joined([w.lower_value, w.upper_value], ' vs ')}")
 
     head = rows[0]
     stdout.print(
@@ -84,7 +87,7 @@ def thresholds(
                       title=f"depth {head.depth}: {head.runs} runs, {head.covers} covers, {head.groups} distinct differences")
         for r in head.regions:
             # cells are plain text: a label such as [root(p**2 + p - 1, 0.618034)] is not rich markup
-            table.add_row(*map(escape, (r.label(), r.verdict, ", ".join(exact_str(ch.point) for ch in r.certificate),
+            table.add_row(*map(escape, (r.label(), r.verdict, ", ".join(endpoint_label(ch.point) for ch in r.certificate),
                                         witness_text(r))))
     else:
         table = Table("depth", "regions of the domain and their verdicts", "distinct differences")
