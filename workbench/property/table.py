@@ -42,7 +42,7 @@ def witness_text(v: PropertyVerdict) -> str:
         at = (f"depths {depths[0]}..{depths[-1]}" if depths == list(range(depths[0], depths[-1] + 1))
               else "depths " + ",".join(map(str, depths))) if depths else "no depth"
         return (f"{only}sup {sup}, inf {d.get('inf', d.get('min_enumerated'))}; max at {at}: "
-                f"{', '.join(d.get('sup_by_depth', []))}{grow}")
+                f"{', '.join(shown(x) for x in d.get('sup_by_depth', []))}{grow}")
     if v.verdict == "fails" and w:
         reading = v.detail.get("reading")
         line = _witness_line(w)
@@ -52,20 +52,44 @@ def witness_text(v: PropertyVerdict) -> str:
     return v.why or ""
 
 
+def shown(value):
+    """An exact value's text (as the JSON holds it) made readable when it is irrational; anything else as is.
+
+    Logarithms are written in base 2 and an algebraic number is named once
+    (:func:`workbench.core.readable.show_value`), the float beside it.
+
+    >>> shown("1/(log(2)/log(3) + 1)")
+    '1/(1 + 1/log2(3)) (~0.613147)'
+    >>> shown("3/4"), shown("0111"), shown(None)
+    ('3/4', '0111', None)
+    """
+    if not isinstance(value, str) or not any(k in value for k in ("log(", "CRootOf(", "sqrt(")):
+        return value
+    import sympy
+
+    from workbench.core.readable import show_value
+
+    try:
+        expr = sympy.sympify(value)
+    except (sympy.SympifyError, TypeError, SyntaxError):
+        return value
+    return show_value(expr) if expr.is_number else value
+
+
 def _witness_line(w: dict) -> str:
     """A ``fails`` witness in one line."""
     if "before" in w:
         b, a = w["before"], w["after"]
-        return (f"{b['run']} ({b['value']}) -> {a['run']} ({a['value']}): {w['effect']}"
+        return (f"{b['run']} ({shown(b['value'])}) -> {a['run']} ({shown(a['value'])}): {w['effect']}"
                 + (f", topic {a['topic']}" if a.get("topic") else ""))
     if "topics" in w:
-        return (f"{w['run']} scores {w['values'][0]} under topic {w['topics'][0]}, "
-                f"{w['values'][1]} under topic {w['topics'][1]}")
+        return (f"{w['run']} scores {shown(w['values'][0])} under topic {w['topics'][0]}, "
+                f"{shown(w['values'][1])} under topic {w['topics'][1]}")
     if "best_under_topic" in w:
         b, m = w["best_under_topic"], w["maximum"]
         where = f"topic {m['topic']}" if m.get("topic") else "no topic"
-        return (f"topic {w['topic']}, depth {w['depth']}: best {b['run']} = {b['value']} < "
-                f"max {m['run']} = {m['value']} ({where})")
+        return (f"topic {w['topic']}, depth {w['depth']}: best {b['run']} = {shown(b['value'])} < "
+                f"max {m['run']} = {shown(m['value'])} ({where})")
     return _generic(w)
 
 
@@ -76,7 +100,7 @@ def _generic(w: dict) -> str:
         if isinstance(value, list) and value and isinstance(value[0], dict):
             value = "{" + ", ".join(f"{k}: {x}" for k, x in value[0].items()) + "}"
         if value is not None:
-            parts.append(f"{key} {value}")
+            parts.append(f"{key} {shown(value)}")
     return "; ".join(parts)
 
 
