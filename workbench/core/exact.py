@@ -599,9 +599,13 @@ class ValueBlock:
 
                 raise NotExpressibleError("a row-wise quotient of values in an algebraic number field is not supported")
             raise ValueError("a row-wise quotient needs rational values")
+        z = Fraction(if_zero)
+        fast = _int64_ratio(a.coords[:, 0], b.coords[:, 0], z)
+        if fast is not None:
+            nums, den_all = fast
+            return cls(nums.reshape(-1, 1), den_all, (ONE,), int(np.abs(nums).max(initial=0)))
         top = [int(x) for x in a.coords[:, 0]]
         bottom = [int(x) for x in b.coords[:, 0]]
-        z = Fraction(if_zero)
         quotients = [Fraction(t, d) if d else z for t, d in zip(top, bottom)]  # the common den cancels
         den_all = math.lcm(*{q.denominator for q in quotients}) if quotients else 1
         nums = [q.numerator * (den_all // q.denominator) for q in quotients]
@@ -753,6 +757,35 @@ def _field_inverse(c: "ValueBlock", alpha) -> "ValueBlock":
     coeffs = [q * c.den for q in coeffs[:alpha.degree]]  # 1 / (h / den) = den * h^-1
     den = math.lcm(*(q.denominator for q in coeffs))
     return _from_columns([np.array([int(q * den)], dtype=object) for q in coeffs], den, alpha, 1)
+
+
+def _int64_ratio(top: np.ndarray, bottom: np.ndarray, if_zero: Fraction):
+    """``(numerators, common denominator)`` of the reduced quotients ``top[i] / bottom[i]`` in int64, or None.
+
+    The same numbers as reducing each quotient as a Fraction and putting all
+    over the lcm of their denominators (``if_zero`` where ``bottom[i] = 0``),
+    without a Python object per row; None when an operand is not int64 or a
+    result could leave :data:`INT64_SAFE`.
+
+    >>> nums, den = _int64_ratio(np.array([1, 2, 3, -4]), np.array([2, 0, 9, 6]), Fraction(5))
+    >>> nums.tolist(), den
+    ([3, 30, 2, -4], 6)
+    """
+    if top.dtype == object or bottom.dtype == object or not len(top):
+        return None
+    top, bottom = top.astype(np.int64), bottom.astype(np.int64)
+    zero = bottom == 0
+    safe = np.where(zero, 1, bottom)
+    g = np.gcd(top, safe)
+    num, den = top // g, safe // g
+    num = np.where(den < 0, -num, num)
+    den = np.abs(den)
+    if zero.any():
+        num[zero], den[zero] = if_zero.numerator, if_zero.denominator
+    common = math.lcm(*(int(d) for d in np.unique(den)))
+    if common >= INT64_SAFE or int(np.abs(num).max(initial=0)) * common >= INT64_SAFE:
+        return None
+    return num * (common // den), common
 
 
 def _field_ratio(num: "ValueBlock", den: "ValueBlock", alpha, if_zero) -> "ValueBlock":
