@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import flint
 import sympy
 
 from workbench.core.algebraic import AlgebraicPoint, sgn
@@ -161,8 +162,8 @@ class RationalFunction:
             return 0
         n, d, dn, dd = self.flint_polys()
         if isinstance(x, AlgebraicPoint):
-            s = _sign_at_root(n, dn, lambda: self.num, x)
-            return s if self.is_polynomial else s * _sign_at_root(d, dd, lambda: self.den, x)
+            s = _sign_at_root(n, dn, x)
+            return s if self.is_polynomial else s * _sign_at_root(d, dd, x)
         import flint
 
         q = Fraction(x)
@@ -181,40 +182,58 @@ class RationalFunction:
 _CHEAP_REFINEMENTS = 24
 
 
-def _sign_at_root(f, abs_derivative, as_sympy, x: AlgebraicPoint) -> int:
-    """The sign of the polynomial ``f`` (``fmpq_poly``) at the algebraic number ``x``, exactly.
+class RootContext:
+    """An algebraic number prepared for many sign tests: flint minimal polynomial and interval."""
 
-    On ``x``'s isolating interval ``[m - r, m + r]``, ``|f(x) - f(m)| <= r *
-    max |f'| <= r * |f'|(M)`` (``|f'|``: absolute coefficients, ``M`` the
-    larger endpoint magnitude), so ``|f(m)|`` above that bound settles the
-    sign.  Otherwise a local copy of the interval is bisected; after a few
-    bisections ``f`` is tested for divisibility by ``x``'s minimal polynomial
-    (``f(x) = 0`` iff it divides; ``as_sympy()`` gives ``f`` as a sympy
-    ``Poly``), and a non-zero sign is then settled by bisecting further.
-    ``x`` itself is not refined.
-    """
-    import flint
+    __slots__ = ("lo", "hi", "slo", "minimal", "mid", "radius", "big")
 
-    lo, hi, slo = flint.fmpq(x.lo.numerator, x.lo.denominator), flint.fmpq(x.hi.numerator, x.hi.denominator), \
-        x.sign_at_lo
-    minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
-    tested = False
-    steps = 0
-    while True:
-        m = (lo + hi) / 2
-        v = f(m)
-        big = max(abs(lo), abs(hi))
-        if v != 0 and abs(v) > (hi - lo) / 2 * abs_derivative(big):
+    def __init__(self, x: AlgebraicPoint) -> None:
+        self.lo = flint.fmpq(x.lo.numerator, x.lo.denominator)
+        self.hi = flint.fmpq(x.hi.numerator, x.hi.denominator)
+        self.slo = x.sign_at_lo
+        self.minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
+        # the first step of sign() on the whole interval, the same for every function
+        self.mid = (self.lo + self.hi) / 2
+        self.radius = (self.hi - self.lo) / 2
+        self.big = max(abs(self.lo), abs(self.hi))
+
+    def sign(self, f, abs_derivative) -> int:
+        """The sign of ``f`` (``fmpq_poly``) at the number; ``abs_derivative``: ``|f'|``'s absolute coefficients.
+
+        On the isolating interval ``[m - r, m + r]``, ``|f(x) - f(m)| <= r *
+        |f'|(M)`` (``M`` the larger endpoint magnitude), so ``|f(m)|`` above
+        that settles the sign; otherwise a local copy of the interval is
+        bisected, and after a few bisections ``f(x) = 0`` is decided by
+        divisibility by the (irreducible) minimal polynomial.
+        """
+        if f.is_zero():
+            return 0
+        v = f(self.mid)  # the loop's first step, its midpoint and bound computed once per number
+        if v != 0 and abs(v) > self.radius * abs_derivative(self.big):
             return 1 if v > 0 else -1
-        steps += 1
-        if steps > _CHEAP_REFINEMENTS and not tested:
-            if as_sympy().rem(x.f).is_zero:
-                return 0
-            tested = True
-        if sgn(minimal(m)) == slo:
-            lo = m
-        else:
-            hi = m
+        lo, hi = self.lo, self.hi
+        tested = False
+        steps = 0
+        while True:
+            m = (lo + hi) / 2
+            v = f(m)
+            big = max(abs(lo), abs(hi))
+            if v != 0 and abs(v) > (hi - lo) / 2 * abs_derivative(big):
+                return 1 if v > 0 else -1
+            steps += 1
+            if steps > _CHEAP_REFINEMENTS and not tested:
+                if (f % self.minimal).is_zero():
+                    return 0
+                tested = True
+            if sgn(self.minimal(m)) == self.slo:
+                lo = m
+            else:
+                hi = m
+
+
+def _sign_at_root(f, abs_derivative, x: AlgebraicPoint) -> int:
+    """The sign of the polynomial ``f`` (``fmpq_poly``) at the algebraic number ``x``, exactly (:class:`RootContext`)."""
+    return RootContext(x).sign(f, abs_derivative)
 
 
 def _brief(expr, width: int = 60) -> str:

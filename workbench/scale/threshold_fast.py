@@ -59,7 +59,7 @@ import numpy as np
 import sympy
 
 from workbench.core.algebraic import AlgebraicPoint, sgn
-from workbench.core.rational import RationalFunction, _field
+from workbench.core.rational import RationalFunction, RootContext, _field
 from workbench.measures.additive import Affine, AdditiveForm, Coefficients, NotAdditive, additive_form
 
 
@@ -574,59 +574,6 @@ def no_roots_in(poly, low, high) -> bool:
 # ---------------------------------------------------------------------------
 # 3. signs at an algebraic number
 
-#: Bisections of the local interval before the exact divisibility test (as core.rational does).
-_CHEAP_REFINEMENTS = 24
-
-
-class _RootContext:
-    """An algebraic number prepared for many sign tests: flint minimal polynomial and interval."""
-
-    __slots__ = ("lo", "hi", "slo", "minimal", "mid", "radius", "big")
-
-    def __init__(self, x: AlgebraicPoint) -> None:
-        self.lo = flint.fmpq(x.lo.numerator, x.lo.denominator)
-        self.hi = flint.fmpq(x.hi.numerator, x.hi.denominator)
-        self.slo = x.sign_at_lo
-        self.minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
-        # the first step of sign() on the whole interval, the same for every function
-        self.mid = (self.lo + self.hi) / 2
-        self.radius = (self.hi - self.lo) / 2
-        self.big = max(abs(self.lo), abs(self.hi))
-
-    def sign(self, f, abs_derivative) -> int:
-        """The sign of ``f`` (``fmpq_poly``) at the number; ``abs_derivative``: ``|f'|``'s absolute coefficients.
-
-        On the isolating interval ``[m - r, m + r]``, ``|f(x) - f(m)| <= r *
-        |f'|(M)`` (``M`` the larger endpoint magnitude), so ``|f(m)|`` above
-        that settles the sign; otherwise a local copy of the interval is
-        bisected, and after a few bisections ``f(x) = 0`` is decided by
-        divisibility by the (irreducible) minimal polynomial.
-        """
-        if f.is_zero():
-            return 0
-        v = f(self.mid)  # the loop's first step, its midpoint and bound computed once per number
-        if v != 0 and abs(v) > self.radius * abs_derivative(self.big):
-            return 1 if v > 0 else -1
-        lo, hi = self.lo, self.hi
-        tested = False
-        steps = 0
-        while True:
-            m = (lo + hi) / 2
-            v = f(m)
-            big = max(abs(lo), abs(hi))
-            if v != 0 and abs(v) > (hi - lo) / 2 * abs_derivative(big):
-                return 1 if v > 0 else -1
-            steps += 1
-            if steps > _CHEAP_REFINEMENTS and not tested:
-                if (f % self.minimal).is_zero():
-                    return 0
-                tested = True
-            if sgn(self.minimal(m)) == self.slo:
-                lo = m
-            else:
-                hi = m
-
-
 def signs_at_rational(polys: Sequence, q: Fraction) -> np.ndarray:
     """The exact sign of each rational function ``(num, den, is_polynomial)`` (``fmpq_poly``) at the rational ``q``.
 
@@ -706,7 +653,7 @@ def prepare_signs(functions: Sequence[RationalFunction]) -> list:
 
 def signs_at_prepared(table: Sequence, x: AlgebraicPoint) -> np.ndarray:
     """:func:`signs_at` of functions prepared once by :func:`prepare_signs` (for many numbers)."""
-    ctx = _RootContext(x)
+    ctx = RootContext(x)
     out = np.zeros(len(table), dtype=np.int8)
     for k, (n, d, dn, dd, zero, polynomial) in enumerate(table):
         if zero:
