@@ -753,14 +753,10 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
                 return _TopicResult(proof[0], proof[2] | {"searched_witness": witness}, why=proof[1],
                                     detail=detail, complete=True)
             if top_docs is not None:  # some m <= n_c had no value at this s: seek an s settled by every m
-                found, last, wins = _extend_uniform(setting, topic, key[0] + 1)
-                detail["extended_search"] = {"s_from": key[0] + 1, "s_to": last, "found": found}
-                if found is not None:
-                    witness = {"topic": label, "s": found, "m_checked": list(range(1, top_docs + 1)),
-                               "pairs": wins}
-                    return _TopicResult("holds", witness, detail=detail, complete=True,
-                                        why=f"every depth: s = {found} beats every m <= {top_docs} (the topic's "
-                                            f"documents of grade {setting.c})")
+                held, _ = _deeper_s(setting, topic, key[0] + 1, detail, label, top_docs,
+                                    f"(the topic's documents of grade {setting.c})")
+                if held is not None:
+                    return held
             return _TopicResult("unknown", witness, detail=detail,
                                 why=f"searched {searched}: s = {key[0]} beat m = {', '.join(map(str, ms))}, the m "
                                     "tried; other m not tried (or undefined) and no argument covers them")
@@ -787,14 +783,11 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
         return _TopicResult("unknown", witness, detail=detail,
                             why=f"searched {searched}: no n wins; a larger n was not tried")
     if top_docs is not None:  # m <= n_c: each s is settled by finitely many pairs, so s can be sought deeper
-        s_from = max(r["key"][0] for r in rows) + 1
-        found, last, wins = _extend_uniform(setting, topic, s_from)
-        detail["extended_search"] = {"s_from": s_from, "s_to": last, "found": found}
-        if found is not None:
-            witness = {"topic": label, "s": found, "m_checked": list(range(1, top_docs + 1)), "pairs": wins}
-            return _TopicResult("holds", witness, detail=detail, complete=True,
-                                why=f"every depth: s = {found} (found by searching s beyond the family, every "
-                                    f"m <= {top_docs}) beats every number m of relevant documents the topic has")
+        held, last = _deeper_s(setting, topic, max(r["key"][0] for r in rows) + 1, detail, label, top_docs,
+                               "(every number of relevant documents the topic has; s found by searching beyond "
+                               "the family)")
+        if held is not None:
+            return held
         return _TopicResult("unknown", witness, detail=detail,
                             why=f"searched s <= {last}, every m <= {top_docs} (runs of depth <= {SEARCH_DEPTH}): no "
                                 "s beat every m; a deeper s was not tried")
@@ -817,6 +810,20 @@ def _check_argument(kind: str, verdict: str, witness: dict, signs: dict) -> None
         bad = [k for k, sg in signs.items() if sg > 0] if verdict == "fails" else []
     if bad:  # pragma: no cover - would mean an argument is wrong
         raise RuntimeError(f"threshold argument ({verdict}) contradicted by the pair {bad[0]}")
+
+
+def _deeper_s(setting, topic, s_from: int, detail: dict, label, top_docs: int, how: str):
+    """``(holds result or None, last s searched)``: seek beyond ``s_from`` an ``s`` that beats every ``m <= n_c``.
+
+    The search and its outcome are recorded in ``detail["extended_search"]``.
+    """
+    found, last, wins = _extend_uniform(setting, topic, s_from)
+    detail["extended_search"] = {"s_from": s_from, "s_to": last, "found": found}
+    if found is None:
+        return None, last
+    witness = {"topic": label, "s": found, "m_checked": list(range(1, top_docs + 1)), "pairs": wins}
+    return _TopicResult("holds", witness, detail=detail, complete=True,
+                        why=f"every depth: s = {found} beats every m <= {top_docs} {how}"), last
 
 
 _THRESHOLD_NAMES = {"uniform": "deepness threshold", "n after n": "deepness threshold (n after n)",
