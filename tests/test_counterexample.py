@@ -1,10 +1,11 @@
 """Counterexample search: SMT against exhaustive enumeration on every small case.
 
 The SMT encoding (workbench.scale.counterexample) is a fast method checked against a
-slow oracle (classify by enumeration): on every case below both must give the
-same found/none status, every pair found must re-check exactly (here, with the
-order's compare and the measure's exact values), and a "none" must agree with
-classify.  Beyond enumeration (depth 30) the known answers of seed 003 are
+slow oracle (classify by enumeration): on every case below both must find a
+violation or neither, every pair found must re-check exactly (here, with the
+order's compare and the measure's exact values), and an SMT "none" must agree
+with classify.  An enumeration that finds nothing answers "unknown" with what
+it searched: it settles those depths only.  Beyond enumeration (depth 30) the known answers of seed 003 are
 checked.
 """
 from __future__ import annotations
@@ -66,8 +67,8 @@ def test_smt_agrees_with_enumeration_on_every_small_case(measure, order, gains, 
     for depth in range(1, 5):
         enum = find_counterexample(measure, order, depth=depth, grades=grades, gains=g, topic=t)
         smt = find_counterexample(measure, order, depth=depth, grades=grades, gains=g, topic=t, method="smt")
-        assert enum.status in ("found", "none")
-        assert smt.status == enum.status, (depth, smt.reason)
+        assert enum.status in ("found", "unknown")
+        assert smt.found == enum.found, (depth, smt.reason)
         space = (rank_space if o.space_kind == "rank" else set_space)(depth, grades, t)
         verdict = classify(parse_measure(measure), o, space, g).verdict
         if smt.status == "found":
@@ -75,7 +76,8 @@ def test_smt_agrees_with_enumeration_on_every_small_case(measure, order, gains, 
             assert_genuine(enum, measure, order, g, t)
             assert verdict == "violated"
         else:
-            assert smt.proof == "unsat" and enum.proof == "exhaustive enumeration"
+            assert smt.status == "none" and smt.proof == "unsat"
+            assert enum.proof is None and enum.searched == f"depth {depth}, exhaustively; none found there"
             assert verdict != "violated"
 
 
@@ -87,12 +89,13 @@ def test_max_depth_finds_the_same_smallest_depth(measure, order, grades):
     g = Gains.default(grades)
     enum = find_counterexample(measure, order, max_depth=5, grades=grades, gains=g)
     smt = find_counterexample(measure, order, max_depth=5, grades=grades, gains=g, method="smt")
-    assert smt.status == enum.status
+    assert smt.found == enum.found
     assert smt.depth == enum.depth
     if enum.found:
         assert_genuine(smt, measure, order, g, None)
         assert enum.depths == smt.depths == tuple(range(1, enum.depth + 1))
     else:
+        assert (enum.status, smt.status) == ("unknown", "none")
         assert enum.depths == smt.depths == (1, 2, 3, 4, 5)
 
 
@@ -101,6 +104,53 @@ def test_enumeration_reports_classifys_first_violating_cover():
     w = classify(parse_measure("RBP(p=0.8)"), get_order("rank"), rank_space(3)).witness
     assert (cx.depth, cx.lower, cx.upper) == (3, w.lower, w.upper) == (3, (0, 1, 1), (1, 0, 0))
     assert cx.proof == "exhaustive enumeration"  # depths 1 and 2 have none
+
+
+# --- three values: a bounded enumeration settles only the depths it searched ----
+
+@pytest.mark.parametrize("measure,order,kw", [
+    ("RR", "rank", {"max_depth": 4}), ("P", "dominance", {"max_depth": 3}),
+    ("RBP(p=0.5)", "rank", {"depth": 5}), ("AP", "dominance", {"max_depth": 4, "topic": Topic((2,))}),
+])
+def test_enumeration_finding_nothing_is_unknown_with_what_it_searched(measure, order, kw):
+    cx = find_counterexample(measure, order, **kw)
+    top = kw.get("depth") or kw["max_depth"]
+    depths = (top,) if "depth" in kw else tuple(range(1, top + 1))
+    # the oracle: classify each depth searched, none violated
+    o = get_order(order)
+    for d in depths:
+        space = (rank_space if o.space_kind == "rank" else set_space)(d, 1, kw.get("topic"))
+        assert classify(parse_measure(measure), o, space, Gains.default()).verdict != "violated"
+    assert cx.status == "unknown" and not cx.found and cx.proof is None
+    assert cx.depths == depths and cx.depth == top
+    where = f"depth {top}" if len(depths) == 1 else f"depths 1..{top}"
+    assert cx.searched == f"{where}, exhaustively; none found there"
+    assert cx.reason.startswith(f"no violation at {where}; other depths not searched")
+    obj = cx.to_json()
+    assert obj["status"] == "unknown" and obj["found"] is False and obj["proof"] is None
+    assert obj["searched"] == cx.searched and obj["depths"] == list(depths)
+    assert repr(cx).startswith(f"Counterexample unknown (enumeration, searched {where}, exhaustively; none found there)")
+
+
+def test_a_bounded_enumeration_is_not_a_verdict_for_deeper_depths():
+    # RBP(p=0.6): nothing at depths 1..3, the violation 0111 < 1000 at depth 4, so
+    # "none" at max_depth 3 would have been false for the measure
+    shallow = find_counterexample("RBP(p=0.6)", "rank", max_depth=3)
+    deep = find_counterexample("RBP(p=0.6)", "rank", depth=4)
+    assert shallow.status == "unknown" and shallow.searched == "depths 1..3, exhaustively; none found there"
+    assert_genuine(deep, "RBP(p=0.6)", "rank", Gains.default(), None)
+
+
+@pytest.mark.parametrize("method", ["enumeration", "smt"])
+def test_a_topic_without_relevant_documents_is_none_at_every_depth(method):
+    t = Topic((0, 0))
+    cx = find_counterexample("gRBP(p=0.8)", "rank", max_depth=3, grades=2, topic=t, method=method)
+    assert cx.status == "none" and cx.depths == (1, 2, 3)
+    if method == "enumeration":
+        assert "one run (all zeros) at every depth" in cx.proof
+    # a topic with one relevant document does not qualify: there the answer stays open
+    cx = find_counterexample("gRBP(p=0.8)", "rank", max_depth=3, grades=2, topic=Topic((0, 1)))
+    assert cx.status == "unknown"
 
 
 # --- free parameter ---------------------------------------------------------
@@ -244,6 +294,17 @@ def test_cli_unknown_exits_0_with_status_unknown(capsys):
 def test_cli_text_output(capsys):
     code, out, _ = run_cli(capsys, "counterexample", "RR", "--max-depth", "3", "--method", "smt")
     assert code == 0 and out.startswith("none") and "unsat" in out
+    code, out, _ = run_cli(capsys, "counterexample", "RR", "--max-depth", "3")
+    text = " ".join(out.split())
+    assert code == 0 and text.startswith("unknown (enumeration, searched depths 1..3, exhaustively; none found there")
+    assert "none (" not in text and "proof" not in text
+
+
+def test_cli_json_enumeration_finding_nothing(capsys):
+    code, out, _ = run_cli(capsys, "counterexample", "RR", "--depth", "3", "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["status"] == "unknown" and obj["found"] is False and obj["proof"] is None
+    assert obj["searched"] == "depth 3, exhaustively; none found there" and obj["depths"] == [3]
 
 
 @pytest.mark.parametrize("argv,bad", [

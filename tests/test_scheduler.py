@@ -228,7 +228,7 @@ def test_counterexample_checks_the_scheduler_at_every_depth(server, monkeypatch)
     calls = []
     monkeypatch.setattr(ex, "probe_scheduler", lambda address, timeout=10: calls.append(address))
     cx = wb.counterexample("RBP(p=1/2)", max_depth=3, scheduler=server.address)
-    assert cx.status == "none"
+    assert cx.status == "unknown" and cx.depths == (1, 2, 3)  # none found at depths 1..3 (not a proof beyond)
     assert calls == [server.address] * 4  # once up front, then depths 1, 2, 3
 
 

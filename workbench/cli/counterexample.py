@@ -43,10 +43,12 @@ def counterexample(
     """Find runs r < s in the order with M(r) > M(s), or prove there are none.
 
     The answer has three values: found (the pair, re-checked exactly), none
-    (proved: unsat, or exhaustive enumeration) or unknown (timeout or solver
-    unknown, with the reason).  Exit status 0 for all three, since the search
-    ran to an answer: read "status" (JSON) or the first line; "found": false
-    alone does not mean none.  Exit status 2 on bad input.
+    (proved: z3 unsat at each depth asked, or an argument for every depth) or
+    unknown (timeout, solver unknown, or an enumeration that found nothing at
+    the depths it searched, which settles no other depth; "searched" says
+    where it looked).  Exit status 0 for all three, since the search ran to
+    an answer: read "status" (JSON) or the first line; "found": false alone
+    does not mean none.  Exit status 2 on bad input.
     """
     from workbench.scale.counterexample import find_counterexample
     from workbench.core.exact import exact_str
@@ -91,6 +93,8 @@ def counterexample(
     elif cx.status == "none":
         stdout.print(f"[bold]none[/bold] ({cx.method}, {searched}, {cx.seconds:.3g} s): {where}")
         stdout.print(f"  proof: {cx.proof}")
+    elif cx.method == "enumeration" and cx.depths and cx.depth == cx.depths[-1]:
+        stdout.print(f"[bold]unknown[/bold] ({cx.method}, searched {cx.searched}, {cx.seconds:.3g} s): {where}")
     else:
         stdout.print(f"[bold]unknown[/bold] ({cx.method}, {cx.seconds:.3g} s): {where}")
     if cx.reason:

@@ -7,11 +7,15 @@
              :meth:`Measure.evaluate <workbench.measures.measure.Measure.evaluate>` (certified
              signs) and :meth:`Order.compare <workbench.order.orders.Order.compare>`;
              for a free parameter also the parameter value, an exact rational;
-``none``     proved: every depth searched is ``unsat`` for the SMT solver, or was
-             enumerated exhaustively (``proof`` says which);
-``unknown``  not decided: the time ran out or the solver said ``unknown``
-             (``reason`` says why, ``seconds`` how long it tried).  "Could not
-             decide" is never reported as ``none``.
+``none``     proved: every depth searched is ``unsat`` for the SMT solver, or an
+             argument settles every depth (a topic without relevant documents
+             has one run at each depth, so no pair ``r < s``); ``proof`` says which;
+``unknown``  not decided: the time ran out or the solver said ``unknown``, or an
+             exhaustive enumeration found no violation at the depths it searched,
+             which says nothing of the other depths (``searched`` says where it
+             looked, ``reason`` why the answer is open, ``seconds`` how long it
+             tried).  "Could not decide" and "found none in a bounded search"
+             are never reported as ``none``.
 
 Two methods:
 
@@ -37,6 +41,9 @@ Examples
 ('found', 3, (0, 1, 1), (1, 0, 0), '36/125', '1/5')
 >>> find_counterexample("gRBP(p=1/3)", "rank", depth=30, grades=2, method="smt").proof
 'unsat'
+>>> cx = find_counterexample("RR", "rank", max_depth=3)
+>>> cx.status, cx.searched
+('unknown', 'depths 1..3, exhaustively; none found there')
 
 References
 ----------
@@ -60,6 +67,10 @@ from workbench.scale.smt import decide_depth, rational_candidates
 METHODS = ("enumeration", "smt")
 STATUSES = ("found", "none", "unknown")
 
+#: The argument that settles every depth for a topic without relevant documents.
+ONE_RUN = ("a topic without relevant documents has one run (all zeros) at every depth, "
+           "so no pair r < s at any depth")
+
 #: Default time budget of a whole search, in seconds.
 DEFAULT_TIMEOUT = 60.0
 
@@ -75,7 +86,8 @@ class Counterexample:
     measure, order, method : str
     depth : int or None
         ``found``: the depth of the pair; ``none``: the largest depth searched;
-        ``unknown``: the depth that was not decided.
+        ``unknown``: the depth that was not decided (after a bounded
+        enumeration that found nothing: the largest depth searched).
     depths : tuple of int
         The depths searched and decided (``none`` at each, or the violation at the last).
     lower, upper : tuple of int or None
@@ -87,8 +99,9 @@ class Counterexample:
     param_range : tuple or None
         ``(name, lo, hi)``: the closed range searched (also within the domain).
     proof : str or None
-        ``"unsat"`` or ``"exhaustive enumeration"`` for ``none`` (and for the
-        depths below a ``found`` depth).
+        ``"unsat"`` or the argument that settles every depth for ``none``;
+        ``"unsat"`` or ``"exhaustive enumeration"`` for the depths below a
+        ``found`` depth.
     reason : str or None
         Why the answer is ``unknown``; for ``found`` a caveat when a smaller
         depth was left undecided.
@@ -102,6 +115,9 @@ class Counterexample:
     >>> cx = find_counterexample("P", "dominance", max_depth=3, method="smt")
     >>> cx.status, cx.found, cx.proof, cx.depths
     ('none', False, 'unsat', (1, 2, 3))
+    >>> cx = find_counterexample("P", "dominance", max_depth=3)
+    >>> cx.status, cx.proof, cx.searched
+    ('unknown', None, 'depths 1..3, exhaustively; none found there')
 
     References
     ----------
@@ -141,12 +157,36 @@ class Counterexample:
         """
         return self.status == "found"
 
+    @property
+    def searched(self) -> str:
+        """Where the search looked and what it found there, in words.
+
+        >>> find_counterexample("RBP(p=0.8)", "rank", max_depth=4).searched
+        'depths 1..3, exhaustively; a violation at depth 3'
+        >>> find_counterexample("RR", "rank", depth=2, method="smt").searched
+        'depth 2, by z3; unsat there'
+
+        References
+        ----------
+        Issue 26 part 3: a verdict from a bounded search says what was searched.
+        """
+        if not self.depths:
+            return "no depth decided"
+        how = "exhaustively" if self.method == "enumeration" else "by z3"
+        if self.status == "found":
+            what = f"a violation at depth {self.depth}"
+        elif self.method == "enumeration":
+            what = "none found there"
+        else:
+            what = "unsat there"
+        return f"{self._searched()}, {how}; {what}"
+
     def to_json(self) -> dict:
         """The SPEC section 6 JSON object of ``counterexample``.
 
         >>> cx = find_counterexample("RR", "rank", depth=2)
-        >>> {k: cx.to_json()[k] for k in ("found", "status", "proof", "lower", "method")}
-        {'found': False, 'status': 'none', 'proof': 'exhaustive enumeration', 'lower': None, 'method': 'enumeration'}
+        >>> {k: cx.to_json()[k] for k in ("found", "status", "proof", "searched", "lower", "method")}
+        {'found': False, 'status': 'unknown', 'proof': None, 'searched': 'depth 2, exhaustively; none found there', 'lower': None, 'method': 'enumeration'}
 
         References
         ----------
@@ -176,6 +216,7 @@ class Counterexample:
             "method": self.method,
             "depth": self.depth,
             "depths": list(self.depths),
+            "searched": self.searched,
             "grades": self.grades,
             "gains": [str(g) for g in self.gains.values],
             "topic": None if self.topic is None else list(self.topic.counts),
@@ -216,6 +257,9 @@ class Counterexample:
         >>> find_counterexample("P", "dominance", max_depth=3, method="smt")
         Counterexample none (smt, depths 1..3): P on the dominance order, 1 relevant grade, gains 0,1
           proof: unsat
+        >>> find_counterexample("P", "dominance", max_depth=3)
+        Counterexample unknown (enumeration, searched depths 1..3, exhaustively; none found there): P on the dominance order, 1 relevant grade, gains 0,1
+          no violation at depths 1..3; other depths not searched, and no argument here settles them
 
         References
         ----------
@@ -233,6 +277,8 @@ class Counterexample:
         elif self.status == "none":
             lines = [f"Counterexample none ({self.method}, {self._searched()}): {self._where()}",
                      f"  proof: {self.proof}"]
+        elif self.method == "enumeration" and self.depths and self.depth == self.depths[-1]:
+            lines = [f"Counterexample unknown ({self.method}, searched {self.searched}): {self._where()}"]
         else:
             lines = [f"Counterexample unknown ({self.method}, {self._searched()} decided): {self._where()}"]
         if self.reason:
@@ -255,7 +301,7 @@ class Counterexample:
         from workbench.space.runs import format_run
 
         fields = [("status", bold(self.status)), ("measure", code(self.measure)), ("setting", self._where()),
-                  ("method", self.method), ("searched", self._searched())]
+                  ("method", self.method), ("searched", self.searched)]
         if self.status == "found":
             lo, up = format_run(self.lower), format_run(self.upper)
             fields += [("depth", str(self.depth)),
@@ -451,8 +497,8 @@ def find_counterexample(
     >>> cx = find_counterexample("RBP", "rank", depth=4, method="smt", param_range="p=1/2..1")
     >>> cx.status, cx.param_range
     ('found', ('p', Fraction(1, 2), Fraction(1, 1)))
-    >>> find_counterexample("AP", "dominance", max_depth=4, topic=Topic((2,))).proof
-    'exhaustive enumeration'
+    >>> find_counterexample("AP", "dominance", max_depth=4, topic=Topic((2,))).searched
+    'depths 1..4, exhaustively; none found there'
 
     References
     ----------
@@ -546,7 +592,7 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, sc
             return Counterexample(
                 "unknown", depth=d, depths=tuple(done), seconds=time.perf_counter() - start,
                 reason=f"timeout: {timeout:g} s spent before depth {d}"
-                + (f" (depths {done[0]}..{done[-1]}: none, exhaustive enumeration)" if done else ""),
+                + (f" (depths {done[0]}..{done[-1]} searched exhaustively: none found there)" if done else ""),
                 **base,
             )
         result = classify(m, o, build(d, c, topic), g, workers=workers, scheduler=scheduler, intrinsic=False,
@@ -572,9 +618,14 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, sc
                 seconds=time.perf_counter() - start, **base,
             )
         step(d, "none")
+    spent = time.perf_counter() - start
+    if topic is not None and topic.empty:
+        return Counterexample("none", depth=depths[-1], depths=tuple(done), proof=ONE_RUN, seconds=spent, **base)
+    where = f"depth {done[0]}" if len(done) == 1 else f"depths {done[0]}..{done[-1]}"
     return Counterexample(
-        "none", depth=depths[-1], depths=tuple(done), proof="exhaustive enumeration",
-        seconds=time.perf_counter() - start, **base,
+        "unknown", depth=depths[-1], depths=tuple(done), seconds=spent,
+        reason=f"no violation at {where}; other depths not searched, and no argument here settles them",
+        **base,
     )
 
 
