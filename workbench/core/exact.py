@@ -110,6 +110,108 @@ def _is_alg(elem: tuple) -> bool:
     return elem[0] == "alg"
 
 
+def exact_sympy(x):
+    """An exact constant (int, Fraction, one-row :class:`ValueBlock`, sympy number) as a sympy expression."""
+    import sympy
+
+    if isinstance(x, ValueBlock):
+        if x.n != 1:
+            raise TypeError("a power, exponential or logarithm takes constants, not values that depend on the run")
+        return x.value(0)
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return sympy.Integer(int(x))
+    if isinstance(x, Fraction):
+        return sympy.Rational(x.numerator, x.denominator)
+    if isinstance(x, sympy.Basic):
+        return x
+    raise TypeError(f"{x!r} is not an exact constant (a float is never exact: write Fraction(1, 3) or '1/3')")
+
+
+@functools.lru_cache(maxsize=4096)
+def _constant_of(expr):
+    return real_constant(expr)
+
+
+def power_constant(base, exponent):
+    """``base ** exponent`` of exact constants, exact where it can be (a Fraction, radicals) else certified.
+
+    >>> [str(v) for v in power_constant(8, Fraction(-1, 2)).values()]
+    ['sqrt(2)/4']
+    >>> power_constant(Fraction(4, 9), Fraction(1, 2))
+    Fraction(2, 3)
+    """
+    import sympy
+
+    from workbench.errors import NotExpressibleError
+
+    b, e = exact_sympy(base), exact_sympy(exponent)
+    if not e.is_Integer:
+        from workbench.core.certified import sign
+
+        if sign(b) <= 0:
+            raise NotExpressibleError(f"{sympy.sstr(b)} ** {sympy.sstr(e)}: a non-integer power needs a positive base")
+    return _constant_of(sympy.Pow(b, e))
+
+
+def exp_constant(x):
+    """``exp(x)`` of an exact constant (certified: ``exp`` of a non-zero algebraic number is transcendental)."""
+    import sympy
+
+    return _constant_of(sympy.exp(exact_sympy(x)))
+
+
+def log_constant(x):
+    """The natural logarithm of a positive exact constant."""
+    import sympy
+
+    from workbench.core.certified import sign
+    from workbench.errors import NotExpressibleError
+
+    v = exact_sympy(x)
+    if sign(v) <= 0:
+        raise NotExpressibleError(f"log({sympy.sstr(v)}): the logarithm needs a positive value")
+    return _constant_of(sympy.log(v))
+
+
+def _is_real(elem: tuple) -> bool:
+    return elem[0] == "real"
+
+
+def real_constant(expr):
+    """The exact real constant ``expr`` (a sympy expression) as a Fraction or a one-row block.
+
+    Used where exact algebra ends: a power with an irrational or parameter
+    exponent (``3 ** -b`` at ``b = 1/2`` is ``sqrt(3)/3``), an exponential, a
+    logarithm of a parameter.  Each product in the sum becomes a basis
+    element ``("real", monomial)`` with its rational coefficient pulled out,
+    so equal coordinates are equal values; other comparisons are certified
+    by :mod:`workbench.core.certified` (balls, then a proof of zero, else
+    undecided).
+
+    >>> import sympy
+    >>> [str(v) for v in real_constant(sympy.sqrt(8) + 1).values()]
+    ['1 + 2*sqrt(2)']
+    >>> real_constant(sympy.Rational(3, 4))
+    Fraction(3, 4)
+    """
+    import sympy
+
+    expr = sympy.sympify(expr)
+    if expr.is_Rational:
+        return Fraction(int(expr.p), int(expr.q))
+    total = Fraction(0)
+    blocks = []
+    for term in sympy.Add.make_args(sympy.expand(expr)):
+        coeff, rest = term.as_coeff_Mul()
+        if rest == 1:
+            total += Fraction(int(coeff.p), int(coeff.q))
+        else:
+            blocks.append(ValueBlock.constant(Fraction(int(coeff.p), int(coeff.q)), ("real", rest)))
+    if not blocks:
+        return total
+    return ValueBlock.sum_of(blocks + [total])
+
+
 def basis_sympy(elem: tuple) -> sympy.Expr:
     """The basis element as an exact sympy expression."""
     import sympy
@@ -118,6 +220,8 @@ def basis_sympy(elem: tuple) -> sympy.Expr:
         return sympy.Integer(1)
     if _is_alg(elem):
         return elem[1].sympy() ** elem[2]
+    if _is_real(elem):
+        return elem[1]
     _, b, m = elem
     return sympy.log(b) / sympy.log(m)
 
@@ -126,7 +230,7 @@ def basis_float(elem: tuple) -> float:
     """The basis element as a float within one rounding of its value."""
     if elem == ONE:
         return 1.0
-    if _is_alg(elem):
+    if _is_alg(elem) or _is_real(elem):
         return float(_basis_arb(elem, 128).mid())
     _, b, m = elem
     return math.log(b) / math.log(m)
@@ -136,6 +240,10 @@ def _basis_sign(elem: tuple) -> int:
     """The sign of a basis element (logarithm ratios are positive; ``alpha ** k`` may not be)."""
     if _is_alg(elem):
         return -1 if elem[1] < 0 and elem[2] % 2 else 1
+    if _is_real(elem):
+        from workbench.core.certified import sign
+
+        return sign(elem[1])
     return 1
 
 
@@ -149,6 +257,10 @@ def _basis_arb(elem: tuple, prec: int):
             return flint.arb(1)
         if _is_alg(elem):  # a ball certainly holding alpha, raised to k in ball arithmetic
             return elem[1].arb(prec + 8) ** elem[2]
+        if _is_real(elem):
+            from workbench.core.certified import ball
+
+            return ball(elem[1], prec)
         _, b, m = elem
         return flint.arb(b).log() / flint.arb(m).log()
     finally:
@@ -171,6 +283,10 @@ def _check_basis_mix(basis: Sequence[tuple]) -> None:
         raise NotExpressibleError("values in two different algebraic numbers "
                                   + " and ".join(str(a) for a in algs) + " cannot be combined exactly")
     if any(e != ONE and not _is_alg(e) for e in basis):
+        if any(_is_real(e) for e in basis):
+            raise NotExpressibleError(
+                f"values mixing the algebraic number {next(iter(algs))} with transcendental constants are not "
+                "supported (use the parameter only inside A.power, A.exp or A.log)")
         raise NotExpressibleError(
             f"values mixing the algebraic number {next(iter(algs))} with logarithms are not supported "
             "(no exact basis for their products)")
@@ -211,6 +327,13 @@ def certified_sign(coords: Sequence[int], basis: Sequence[tuple]) -> int:
         finally:
             flint.ctx.prec = old
         prec *= 4
+    if any(_is_real(e) or _is_alg(e) for e in basis):
+        import sympy
+
+        from workbench.core.certified import proved_zero
+
+        if proved_zero(sympy.Add(*(sympy.Integer(c) * basis_sympy(e) for c, e in zip(coords, basis) if c))):
+            return 0
     raise UndecidedComparisonError(
         f"cannot decide the sign of {coords} over {list(basis)} at 8192 bits"
     )
@@ -476,6 +599,8 @@ class ValueBlock:
             if not (self.is_rational or other.is_rational):
                 alpha = _field_of(self.basis + other.basis)
                 if alpha is None:
+                    if any(_is_real(e) for e in self.basis + other.basis):
+                        return _monomial_product(self, other)
                     raise ValueError("product of two irrational blocks is outside the basis")
                 return _field_product(self, other, alpha)
             rat, irr = (self, other) if self.is_rational else (other, self)
@@ -759,6 +884,43 @@ def _field_inverse(c: "ValueBlock", alpha) -> "ValueBlock":
     return _from_columns([np.array([int(q * den)], dtype=object) for q in coeffs], den, alpha, 1)
 
 
+def _monomial_product(a: "ValueBlock", b: "ValueBlock") -> "ValueBlock":
+    """``a * b`` over real constants: each pair of basis elements multiplied as sympy monomials.
+
+    A product may collapse (``sqrt(2) * sqrt(2) = 2``, ``2**b * 3**b``
+    stays as sympy writes it); :func:`real_constant` pulls its rational
+    coefficient out, so the result is again integer coordinates over
+    monomials.  Used only for transcendental constants (few basis elements).
+    """
+    import sympy
+
+    terms = []
+    for i, e in enumerate(a.basis):
+        for j, f in enumerate(b.basis):
+            col_a, col_b = _as_object(a.coords[:, i]), _as_object(b.coords[:, j])
+            if not (np.any(col_a != 0) and np.any(col_b != 0)):
+                continue
+            c = real_constant(sympy.expand(basis_sympy(e) * basis_sympy(f)))
+            block = ValueBlock(np.asarray(col_a * col_b, dtype=object).reshape(-1, 1), a.den * b.den, (ONE,),
+                               _bound_of(col_a) * _bound_of(col_b))
+            terms.append(_scaled_by(block, c))
+    out = ValueBlock.sum_of(terms) if terms else ValueBlock.constant(0)
+    if isinstance(out, Fraction):
+        out = ValueBlock.constant(out)
+    return out._rescaled(a.scale * b.scale)
+
+
+def _bound_of(col) -> int:
+    return int(max((abs(int(x)) for x in col), default=0))
+
+
+def _scaled_by(rational_block: "ValueBlock", c) -> "ValueBlock":
+    """A rational block times a constant (a Fraction or a one-row block)."""
+    if isinstance(c, Fraction):
+        return rational_block * c
+    return c * rational_block
+
+
 def _int64_ratio(top: np.ndarray, bottom: np.ndarray, if_zero: Fraction):
     """``(numerators, common denominator)`` of the reduced quotients ``top[i] / bottom[i]`` in int64, or None.
 
@@ -888,7 +1050,12 @@ def to_float(v) -> float:
             return math.inf if v > 0 else -math.inf
     import sympy
 
-    return float(sympy.N(v, 20))
+    try:
+        return float(sympy.N(v, 20))
+    except TypeError:  # a number standing for a proven root: its ball
+        from workbench.core.certified import ball
+
+        return float(ball(v, 128).mid())
 
 
 def json_float(v) -> float | None:
@@ -935,9 +1102,9 @@ def _scale_float(scale) -> float:
     try:
         return float(scale)
     except (OverflowError, TypeError):
-        import sympy
+        from workbench.core.certified import ball
 
-        return float(sympy.N(scale, 20))
+        return float(ball(scale, 128).mid())
 
 
 #: Coordinates at or above this go around the float filter of :func:`signs_of_rows`.

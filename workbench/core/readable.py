@@ -119,6 +119,8 @@ def readable(value) -> Readable:
     if expr.is_Rational:
         return Readable(str(Fraction(int(expr.p), int(expr.q))))
     approx = approx_str(value)
+    if expr.free_symbols or expr.has(sympy.exp) or any(not p.exp.is_Rational for p in expr.atoms(sympy.Pow)):
+        return _with_named_exponents(expr, approx)
     roots = expr.atoms(sympy.CRootOf)
     if len(roots) == 1 and not expr.has(sympy.log):
         found = _in_number_field(expr, next(iter(roots)))
@@ -197,6 +199,28 @@ def _wrap(text: str, denominator: bool) -> str:
     if any(f" {op} " in body or (op in "*/" and op in body) for op in ops):
         return f"({text})"
     return text
+
+
+def _with_named_exponents(expr, approx: str) -> Readable:
+    """A transcendental value with each algebraic or proven root inside it named once (``b = root_of(...)``)."""
+    import sympy
+
+    from workbench.core.algebraic import from_crootof
+    from workbench.core.certified import root_of_symbol
+
+    names, where = {}, []
+    for r in sorted(expr.atoms(sympy.CRootOf), key=sympy.default_sort_key):
+        alpha = from_crootof(r)
+        gen = getattr(alpha, "f", None)
+        name = gen.gen.name if gen is not None and isinstance(gen.gen, sympy.Symbol) else "alpha"
+        names[r] = sympy.Symbol(name)
+        where.append(f"{name} = {alpha}")
+    for sym in sorted(expr.free_symbols, key=lambda x: x.name):
+        root = root_of_symbol(sym)
+        if root is not None:
+            names[sym] = sympy.Symbol(root.var.name)
+            where.append(f"{root.var.name} = {root}")
+    return Readable(sympy.sstr(expr.xreplace(names)), "; ".join(where) or None, approx)
 
 
 def _in_number_field(expr, r) -> tuple[str, str | None] | None:

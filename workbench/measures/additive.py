@@ -44,8 +44,8 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from workbench.core.algebraic_syntax import is_algebraic
-from workbench.core.exact import ValueBlock, algebraic_power, log_ratio
-from workbench.measures.algebra import NumericAlgebra, _Base, _check_op, _OPS
+from workbench.core.exact import ValueBlock, algebraic_power, exp_constant, log_constant, log_ratio, power_constant
+from workbench.measures.algebra import NumericAlgebra, _Base, _check_op, _OPS, _is_root
 from workbench.space.runs import Gains
 
 
@@ -155,11 +155,23 @@ class Coefficients:
             raise NotAdditive(f"parameter {name} has no value")
         if is_algebraic(value):
             return ValueBlock.constant(1, algebraic_power(value, 1))
+        if _is_root(value):
+            return ValueBlock.constant(1, ("real", value.sympy()))
         return Fraction(value)
 
     def log_ratio(self, base: int, m: int):
         q, elem = log_ratio(base, m)
         return q if elem[0] == "one" else ValueBlock.constant(q, elem)
+
+    def power(self, x, y):
+        """``x ** y`` of two constants of the field (a field that cannot raises :class:`NotAdditive`)."""
+        return power_constant(x, y)
+
+    def exp(self, x):
+        return exp_constant(x)
+
+    def log(self, x):
+        return log_constant(x)
 
     def on_run(self, run: Sequence[int], gains: Gains):
         """The algebra over one fixed run (an ideal ranking): its values are constants of the field."""
@@ -331,6 +343,15 @@ class AdditiveAlgebra(_Base):
 
     def log_ratio(self, base: int, m: int):
         return self.ring.value(self.ring.log_ratio(base, m))
+
+    def power(self, x, y):
+        return self.ring.value(self.ring.power(self._coefficient(x), self._coefficient(y)))
+
+    def exp(self, x):
+        return self.ring.value(self.ring.exp(self._coefficient(x)))
+
+    def log(self, x):
+        return self.ring.value(self.ring.log(self._coefficient(x)))
 
     def on_run(self, run: Sequence[int]):
         return self.ring.on_run(run, self.gains)

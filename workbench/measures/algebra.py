@@ -8,6 +8,10 @@ that reads the run only through its algebra ``A``:
 ``A.lookup(i, table)``         ``table[r_i]`` for 0-based position ``i``
 ``A.gain(i)``, ``A.rel(i)``    ``g(r_i)`` and ``[r_i >= 1]``
 ``A.log_ratio(b, m)``          ``ln(b) / ln(m)`` (exact; not expressible in z3)
+``A.power(x, y)``              ``x ** y`` of constants, a parameter in the exponent allowed
+                               (``A.power(i + 1, -b)``): exact radicals at a rational ``y``,
+                               certified balls beyond (:mod:`workbench.core.certified`)
+``A.exp(x)``, ``A.log(x)``     ``e ** x`` and ``ln(x)`` of a constant (a parameter allowed)
 ``A.on_run(run)``              the same algebra over a fixed run (e.g. the ideal run)
 ``A.sorted_desc()``            the same algebra over the run's grades sorted non-increasing
 ``A.sum(terms)``               a sum starting from the algebra's zero
@@ -56,8 +60,15 @@ import numpy as np
 
 from workbench.errors import BadRunError, NotExpressibleError
 from workbench.core.algebraic_syntax import is_algebraic
-from workbench.core.exact import ValueBlock, algebraic_power, log_ratio
+from workbench.core.exact import (ValueBlock, algebraic_power, exp_constant, log_constant, log_ratio,
+                                  power_constant)
 from workbench.space.runs import Gains, format_run
+
+
+def _is_root(value) -> bool:
+    """Whether ``value`` is a proven root ``root_of(...)`` (:class:`~workbench.core.certified.RealRoot`)."""
+    module = sys.modules.get("workbench.core.certified")
+    return module is not None and isinstance(value, module.RealRoot)
 
 
 class _Base:
@@ -135,6 +146,16 @@ class NumericAlgebra(_Base):
         q, elem = log_ratio(base, m)
         return q if elem[0] == "one" else ValueBlock.constant(q, elem)
 
+    def power(self, x, y):
+        """``x ** y`` of constants (a Fraction or a one-row block)."""
+        return power_constant(x, y)
+
+    def exp(self, x):
+        return exp_constant(x)
+
+    def log(self, x):
+        return log_constant(x)
+
     def on_run(self, run: Sequence[int]) -> "NumericAlgebra":
         return NumericAlgebra(np.asarray([run], dtype=np.uint8), self.gains)
 
@@ -151,6 +172,8 @@ class NumericAlgebra(_Base):
             raise NotExpressibleError(f"parameter {name} needs a value for exact evaluation")
         if is_algebraic(value):
             return ValueBlock.constant(1, algebraic_power(value, 1))
+        if _is_root(value):
+            return ValueBlock.constant(1, ("real", value.sympy()))
         return Fraction(value)
 
     def compare0(self, x, op: str):
@@ -218,6 +241,21 @@ class SympyAlgebra(_Base):
         c = self.const(q)
         return c if elem[0] == "one" else c * sympy.log(elem[1]) / sympy.log(elem[2])
 
+    def power(self, x, y):
+        import sympy
+
+        return sympy.Pow(sympy.sympify(x), sympy.sympify(y))
+
+    def exp(self, x):
+        import sympy
+
+        return sympy.exp(sympy.sympify(x))
+
+    def log(self, x):
+        import sympy
+
+        return sympy.log(sympy.sympify(x))
+
     def on_run(self, run: Sequence[int]) -> "SympyAlgebra":
         return SympyAlgebra(run, self.gains, self.keep_guards)
 
@@ -233,7 +271,7 @@ class SympyAlgebra(_Base):
 
         if value is None:
             return sympy.Symbol(name, positive=True)
-        if is_algebraic(value):
+        if is_algebraic(value) or _is_root(value):
             return value.sympy()
         return self.const(value)
 
@@ -314,6 +352,19 @@ class Z3Algebra(_Base):
         raise NotExpressibleError(
             f"ln({elem[1]})/ln({elem[2]}) is transcendental: a logarithmic discount cannot be written in z3"
         )
+
+    def power(self, x, y):
+        if isinstance(y, (int, np.integer)) and not isinstance(y, bool) or (isinstance(y, Fraction)
+                                                                            and y.denominator == 1):
+            return (x if not isinstance(x, (int, Fraction)) else self.const(x)) ** int(y)
+        raise NotExpressibleError(f"a power with exponent {y}: z3's real arithmetic has no real exponents "
+                                  "(use --method enumeration)")
+
+    def exp(self, x):
+        raise NotExpressibleError("exp(...) is transcendental: it cannot be written in z3 (use --method enumeration)")
+
+    def log(self, x):
+        raise NotExpressibleError("log(...) is transcendental: it cannot be written in z3 (use --method enumeration)")
 
     def on_run(self, run: Sequence) -> "Z3Algebra":
         return Z3Algebra(run, self.gains, self.params)
@@ -619,7 +670,7 @@ class StrictAlgebra:
     """An algebra as a user's measure sees it: every number that enters it is checked to be exact.
 
     The same operations as the wrapped algebra (``depth``, ``gains``,
-    ``const``, ``lookup``, ``gain``, ``rel``, ``log_ratio``, ``on_run``,
+    ``const``, ``lookup``, ``gain``, ``rel``, ``log_ratio``, ``power``, ``exp``, ``log``, ``on_run``,
     ``truncated``, ``sorted_desc``, ``param``, ``sum``, ``compare0``,
     ``both``, ``either``, ``where``, ``ratio``, ``check_counts``), computed
     by it; values come back as :class:`StrictValue`, and a Python float
@@ -683,6 +734,15 @@ class StrictAlgebra:
 
     def log_ratio(self, base: int, m: int):
         return StrictValue(self.algebra.log_ratio(_exact(base), _exact(m)))
+
+    def power(self, x, y):
+        return StrictValue(self.algebra.power(_exact(x), _exact(y)))
+
+    def exp(self, x):
+        return StrictValue(self.algebra.exp(_exact(x)))
+
+    def log(self, x):
+        return StrictValue(self.algebra.log(_exact(x)))
 
     def on_run(self, run: Sequence) -> "StrictAlgebra":
         return StrictAlgebra(self.algebra.on_run(run))

@@ -440,6 +440,17 @@ class RFCoefficients(Coefficients):
     def log_ratio(self, base: int, m: int):
         raise NotAdditive("a logarithm")
 
+    def power(self, x, y):
+        if y.is_const and x.is_const:
+            raise NotAdditive("a power of constants (exact there, but not a rational function of the parameter)")
+        raise NotAdditive("a power with the parameter in it")
+
+    def exp(self, x):
+        raise NotAdditive("an exponential")
+
+    def log(self, x):
+        raise NotAdditive("a logarithm")
+
     def on_run(self, run, gains):
         raise NotAdditive("a fixed run")
 

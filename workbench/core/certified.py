@@ -1,0 +1,791 @@
+"""Certified numerics where exact algebra ends: balls, proven roots and proven zeros.
+
+A measure whose value depends transcendentally on a parameter (``i ** -b``,
+``log(x) / log(b)``, ``2 ** (s * g)``) has values no finite field holds.
+This module decides what can be decided about such numbers, and says
+*unknown* about the rest, never a guess:
+
+* :func:`ball` encloses a sympy expression (numbers, ``+ - * /``, ``**``,
+  ``exp``, ``log``, ``sqrt``, ``pi``, ``E``, real algebraic ``CRootOf`` and
+  the roots below) in a python-flint ``arb`` ball at a given precision; a
+  symbol may be bound to a ball, so an expression is enclosed over a whole
+  interval of its variable (interval arithmetic).
+* :func:`sign` decides the sign of a real constant: balls at raised
+  precision until zero is excluded; if none excludes it, the value is
+  *proved* zero exactly (:func:`proved_zero`: sympy's algebraic
+  simplification, or the defining relation of a :class:`RealRoot`) or
+  :class:`~workbench.errors.UndecidedComparisonError` names the precision
+  reached.
+* :class:`RealRoot` is a real number defined as the *unique* root of an
+  expression ``f`` in a rational interval ``[lo, hi]``, proven on
+  construction: ``f'`` excludes zero on the interval (a ball) and ``f`` has
+  certified opposite signs at the ends.  It prints as
+  ``root_of(EXPR, [LO, HI])``, the form :func:`parse_root_of` reads back.
+* :func:`isolate_roots` finds every root of ``f`` in a parameter domain:
+  bisection with interval evaluation excludes pieces, the monotonicity test
+  above proves a root unique in its piece (the one-dimensional Krawczyk /
+  interval Newton condition), the proven root is refined by exact bisection
+  to a width below :data:`ROOT_WIDTH`; a rational root is found exactly.
+  An unbounded end of the domain is closed by a dominance bound when ``f`` is
+  an exponential sum ``sum c_k exp(l_k x)`` (beyond it the term of largest
+  rate outweighs all others); pieces that no test settles are returned as
+  *unsettled*, never dropped.
+
+Examples
+--------
+>>> import sympy
+>>> b = sympy.Symbol("b", positive=True)
+>>> roots, unsettled = isolate_roots(2**-b + 4**-b - Fraction(3, 4), b, Fraction(0), None, False, False)
+>>> roots, unsettled
+([Fraction(1, 1)], [])
+>>> r = RealRoot(2**-b + 3**-b + 4**-b - 1, b, Fraction(1), Fraction(2))
+>>> str(r)
+'root_of(-1 + 4**(-b) + 3**(-b) + 2**(-b), [1.0821314981404186608088198469013874, 1.0821314981404186608088198469013937])'
+>>> Fraction(1082, 1000) < r < Fraction(1083, 1000)
+True
+
+References
+----------
+Moore, Kearfott, Cloud, *Introduction to Interval Analysis*, SIAM 2009
+(interval Newton and Krawczyk tests, ch. 8); Johansson, "Arb: efficient
+arbitrary-precision midpoint-radius interval arithmetic", IEEE Trans.
+Computers 2017; Polya and Szego, *Problems and Theorems in Analysis II*,
+part V, problem 75 (the real zeros of an exponential sum are at most its
+sign changes).
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import math
+from fractions import Fraction
+from typing import Callable
+
+import flint
+import sympy
+
+from workbench.errors import BadParameterError, UndecidedComparisonError
+
+#: Precisions (bits) tried in turn before a sign is declared undecided.
+PRECISIONS = (64, 256, 1024, 4096)
+
+#: Width below which a proven root's interval is printed (10^-30 asked; 10^-32 kept).
+ROOT_WIDTH = Fraction(1, 10**32)
+
+#: Narrowest piece bisection examines before it calls the piece unsettled.
+MIN_PIECE = Fraction(1, 1 << 48)
+
+#: Largest finite end the dominance bound searches for (2^k up to this).
+MAX_BOUND = Fraction(1 << 20)
+
+_COUNTER = itertools.count()
+
+#: The sympy symbols standing for :class:`RealRoot` numbers inside expressions, by name.
+_ROOT_SYMBOLS: dict = {}
+
+
+def _q(x) -> flint.fmpq:
+    x = Fraction(x)
+    return flint.fmpq(x.numerator, x.denominator)
+
+
+def interval_ball(lo: Fraction, hi: Fraction) -> flint.arb:
+    """A ball certainly containing every real of ``[lo, hi]``."""
+    return flint.arb(_q(lo)).union(flint.arb(_q(hi)))
+
+
+def ball(expr, prec: int, env: dict | None = None) -> flint.arb:
+    """Enclose the real value of the sympy expression ``expr`` in an ``arb`` ball at ``prec`` bits.
+
+    Parameters
+    ----------
+    expr : sympy.Expr or Fraction or int
+    prec : int
+        Working precision in bits.
+    env : dict, optional
+        Balls for free symbols (``{b: interval_ball(lo, hi)}``).
+
+    Raises
+    ------
+    UndecidedComparisonError
+        A node outside the supported forms, or a logarithm or real power of a
+        ball that is not certainly positive.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> ball(sympy.log(3) / sympy.log(2), 64) > 1.5
+    True
+    """
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        return _ball(sympy.sympify(expr), env or {}, prec)
+    finally:
+        flint.ctx.prec = old
+
+
+def _ball(e, env: dict, prec: int) -> flint.arb:
+    if e.is_Integer or e.is_Rational:
+        return flint.arb(flint.fmpq(int(e.p), int(e.q)))
+    if e.is_Symbol:
+        if e in env:
+            return env[e]
+        root = _ROOT_SYMBOLS.get(e.name)
+        if root is not None and root.symbol == e:
+            return root.arb(prec)
+        raise UndecidedComparisonError(f"no value for the symbol {e} in {e}")
+    if e.is_Add:
+        total = flint.arb(0)
+        for a in e.args:
+            total += _ball(a, env, prec)
+        return total
+    if e.is_Mul:
+        total = flint.arb(1)
+        for a in e.args:
+            total *= _ball(a, env, prec)
+        return total
+    if e.is_Pow:
+        base, exp = e.args
+        if exp.is_Integer:
+            return _ball(base, env, prec) ** int(exp)
+        bb = _ball(base, env, prec)
+        if not bb > 0:
+            raise UndecidedComparisonError(f"{sympy.sstr(e)}: a real power of a base not certainly positive")
+        return (_ball(exp, env, prec) * bb.log()).exp()
+    if isinstance(e, sympy.exp):
+        return _ball(e.args[0], env, prec).exp()
+    if isinstance(e, sympy.log):
+        inner = _ball(e.args[0], env, prec)
+        if not inner > 0:
+            raise UndecidedComparisonError(f"{sympy.sstr(e)}: the logarithm of a value not certainly positive")
+        return inner.log()
+    if e is sympy.pi:
+        return flint.arb.pi()
+    if e is sympy.E:
+        return flint.arb(1).exp()
+    if isinstance(e, sympy.CRootOf):
+        from workbench.core.algebraic import from_crootof
+
+        return from_crootof(e).arb(prec + 8)
+    raise UndecidedComparisonError(f"cannot enclose {sympy.sstr(e)} in a ball")
+
+
+def proved_zero(expr) -> bool:
+    """Whether the real constant ``expr`` is *proved* to be exactly zero (False: not proved either way).
+
+    An expression in real algebraic numbers is zero iff sympy's minimal
+    polynomial of it is ``x``.  An expression holding one :class:`RealRoot`
+    ``r`` of ``f`` is zero when, with ``r`` replaced by the variable, it is a
+    constant multiple of ``f`` (it then vanishes wherever ``f`` does).
+
+    >>> import sympy
+    >>> proved_zero(sympy.sqrt(8) - 2 * sympy.sqrt(2)), proved_zero(sympy.sqrt(2) - 1)
+    (True, False)
+    """
+    e = sympy.sympify(expr)
+    roots = [_ROOT_SYMBOLS[s.name] for s in e.free_symbols if s.name in _ROOT_SYMBOLS]
+    if len(roots) == 1:
+        r = roots[0]
+        g = sympy.expand(e.subs(r.symbol, r.var))
+        if g == 0:
+            return True
+        ratio = sympy.simplify(g / r.expr)
+        return not ratio.has(r.var) and ratio.is_finite is True
+    if e.free_symbols:
+        return False
+    if e.has(sympy.exp, sympy.log, sympy.pi, sympy.E) or any(
+            not (p.exp.is_Rational) for p in e.atoms(sympy.Pow)):
+        return sympy.simplify(e) == 0
+    try:
+        x = sympy.Dummy("x")
+        return sympy.minimal_polynomial(e, x) == x
+    except (NotImplementedError, sympy.polys.polyerrors.PolynomialError, ValueError):
+        return sympy.simplify(e) == 0
+
+
+def sign(expr, what: str | None = None) -> int:
+    """The sign of a real constant, certified: balls first, then an exact proof of zero.
+
+    Raises
+    ------
+    UndecidedComparisonError
+        No ball up to ``PRECISIONS[-1]`` bits excludes zero and the value is
+        not proved zero.
+
+    >>> import sympy
+    >>> sign(sympy.sqrt(2) + sympy.sqrt(3) - sympy.sqrt(5 + 2 * sympy.sqrt(6))), sign(sympy.log(3) - 1)
+    (0, 1)
+    """
+    e = sympy.sympify(expr)
+    if e.is_Rational:
+        return int(bool(e > 0)) - int(bool(e < 0))
+    for prec in PRECISIONS:
+        try:
+            v = ball(e, prec)
+        except UndecidedComparisonError:
+            continue
+        if v > 0:
+            return 1
+        if v < 0:
+            return -1
+    if proved_zero(e):
+        return 0
+    raise UndecidedComparisonError(
+        f"cannot decide the sign of {what or sympy.sstr(e)}: no ball up to {PRECISIONS[-1]} bits excludes 0 "
+        "and it is not proved to be 0")
+
+
+def root_of_symbol(symbol):
+    """The :class:`RealRoot` a sympy symbol stands for, or None."""
+    root = _ROOT_SYMBOLS.get(getattr(symbol, "name", None))
+    return root if root is not None and root.symbol == symbol else None
+
+
+def sign_at(f, var, x) -> int:
+    """The certified sign of ``f`` at an exact point ``x`` (Fraction, algebraic number or :class:`RealRoot`)."""
+    from workbench.core.algebraic import AlgebraicPoint
+
+    if isinstance(x, RealRoot):
+        return sign(f.subs(var, x.symbol))
+    if isinstance(x, AlgebraicPoint):
+        return sign(f.subs(var, x.sympy()))
+    x = Fraction(x)
+    return sign(f.subs(var, sympy.Rational(x.numerator, x.denominator)))
+
+
+def _ball_sign(b: flint.arb) -> int | None:
+    return 1 if b > 0 else -1 if b < 0 else None
+
+
+class RealRoot:
+    """The unique root of ``expr`` (in ``var``) inside ``[lo, hi]``, proven on construction.
+
+    Proof: ``expr'`` encloses no zero over the ball of ``[lo, hi]`` (so
+    ``expr`` is strictly monotone there and has at most one root) and
+    ``expr(lo)``, ``expr(hi)`` have certified opposite signs (so it has one).
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A function of ``var`` alone that :func:`ball` encloses.
+    var : sympy.Symbol
+    lo, hi : Fraction
+        ``lo < hi``.
+
+    Raises
+    ------
+    BadParameterError
+        The interval does not prove exactly one root.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> b = sympy.Symbol("b")
+    >>> r = RealRoot(2**-b + 3**-b + 4**-b - 1, b, Fraction(1), Fraction(2))
+    >>> float(r)  # doctest: +ELLIPSIS
+    1.08213...
+    """
+
+    def __init__(self, expr, var, lo: Fraction, hi: Fraction, what: str | None = None) -> None:
+        self.expr = sympy.sympify(expr)
+        self.var = var
+        self.lo, self.hi = Fraction(lo), Fraction(hi)
+        what = what or f"root_of({sympy.sstr(self.expr)}, [{self.lo}, {self.hi}])"
+        if not self.lo < self.hi:
+            raise BadParameterError(f"{what}: the interval must have LO < HI")
+        if self.expr.free_symbols - {var}:
+            raise BadParameterError(f"{what}: the expression may use only the variable {var}")
+        self.deriv = sympy.diff(self.expr, var)
+        if not _monotone(self.deriv, var, self.lo, self.hi):
+            raise BadParameterError(f"{what}: cannot prove a single root in [LO, HI] "
+                                    "(the derivative may vanish there; give a narrower interval)")
+        s_lo, s_hi = _sign_at_rational(self.expr, var, self.lo), _sign_at_rational(self.expr, var, self.hi)
+        if s_lo is None or s_hi is None or s_lo * s_hi >= 0:
+            raise BadParameterError(f"{what}: no sign change proven between LO and HI, so no unique root inside")
+        self.sign_lo = s_lo
+        self.symbol = sympy.Symbol(f"_root_{next(_COUNTER)}")
+        _ROOT_SYMBOLS[self.symbol.name] = self
+
+    # ------------------------------------------------------------------
+    def refine_to(self, width: Fraction) -> "RealRoot":
+        """Narrow ``[lo, hi]`` below ``width``: interval Newton steps (each about squares the width), bisection when one stalls."""
+        while self.hi - self.lo >= width:
+            before = self.hi - self.lo
+            if before < Fraction(1, 1 << 20):
+                self._newton_step(max(64, 2 * _bits_of(before) + 64))
+            if self.hi - self.lo > before / 2:
+                self._bisect()
+        return self
+
+    def _newton_step(self, prec: int) -> None:
+        """``[lo, hi]`` intersected with ``m - f(m) / f'([lo, hi])``: still holds the root (Moore's theorem)."""
+        mid = _simple_midpoint(self.lo, self.hi)
+        try:
+            fm = ball(self.expr, prec, {self.var: flint.arb(_q(mid))})
+            dx = ball(self.deriv, prec, {self.var: interval_ball(self.lo, self.hi)})
+        except UndecidedComparisonError:
+            return
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            newton = flint.arb(_q(mid)) - fm / dx
+            lo, hi = _exact_of(newton.lower()), _exact_of(newton.upper())
+        finally:
+            flint.ctx.prec = old
+        if lo is None or hi is None:
+            return
+        lo, hi = max(lo, self.lo), min(hi, self.hi)
+        if lo < hi and lo > self.lo and _sign_at_rational(self.expr, self.var, lo) == self.sign_lo:
+            self.lo = lo
+        if lo < hi and hi < self.hi and _sign_at_rational(self.expr, self.var, hi) == -self.sign_lo:
+            self.hi = hi
+
+    def _bisect(self) -> None:
+        mid = _simple_midpoint(self.lo, self.hi)
+        s = _sign_at_rational(self.expr, self.var, mid)
+        if s is None:  # pragma: no cover - a monotone f vanishes at a midpoint only at the root, decided exactly
+            raise UndecidedComparisonError(f"{self}: sign at {mid} undecided")
+        if s == 0:
+            self.lo = self.hi = mid
+        elif s == self.sign_lo:
+            self.lo = mid
+        else:
+            self.hi = mid
+
+    def arb(self, prec: int) -> flint.arb:
+        """A ball certainly holding the root, about ``prec`` bits wide."""
+        self.refine_to(Fraction(1, 1 << (prec + 4)))
+        if self.lo == self.hi:
+            return flint.arb(_q(self.lo))
+        return interval_ball(self.lo, self.hi)
+
+    def compare(self, other) -> int:
+        """``-1``, ``0`` or ``1``: this root against a rational, an algebraic number or another root."""
+        from workbench.core.algebraic import AlgebraicPoint
+
+        if isinstance(other, RealRoot):
+            if self is other or self.key == other.key:
+                return 0
+            for _ in range(120):
+                if self.hi < other.lo or (self.hi == other.lo and self.lo < self.hi):
+                    return -1
+                if other.hi < self.lo or (other.hi == self.lo and other.lo < other.hi):
+                    return 1
+                if self.lo == self.hi == other.lo == other.hi:
+                    return 0
+                if self.lo == self.hi:
+                    return -_sign_cmp_rational(other, self.lo)
+                if other.lo == other.hi:
+                    return _sign_cmp_rational(self, other.lo)
+                if self.var == other.var and _proportional(self.expr, other.expr, self.var):
+                    return 0  # one strictly monotone function on the union of two overlapping intervals
+                self.refine_to((self.hi - self.lo) / 4)
+                other.refine_to((other.hi - other.lo) / 4)
+            raise UndecidedComparisonError(f"cannot separate {self} from {other}")
+        if isinstance(other, AlgebraicPoint):
+            for _ in range(400):
+                if self.hi < other.lo:
+                    return -1
+                if other.hi < self.lo:
+                    return 1
+                self.refine_to((self.hi - self.lo) / 4)
+                other.refine()
+            raise UndecidedComparisonError(f"cannot separate {self} from {other}")
+        return _sign_cmp_rational(self, Fraction(other))
+
+    @property
+    def key(self) -> tuple:
+        return ("root_of", sympy.srepr(self.expr), self.var.name, self.lo, self.hi)
+
+    def __float__(self) -> float:
+        return float(self.arb(80).mid())
+
+    def __lt__(self, other):
+        return self.compare(other) < 0
+
+    def __le__(self, other):
+        return self.compare(other) <= 0
+
+    def __gt__(self, other):
+        return self.compare(other) > 0
+
+    def __ge__(self, other):
+        return self.compare(other) >= 0
+
+    def __eq__(self, other):
+        if isinstance(other, (RealRoot, Fraction, int)):
+            try:
+                return self.compare(other) == 0
+            except UndecidedComparisonError:
+                return False
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def sympy(self) -> sympy.Symbol:
+        """A sympy symbol standing for this number (:func:`ball` and :func:`proved_zero` know it)."""
+        return self.symbol
+
+    def __str__(self) -> str:
+        self.refine_to(ROOT_WIDTH)
+        lo, hi = _decimal_below(self.lo), _decimal_above(self.hi)
+        return f"root_of({sympy.sstr(self.expr)}, [{lo}, {hi}])"
+
+    def __repr__(self) -> str:
+        return f"RealRoot({self})"
+
+
+def _bits_of(width: Fraction) -> int:
+    """``k`` with ``width`` about ``2^-k``."""
+    return max(0, width.denominator.bit_length() - width.numerator.bit_length())
+
+
+def _exact_of(x: flint.arb) -> Fraction | None:
+    """The exact dyadic value of a ball of radius zero (``lower()``/``upper()``); None if not finite."""
+    if not x.is_finite():
+        return None
+    man, exp = x.mid().man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def _proportional(f, g, var) -> bool:
+    """Whether ``f / g`` is a constant: then ``f`` and ``g`` vanish at the same points."""
+    ratio = sympy.simplify(f / g)
+    return not ratio.has(var)
+
+
+def _sign_cmp_rational(r: RealRoot, q: Fraction) -> int:
+    """Sign of ``r - q``."""
+    if q <= r.lo and r.lo < r.hi:
+        return 1 if q < r.lo or _sign_at_rational(r.expr, r.var, q) != 0 else 0
+    if q >= r.hi and r.lo < r.hi:
+        return -1 if q > r.hi or _sign_at_rational(r.expr, r.var, q) != 0 else 0
+    if r.lo == r.hi:
+        return (r.lo > q) - (r.lo < q)
+    s = _sign_at_rational(r.expr, r.var, q)
+    if s == 0:
+        return 0
+    return 1 if s == r.sign_lo else -1  # q lies on the side of lo: the root is above it
+
+
+def _decimal_below(x: Fraction, digits: int = 34) -> str:
+    return _decimal(math.floor(x * 10**digits), digits)
+
+
+def _decimal_above(x: Fraction, digits: int = 34) -> str:
+    return _decimal(math.ceil(x * 10**digits), digits)
+
+
+def _decimal(n: int, digits: int) -> str:
+    sign = "-" if n < 0 else ""
+    n = abs(n)
+    whole, frac = divmod(n, 10**digits)
+    text = f"{whole}.{frac:0{digits}d}".rstrip("0").rstrip(".")
+    return sign + text
+
+
+def _simple_midpoint(lo: Fraction, hi: Fraction) -> Fraction:
+    """A dyadic rational near the middle of ``(lo, hi)`` (short numerators keep the exact tests cheap)."""
+    mid = (lo + hi) / 2
+    k = max(0, math.ceil(-math.log2(float(hi - lo))) + 2) if hi - lo < 1 else 0
+    cand = Fraction(math.floor(mid * 2**k), 2**k)
+    return cand if lo < cand < hi else mid
+
+
+def _sign_at_rational(f, var, q: Fraction) -> int | None:
+    """The certified sign of ``f(q)``, ``None`` when undecided."""
+    try:
+        return sign(f.subs(var, sympy.Rational(q.numerator, q.denominator)))
+    except UndecidedComparisonError:
+        return None
+
+
+def _encloses_zero(f, var, lo: Fraction, hi: Fraction) -> bool:
+    """Whether the ball of ``f`` over ``[lo, hi]`` may hold zero (True also when it cannot be enclosed)."""
+    box = interval_ball(lo, hi)
+    for prec in PRECISIONS[:2]:
+        try:
+            v = ball(f, prec, {var: box})
+        except UndecidedComparisonError:
+            return True
+        if v > 0 or v < 0:
+            return False
+    return True
+
+
+def _monotone(deriv, var, lo: Fraction, hi: Fraction) -> bool:
+    return not _encloses_zero(deriv, var, lo, hi)
+
+
+# ---------------------------------------------------------------------------
+# isolating every root in a domain
+
+def exponential_rates(f, var):
+    """``[(c_k, l_k)]`` with ``f = sum c_k exp(l_k var)`` (constants ``c_k``, ``l_k``), or None if it is not so."""
+    out: dict = {}
+    for term in sympy.Add.make_args(sympy.expand(sympy.powsimp(sympy.expand(f), force=False))):
+        coeff, rest = term.as_independent(var, as_Add=False)
+        rate = sympy.Integer(0)
+        for factor in sympy.Mul.make_args(rest):
+            if factor == 1:
+                continue
+            if factor.is_Pow and not factor.base.has(var):
+                e = sympy.expand(factor.exp)
+                a, d = e.as_independent(var, as_Add=True)
+                slope = sympy.simplify(d / var)
+                if slope.has(var):
+                    return None
+                rate += slope * sympy.log(factor.base)
+                coeff *= factor.base ** a
+            elif isinstance(factor, sympy.exp):
+                e = sympy.expand(factor.args[0])
+                a, d = e.as_independent(var, as_Add=True)
+                slope = sympy.simplify(d / var)
+                if slope.has(var):
+                    return None
+                rate += slope
+                coeff *= sympy.exp(a)
+            else:
+                return None
+        key = sympy.nsimplify(rate) if rate.is_Rational else rate
+        out[key] = out.get(key, 0) + coeff
+    return [(c, l) for l, c in out.items() if c != 0]
+
+
+def _dominance_bound(terms, up: bool) -> Fraction | None:
+    """A finite ``B`` with no root of ``sum c exp(l x)`` beyond it (``x >= B`` if ``up``, ``x <= -B`` otherwise)."""
+    if len(terms) < 2:
+        return Fraction(0)
+    keyed = [(ball(l, 128), c, l) for c, l in terms]
+    keyed.sort(key=lambda t: float(t[0].mid()), reverse=up)
+    top_ball, top_c, top_l = keyed[0]
+    others = keyed[1:]
+    if not all((top_ball - k > 0) if up else (k - top_ball > 0) for k, _, _ in others):
+        return None  # two rates not certainly distinct
+    B = Fraction(1)
+    while B <= MAX_BOUND:
+        x = B if up else -B
+        lhs = abs(ball(top_c, 128))
+        rhs = flint.arb(0)
+        for _, c, l in others:
+            rhs += abs(ball(c, 128)) * ball((l - top_l) * sympy.Rational(x.numerator, x.denominator), 128).exp()
+        if lhs > rhs:
+            return B
+        B *= 2
+    return None
+
+
+def isolate_roots(f, var, low: Fraction | None, high: Fraction | None, low_closed: bool, high_closed: bool,
+                  progress: Callable[[str], None] | None = None) -> tuple[list, list]:
+    """Every root of ``f`` strictly inside the domain: proven roots, and pieces no test settled.
+
+    Parameters
+    ----------
+    f : sympy.Expr
+        A function of ``var`` that :func:`ball` encloses on intervals.
+    var : sympy.Symbol
+    low, high : Fraction or None
+        The domain's ends (``None``: infinite).
+    low_closed, high_closed : bool
+        Whether the ends belong to the domain (a root at a closed end is reported too).
+
+    Returns
+    -------
+    (list, list)
+        The roots in increasing order (``Fraction`` for a rational root found
+        exactly, :class:`RealRoot` otherwise) and the unsettled pieces
+        ``(lo, hi)`` (rationals; ``None`` for an infinite end no bound closed).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> b = sympy.Symbol("b")
+    >>> roots, unsettled = isolate_roots(2**-b - Fraction(1, 3), b, Fraction(0), None, False, False)
+    >>> [str(r)[:40] for r in roots], unsettled
+    (['root_of(-1/3 + 2**(-b), [1.5849625007211'], [])
+    """
+    f = sympy.sympify(f)
+    if not f.has(var):
+        return [], []
+    unsettled: list = []
+    rates = exponential_rates(f, var)
+    lo, hi = low, high
+    if hi is None:
+        bound = _dominance_bound(rates, True) if rates is not None else None
+        if bound is None:
+            bound = MAX_BOUND
+            unsettled.append((max(bound, lo) if lo is not None else bound, None))
+        hi = max(bound, (lo + 1) if lo is not None else bound)
+        high_closed = True
+    if lo is None:
+        bound = _dominance_bound(rates, False) if rates is not None else None
+        if bound is None:
+            bound = MAX_BOUND
+            unsettled.insert(0, (None, min(-bound, hi)))
+        lo = min(-bound, hi - 1)
+        low_closed = True
+    roots: list = []
+    deriv = sympy.diff(f, var)
+    work = [(lo, hi)]
+    at_ends = {}
+    while work:
+        a, b = work.pop()
+        if not _encloses_zero(f, var, a, b):
+            continue
+        if _monotone(deriv, var, a, b):
+            sa = at_ends.setdefault(a, _sign_at_rational(f, var, a))
+            sb = at_ends.setdefault(b, _sign_at_rational(f, var, b))
+            if sa is not None and sb is not None:
+                if sa * sb < 0:
+                    roots.append(_exact_if_rational(RealRoot(f, var, a, b)))
+                continue
+            if sa == 0 or sb == 0:  # a root at an end, decided exactly; the monotone piece has no other
+                continue
+        if b - a < MIN_PIECE:
+            unsettled.append((a, b))
+            continue
+        if a == (low if low is not None else None) and _sign_at_rational(f, var, a) == 0 and not low_closed:
+            # f vanishes at the open end itself: look for the first derivative that does not, near it
+            if _clear_near(f, var, a, b):
+                continue
+        mid = _simple_midpoint(a, b)
+        work.extend([(mid, b), (a, mid)])
+    exact = sorted({q for q, s in at_ends.items() if s == 0
+                    and (low is None or q > low or (q == low and low_closed))
+                    and (high is None or q < high or (q == high and high_closed))})
+    roots.extend(exact)
+    from functools import cmp_to_key
+
+    from workbench.core.algebraic import compare_reals
+
+    roots.sort(key=cmp_to_key(compare_reals))
+    unsettled = _merge_pieces(sorted(unsettled, key=lambda p: (p[0] is not None, p[0] if p[0] is not None else 0)))
+    return roots, unsettled
+
+
+def _exact_if_rational(r: RealRoot):
+    """The root as a Fraction when a simple rational in its refined interval is a root exactly, else itself."""
+    r.refine_to(ROOT_WIDTH)
+    if r.lo == r.hi:
+        return r.lo
+    from workbench.core.algebraic import simplest_between
+
+    q = simplest_between(r.lo, r.hi)
+    if q.denominator < 10**12 and _sign_at_rational(r.expr, r.var, q) == 0:
+        return q
+    return r
+
+
+def _clear_near(f, var, a: Fraction, b: Fraction) -> bool:
+    """Whether ``f`` (zero at ``a``) is proven non-zero on ``(a, b]``: its first non-vanishing derivative at ``a`` keeps its sign."""
+    g = f
+    for _ in range(4):
+        g = sympy.diff(g, var)
+        s = _sign_at_rational(g, var, a)
+        if s is None:
+            return False
+        if s != 0:
+            return not _encloses_zero(g, var, a, b)
+    return False
+
+
+def _merge_pieces(pieces: list) -> list:
+    out: list = []
+    for p in pieces:
+        if out and out[-1][1] is not None and p[0] is not None and out[-1][1] >= p[0]:
+            out[-1] = (out[-1][0], p[1] if p[1] is None or p[1] > out[-1][1] else out[-1][1])
+        else:
+            out.append(p)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# reading root_of(EXPR, [LO, HI])
+
+_FUNCTIONS = {"exp": sympy.exp, "log": sympy.log, "sqrt": sympy.sqrt}
+_CONSTANTS = {"E": sympy.E, "e": sympy.E, "pi": sympy.pi}
+
+
+def expression_from_ast(node: ast.AST, text: str, what: str, allowed_vars: int = 1) -> tuple:
+    """``(sympy expression, variable or None)`` of an :mod:`ast` node: numbers, one variable, ``+ - * / **``, exp, log, sqrt.
+
+    The tree is read, never evaluated.
+    """
+    names: set = set()
+
+    def build(n):
+        if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) and not isinstance(n.value, bool):
+            seg = ast.get_source_segment(text, n) or repr(n.value)
+            from workbench.core.exact import check_number_text
+
+            check_number_text(seg, what, BadParameterError)
+            q = Fraction(seg)
+            return sympy.Rational(q.numerator, q.denominator)
+        if isinstance(n, ast.Name):
+            if n.id in _CONSTANTS:
+                return _CONSTANTS[n.id]
+            names.add(n.id)
+            return sympy.Symbol(n.id)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            v = build(n.operand)
+            return -v if isinstance(n.op, ast.USub) else v
+        if isinstance(n, ast.BinOp):
+            a, b = build(n.left), build(n.right)
+            if isinstance(n.op, ast.Add):
+                return a + b
+            if isinstance(n.op, ast.Sub):
+                return a - b
+            if isinstance(n.op, ast.Mult):
+                return a * b
+            if isinstance(n.op, ast.Div):
+                if b == 0:
+                    raise BadParameterError(f"{what}: division by zero")
+                return a / b
+            if isinstance(n.op, ast.Pow):
+                if b.is_Number and abs(b) > 1000:
+                    raise BadParameterError(f"{what}: exponent {b} too large")
+                return a ** b
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _FUNCTIONS
+                and not n.keywords and 1 <= len(n.args) <= (2 if n.func.id == "log" else 1)):
+            return _FUNCTIONS[n.func.id](*(build(a) for a in n.args))
+        seg = ast.get_source_segment(text, n) or "?"
+        raise BadParameterError(f"{what}: {seg} is not allowed (numbers, one variable, + - * / **, exp, log, sqrt)")
+
+    expr = build(node)
+    if len(names) > allowed_vars:
+        raise BadParameterError(f"{what}: {', '.join(sorted(names))}: use one variable")
+    var = sympy.Symbol(next(iter(names))) if names else None
+    return expr, var
+
+
+def parse_root_of(node: ast.Call, text: str, what: str) -> "RealRoot | Fraction":
+    """The number ``root_of(EXPR, [LO, HI])`` of an :mod:`ast` call node, proven unique in ``[LO, HI]``.
+
+    >>> text = "root_of(2**b - 3, [1.5, 1.6])"
+    >>> r = parse_root_of(ast.parse(text, mode="eval").body, text, "b")
+    >>> str(r)[:30]
+    'root_of(2**b - 3, [1.584962500'
+    """
+    seg = ast.get_source_segment(text, node) or what
+    if (node.keywords or len(node.args) != 2 or not isinstance(node.args[1], (ast.List, ast.Tuple))
+            or len(node.args[1].elts) != 2):
+        raise BadParameterError(f"{what}: write root_of(EXPR, [LO, HI]) with LO < HI exact numbers")
+    expr, var = expression_from_ast(node.args[0], text, what)
+    if var is None:
+        raise BadParameterError(f"{what}: {ast.get_source_segment(text, node.args[0])} has no variable")
+    ends = []
+    for e in node.args[1].elts:
+        v, v_var = expression_from_ast(e, text, what, allowed_vars=0)
+        if not v.is_Rational:
+            raise BadParameterError(f"{what}: {ast.get_source_segment(text, e)} is not an exact number")
+        ends.append(Fraction(int(v.p), int(v.q)))
+    lo, hi = ends
+    if lo == hi:
+        if _sign_at_rational(expr, var, lo) == 0:
+            return lo
+        raise BadParameterError(f"{what}: {sympy.sstr(expr)} is not 0 at {lo}")
+    root = RealRoot(expr, var, lo, hi, what=seg)
+    return root
