@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
 
 
 def measures(as_json: bool = JsonOpt) -> None:
-    """List the measures with their parameters, domains and whether they need a topic."""
+    """List the measures with their parameters, domains and whether they need a topic (and the ranked forms rank[M]@N)."""
     from rich.table import Table
 
     from workbench.measures.names import describe_families
@@ -33,3 +33,12 @@ def measures(as_json: bool = JsonOpt) -> None:
         params = ", ".join(p["name"] + " " + p["domain"] + (f" = {p['default']}" if p.get("default") is not None else "") for p in f["params"])
         table.add_row(f["name"], params or "-", "yes" if f["needs_topic"] else "no", "yes" if f["z3_ok"] else "no", f["reference"])
     stdout.print(table)
+    stdout.print(RANKED_NOTE, markup=False)
+
+
+#: The other measure names accepted wherever a measure name is (after the table).
+RANKED_NOTE = (
+    "Also: path/file.py:function (your own measure), and rank[M]@N or unit-rank[M]@N for any measure M above: "
+    "the interval transformation of M, a run's value replaced by its position among the values M takes on the "
+    "topic's runs of depth N (unit-: divided by their number minus one). It needs a topic, is defined on runs "
+    "of depth N only, has no parameter and no z3 form.")

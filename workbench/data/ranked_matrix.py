@@ -8,29 +8,15 @@ among them, sorted increasingly (Giner, seed 004; :func:`workbench.scale.intrins
 order and ties are kept and consecutive attainable values are one apart.
 Every position is an exact integer.
 
-How the attainable values are found (:func:`ranked_matrix`):
-
-1. **Closed forms, any depth.**  When the measure's order on the space is a
-   rank function's and the measure is injective there, the position is the
-   run's index in the topic's space (:meth:`workbench.space.spaces.Space.indices`):
-   ``RBTO`` and ``gRBP(p)`` with ``p <= G / (g_max + G)`` (``G`` the smallest
-   gain step; ``p <= 1/(c+1)`` for gains ``g(j) = j``; seed 003) order runs
-   lexicographically (rank space); ``RBP(p <= 1/2)`` does so on the binary
-   pattern of the run (binary rank space with ``RB`` relevant documents);
-   ``SBTO`` is the index in the set space (seed 003 eq. 2-3).
-2. **Enumeration.**  Otherwise the topic's space at depth ``d`` is
-   enumerated and the measure evaluated exactly on all of it: the set space
-   (multisets) for set-based measures (``P``, ``gP``, ``R``, ``gR``, ``F``,
-   ``Succ``), which stays small at depth 250 (``C(d + c, c)`` runs), the rank
-   space ``{0..c}^d`` otherwise.  A space larger than ``max_space``
-   (default ``2**20``: rank depth 12 over 3 grades, 20 binary) raises
-   :class:`~workbench.errors.SpaceTooLargeError` naming the largest depth
-   that fits: pass ``depth=`` to trim the runs to it (a measure with a
-   cut-off ``@k`` needs only depth ``min(d, k)``).
-   The topic enters ``AP``, ``R``, ``gR``, ``F`` and ``nDCG`` only as a
-   positive factor, so their attainable values are computed once per
-   distinct space (topic counts clipped at ``d``); ``Twist`` and users'
-   measures that need a topic once per topic.
+How the attainable values are found (closed forms where the measure's order
+is a space's index, else the topic's space enumerated, at most ``max_space``
+runs) is :class:`workbench.measures.ranked.SpacePositions`, the one code path
+of these matrices and of the ranked measures ``rank[M]@N`` of
+:func:`workbench.measures.names.parse_measure`; here the measure is evaluated
+with the fast paths of :func:`workbench.data.exact_scores.evaluate_measure`
+(the same exact values).  A space too large names the largest depth that
+fits: pass ``depth=`` to trim the runs to it (a measure with a cut-off ``@k``
+needs only depth ``min(d, k)``).
 
 The result is a :class:`~workbench.data.score_matrix.ScoreMatrix` named
 ``rank[<measure>]@<d>`` whose blocks hold the positions; topics where the
@@ -58,123 +44,13 @@ SEBD 2019 (seed 003), eq. 2-6; Ferrante, Ferro, Losiouk, IRJ 2020 (seed
 """
 from __future__ import annotations
 
-import itertools
-from fractions import Fraction
-from functools import lru_cache
-
 import numpy as np
 
-from workbench.errors import SpaceTooLargeError, UndefinedMeasureError, WorkbenchError
-from workbench.core.exact import INT64_SAFE, ONE, ValueBlock
+from workbench.errors import UndefinedMeasureError, WorkbenchError
+from workbench.core.exact import ValueBlock
 from workbench.data.exact_scores import block_floats, evaluate_measure
-from workbench.scale.intrinsic import interval_transformation
-from workbench.space.runs import Gains, Topic
-from workbench.space.spaces import Space
-from workbench.core.exact import about
-
-MAX_SPACE = 1 << 20
-#: families whose value on a topic is a positive factor (depending on the topic) times a topic-free value
-TOPIC_AS_FACTOR = frozenset({"AP", "R", "gR", "F", "nDCG"})
-#: families invariant under permutations of the run (scored on the set space)
-SET_BASED = frozenset({"P", "gP", "R", "gR", "F", "Succ", "SBTO"})
-
-
-def closed_form(measure, gains: Gains) -> str | None:
-    """The space whose index is the measure's position (``"rank"``, ``"rank-binary"``, ``"set"``) or None.
-
-    >>> from workbench.measures.names import parse_measure
-    >>> [closed_form(parse_measure(n), Gains.default(2)) for n in ("RBTO", "gRBP(p=1/3)", "gRBP(p=0.4)", "RBP(p=0.5)", "SBTO", "AP")]
-    ['rank', 'rank', None, 'rank-binary', 'set', None]
-
-    References
-    ----------
-    Seed 003 eq. 2-6 (SBTO, RBTO) and sec. 5 (gRBP with ``p <= G / (1 + G)``).
-    """
-    fam, p = measure.family, measure.param_dict.get("p")
-    if fam == "RBTO":
-        return "rank"
-    if fam == "SBTO":
-        return "set"
-    if fam == "RBP" and p <= Fraction(1, 2):
-        return "rank-binary"
-    if fam == "gRBP":
-        step = min(gains.values[j] - gains.values[j - 1] for j in range(1, len(gains.values)))
-        if p <= step / (gains.gmax + step):
-            return "rank"
-    return None
-
-
-def _clip(topic: Topic, d: int) -> Topic:
-    return Topic(tuple(min(n, d) for n in topic.counts))
-
-
-@lru_cache(maxsize=1024)
-def _space(kind: str, d: int, c: int, topic: Topic) -> Space:
-    # one instance per space: its counting tables (cached on it) serve every topic and measure that meets it
-    if kind == "rank-binary":
-        return Space("rank", d, 1, Topic((min(topic.recall_base, d),)))
-    return Space(kind, d, c, _clip(topic, d))
-
-
-def _rows_for(kind: str, runs: np.ndarray) -> np.ndarray:
-    if kind == "rank-binary":
-        return np.minimum(runs, 1)
-    if kind == "set":
-        return -np.sort(-runs.astype(np.int16), axis=1)
-    return runs
-
-
-def _too_large(label: str, kind: str, d: int, c: int, topic: Topic, max_space: int) -> SpaceTooLargeError:
-    fit = 0  # sizes grow with the depth (a run padded with 0 stays allowed): search upwards
-    while fit + 1 < d and _space(kind, fit + 1, c, topic).size <= max_space:
-        fit += 1
-    hint = f"pass depth={fit} or less" if fit else "no depth fits"
-    return SpaceTooLargeError(
-        f"{label}: the {kind} space at depth {d} with {c} grade(s) and topic {topic} has "
-        f"{about(_space(kind, d, c, topic).size)} runs, more than max_space={max_space}: {hint} (or raise max_space)")
-
-
-class _Attainable:
-    """The distinct attainable values of one measure on one space, and a lookup of a run's position."""
-
-    def __init__(self, measure, gains: Gains, topic: Topic, space: Space):
-        self.measure, self.gains, self.topic = measure, gains, topic
-        values = evaluate_measure(measure, space.array(), gains, topic)
-        self.values = interval_transformation(values).values
-        self._index = None
-
-    def _lookup(self, keys: list[tuple]) -> list[int]:
-        """Positions of coordinate tuples among the sorted distinct values (all must be there)."""
-        D = self.values
-        if D.basis == (ONE,) and D.coords.dtype != object:  # one sorted int64 column: binary search
-            col = D.coords[:, 0]
-            want = [k[0] for k in keys]
-            if all(-INT64_SAFE < x < INT64_SAFE for x in want):
-                w = np.asarray(want, dtype=np.int64)
-                pos = np.searchsorted(col, w)
-                if np.all(pos < len(col)) and np.array_equal(col[np.minimum(pos, len(col) - 1)], w):
-                    return [int(x) for x in pos]
-        if self._index is None:
-            self._index = dict(zip(map(tuple, D.coords.tolist()), itertools.count()))  # Python ints already
-        return [self._index[k] for k in keys]
-
-    def positions(self, runs: np.ndarray) -> list[int]:
-        v = evaluate_measure(self.measure, runs, self.gains, self.topic)
-        D = self.values
-        if v.scale != D.scale:
-            raise WorkbenchError(f"{self.measure}: values with different scales")  # pragma: no cover
-        col = {e: k for k, e in enumerate(D.basis)}
-        keys = []
-        for row in v.coords.tolist():
-            key = [0] * len(D.basis)
-            for x, e in zip(row, v.basis):
-                q = Fraction(int(x) * D.den, v.den)
-                if x and (e not in col or q.denominator != 1):
-                    raise WorkbenchError(f"{self.measure}: a run's value is not among the attainable values")
-                if x:
-                    key[col[e]] = q.numerator
-            keys.append(tuple(key))
-        return self._lookup(keys)
+# moved to the measures layer (the ranked measures use them); importable from here as before
+from workbench.measures.ranked import MAX_SPACE, SET_BASED, TOPIC_AS_FACTOR, SpacePositions, closed_form  # noqa: F401
 
 
 def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE, unit: bool = False):
@@ -226,37 +102,18 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE, unit:
     d = J.depth if depth is None else depth
     if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= J.depth:
         raise WorkbenchError(f"{m.measure}: transformation depth {depth!r} must be an integer in 1..{J.depth}")
-    e = min(d, meas.cutoff) if meas.cutoff is not None else d
-    c, gains = J.gains.grades, J.gains
     label = f"{'unit-' if unit else ''}rank[{m.measure}]@{d}"
-    closed = closed_form(meas, gains)
-    kind = closed or ("set" if meas.family in SET_BASED else "rank")
-    shared = meas.family in TOPIC_AS_FACTOR or not meas.needs_topic
-    cache: dict = {}
+    sp = SpacePositions(meas, J.gains, d, max_space, evaluate_measure)
+    e, kind, closed = sp.depth, sp.kind, sp.closed
     kept, blocks, dropped = [], [], list(m.dropped)
     row_of = {t: k for k, t in enumerate(J.topics)}
     for t in m.topics:
         k = row_of[t]
-        topic, runs = J.topic_objs[k], J.arrays[k][:, :e]
-        space = _space(kind, e, c, topic)
-        if closed:
-            pos = list(space.indices(_rows_for(kind, runs), check=True))
-            count = int(space.size)
-        else:
-            key = (space.topic, topic if not shared else None)
-            if key not in cache:
-                if space.size > max_space:
-                    raise _too_large(label, kind, e, c, topic, max_space)
-                try:
-                    cache[key] = _Attainable(meas, gains, topic, space)
-                except UndefinedMeasureError as err:
-                    cache[key] = err
-            att = cache[key]
-            if isinstance(att, UndefinedMeasureError):
-                dropped.append((t, f"at depth {e}: {att}"))
-                continue
-            pos = att.positions(runs)
-            count = att.values.n
+        try:
+            pos, count = sp.positions(J.topic_objs[k], J.arrays[k], label)
+        except UndefinedMeasureError as err:
+            dropped.append((t, f"at depth {e}: {err}"))
+            continue
         den = max(count - 1, 1) if unit else 1
         blocks.append(ValueBlock.rational(np.array([int(x) for x in pos], dtype=object), den=den))
         kept.append(t)

@@ -397,7 +397,7 @@ def is_user_spec(name: str) -> bool:
 
 
 def get_family(name: str) -> Family:
-    """The family called ``name`` (a built-in or a loaded ``file.py:function``).
+    """The family called ``name`` (a built-in, a loaded ``file.py:function`` or a ranked ``rank[M]@N``).
 
     >>> get_family("ERR").needs_topic
     False
@@ -413,8 +413,27 @@ def get_family(name: str) -> Family:
 
             _USER_FAMILIES[name] = load_user_family(name)
         return _USER_FAMILIES[name]
+    if name in _USER_FAMILIES:
+        return _USER_FAMILIES[name]
+    for loader in _NAME_LOADERS:
+        fam = loader(name)
+        if fam is not None:
+            _USER_FAMILIES[name] = fam
+            return fam
 
     raise unknown_family_error(name)
+
+
+#: Loaders of families known by the form of their name, tried in turn by :func:`get_family`:
+#: ``loader(name)`` is the family, or None for a name not of its form
+#: (:mod:`workbench.measures.names` adds the ranked measures ``rank[M]@N``).
+_NAME_LOADERS: list[Callable[[str], "Family | None"]] = []
+
+
+def add_family_loader(loader: Callable[[str], "Family | None"]) -> None:
+    """Let :func:`get_family` know the families ``loader`` names (``loader(name)``: a family, or None)."""
+    if loader not in _NAME_LOADERS:
+        _NAME_LOADERS.append(loader)
 
 
 def user_family(name: str, func: Callable, path: str = "") -> Family:

@@ -17,9 +17,11 @@ to ``0.54``, or sympy's ``CRootOf(p**3 + p**2 + p - 1, 0)``; see
 The interval transformation of a measure ``M`` at depth ``N`` is named
 ``rank[M]@N`` (``unit-rank[M]@N`` scaled to [0, 1] per topic), the name
 :meth:`workbench.data.score_matrix.ScoreMatrix.transformed` gives its
-matrix: :func:`parse_ranked` reads it (the studies on TREC runs score it);
-:func:`parse_measure` refuses it, since its values depend on the topic's
-whole space of runs, not on the run alone.
+matrix: :func:`parse_ranked` reads the name, and :func:`parse_measure`
+makes it a measure like any other (:mod:`workbench.measures.ranked`): the
+position of a run's value under ``M`` among the values ``M`` takes on the
+topic's space of runs of depth ``N`` (so it needs a topic), defined on runs
+of depth ``N`` only, not expressible in z3 and without a parameter.
 
 Examples
 --------
@@ -41,8 +43,9 @@ from fractions import Fraction
 
 from workbench.core.algebraic_syntax import ROOT_FUNCTIONS, real_from_ast
 from workbench.errors import BadParameterError, UnknownMeasureError
-from workbench.measures.families import ALIASES, load_user_family, unknown_family_error  # noqa: F401 (public here)
+from workbench.measures.families import ALIASES, add_family_loader, load_user_family, unknown_family_error  # noqa: F401 (public here)
 from workbench.measures.measure import FAMILIES, Family, Measure, is_user_spec
+from workbench.measures.ranked import ranked_family
 from workbench.measures.params import param_text
 
 def _number(node: ast.AST, text: str) -> Fraction:
@@ -112,7 +115,10 @@ def parse_measure(text: str) -> Measure:
         ``P@10``, ``AP``, ``ERR@10``, ``RR``, ``Succ@5`` (aliases: ``Success``,
         ``NDCG``, ``MRR``, ``MAP``, ...), or ``path/to/file.py:function``,
         with parameters and cut-off as for a built-in
-        (``path/to/file.py:function(p=0.6)@10``) when the function declares them.
+        (``path/to/file.py:function(p=0.6)@10``) when the function declares them,
+        or ``rank[M]@N`` / ``unit-rank[M]@N`` for any of these ``M``: its
+        interval transformation at run depth ``N``
+        (:mod:`workbench.measures.ranked`; :func:`parse_ranked`).
 
     Returns
     -------
@@ -137,6 +143,9 @@ def parse_measure(text: str) -> Measure:
     Traceback (most recent call last):
     ...
     workbench.errors.BadParameterError: RBP: p=1 outside (0, 1)
+    >>> m = parse_measure("rank[ RBP(p=0.80) ]@3")
+    >>> str(m), m.params, m.cutoff, m.needs_topic
+    ('rank[RBP(p=0.8)]@3', (), None, True)
 
     References
     ----------
@@ -145,10 +154,9 @@ def parse_measure(text: str) -> Measure:
     if not isinstance(text, str) or not text.strip():
         raise UnknownMeasureError(f"measure name {text!r} is empty")
     text = text.strip()
-    if _RANKED.match(text):
-        raise UnknownMeasureError(
-            f"measure name {text!r} is an interval transformation: the studies on TREC runs "
-            "(workbench experiment ...) score it; elsewhere give the measure's own name")
+    ranked = parse_ranked(text)
+    if ranked is not None:
+        return Measure(str(ranked))  # its family: _ranked_family (get_family's loader)
     user = _split_user_spec(text)
     if user is not None:
         spec, tail = user
@@ -317,5 +325,15 @@ def describe_families() -> list[dict]:
         )
     return out
 
+
+def _ranked_family(name: str):
+    """The family of ``rank[M]@N`` named ``name`` (canonical or not); None for another name."""
+    ranked = parse_ranked(name)
+    if ranked is None:
+        return None
+    return ranked_family(str(ranked), ranked.measure, ranked.depth, ranked.unit)
+
+
+add_family_loader(_ranked_family)
 
 __all__ = ["ALIASES", "parse_measure", "parse_ranked", "RankedName", "load_user_family", "describe_families", "unknown_family_error"]
