@@ -139,6 +139,10 @@ def test_topics_of_a_topic_free_measure_are_checked(capsys):
         assert "(1)" in by[name]["scope"], name
     for name in ("convergence", "top-weightedness"):
         assert "topic 1" in by[name]["scope"], name
+    # the topic restricts RR's runs: they are not checked unrestricted besides
+    for name, p in by.items():
+        assert "no topic," not in p["scope"] and "no topic (" not in p["scope"], name
+    assert "restricts its runs" in json.loads(out)["restriction"]
     # under topic 1 RR's closeness has no pair (one relevant document): said, not silently dropped
     assert "topic (1) has fewer than 2 documents" in by["closeness threshold"]["why"]
     per = {d["topic"]: d for d in by["deepness threshold"]["detail"]["per_topic"]}

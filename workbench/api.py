@@ -665,13 +665,15 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
     Examples
     --------
     >>> import workbench as wb
-    >>> t = wb.properties("RR", depths="1..3", topics="0,1", which="convergence,completeness")
+    >>> t = wb.properties("RR", depths="1..3", topics="0,2", which="convergence,completeness")
     >>> t
-    Properties of RR: 1 relevant grade(s), gains 0,1, depths 1..3, topics 0, 1
-      convergence   fails  10 (1) -> 11 (1): leaves the score unchanged
+    Properties of RR: 1 relevant grade(s), gains 0,1, depths 1..3, topics 0, 2 (RR reads no topic; --topics restricts its runs: under topic 0 only the all-zero run; under topic 2 only runs with at most 2 relevant documents (RB = 2))
+      convergence   fails  10 (1) -> 11 (1): leaves the score unchanged, topic 2
       completeness  holds (every depth)  the measure needs no topic: its value is computed from the run's grades alone, so no document outside the top k and no recall base enters it
     >>> t.verdict("convergence").witness["after"]["run"]
     '11'
+    >>> wb.properties("RR", depths="1..3", topics="1", which="convergence").verdict("convergence").verdict
+    'holds'
 
     References
     ----------

@@ -31,7 +31,7 @@ def properties(
     gains: Optional[str] = GainsOpt,
     depths: str = typer.Option("1..5", "--depths", help="Depths enumerated, e.g. 1..5 or 3; for a cut-off measure such as nDCG@5, 5..7 asks from the cut-off on."),
     topics: Optional[str] = typer.Option(
-        None, "--topics", help="Topics to check: 0,1,2 (binary) or '0,0;1,0' (graded); default: 0 (empty) and small ones. A measure that needs no topic is checked on all runs and under each topic given."),
+        None, "--topics", help="Topics to check: 0,1,2 (binary) or '0,0;1,0' (graded); default: 0 (empty) and small ones. A measure that needs no topic is checked under each topic given only: runs with at most n_j documents of grade j."),
     which: Optional[str] = typer.Option(None, "--which", help="Only these properties, comma-separated, e.g. boundedness,completeness."),
     fmt: str = typer.Option("text", "--format", help="text (the terminal view), md, csv, json (the --json object) or latex."),
     report: Optional[Path] = typer.Option(

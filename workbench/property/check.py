@@ -78,9 +78,12 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
         :data:`MAX_SPACE_RUNS` runs each).
     topics : list of Topic, optional
         Default :func:`default_topics` (the empty topic among them).  Given
-        for a measure that needs no topic, every check runs on all runs and
-        under each topic (runs with at most ``n_j`` documents of grade
-        ``j``), so a topic is never ignored.
+        for a measure that needs no topic, they restrict its runs: every
+        check runs under each topic only (runs with at most ``n_j``
+        documents of grade ``j``, hence at most RB relevant ones), not on
+        all runs, so a topic is never ignored and "RR on a topic with one
+        relevant document" is answered for that space; the table's
+        ``restriction`` says so.
     which : list of str, optional
         Only these properties (names as in :data:`MOFFAT_PROPERTIES` and
         Amigó's); default all.
@@ -95,6 +98,12 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
     >>> t = properties(parse_measure("RBP(p=0.5)"), depths=range(1, 4), which=["boundedness", "completeness"])
     >>> [(v.name, v.verdict, v.every_depth) for v in t.verdicts]
     [('boundedness', 'holds', True), ('completeness', 'holds', True)]
+    >>> from workbench.space.runs import Topic
+    >>> t = properties(parse_measure("RR"), depths=range(1, 4), topics=[Topic((1,))], which=["convergence"])
+    >>> t.restriction
+    'RR reads no topic; --topics restricts its runs: under topic 1 only runs with at most 1 relevant document (RB = 1)'
+    >>> t.verdict("convergence").verdict  # with one relevant document only 0..0 can be raised: 0 -> 1/i
+    'holds'
 
     References
     ----------
@@ -110,7 +119,7 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
         raise TooLargeError(f"depth {big[0]} with {c} relevant grade(s): {(c + 1) ** big[0]:,} runs per space; "
                             f"properties compares runs pairwise and enumerates at most {MAX_SPACE_RUNS:,}: "
                             "use smaller --depths")
-    asked = topics is not None and not measure.needs_topic  # never ignored: checked under each topic too
+    asked = topics is not None and not measure.needs_topic  # never ignored: the topics restrict the runs
     topics = default_topics(c) if topics is None else list(topics)
     for t in topics:
         t.check_grades(c)
@@ -127,13 +136,38 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
     verdicts = moffat_properties(measure, gains=gains, depths=depths, topics=topics, which=which,
                                  topics_asked=asked)
     if which is None or set(which) - set(MOFFAT_PROPERTIES):
-        # a measure that needs no topic is checked on unrestricted runs, and under each topic asked for
-        # (a topic restricts the runs to those with at most n_j documents of grade j)
-        amigo_topics = topics if measure.needs_topic else ([None] + topics if asked else None)
+        # a measure that needs no topic is checked on unrestricted runs, or, when topics are asked for, under
+        # each of them only (a topic restricts the runs to those with at most n_j documents of grade j)
+        amigo_topics = topics if measure.needs_topic or asked else None
         try:
             amigo = amigo_properties(measure, grades=c, gains=gains, depths=depths, topics=amigo_topics)
         except UndefinedMeasureError as exc:  # undefined on some depth or topic of the scope (Twist: N < 2 RB)
             amigo = [PropertyVerdict(name, AMIGO_SOURCE, "undefined", f"depths {depths[0]}..{depths[-1]}",
                                      why=f"not checked: {exc}") for name in AMIGO_PROPERTIES]
         verdicts += [v for v in amigo if which is None or v.name in which]
-    return PropertyTable(str(measure), c, str(gains), tuple(depths), tuple(str(t) for t in topics), tuple(verdicts))
+    return PropertyTable(str(measure), c, str(gains), tuple(depths), tuple(str(t) for t in topics), tuple(verdicts),
+                         restriction=restriction_text(measure, topics) if asked else None)
+
+
+def restriction_text(measure, topics) -> str:
+    """How asked topics restrict the runs of a measure that needs no topic, in words.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> restriction_text(parse_measure("DCG"), [Topic((0, 0)), Topic((2, 1))])
+    'DCG reads no topic; --topics restricts its runs: under topic 0,0 only the all-zero run; under topic 2,1 only runs with at most 2 documents of grade 1 and 1 of grade 2 (RB = 3)'
+
+    References
+    ----------
+    SPEC section 1 (a topic allows at most ``n_j`` documents of grade ``j``).
+    """
+    def one(t: Topic) -> str:
+        if t.empty:
+            return f"under topic {t} only the all-zero run"
+        if t.grades == 1:
+            n = t.counts[0]
+            return f"under topic {t} only runs with at most {n} relevant document{'s' if n != 1 else ''} (RB = {n})"
+        parts = [f"{n} of grade {j}" for j, n in enumerate(t.counts, 1)]
+        parts[0] = parts[0].replace(" of", f" document{'s' if t.counts[0] != 1 else ''} of", 1)
+        return f"under topic {t} only runs with at most {' and '.join(parts)} (RB = {t.recall_base})"
+
+    return f"{measure} reads no topic; --topics restricts its runs: " + "; ".join(one(t) for t in topics)

@@ -28,6 +28,16 @@ settle it for all of them, each stated in the verdict's ``why``:
   scores at least ``g(c) sum_{i<=N} 1/i`` (since ``log_b i <= i`` and
   ``log2(i+1) <= i``), ``(c+1)^N - 1`` and ``C(N+c, c) - 1``, which grow
   without bound.
+* **restricted by topics** (``--topics`` with a measure that needs no topic:
+  only runs with at most ``n_j`` documents of grade ``j``): the all-top-grade
+  run is gone, so the arguments above are replaced by ones that hold on the
+  restricted runs: DCG ``<= RB_g = sum_j n_j g(j)`` (every discount is at
+  most 1 and ``g(0) = 0``); RBTO unbounded as soon as a topic has a relevant
+  document (``j 0^(N-1)`` scores ``j (c+1)^(N-1)``); SBTO unbounded as soon as
+  a topic has a document of grade ``j >= 2`` (``j 0^(N-1)`` scores
+  ``C(N+j-1, j-1) >= N + 1``), otherwise it counts the relevant documents,
+  ``<= RB``; RBP and gRBP below ``1 - p^N < 1``.  Only the empty topic left:
+  one run, all zeros, scoring 0 at every depth.
 
 Each function returns the argument (text, or a verdict for boundedness) when
 it applies and ``None`` otherwise; callers use it only when the enumeration
@@ -179,6 +189,8 @@ def boundedness(grid, detail: dict) -> tuple[str, str, dict] | None:
     m = grid.measure
     fam = _builtin(m)
     c = grid.gains.grades
+    if getattr(grid, "restricted", False) and fam in ("RBP", "gRBP", "DCG", "RBTO", "SBTO") and m.cutoff is None:
+        return _restricted_boundedness(grid, fam, detail)
     sups = [Fraction(s) if s is not None and "log" not in s else None for s in detail["sup_by_depth"]]
     if fam in ("RBP", "gRBP") and m.cutoff is None:
         p = m.param_dict["p"]
@@ -208,3 +220,57 @@ def boundedness(grid, detail: dict) -> tuple[str, str, dict] | None:
                 {"sup": bounded if bounded == "1" else None, "upper_bound": "1", "inf": detail["min_enumerated"],
                  "lower_bound": "0"})
     return None
+
+
+def _restricted_boundedness(grid, fam: str, detail: dict) -> tuple[str, str, dict]:
+    """Boundedness for every depth on the runs the asked topics allow (a measure that needs no topic).
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.property.scored import ScoredGrid
+    >>> from workbench.space.runs import Gains, Topic
+    >>> g = ScoredGrid(parse_measure("DCG"), Gains.parse("0,1,3"), [1, 2], [Topic((2, 1))], topics_asked=True)
+    >>> v, why, extra = _restricted_boundedness(g, "DCG", {"min_enumerated": "0"})
+    >>> v, extra["upper_bound"]
+    ('holds', '5')
+    >>> g = ScoredGrid(parse_measure("SBTO"), Gains.default(2), [1, 2], [Topic((1, 0)), Topic((0, 1))], topics_asked=True)
+    >>> _restricted_boundedness(g, "SBTO", {"min_enumerated": "0"})[:2]
+    ('fails', 'under topic 0,1 the run 2 0^(N-1) is allowed at every depth N and scores C(N+1, 1) = N + 1, which grows without bound')
+
+    References
+    ----------
+    Moffat, AIRS 2013, property 1; SPEC section 1 (a topic restricts the runs).
+    """
+    gains, topics = grid.gains, list(grid.topics)
+    low = {"inf": detail.get("min_enumerated"), "lower_bound": "0"}
+    where = "on the runs each topic allows (at most n_j documents of grade j)"
+    if all(t.empty for t in topics):
+        return ("holds", f"every topic is empty: its only run is all zeros, which scores 0 at every depth",
+                {"sup": "0", "sup_attained": True, "inf": "0", "inf_attained": True})
+    if fam in ("RBP", "gRBP"):
+        return ("holds", f"{where}: (1-p)/g_max sum_(i<=N) p^(i-1) g_i <= (1-p) sum_(i<=N) p^(i-1) = 1 - p^N < 1",
+                {"upper_bound": "1", **low})
+    if fam == "DCG":
+        t = max(topics, key=lambda t: t.recall_base_gain(gains))
+        bound = t.recall_base_gain(gains)
+        return ("holds", f"{where}: every discount (1/max(1, log_b i), 1/log2(i+1)) is at most 1 and g(0) = 0, so "
+                         f"DCG <= RB_g = sum_j n_j g(j), at most {bound} (topic {t})",
+                {"upper_bound": str(bound), **low})
+    if fam == "RBTO":
+        t = next(t for t in topics if not t.empty)
+        j = max(g for g in range(1, gains.grades + 1) if t.counts[g - 1])
+        return ("fails", f"under topic {t} the run {j} 0^(N-1) is allowed at every depth N and scores "
+                         f"{j} (c+1)^(N-1) = {j}*{gains.grades + 1}^(N-1), which grows without bound",
+                {"sup": "infinity", "inf": detail.get("min_enumerated"), "topic": str(t), "run": f"{j} 0^(N-1)"})
+    high = [t for t in topics if any(t.counts[1:])]  # SBTO: a document of grade >= 2
+    if high:
+        t = high[0]
+        j = max(g for g in range(2, gains.grades + 1) if t.counts[g - 1])
+        return ("fails", f"under topic {t} the run {j} 0^(N-1) is allowed at every depth N and scores "
+                         f"C(N+{j - 1}, {j - 1}) = {'N + 1' if j == 2 else 'a polynomial of degree ' + str(j - 1)}"
+                         f", which grows without bound",
+                {"sup": "infinity", "inf": detail.get("min_enumerated"), "topic": str(t), "run": f"{j} 0^(N-1)"})
+    t = max(topics, key=lambda t: t.recall_base)
+    return ("holds", f"{where}: no topic has a document of grade >= 2, and in SBTO's sum over the sorted run a "
+                     f"grade-1 document adds C(N-j+1, N-j+1) = 1, a grade-0 one C(N-j, N-j+1) = 0, so SBTO counts "
+                     f"the relevant documents: at most RB = {t.recall_base} (topic {t})",
+            {"upper_bound": str(t.recall_base), **low})

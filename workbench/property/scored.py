@@ -268,8 +268,12 @@ class ScoredGrid:
     """The scored spaces a property check reads: every depth x every setting (no topic, topics).
 
     ``settings`` are the topics the properties quantify over, ``None`` first
-    when the measure needs no topic (the unrestricted runs).  Spaces are
-    scored on first use and kept.
+    when the measure needs no topic (the unrestricted runs), unless the
+    topics were asked for explicitly (``topics_asked``): then a measure that
+    needs no topic is checked on the topics' runs only (a topic with recall
+    base RB allows runs with at most ``n_j`` documents of grade ``j``), so
+    "RR on a topic with one relevant document" is a question of its own.
+    Spaces are scored on first use and kept.
 
     Examples
     --------
@@ -277,6 +281,8 @@ class ScoredGrid:
     >>> g = ScoredGrid(parse_measure("RR"), Gains.default(), [1, 2], [Topic((1,))])
     >>> g.settings, str(g.space(2, None).value(1))
     ([None, Topic(counts=(1,))], '1/2')
+    >>> ScoredGrid(parse_measure("RR"), Gains.default(), [1, 2], [Topic((1,))], topics_asked=True).settings
+    [Topic(counts=(1,))]
 
     References
     ----------
@@ -288,14 +294,19 @@ class ScoredGrid:
     depths: list
     topics: list
     #: Whether the topics were asked for explicitly: a measure that needs no topic is then checked under each
-    #: of them too (runs with at most ``n_j`` documents of grade ``j``) in every check, not only on all runs.
+    #: of them (runs with at most ``n_j`` documents of grade ``j``) in every check, and not on all runs.
     topics_asked: bool = False
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
     def settings(self) -> list:
-        """``None`` (when the measure needs no topic) followed by the topics."""
-        return ([] if self.measure.needs_topic else [None]) + list(self.topics)
+        """``None`` (when the measure needs no topic and no topic was asked for) followed by the topics."""
+        return ([] if self.measure.needs_topic or self.topics_asked else [None]) + list(self.topics)
+
+    @property
+    def restricted(self) -> bool:
+        """Whether a measure that needs no topic is checked on the asked topics' runs only (no unrestricted runs)."""
+        return not self.measure.needs_topic and self.topics_asked
 
     def space(self, depth: int, topic: Topic | None) -> ScoredSpace:
         """The scored space at ``depth`` under ``topic`` (computed once)."""

@@ -117,6 +117,9 @@ class PropertyTable:
     topics : tuple of str
         The topics quantified over (``"0"`` is the empty topic).
     verdicts : tuple of PropertyVerdict
+    restriction : str, optional
+        For a measure that needs no topic checked under asked topics: how
+        they restrict its runs (the checks ran on those runs only).
 
     Examples
     --------
@@ -138,6 +141,7 @@ class PropertyTable:
     depths: tuple
     topics: tuple
     verdicts: tuple
+    restriction: str | None = None
 
     def verdict(self, name: str) -> PropertyVerdict:
         """The verdict of the property called ``name`` (e.g. ``"top-weightedness"``)."""
@@ -151,7 +155,8 @@ class PropertyTable:
         d = self.depths
         depths = f"depths {d[0]}..{d[-1]}" if len(d) > 1 else f"depth {d[0]}"
         topics = ", ".join(self.topics) if self.topics else "none"
-        return f"{self.grades} relevant grade(s), gains {self.gains}, {depths}, topics {topics}"
+        text = f"{self.grades} relevant grade(s), gains {self.gains}, {depths}, topics {topics}"
+        return text + (f" ({self.restriction})" if self.restriction else "")
 
     def rows(self) -> list[tuple[str, str, str, str, str]]:
         """``(property, source, verdict, every depth?, witness or why)`` per property."""
@@ -187,5 +192,8 @@ class PropertyTable:
 
     def to_json(self) -> dict:
         """The one JSON object of ``workbench properties --json``."""
-        return {"measure": self.measure, "grades": self.grades, "gains": self.gains, "depths": list(self.depths),
-                "topics": list(self.topics), "properties": [v.to_json() for v in self.verdicts]}
+        out = {"measure": self.measure, "grades": self.grades, "gains": self.gains, "depths": list(self.depths),
+               "topics": list(self.topics), "properties": [v.to_json() for v in self.verdicts]}
+        if self.restriction:
+            out["restriction"] = self.restriction
+        return out
