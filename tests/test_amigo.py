@@ -183,7 +183,10 @@ def cutoff_of(name):
 #: (c+1)^n - 1 < c (c+1)^n.
 ARGUED = {("RR", "uniform"): True, ("RR", "closeness"): False, ("P", "uniform"): False,
           ("P", "n after n"): False, ("SBTO", "uniform"): False, ("SBTO", "n after n"): False,
-          ("RBTO", "uniform"): True, ("RBTO", "closeness"): False}
+          ("RBTO", "uniform"): True, ("RBTO", "closeness"): False,
+          # ERR: x = 1 - 2^-g(c) >= 1/2 (integer gains), ERR(c 0^m) = x, ERR(0 c^m) = sum_(k<m) x (1-x)^k / (k+2)
+          # <= (1/2) sum_(k<m) x (1-x)^k < 1/2 <= x: s = 1 beats every m, and no n wins closeness
+          ("ERR", "uniform"): True, ("ERR", "closeness"): False}
 # RBP and gRBP (top grade weighs 1): M(0^s c^m) = p^s (1 - p^m) < p^s <= 1 - p = M(c 0...) once p^s <= 1 - p,
 # which some s reaches for every 0 < p < 1 (uniform holds); M(0 c^n) - M(c 0^n) = 2p - 1 - p^(n+1), positive
 # for some n iff p > 1/2 (closeness)

@@ -18,7 +18,7 @@ from workbench.property.check import properties
 from workbench.property.table import PropertyTable, witness_text
 from workbench.property.verdict import VERDICTS, PropertyVerdict
 from workbench.measures.names import parse_measure
-from workbench.space.runs import Topic
+from workbench.space.runs import Gains, Topic
 
 
 def run_cli(capsys, *args):
@@ -93,11 +93,71 @@ def test_ndcg_deepness_threshold_on_topic_6_is_settled(capsys):
 
 
 def test_deepness_threshold_without_a_bound_on_m_is_unknown():
-    # no topic: m is unbounded, and no argument for ERR: a bounded search settles nothing
-    v = deepness_threshold("ERR", depths=range(1, 4))
+    # no topic: m is unbounded, and no argument for INST: a bounded search settles nothing
+    v = deepness_threshold("INST", depths=range(1, 4))
     assert v.verdict == "unknown" and "searched s + m <= 12" in v.why
-    w = closeness_threshold("ERR", depths=range(1, 4))
+    w = closeness_threshold("INST", depths=range(1, 4))
     assert w.verdict == "unknown" and "searched n + 1 <= 12" in w.why
+
+
+def err_oracle(run, gains) -> Fraction:
+    """ERR = sum_i (1/i) x_i prod_(j<i) (1 - x_j), x = (2^g - 1) / 2^g_max (SPEC section 4), in Fractions."""
+    total, stay = Fraction(0), Fraction(1)
+    for i, grade in enumerate(run, 1):
+        x = Fraction(2 ** int(gains(grade)) - 1, 2 ** int(gains.gmax))
+        total += stay * x / i
+        stay *= 1 - x
+    return total
+
+
+@pytest.mark.parametrize("gains", ["0,1", "0,1,2", "0,1,3", "0,2,5"])
+def test_err_thresholds_are_settled_for_every_depth(gains):
+    # the argument: x = 1 - 2^-g(c) >= 1/2, ERR(0 c^m) <= (1/2)(1 - (1-x)^m) < 1/2 <= x = ERR(c 0^m); the
+    # brute force: that chain, term by term, for every m up to 40 (far beyond the search's s + m <= 12)
+    g = Gains.parse(gains)
+    c = g.grades
+    x = 1 - Fraction(1, 2 ** int(g.gmax))
+    for m in range(1, 41):
+        low, top = err_oracle((0,) + (c,) * m, g), err_oracle((c,) + (0,) * m, g)
+        assert low <= (1 - (1 - x) ** m) / 2 < Fraction(1, 2) <= x == top
+    v = deepness_threshold("ERR", grades=c, gains=g, depths=range(1, 4))
+    assert v.verdict == "holds" and v.every_depth and v.witness["s"] == 1
+    assert "1/2 <= x = ERR(c 0^m)" in v.why
+    w = closeness_threshold("ERR", grades=c, gains=g, depths=range(1, 4))
+    assert w.verdict == "fails" and w.every_depth and "every n" in w.why
+
+
+@pytest.mark.parametrize("name,grades", [("INST", 1), ("INST(T=3)", 2), ("INSQ(T=1/4)", 2), ("INST(T=1/5)", 1)])
+def test_inst_expected_utility_is_bounded_at_every_depth(name, grades):
+    # the brute force: cwl-eval's C/W/L weights written out here, EU of every run of depths 1..5 in [0, 1],
+    # 1 on the all-top-grade run, 0 on the all-zero run
+    import itertools
+
+    m = parse_measure(name)
+    g = Gains.default(grades)
+    T = m.param_dict["T"]
+
+    def eu(run):
+        n, reach, cum, num, den = len(run), Fraction(1), Fraction(0), Fraction(0), Fraction(0)
+        for i, grade in enumerate(run, 1):
+            gain = g(grade) / g.gmax
+            cum += gain
+            num, den = num + reach * gain, den + reach
+            d = i + 2 * T - (cum if m.family == "INST" else 0)
+            reach *= ((d - 1) / d) ** 2
+        return num / den
+
+    for depth in range(1, 6 if grades == 1 else 4):
+        runs = list(itertools.product(range(grades + 1), repeat=depth))
+        values = [eu(r) for r in runs]
+        assert values == [m.value(r, g, None) for r in runs]
+        assert all(0 <= v <= 1 for v in values) and max(values) == 1 and min(values) == 0
+    v = properties(m, grades=grades, depths=range(1, 4), which=["boundedness"]).verdict("boundedness")
+    assert v.verdict == "holds" and v.every_depth and v.detail["sup"] == "1" and v.detail["upper_bound"] == "1"
+    assert "weights are >= 0 and sum to 1" in v.why
+    # ETU has no argument: still unknown
+    etu = properties(parse_measure("INST(output=ETU)"), depths=range(1, 4), which=["boundedness"])
+    assert etu.verdict("boundedness").verdict == "unknown"
 
 
 # ---------------------------------------------------------------------------

@@ -608,9 +608,17 @@ def _threshold_argument(kind: str, setting: _Setting, topic) -> tuple[str, str, 
     * DCG (no topic): ``sum_(i=s+1)^(s+m) g(c) d(i)`` with ``d(i) >= 1/i``
       grows without bound in ``m`` (the harmonic series), so for every ``s``
       some ``m`` reaches ``g(c) d(1)`` (deepness threshold fails).
+    * ERR: with ``x = x_c = 1 - 2^(-g(c)) >= 1/2`` (integer gains, ``g(c) >= 1``)
+      and ``x_0 = 0``, ``ERR(c 0^n) = x`` and ``ERR(0 c^m) = sum_(k<m)
+      x (1-x)^k / (k+2) <= (1/2)(1 - (1-x)^m) < 1/2 <= x`` (a geometric
+      series, every position ``>= 2``): the deepness threshold holds at
+      ``s = 1`` for every ``m``, and the closeness threshold fails for every
+      ``n``.
 
     >>> _threshold_argument("uniform", _setting("RR", 1, None, [1, 2], None), None)[0]
     'holds'
+    >>> _threshold_argument("closeness", _setting("ERR", 2, None, [1, 2], None), None)[0]
+    'fails'
     """
     m = setting.measure
     fam = m.family if m.cutoff is None else None
@@ -631,6 +639,9 @@ def _threshold_argument(kind: str, setting: _Setting, topic) -> tuple[str, str, 
             return ("fails", "every s: the tail sum_(i=s+1)^(s+m) g(c) d(i), d(i) >= 1/i, grows without bound in "
                              "m (the harmonic series), so some m reaches g(c) d(1) = DCG(c 0^(s+m-1))",
                     {"topic": None})
+        if fam == "ERR":
+            return ("holds", "every depth: for s = 1 and every m, " + _ERR_BOUND.format(n="m"),
+                    {"topic": _topic_label(topic), "s": 1})
     if kind == "n after n":
         if fam in _SET_BASED:
             return ("fails", f"every n: 0^n c^n holds n >= 1 documents of grade c where c 0^(2n-1) holds one, "
@@ -646,7 +657,15 @@ def _threshold_argument(kind: str, setting: _Setting, topic) -> tuple[str, str, 
         if fam == "RBTO":
             return ("fails", "every n: RBTO(0 c^n) = (c+1)^n - 1 < c (c+1)^n = RBTO(c 0^n)",
                     {"topic": _topic_label(topic)})
+        if fam == "ERR":
+            return ("fails", "every n: " + _ERR_BOUND.format(n="n"),
+                    {"topic": _topic_label(topic)})
     return None
+
+
+#: ERR's bound on a run whose first document is non-relevant (the geometric series behind both thresholds).
+_ERR_BOUND = ("ERR(0 c^{n}) = sum_(k<{n}) x (1-x)^k / (k+2) <= (1/2)(1 - (1-x)^{n}) < 1/2 <= x = ERR(c 0^{n}), "
+              "x = 1 - 2^(-g(c)) the stop probability of grade c (integer gains, so g(c) >= 1)")
 
 
 def _combine(kind: str, signs: dict) -> tuple[bool, tuple | None]:

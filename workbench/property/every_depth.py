@@ -21,6 +21,11 @@ settle it for all of them, each stated in the verdict's ``why``:
   (top-weightedness); a sum of non-negative terms whose first ``k`` terms do
   not depend on the depth never falls when a document is appended
   (monotonicity).
+* **a weighted mean** (INST, INSQ with ``output=EU``, the default): C/W/L's
+  ``EU = sum_i W(i) g_i / g_max`` has weights ``W(i) = R(i) / S >= 0``
+  (``R(i)`` a product of squared continuations) summing to 1 over the
+  ranking's positions, so ``0 <= EU <= 1`` at every depth.  (``ETU`` and
+  ``ED`` get no argument here: for ``T < 1/2`` a continuation can exceed 1.)
 * **geometric series** (RBP, gRBP): the best run of depth ``N`` scores
   ``(1-p) sum_{i=1..N} p^(i-1) = 1 - p^N`` (checked by sympy), which rises
   to the supremum 1, never attained; the infimum 0 is the all-zero run.
@@ -208,6 +213,13 @@ def boundedness(grid, detail: dict) -> tuple[str, str, dict] | None:
             return None
         return ("fails", f"unbounded: the all-top-grade run of depth N scores {growth}, which grows without bound",
                 {"sup": "infinity", "inf": detail["inf_by_depth"][0] if detail.get("inf_by_depth") else None})
+    if fam in ("INST", "INSQ") and m.param_dict.get("output") == "EU":
+        top = detail["max_enumerated"]
+        return ("holds", "a weighted mean of gains: EU = sum_(i<=n) W(i) g_i/g_max with W(i) = R(i)/S, every R(i) "
+                         "a product of squares C(j) = ((d-1)/d)^2 >= 0, S = sum_(i<=n) R(i) >= R(1) = 1, so the "
+                         "weights are >= 0 and sum to 1, and every g_i/g_max lies in [0, 1]: 0 <= EU <= 1",
+                {"sup": top if top == "1" else None, "upper_bound": "1", "inf": detail["min_enumerated"],
+                 "lower_bound": "0"})
     if _covered_by_cutoff(grid):
         return ("holds", _cutoff_text(grid) + ": the bounds enumerated are the bounds at every depth",
                 {"sup": detail["max_enumerated"], "sup_attained": True, "inf": detail["min_enumerated"],
