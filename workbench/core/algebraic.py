@@ -411,11 +411,20 @@ def compare_reals(a, b) -> int:
     ----------
     Collins & Akritas (isolating intervals refined until disjoint).
     """
+    if _is_proven_root(a):
+        return a.compare(b)
+    if _is_proven_root(b):
+        return -b.compare(a)
     if isinstance(a, AlgebraicPoint):
         return a.compare(b)
     if isinstance(b, AlgebraicPoint):
         return -b.compare(a)
     return sgn(Fraction(a) - Fraction(b))
+
+
+def _is_proven_root(x) -> bool:
+    """A :class:`~workbench.core.certified.RealRoot` (``root_of``): compared, bracketed and printed by its own methods."""
+    return getattr(x, "is_proven_root", False)
 
 
 def simplest_between(lo: Fraction | None, hi: Fraction | None) -> Fraction:
@@ -463,13 +472,15 @@ def rational_between(u, v) -> Fraction:
     Stern-Brocot tree.
     """
     while True:
-        lo = None if u is None else (u.hi if isinstance(u, AlgebraicPoint) else u)
-        hi = None if v is None else (v.lo if isinstance(v, AlgebraicPoint) else v)
+        lo = None if u is None else (u.hi if isinstance(u, AlgebraicPoint) or _is_proven_root(u) else u)
+        hi = None if v is None else (v.lo if isinstance(v, AlgebraicPoint) or _is_proven_root(v) else v)
         if lo is None or hi is None or lo < hi:
             return simplest_between(lo, hi)
         for w in (u, v):
             if isinstance(w, AlgebraicPoint):
                 w.refine()
+            elif _is_proven_root(w):
+                w.refine_to((w.hi - w.lo) / 4)
 
 
 def as_sympy(x):
@@ -487,6 +498,8 @@ def as_sympy(x):
         return None
     if isinstance(x, AlgebraicPoint):
         return x.sympy()
+    if _is_proven_root(x):
+        return x  # no sympy form: a root_of keeps its own exact definition
     return sympy.Rational(x.numerator, x.denominator)
 
 
@@ -503,7 +516,7 @@ def endpoint_label(x) -> str:
     """
     if isinstance(x, sympy.CRootOf):
         return str(from_crootof(x))
-    if isinstance(x, AlgebraicPoint):
+    if isinstance(x, AlgebraicPoint) or _is_proven_root(x):
         return str(x)
     return sympy.sstr(x)
 
@@ -521,6 +534,8 @@ def from_crootof(r) -> "AlgebraicPoint | Fraction":
     """
     if isinstance(r, sympy.Rational):
         return Fraction(int(r.p), int(r.q))
+    if _is_proven_root(r):
+        return r
     if not isinstance(r, sympy.CRootOf) or not r.is_real:
         raise ValueError(f"{r} is not a real algebraic number")
     x = r.poly.gen

@@ -1,4 +1,10 @@
-"""Real algebraic numbers written by the user: ``root(POLY, APPROX)`` and ``CRootOf(POLY, i)``.
+"""Real numbers written by the user: ``root(POLY, APPROX)``, ``CRootOf(POLY, i)`` and ``root_of(EXPR, [LO, HI])``.
+
+``root_of(2**(-b) + 3**(-b) - 1, [0.78, 0.79])`` is the unique root of any
+expression (numbers, one variable, ``+ - * / **``, ``exp``, ``log``,
+``sqrt``) inside the interval, proven on reading
+(:class:`~workbench.core.certified.RealRoot`): the form ``thresholds``
+prints for a measure whose dependence on its parameter is transcendental.
 
 ``root(p**3 + p**2 + p - 1, 0.54)`` is the real root of the polynomial
 nearest to ``0.54``; ``CRootOf(p**3 + p**2 + p - 1, 0)`` is sympy's
@@ -39,8 +45,8 @@ from workbench.errors import BadParameterError
 #: Highest degree of a polynomial in ``root(...)`` / ``CRootOf(...)``.
 MAX_DEGREE = 100
 
-#: The function names of the syntax.
-ROOT_FUNCTIONS = ("root", "CRootOf")
+#: The function names of the syntax (``root_of`` reads a proven root of any expression: :func:`parse_root_of`).
+ROOT_FUNCTIONS = ("root", "CRootOf", "root_of")
 
 
 def is_algebraic(value) -> bool:
@@ -127,6 +133,8 @@ def real_from_ast(node: ast.AST, text: str, what: str | None = None):
     """
     seg = ast.get_source_segment(text, node) or text
     what = what or seg
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "root_of":
+        return parse_root_of(node, text, what)
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ROOT_FUNCTIONS):
         poly = _Poly.build(node, text, what)
         if poly.degree > 0:
@@ -252,3 +260,95 @@ def _one_variable(a: str | None, b: str | None, what: str) -> str | None:
     if a is not None and b is not None and a != b:
         raise BadParameterError(f"{what}: a polynomial in one variable only (got {a} and {b})")
     return a if a is not None else b
+
+
+# ---------------------------------------------------------------------------
+# reading root_of(EXPR, [LO, HI])
+
+_FUNCTIONS = ("exp", "log", "sqrt")
+_CONSTANTS = ("E", "e", "pi")
+
+
+def expression_from_ast(node: ast.AST, text: str, what: str, allowed_vars: int = 1) -> tuple:
+    """``(sympy expression, variable or None)`` of an :mod:`ast` node: numbers, one variable, ``+ - * / **``, exp, log, sqrt.
+
+    The tree is read, never evaluated.
+    """
+    import sympy
+
+    names: set = set()
+
+    def build(n):
+        if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) and not isinstance(n.value, bool):
+            seg = ast.get_source_segment(text, n) or repr(n.value)
+            check_number_text(seg, what, BadParameterError)
+            q = Fraction(seg)
+            return sympy.Rational(q.numerator, q.denominator)
+        if isinstance(n, ast.Name):
+            if n.id in _CONSTANTS:
+                return sympy.pi if n.id == "pi" else sympy.E
+            names.add(n.id)
+            return sympy.Symbol(n.id)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            v = build(n.operand)
+            return -v if isinstance(n.op, ast.USub) else v
+        if isinstance(n, ast.BinOp):
+            a, b = build(n.left), build(n.right)
+            if isinstance(n.op, ast.Add):
+                return a + b
+            if isinstance(n.op, ast.Sub):
+                return a - b
+            if isinstance(n.op, ast.Mult):
+                return a * b
+            if isinstance(n.op, ast.Div):
+                if b == 0:
+                    raise BadParameterError(f"{what}: division by zero")
+                return a / b
+            if isinstance(n.op, ast.Pow):
+                if b.is_Number and abs(b) > 1000:
+                    raise BadParameterError(f"{what}: exponent {b} too large")
+                return a ** b
+        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _FUNCTIONS
+                and not n.keywords and 1 <= len(n.args) <= (2 if n.func.id == "log" else 1)):
+            return getattr(sympy, n.func.id)(*(build(a) for a in n.args))
+        seg = ast.get_source_segment(text, n) or "?"
+        raise BadParameterError(f"{what}: {seg} is not allowed (numbers, one variable, + - * / **, exp, log, sqrt)")
+
+    expr = build(node)
+    if len(names) > allowed_vars:
+        raise BadParameterError(f"{what}: {', '.join(sorted(names))}: use one variable")
+    var = sympy.Symbol(next(iter(names))) if names else None
+    return expr, var
+
+
+def parse_root_of(node: ast.Call, text: str, what: str):
+    """The number ``root_of(EXPR, [LO, HI])`` of an :mod:`ast` call node, proven unique in ``[LO, HI]``.
+
+    >>> text = "root_of(2**b - 3, [1.5, 1.6])"
+    >>> r = parse_root_of(ast.parse(text, mode="eval").body, text, "b")
+    >>> str(r)[:30]
+    'root_of(2**b - 3, [1.584962500'
+    """
+    import sympy
+
+    from workbench.core.certified import RealRoot, _sign_at_rational
+
+    seg = ast.get_source_segment(text, node) or what
+    if (node.keywords or len(node.args) != 2 or not isinstance(node.args[1], (ast.List, ast.Tuple))
+            or len(node.args[1].elts) != 2):
+        raise BadParameterError(f"{what}: write root_of(EXPR, [LO, HI]) with LO < HI exact numbers")
+    expr, var = expression_from_ast(node.args[0], text, what)
+    if var is None:
+        raise BadParameterError(f"{what}: {ast.get_source_segment(text, node.args[0])} has no variable")
+    ends = []
+    for e in node.args[1].elts:
+        v, v_var = expression_from_ast(e, text, what, allowed_vars=0)
+        if not v.is_Rational:
+            raise BadParameterError(f"{what}: {ast.get_source_segment(text, e)} is not an exact number")
+        ends.append(Fraction(int(v.p), int(v.q)))
+    lo, hi = ends
+    if lo == hi:
+        if _sign_at_rational(expr, var, lo) == 0:
+            return lo
+        raise BadParameterError(f"{what}: {sympy.sstr(expr)} is not 0 at {lo}")
+    return RealRoot(expr, var, lo, hi, what=seg)

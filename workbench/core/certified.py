@@ -20,7 +20,8 @@ This module decides what can be decided about such numbers, and says
   expression ``f`` in a rational interval ``[lo, hi]``, proven on
   construction: ``f'`` excludes zero on the interval (a ball) and ``f`` has
   certified opposite signs at the ends.  It prints as
-  ``root_of(EXPR, [LO, HI])``, the form :func:`parse_root_of` reads back.
+  ``root_of(EXPR, [LO, HI])``, the form
+  :func:`workbench.core.algebraic_syntax.parse_root_of` reads back.
 * :func:`isolate_roots` finds every root of ``f`` in a parameter domain:
   bisection with interval evaluation excludes pieces, the monotonicity test
   above proves a root unique in its piece (the one-dimensional Krawczyk /
@@ -40,7 +41,7 @@ Examples
 ([Fraction(1, 1)], [])
 >>> r = RealRoot(2**-b + 3**-b + 4**-b - 1, b, Fraction(1), Fraction(2))
 >>> str(r)
-'root_of(-1 + 4**(-b) + 3**(-b) + 2**(-b), [1.0821314981404186608088198469013874, 1.0821314981404186608088198469013937])'
+'root_of(-1 + 4**(-b) + 3**(-b) + 2**(-b), [1.0821314981404186608088198469013918, 1.0821314981404186608088198469013919])'
 >>> Fraction(1082, 1000) < r < Fraction(1083, 1000)
 True
 
@@ -55,7 +56,6 @@ sign changes).
 """
 from __future__ import annotations
 
-import ast
 import itertools
 import math
 from fractions import Fraction
@@ -103,7 +103,9 @@ def ball(expr, prec: int, env: dict | None = None) -> flint.arb:
     prec : int
         Working precision in bits.
     env : dict, optional
-        Balls for free symbols (``{b: interval_ball(lo, hi)}``).
+        Values of free symbols: a Fraction, an interval ``(lo, hi)`` of
+        Fractions, or a ball (``{b: (Fraction(1), Fraction(2))}``), made
+        balls at the working precision.
 
     Raises
     ------
@@ -120,9 +122,19 @@ def ball(expr, prec: int, env: dict | None = None) -> flint.arb:
     old = flint.ctx.prec
     flint.ctx.prec = prec
     try:
-        return _ball(sympy.sympify(expr), env or {}, prec)
+        balls = {k: _env_ball(v) for k, v in (env or {}).items()}
+        return _ball(sympy.sympify(expr), balls, prec)
     finally:
         flint.ctx.prec = old
+
+
+def _env_ball(v) -> flint.arb:
+    """A symbol's value at the working precision: a Fraction, an interval ``(lo, hi)`` or a ball."""
+    if isinstance(v, tuple):
+        return interval_ball(*v)
+    if isinstance(v, (int, Fraction)):
+        return flint.arb(_q(v))
+    return v
 
 
 def _ball(e, env: dict, prec: int) -> flint.arb:
@@ -220,6 +232,8 @@ def sign(expr, what: str | None = None) -> int:
     e = sympy.sympify(expr)
     if e.is_Rational:
         return int(bool(e > 0)) - int(bool(e < 0))
+    has_root = any(root_of_symbol(s) is not None for s in e.free_symbols)
+    tried = False
     for prec in PRECISIONS:
         try:
             v = ball(e, prec)
@@ -229,7 +243,11 @@ def sign(expr, what: str | None = None) -> int:
             return 1
         if v < 0:
             return -1
-    if proved_zero(e):
+        if has_root and not tried:  # zero at a root_of is proved by its defining expression, cheaply
+            tried = True
+            if proved_zero(e):
+                return 0
+    if not tried and proved_zero(e):
         return 0
     raise UndecidedComparisonError(
         f"cannot decide the sign of {what or sympy.sstr(e)}: no ball up to {PRECISIONS[-1]} bits excludes 0 "
@@ -240,6 +258,15 @@ def root_of_symbol(symbol):
     """The :class:`RealRoot` a sympy symbol stands for, or None."""
     root = _ROOT_SYMBOLS.get(getattr(symbol, "name", None))
     return root if root is not None and root.symbol == symbol else None
+
+
+def spelled(text: str, expr) -> str:
+    """``text`` (a printed expression) with each proven root's symbol replaced by its ``root_of(...)``."""
+    for sym in getattr(expr, "free_symbols", ()):
+        root = root_of_symbol(sym)
+        if root is not None:
+            text = text.replace(sym.name, str(root))
+    return text
 
 
 def sign_at(f, var, x) -> int:
@@ -287,6 +314,8 @@ class RealRoot:
     1.08213...
     """
 
+    is_proven_root = True
+
     def __init__(self, expr, var, lo: Fraction, hi: Fraction, what: str | None = None) -> None:
         self.expr = sympy.sympify(expr)
         self.var = var
@@ -319,11 +348,16 @@ class RealRoot:
         return self
 
     def _newton_step(self, prec: int) -> None:
-        """``[lo, hi]`` intersected with ``m - f(m) / f'([lo, hi])``: still holds the root (Moore's theorem)."""
+        """``[lo, hi]`` intersected with ``m - f(m) / f'([lo, hi])``.
+
+        The Newton image of an interval on which ``f'`` has no zero holds every
+        root of ``f`` in the interval (Moore 1966), so no sign is evaluated:
+        the new ends are the image's ends, rounded outwards to dyadics.
+        """
         mid = _simple_midpoint(self.lo, self.hi)
         try:
-            fm = ball(self.expr, prec, {self.var: flint.arb(_q(mid))})
-            dx = ball(self.deriv, prec, {self.var: interval_ball(self.lo, self.hi)})
+            fm = ball(self.expr, prec, {self.var: mid})
+            dx = ball(self.deriv, prec, {self.var: (self.lo, self.hi)})
         except UndecidedComparisonError:
             return
         old = flint.ctx.prec
@@ -335,23 +369,31 @@ class RealRoot:
             flint.ctx.prec = old
         if lo is None or hi is None:
             return
-        lo, hi = max(lo, self.lo), min(hi, self.hi)
-        if lo < hi and lo > self.lo and _sign_at_rational(self.expr, self.var, lo) == self.sign_lo:
+        k = prec - 8
+        lo = Fraction(math.floor(lo * 2**k), 2**k)
+        hi = Fraction(math.ceil(hi * 2**k), 2**k)
+        if self.lo < lo < self.hi:
             self.lo = lo
-        if lo < hi and hi < self.hi and _sign_at_rational(self.expr, self.var, hi) == -self.sign_lo:
+        if self.lo < hi < self.hi:
             self.hi = hi
 
     def _bisect(self) -> None:
-        mid = _simple_midpoint(self.lo, self.hi)
-        s = _sign_at_rational(self.expr, self.var, mid)
-        if s is None:  # pragma: no cover - a monotone f vanishes at a midpoint only at the root, decided exactly
-            raise UndecidedComparisonError(f"{self}: sign at {mid} undecided")
-        if s == 0:
+        """Halve the interval at a dyadic point whose sign balls decide (one of three nearby points)."""
+        width = self.hi - self.lo
+        for t in (Fraction(1, 2), Fraction(3, 8), Fraction(5, 8)):
+            mid = _dyadic_near(self.lo + width * t, self.lo, self.hi)
+            s = _ball_sign_at(self.expr, self.var, mid, 2 * _bits_of(width) + 256)
+            if s is not None:
+                if s == self.sign_lo:
+                    self.lo = mid
+                else:
+                    self.hi = mid
+                return
+        mid = _dyadic_near(self.lo + width / 2, self.lo, self.hi)
+        if _sign_at_rational(self.expr, self.var, mid) == 0:  # the root itself, proved exactly
             self.lo = self.hi = mid
-        elif s == self.sign_lo:
-            self.lo = mid
-        else:
-            self.hi = mid
+            return
+        raise UndecidedComparisonError(f"cannot narrow the root of {sympy.sstr(self.expr)} in [{float(self.lo)}, {float(self.hi)}]: no sign decided near its middle")
 
     def arb(self, prec: int) -> flint.arb:
         """A ball certainly holding the root, about ``prec`` bits wide."""
@@ -393,6 +435,13 @@ class RealRoot:
                 other.refine()
             raise UndecidedComparisonError(f"cannot separate {self} from {other}")
         return _sign_cmp_rational(self, Fraction(other))
+
+    def renamed(self, name: str) -> "RealRoot":
+        """The same number with its expression written in the variable ``name``."""
+        if self.var.name == name:
+            return self
+        var = sympy.Symbol(name, **self.var.assumptions0)
+        return RealRoot(self.expr.xreplace({self.var: var}), var, self.lo, self.hi)
 
     @property
     def key(self) -> tuple:
@@ -487,10 +536,33 @@ def _decimal(n: int, digits: int) -> str:
     return sign + text
 
 
+def _dyadic_near(x: Fraction, lo: Fraction, hi: Fraction) -> Fraction:
+    """A dyadic rational near ``x`` strictly inside ``(lo, hi)``, short enough to keep balls cheap."""
+    k = _bits_of(hi - lo) + 4
+    cand = Fraction(math.floor(x * 2**k), 2**k)
+    return cand if lo < cand < hi else x
+
+
+def _ball_sign_at(f, var, q: Fraction, max_prec: int) -> int | None:
+    """The sign of ``f(q)`` from balls alone (no proof of zero), up to ``max_prec`` bits; None if undecided."""
+    prec = 64
+    while prec <= max_prec:
+        try:
+            b = ball(f, prec, {var: q})
+        except UndecidedComparisonError:
+            return None
+        if b > 0:
+            return 1
+        if b < 0:
+            return -1
+        prec *= 4
+    return None
+
+
 def _simple_midpoint(lo: Fraction, hi: Fraction) -> Fraction:
     """A dyadic rational near the middle of ``(lo, hi)`` (short numerators keep the exact tests cheap)."""
     mid = (lo + hi) / 2
-    k = max(0, math.ceil(-math.log2(float(hi - lo))) + 2) if hi - lo < 1 else 0
+    k = _bits_of(hi - lo) + 2 if hi - lo < 1 else 0
     cand = Fraction(math.floor(mid * 2**k), 2**k)
     return cand if lo < cand < hi else mid
 
@@ -505,10 +577,9 @@ def _sign_at_rational(f, var, q: Fraction) -> int | None:
 
 def _encloses_zero(f, var, lo: Fraction, hi: Fraction) -> bool:
     """Whether the ball of ``f`` over ``[lo, hi]`` may hold zero (True also when it cannot be enclosed)."""
-    box = interval_ball(lo, hi)
     for prec in PRECISIONS[:2]:
         try:
-            v = ball(f, prec, {var: box})
+            v = ball(f, prec, {var: (lo, hi)})
         except UndecidedComparisonError:
             return True
         if v > 0 or v < 0:
@@ -700,92 +771,3 @@ def _merge_pieces(pieces: list) -> list:
         else:
             out.append(p)
     return out
-
-
-# ---------------------------------------------------------------------------
-# reading root_of(EXPR, [LO, HI])
-
-_FUNCTIONS = {"exp": sympy.exp, "log": sympy.log, "sqrt": sympy.sqrt}
-_CONSTANTS = {"E": sympy.E, "e": sympy.E, "pi": sympy.pi}
-
-
-def expression_from_ast(node: ast.AST, text: str, what: str, allowed_vars: int = 1) -> tuple:
-    """``(sympy expression, variable or None)`` of an :mod:`ast` node: numbers, one variable, ``+ - * / **``, exp, log, sqrt.
-
-    The tree is read, never evaluated.
-    """
-    names: set = set()
-
-    def build(n):
-        if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)) and not isinstance(n.value, bool):
-            seg = ast.get_source_segment(text, n) or repr(n.value)
-            from workbench.core.exact import check_number_text
-
-            check_number_text(seg, what, BadParameterError)
-            q = Fraction(seg)
-            return sympy.Rational(q.numerator, q.denominator)
-        if isinstance(n, ast.Name):
-            if n.id in _CONSTANTS:
-                return _CONSTANTS[n.id]
-            names.add(n.id)
-            return sympy.Symbol(n.id)
-        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
-            v = build(n.operand)
-            return -v if isinstance(n.op, ast.USub) else v
-        if isinstance(n, ast.BinOp):
-            a, b = build(n.left), build(n.right)
-            if isinstance(n.op, ast.Add):
-                return a + b
-            if isinstance(n.op, ast.Sub):
-                return a - b
-            if isinstance(n.op, ast.Mult):
-                return a * b
-            if isinstance(n.op, ast.Div):
-                if b == 0:
-                    raise BadParameterError(f"{what}: division by zero")
-                return a / b
-            if isinstance(n.op, ast.Pow):
-                if b.is_Number and abs(b) > 1000:
-                    raise BadParameterError(f"{what}: exponent {b} too large")
-                return a ** b
-        if (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _FUNCTIONS
-                and not n.keywords and 1 <= len(n.args) <= (2 if n.func.id == "log" else 1)):
-            return _FUNCTIONS[n.func.id](*(build(a) for a in n.args))
-        seg = ast.get_source_segment(text, n) or "?"
-        raise BadParameterError(f"{what}: {seg} is not allowed (numbers, one variable, + - * / **, exp, log, sqrt)")
-
-    expr = build(node)
-    if len(names) > allowed_vars:
-        raise BadParameterError(f"{what}: {', '.join(sorted(names))}: use one variable")
-    var = sympy.Symbol(next(iter(names))) if names else None
-    return expr, var
-
-
-def parse_root_of(node: ast.Call, text: str, what: str) -> "RealRoot | Fraction":
-    """The number ``root_of(EXPR, [LO, HI])`` of an :mod:`ast` call node, proven unique in ``[LO, HI]``.
-
-    >>> text = "root_of(2**b - 3, [1.5, 1.6])"
-    >>> r = parse_root_of(ast.parse(text, mode="eval").body, text, "b")
-    >>> str(r)[:30]
-    'root_of(2**b - 3, [1.584962500'
-    """
-    seg = ast.get_source_segment(text, node) or what
-    if (node.keywords or len(node.args) != 2 or not isinstance(node.args[1], (ast.List, ast.Tuple))
-            or len(node.args[1].elts) != 2):
-        raise BadParameterError(f"{what}: write root_of(EXPR, [LO, HI]) with LO < HI exact numbers")
-    expr, var = expression_from_ast(node.args[0], text, what)
-    if var is None:
-        raise BadParameterError(f"{what}: {ast.get_source_segment(text, node.args[0])} has no variable")
-    ends = []
-    for e in node.args[1].elts:
-        v, v_var = expression_from_ast(e, text, what, allowed_vars=0)
-        if not v.is_Rational:
-            raise BadParameterError(f"{what}: {ast.get_source_segment(text, e)} is not an exact number")
-        ends.append(Fraction(int(v.p), int(v.q)))
-    lo, hi = ends
-    if lo == hi:
-        if _sign_at_rational(expr, var, lo) == 0:
-            return lo
-        raise BadParameterError(f"{what}: {sympy.sstr(expr)} is not 0 at {lo}")
-    root = RealRoot(expr, var, lo, hi, what=seg)
-    return root

@@ -1027,9 +1027,16 @@ def exact_str(v) -> str:
     """The canonical exact string of a value (``"1/2"``, ``"log(2)/log(3) + 1"``)."""
     if isinstance(v, Fraction):
         return str(v)
+    if getattr(v, "is_proven_root", False):
+        return str(v)
     import sympy
 
-    return sympy.sstr(sympy.nsimplify(v) if isinstance(v, sympy.Rational) else v)
+    text = sympy.sstr(sympy.nsimplify(v) if isinstance(v, sympy.Rational) else v)
+    if getattr(v, "free_symbols", None):  # a value at a proven root: its symbol spelled root_of(...)
+        from workbench.core.certified import spelled
+
+        text = spelled(text, v)
+    return text
 
 
 def to_float(v) -> float:

@@ -14,6 +14,7 @@ DESIGN.md, "Parameters declare their domain once"; SPEC section 4.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -42,6 +43,12 @@ def param_text(value) -> str:
 
 
 _fmt = param_text
+
+
+def _is_root(value) -> bool:
+    """Whether ``value`` is a proven root ``root_of(...)`` (:class:`~workbench.core.certified.RealRoot`)."""
+    module = sys.modules.get("workbench.core.certified")
+    return module is not None and isinstance(value, module.RealRoot)
 
 
 @dataclass(frozen=True)
@@ -145,8 +152,12 @@ class ParamSpec:
         if isinstance(value, str) and looks_algebraic(value):
             value = parse_real(value, f"{where}{self.name}={value.strip()}")
         algebraic = is_algebraic(value)
+        root = _is_root(value)
         try:
-            if algebraic:
+            if root:
+                q = value.renamed(self.name)  # canonical: the expression in the parameter's name
+                algebraic = True  # not rational: refused for an integer parameter below
+            elif algebraic:
                 q = value.renamed(self.name)  # canonical: the polynomial in the parameter's name
             elif isinstance(value, float):
                 if not math.isfinite(value):

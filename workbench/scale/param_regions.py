@@ -103,7 +103,7 @@ class Piece:
 
     def at_exact(self):
         """The judged point as stored in a region: a Fraction, or a sympy ``CRootOf``."""
-        return self.at.sympy() if isinstance(self.at, AlgebraicPoint) else self.at
+        return self.at.sympy() if isinstance(self.at, AlgebraicPoint) else self.at  # a root_of stays itself
 
 
 def partition_domain(ps, critical: list, judge: Callable) -> list[Piece]:
@@ -148,7 +148,7 @@ def partition_domain(ps, critical: list, judge: Callable) -> list[Piece]:
             last = merged[-1]
             last.high, last.high_closed = piece.high, piece.high_closed
             last.certificate = last.certificate + piece.certificate
-            if isinstance(last.at, AlgebraicPoint) and not isinstance(piece.at, AlgebraicPoint):
+            if not isinstance(last.at, Fraction) and isinstance(piece.at, Fraction):
                 last.at, last.detail = piece.at, piece.detail  # prefer a rational witness point
         else:
             merged.append(piece)

@@ -95,6 +95,7 @@ from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.scale.classify import Witness, verdict_from_signs
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.scale.stream import block_ranges
+from workbench.scale.thresholds_certified import UNKNOWN, CertifiedAnalysis, is_transcendental_in
 from workbench.scale.threshold_fast import (_sympy_poly, additive_in_param, crootof_text, first_of_each_key,
                                             no_roots_in, prepare_signs, refine_to, root_float, run_rational_function,
                                             signs_at_prepared, signs_at_rational, type_keys)
@@ -139,6 +140,8 @@ def _printed(v) -> tuple[str, float | None]:
     >>> _printed(sympy.CRootOf(p**2 + p - 1, 1)), _printed(Fraction(1, 2))
     (('CRootOf(p**2 + p - 1, 1)', 0.6180339887498949), ('1/2', 0.5))
     """
+    if getattr(v, "is_proven_root", False):
+        return str(v), float(v)
     if not isinstance(v, sympy.CRootOf):
         return exact_str(v), to_float(v)
     if v not in _PRINTED:
@@ -207,7 +210,7 @@ class Region(ParamInterval):
     @staticmethod
     def _end(v) -> tuple[str, float | None]:
         """An endpoint's text (``sympy.sstr``) and float (:func:`json_float`)."""
-        if isinstance(v, sympy.CRootOf):
+        if isinstance(v, sympy.CRootOf) or getattr(v, "is_proven_root", False):
             return _printed(v)
         return sympy.sstr(v), to_float(v)
 
@@ -1603,6 +1606,8 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     check_thresholds(measure, order, space.kind, [space.depth], space.grades, space.topic, gains,
                      free_name(measure, param), block_size, param)
     step = progress or (lambda phase: None)
+    if is_transcendental_in(measure, param, space, gains):
+        return _certified_thresholds(measure, param, order, space, gains, ps, step)
     an = _Analysis(measure, param, order, space, gains, step, block_size)
     step("critical points")
     crit = an.critical_points()
@@ -1637,6 +1642,41 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
         depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
         runs=an.size, covers=an.n_covers, groups=len(an.d) + len(an.t), degree=an.degree,
         critical=tuple(_crootof(c) if isinstance(c, AlgebraicPoint) else as_sympy(c) for c in crit),
+    )
+
+
+def _certified_thresholds(measure, param, order, space, gains, ps, step) -> ThresholdTable:
+    """:func:`thresholds` of a measure transcendental in ``param`` (:mod:`workbench.scale.thresholds_certified`)."""
+    an = CertifiedAnalysis(measure, param, order, space, gains, ps, step)
+    step("isolating the roots of the cover differences (interval arithmetic)")
+    crit = an.critical_points()
+    step("verdicts and certificates")
+
+    def judge(at):
+        verdict, wit, gap = an.verdict_pairs(at)
+        cert, method = an.certify(at)
+        if UNKNOWN not in (cert, verdict) and cert != verdict:
+            raise RuntimeError(f"thresholds: classify at {param}={exact_str(at)} gives {cert}, "
+                               f"the certified signs of the cover differences give {verdict}")
+        if cert == UNKNOWN:
+            verdict = UNKNOWN
+        return verdict, (wit, gap), Check(at, cert, method)
+
+    def witnesses(piece):
+        wit, gap = piece.detail
+        one = (lambda pair: None if pair is None else an.witness(*pair, piece.at))
+        return one(wit), None if gap is None else tuple(one(w) for w in gap)
+
+    regions = tuple(
+        Region(**piece.bounds(), verdict=piece.verdict, at=piece.at_exact(), witness=wit, gap_witness=gap,
+               certificate=piece.certificate)
+        for piece in partition_domain(ps, crit, judge)
+        for wit, gap in [witnesses(piece)]
+    )
+    return ThresholdTable(
+        measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
+        depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
+        runs=an.size, covers=an.n_covers, groups=len(an.d) + len(an.t), degree=None, critical=tuple(crit),
     )
 
 
