@@ -8,7 +8,10 @@ With ``--measure M --param p`` the parameter's whole domain is partitioned
 into exact regions by the verdict of the axioms
 (:func:`workbench.scale.axioms_param.axioms_over_param`); exit status 1 when
 no value of the parameter gives a difference structure, 0 when some region
-does.  With ``--method smt`` z3 decides the axioms at the measure's fixed
+does.  A measure transcendental in the parameter (the power-law discount
+``A.power(i + 1, -b)``) gets its regions by certified numerics
+(:mod:`workbench.scale.axioms_certified`); a region they cannot decide is
+``unknown`` (exit status 0 unless every region provably fails).  With ``--method smt`` z3 decides the axioms at the measure's fixed
 parameter values on depths too large to enumerate
 (:func:`workbench.scale.axioms_smt.axioms_smt`): per axiom ``holds``,
 ``fails`` (witness re-checked exactly) or ``unknown`` (time spent and
@@ -176,15 +179,21 @@ def _over_param(measure, param, order, depth, grades, gains, topic, as_json) -> 
             f"({res.order} order), depth {depth}, {c} relevant grade(s), gains {g}" + (f", topic {t}" if t else "")
         )
         table = Table("region", "axioms", "checked at", "witness (axiom iv)",
-                      title=f"{res.runs} runs, {res.distinct_values} distinct value polynomials, "
-                            f"{res.polynomials} critical polynomials, {len(res.critical)} critical points")
+                      title=(f"{res.runs} runs, {res.distinct_values} distinct value expressions, "
+                             f"{res.polynomials} critical functions (transcendental in {param}: roots proven by "
+                             f"interval arithmetic, verdicts by certified signs), {len(res.critical)} critical points"
+                             if res.certified else
+                             f"{res.runs} runs, {res.distinct_values} distinct value polynomials, "
+                             f"{res.polynomials} critical polynomials, {len(res.critical)} critical points"))
         for r in res.regions:
-            word = "i-iv hold" if r.holds else "fails " + ",".join(r.failing())
+            word = "i-iv hold" if r.holds else r.verdict()
+            if r.verdict() == "unknown":
+                word += ": " + r.axioms["iv"].reason.removeprefix("unknown: ")
             pts = [str(ch.point) for ch in r.certificate]
             shown = ", ".join(pts[:3]) + (f", ... ({len(pts)} points)" if len(pts) > 3 else "")
             table.add_row(*map(escape, (r.label(), word, shown, res.witness_text(r))))  # labels like [root(...)] are text
         stdout.print(table)
-    if not res.holds_somewhere:
+    if not res.holds_somewhere and not res.unknown_somewhere:
         raise typer.Exit(1)
 
 

@@ -152,6 +152,9 @@ class ParamSweep:
     ties: tuple
     regions: tuple
     tie_everywhere: bool
+    #: Whether the difference is transcendental in the parameter: ties are proven roots (``root_of``), orders
+    #: certified signs, and a region no test settled has order ``unknown``.
+    certified: bool = False
 
     def orders(self) -> set:
         """The set of orders the measure gives the pair somewhere in the domain.
@@ -163,7 +166,11 @@ class ParamSweep:
         ----------
         Seed 001 Table 1.
         """
-        return {r["order"] for r in self.regions}
+        return {r["order"] for r in self.regions} - {"unknown"}
+
+    def unknown(self) -> list:
+        """The regions whose order certified numerics could not decide (each with its ``reason``)."""
+        return [r for r in self.regions if r["order"] == "unknown"]
 
     def to_json(self) -> dict:
         """JSON object; exact endpoints as strings with floats beside them.
@@ -179,7 +186,9 @@ class ParamSweep:
             return None if x is None else sympy.sstr(x)
 
         def f(x):
-            return None if x is None else float(sympy.N(x, 20))
+            if x is None:
+                return None
+            return float(x) if getattr(x, "is_proven_root", False) else float(sympy.N(x, 20))
 
         regs = []
         for r in self.regions:
@@ -187,11 +196,20 @@ class ParamSweep:
                 regs.append({"at": w(r["at"]), "at_approx": f(r["at"]), "order": "tie"})
             else:
                 regs.append({"low": w(r["low"]), "high": w(r["high"]), "low_approx": f(r["low"]),
-                             "high_approx": f(r["high"]), "order": r["order"]})
-        return {"measure": self.measure, "param": self.param, "domain": self.domain,
-                "difference": sympy.sstr(sympy.factor(self.difference)),
-                "ties": [w(t) for t in self.ties], "ties_approx": [f(t) for t in self.ties],
-                "tie_everywhere": self.tie_everywhere, "regions": regs}
+                             "high_approx": f(r["high"]), "order": r["order"],
+                             **{k: r[k] for k in ("low_closed", "high_closed", "reason") if k in r}})
+        diff = self.difference if self.certified else sympy.factor(self.difference)
+        out = {"measure": self.measure, "param": self.param, "domain": self.domain,
+               "difference": sympy.sstr(diff),
+               "ties": [w(t) for t in self.ties], "ties_approx": [f(t) for t in self.ties],
+               "tie_everywhere": self.tie_everywhere, "regions": regs}
+        if self.certified:
+            out["certified"] = True
+            out["method"] = ("certified: ties are every root of M(A) - M(B) in the domain, isolated by interval "
+                             "arithmetic and proven unique in [LO, HI] (monotone there, opposite signs at the ends); "
+                             "orders are certified signs at a rational between them")
+            out["unknown"] = len(self.unknown())
+        return out
 
 
 @dataclass(frozen=True)
@@ -311,6 +329,99 @@ def _rational_difference(diff, x, ps, name: str):
     return num / den, pnum * pden
 
 
+def _transcendental(expr, x) -> bool:
+    """Whether ``expr`` depends on ``x`` through a power with ``x`` in its exponent, an exponential or a logarithm."""
+    if any(p.exp.has(x) for p in expr.atoms(sympy.Pow)):
+        return True
+    return any(f.has(x) for f in expr.atoms(sympy.exp, sympy.log))
+
+
+def _below(u, v) -> bool:
+    """``u < v`` for exact reals (Fraction, :class:`~workbench.core.certified.RealRoot`); ``None`` is infinite."""
+    from workbench.core.algebraic import compare_reals
+
+    if u is None or v is None:
+        return True
+    return compare_reals(u, v) < 0
+
+
+def _exact(x):
+    """A Fraction as a sympy Rational; a proven root (or ``None``) as it is."""
+    if isinstance(x, Fraction):
+        return sympy.Rational(x.numerator, x.denominator)
+    return x
+
+
+def _certified_sweep(name: str, param: str, ps, diff, x) -> ParamSweep:
+    """The sweep of a difference transcendental in ``x`` (``1 - 2**-b - 3**-b``): proven roots, certified signs.
+
+    The ties are every root of ``M(a) - M(b)`` in the domain found by
+    :func:`workbench.core.certified.isolate_roots` (a rational exactly, an
+    irrational one as ``root_of(EXPR, [LO, HI])`` proven unique in an interval
+    narrower than 10^-30).  Between consecutive roots the difference keeps its
+    sign, judged at one rational there by a certified sign (balls, then a
+    proof of zero).  A piece of the domain no test settled (its roots not
+    isolated) and a sign no precision decided are regions of order
+    ``unknown`` with the reason, never a guess.
+
+    >>> b = sympy.Symbol("b", positive=True)
+    >>> from workbench.measures.params import ParamSpec
+    >>> s = _certified_sweep("dp", "b", ParamSpec("b", Fraction(1), Fraction(0)), 1 - 2**-b - 3**-b, b)
+    >>> [r["order"] for r in s.regions], str(s.ties[0]).startswith("root_of(1 - 1/3**b - 1/2**b, [0.787884911025869")
+    (['a<b', 'tie', 'a>b'], True)
+    """
+    from workbench.core.algebraic import rational_between
+    from workbench.core.certified import isolate_roots, sign_at
+    from workbench.errors import UndecidedComparisonError
+
+    roots, pieces = isolate_roots(diff, x, ps.low, ps.high, ps.low_closed, ps.high_closed)
+    events = [("tie", r, r) for r in roots] + [("unknown", lo, hi) for lo, hi in pieces]
+
+    def before(e, f) -> int:
+        return -1 if e[1] is None else 1 if f[1] is None else (-1 if _below(e[1], f[1]) else 1)
+
+    from functools import cmp_to_key
+
+    events.sort(key=cmp_to_key(before))
+    regions: list[dict] = []
+
+    def stretch(lo, hi) -> None:
+        """The open interval ``(lo, hi)``, holding no root: its order at one rational inside."""
+        if not _below(lo, hi):
+            return
+        q = rational_between(lo, hi)
+        region = {"low": _exact(lo), "high": _exact(hi)}
+        try:
+            s = sign_at(diff, x, q)
+        except UndecidedComparisonError as exc:
+            regions.append({**region, "order": "unknown", "reason": f"sign of M(A) - M(B) at {param} = {q}: {exc}"})
+            return
+        if s == 0:  # pragma: no cover - isolate_roots found every root outside the unsettled pieces
+            raise NotExpressibleError(f"{name}: sample point {q} is a root")
+        regions.append({**region, "order": _ORDER_WORD[s]})
+
+    cur = ps.low
+    for kind, lo, hi in events:
+        if kind == "tie":
+            stretch(cur, lo)
+            regions.append({"at": _exact(lo), "order": "tie"})
+            cur = lo
+        else:
+            if lo is not None:
+                stretch(cur, lo)
+            regions.append({"low": _exact(lo), "high": _exact(hi), "low_closed": lo is not None,
+                            "high_closed": hi is not None, "order": "unknown",
+                            "reason": "no test settled the roots of M(A) - M(B) here (interval bisection reached "
+                                      "its narrowest piece, or no dominance bound closed the unbounded end)"})
+            cur = hi
+            if hi is None:
+                break
+    else:
+        stretch(cur, ps.high)
+    return ParamSweep(name, param, ps.domain(), diff, tuple(_exact(r) for r in roots), tuple(regions), False,
+                      certified=True)
+
+
 def _sweep(measure, a, b, gains, topic) -> ParamSweep:
     param = _continuous_param(measure)
     ps = measure.family_obj.param(param)
@@ -324,6 +435,8 @@ def _sweep(measure, a, b, gains, topic) -> ParamSweep:
              if not (measure.family_obj.param(n).quiet and v == measure.family_obj.param(n).default)]
     name = measure.family + (f"({','.join(shown)})" if shown else "") + (
         f"@{measure.cutoff}" if measure.cutoff is not None else "")
+    if _transcendental(diff, x):
+        return _certified_sweep(name, param, ps, diff, x)
     try:
         poly = sympy.Poly(diff, x, domain="QQ")
     except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
@@ -408,6 +521,39 @@ def sweep_estimate(degree: int):
     return Estimate(f"the roots of a polynomial of degree {degree:,}", bytes=0.0, seconds=seconds)
 
 
+#: Seconds of a certified sweep (a difference transcendental in the parameter) with :data:`_CERT_TERMS` terms
+#: (measured: the power-law discount dp on 1 0^999 vs 0 1^999, one root, about 7.6 s; 2.7 s at 500 terms).
+_CERT_SECONDS = 7.6
+_CERT_TERMS = 1000
+_CERT_POWER = 1.5
+
+
+def certified_sweep_estimate(terms: int):
+    """The work of isolating the roots of a difference with ``terms`` exponential terms (one per differing position).
+
+    >>> round(certified_sweep_estimate(1000).seconds, 1)
+    7.6
+    """
+    from workbench.core.budget import Estimate
+
+    seconds = 0.0 if terms <= 0 else _CERT_SECONDS * (terms / _CERT_TERMS) ** _CERT_POWER
+    return Estimate(f"certified root isolation of a difference with {terms:,} transcendental terms",
+                    bytes=0.0, seconds=seconds)
+
+
+def _probe_transcendental(measure, grade: int) -> bool:
+    """Whether the swept measure's value on a short run of top grade is transcendental in its parameter."""
+    from workbench.errors import WorkbenchError
+
+    try:
+        param = _continuous_param(measure)
+        expr = measure.expression((grade,) * 3, Gains.default(grade), None, free=(param,))
+    except (WorkbenchError, ValueError, TypeError):
+        return False
+    syms = [s for s in sympy.sympify(expr).free_symbols if s.name == param]
+    return bool(syms) and _transcendental(expr, syms[0])
+
+
 def check_sweep(measure, a, b) -> None:
     """Refuse (:class:`~workbench.errors.TooLargeError`) a parameter sweep too long for the time budget, before building it.
 
@@ -429,6 +575,16 @@ def check_sweep(measure, a, b) -> None:
 
     differ = [i for i in range(len(a)) if a[i] != b[i]]
     degree = differ[-1] + 1 if differ else 0
+    if _probe_transcendental(measure, max([*a, *b, 1])):
+        est = certified_sweep_estimate(len(differ))
+        if est.fits():
+            return
+        best = largest_fitting(certified_sweep_estimate, 1, len(differ) - 1)
+        fits = (f"runs that differ in at most {best} positions fit" if best else "no pair fits")
+        refuse_unless_fits(f"ipso freedom: the tie parameters of {measure.family} on runs of depth {len(a)}", est,
+                           f"{fits}; or leave {measure.family} out of --measures (--param-measure names the "
+                           "measures swept)")
+        return
     est = sweep_estimate(degree)
     if est.fits():
         return

@@ -128,20 +128,33 @@ class AxiomRegion(ParamInterval):
 
     @property
     def holds(self) -> bool:
-        """Whether the structure is a difference structure on the whole region."""
-        return all(self.axioms[k].holds for k in AXIOMS)
+        """Whether the structure is (proven) a difference structure on the whole region."""
+        return all(self.axioms[k].holds is True for k in AXIOMS)
+
+    @property
+    def unknown(self) -> bool:
+        """Whether certified numerics left an axiom undecided on the region (its ``holds`` is None)."""
+        return any(self.axioms[k].holds is None for k in AXIOMS)
 
     def failing(self) -> list[str]:
-        """The axioms that fail on the region."""
-        return [k for k in AXIOMS if not self.axioms[k].holds]
+        """The axioms that (provably) fail on the region."""
+        return [k for k in AXIOMS if self.axioms[k].holds is False]
+
+    def verdict(self) -> str:
+        """``holds``, ``fails iv`` or ``unknown``."""
+        if self.holds:
+            return "holds"
+        if self.failing():
+            return "fails " + ",".join(self.failing())
+        return "unknown"
 
     def to_json(self) -> dict:
         return {
             "low": sympy.sstr(self.low), "high": sympy.sstr(self.high),
             "low_closed": self.low_closed, "high_closed": self.high_closed,
             "low_float": to_float(self.low), "high_float": to_float(self.high),
-            "verdict": "holds" if self.holds else "fails " + ",".join(self.failing()),
-            "difference_structure": self.holds,
+            "verdict": self.verdict(),
+            "difference_structure": None if self.unknown and not self.failing() else self.holds,
             "axioms": {k: self.axioms[k].to_json() for k in AXIOMS},
             "at": exact_str(self.at),
             "certificate": [c.to_json() for c in self.certificate],
@@ -176,6 +189,14 @@ class AxiomRegions:
     distinct_values: int
     polynomials: int
     critical: tuple = field(default=())
+    #: Whether the measure is transcendental in the parameter: critical points are proven roots (``root_of``) of
+    #: critical functions, verdicts certified signs, and a region no test settled is ``unknown``.
+    certified: bool = False
+
+    @property
+    def unknown_somewhere(self) -> bool:
+        """Whether some region's verdict could not be certified."""
+        return any(r.unknown and not r.failing() for r in self.regions)
 
     @property
     def holds_somewhere(self) -> bool:
@@ -213,6 +234,11 @@ class AxiomRegions:
             "critical_polynomials": self.polynomials,
             "critical_points": [sympy.sstr(c) for c in self.critical],
             "difference_structure_somewhere": self.holds_somewhere,
+            **({"certified": True, "unknown_regions": sum(1 for r in self.regions if r.verdict() == "unknown"),
+                "method": "critical points are the roots of the value differences and differences of "
+                          "differences, isolated by interval arithmetic and proven unique in [LO, HI]; each "
+                          "region judged by certified signs at one exact point and re-derived by "
+                          "check_measure there"} if self.certified else {}),
             "regions": [r.to_json() for r in self.regions],
         }
 
@@ -240,7 +266,7 @@ class AxiomRegions:
         """
         labels = [r.label() for r in self.regions]
         width = max(len(x) for x in labels)
-        words = ["holds" if r.holds else "fails " + ",".join(r.failing()) for r in self.regions]
+        words = [r.verdict() for r in self.regions]
         wide = max(len(x) for x in words)
         lines = [f"AxiomRegions of {self.measure} in {self.param} {self.domain}: {self.kind}-based runs, "
                  f"{self.order} order, depth {self.depth}, gains {self.gains}" + (f", topic {self.topic}" if self.topic else "")
@@ -698,6 +724,10 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
         raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
     measure.check_topic(space.topic)
     step = progress or (lambda phase: None)
+    from workbench.scale.thresholds_certified import is_transcendental_in
+
+    if is_transcendental_in(measure, param, space, gains):
+        return _certified_axioms(measure, param, order, space, gains, step)
     an = _Analysis(measure, param, space, gains, step)
     step("critical points")
     crit = an.critical_points()
@@ -725,4 +755,55 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
         depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
         runs=len(an.runs), distinct_values=len(an.V), polynomials=len(an.critical_polys),
         critical=tuple(as_sympy(c) for c in crit),
+    )
+
+
+def certified_estimate(functions: int):
+    """The work of isolating the roots of ``functions`` critical functions (:class:`~workbench.core.budget.Estimate`).
+
+    >>> certified_estimate(271).seconds
+    5.42
+    """
+    from workbench.core.budget import Estimate
+    from workbench.scale.axioms_certified import SECONDS_PER_FUNCTION
+
+    return Estimate(f"certified root isolation of {functions:,} distinct critical functions",
+                    bytes=0.0, seconds=functions * SECONDS_PER_FUNCTION)
+
+
+def _certified_axioms(measure, param, order, space, gains, step) -> AxiomRegions:
+    """:func:`axioms_over_param` of a measure transcendental in ``param`` (:mod:`workbench.scale.axioms_certified`).
+
+    Regions whose verdict certified numerics cannot decide have axiom iv
+    ``holds`` None (:attr:`AxiomRegion.unknown`), never a guess.
+    """
+    from workbench.core.budget import refuse_unless_fits
+    from workbench.scale.axioms_certified import CertifiedAxiomAnalysis
+    from workbench.scale.thresholds import continuous_param_spec, free_name
+
+    ps = continuous_param_spec(measure, param)
+
+    def estimate(functions: int) -> None:
+        refuse_unless_fits(f"axioms of {free_name(measure, param)} over {param} at depth {space.depth} (transcendental in {param})",
+                           certified_estimate(functions), "use a smaller --depth or fewer --grades")
+
+    an = CertifiedAxiomAnalysis(measure, param, space, gains, ps, step, estimate)
+    step("isolating the roots of the critical functions (interval arithmetic)")
+    crit = an.critical_points()
+    step("verdicts and certificates")
+
+    def judge(at):
+        verdict, found, (point, holds, method) = an.judge(at)
+        return verdict, found, AxiomCheck(point, holds, method)
+
+    regions = tuple(
+        AxiomRegion(**piece.bounds(), axioms=an.axioms_at(piece.detail, piece.at), at=piece.at_exact(),
+                    certificate=piece.certificate)
+        for piece in partition_domain(ps, crit, judge)
+    )
+    return AxiomRegions(
+        measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
+        depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
+        runs=an.runs, distinct_values=an.distinct, polynomials=an.functions, critical=tuple(crit),
+        certified=True,
     )

@@ -32,6 +32,8 @@ def freedom_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
 ) -> None:
     """Metric freedom of a pair (seed 001 Table 1): each measure's order, and exact parameter values where it ties."""
+    from rich.markup import escape
+
     from workbench.ipso.freedom import freedom
     from workbench.errors import WorkbenchError
     from workbench.space.runs import Topic
@@ -61,8 +63,15 @@ def freedom_cmd(
         stdout.print(f"  {m['measure']:20s} {m['order']:4s}  {m['value_a']} vs {m['value_b']}{flag}")
     for s in js["sweeps"]:
         stdout.print(f"  {s['measure']} over {s['param']} in {s['domain']}: M(A) - M(B) = {s['difference']}")
+        if "method" in s:
+            stdout.print(f"    ({escape(s['method'])})")
         for r in s["regions"]:
             if "at" in r:
-                stdout.print(f"    {s['param']} = {r['at']} (~{r['at_approx']:.6g}): tie")
+                stdout.print(f"    {s['param']} = {escape(r['at'])} (~{r['at_approx']:.6g}): tie")
             else:
-                stdout.print(f"    {r['low']} < {s['param']} < {r['high']}: {r['order']}")
+                lo = "-oo" if r["low"] is None else r["low"]
+                hi = "oo" if r["high"] is None else r["high"]
+                lsym = "<=" if r.get("low_closed") else "<"
+                hsym = "<=" if r.get("high_closed") else "<"
+                why = f" ({escape(r['reason'])})" if "reason" in r else ""
+                stdout.print(f"    {escape(str(lo))} {lsym} {s['param']} {hsym} {escape(str(hi))}: {r['order']}{why}")
