@@ -217,7 +217,6 @@ def test_timeout_gives_unknown_never_none():
 @pytest.mark.parametrize("kwargs,match", [
     (dict(measure="DCG", method="smt"), "enumeration"),
     (dict(measure="nDCG", topic=Topic((2,)), method="smt"), "logarithmic"),
-    (dict(measure="RBP", param_range="p=0.4..0.6"), "smt"),
     (dict(measure="RBP", method="smt", param_range="p=1..2"), "outside the domain"),
     (dict(measure="RBP", method="smt", param_range="q=0..1"), "'q'"),
     (dict(measure="RBP", method="smt", param_range="p=0.6..0.4"), "p=0.6..0.4"),

@@ -33,7 +33,7 @@ def counterexample(
     gains: Optional[str] = GainsOpt,
     topic: Optional[str] = TopicOpt,
     method: str = typer.Option("enumeration", "--method", help="enumeration (exhaustive; any measure) or smt (z3; no logarithms)."),
-    param_range: Optional[str] = typer.Option(None, "--param-range", help="Free parameter in a closed range, e.g. p=0.4..0.6 (smt)."),
+    param_range: Optional[str] = typer.Option(None, "--param-range", help="Free parameter in a closed range, e.g. p=0.4..0.6: smt, or enumeration by exact threshold tables."),
     timeout: float = typer.Option(60.0, "--timeout", help="Time budget of the whole search in seconds."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes enumerating each depth's blocks (default: the machine's cores; 1 works in this process)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Enumerate on Dask: 'local' (a LocalCluster of --workers processes) or a scheduler address tcp://host:port (needs the dask extra)."),
@@ -78,7 +78,7 @@ def counterexample(
     if as_json:
         emit_json(cx.to_json())
         return
-    where = f"{m} on {o.name} order, {c} relevant grade(s), gains {g}" + (f", topic {t}" if t else "")
+    where = f"{cx.measure} on {o.name} order, {c} relevant grade(s), gains {g}" + (f", topic {t}" if t else "")
     searched = f"depth {cx.depths[0]}" if len(cx.depths) == 1 else (
         f"depths {cx.depths[0]}..{cx.depths[-1]}" if cx.depths else "no depth")
     if cx.status == "found":

@@ -75,6 +75,9 @@ ROOT_WIDTH = Fraction(1, 10**32)
 #: Narrowest piece bisection examines before it calls the piece unsettled.
 MIN_PIECE = Fraction(1, 1 << 48)
 
+#: Two proven roots whose intervals still overlap at width 2^-this are not ordered (their equality is unproven).
+SEPARATION_BITS = 1024
+
 #: Largest finite end the dominance bound searches for (2^k up to this).
 MAX_BOUND = Fraction(1 << 20)
 
@@ -202,6 +205,10 @@ def proved_zero(expr) -> bool:
         g = sympy.expand(e.subs(r.symbol, r.var))
         if g == 0:
             return True
+        found = generator_polynomials([g, r.expr], r.var)
+        if found is not None:  # g(r) = 0 when the minimal factor of r divides g; r.expr's factor holding r:
+            _, _, (pg, pe) = found
+            return pg.rem(_factor_of_root(pe, found, r)).is_zero
         ratio = sympy.simplify(g / r.expr)
         return not ratio.has(r.var) and ratio.is_finite is True
     if e.free_symbols:
@@ -214,6 +221,27 @@ def proved_zero(expr) -> bool:
         return sympy.minimal_polynomial(e, x) == x
     except (NotImplementedError, sympy.polys.polyerrors.PolynomialError, ValueError):
         return sympy.simplify(e) == 0
+
+
+def _factor_of_root(pe, found, r):
+    """The irreducible factor of ``pe`` (``r.expr`` in the generator) that vanishes at the root ``r``.
+
+    ``r`` is the only root of ``r.expr`` in its interval, so exactly one
+    irreducible factor changes sign there; it is found by certified signs of
+    each factor at the interval's ends (a factor with a double root there
+    cannot be told apart: the whole polynomial is returned, which only makes
+    the divisibility test stricter).
+    """
+    t, gen, _ = found
+    factors = [q for q, _ in pe.factor_list()[1] if q.degree() >= 1]
+    if len(factors) == 1:
+        return factors[0]
+    for q in factors:
+        h = q.as_expr().subs(t, gen)
+        a, b = _sign_at_rational(h, r.var, r.lo), _sign_at_rational(h, r.var, r.hi)
+        if a is not None and b is not None and a * b < 0:
+            return q
+    return pe
 
 
 def sign(expr, what: str | None = None) -> int:
@@ -409,7 +437,9 @@ class RealRoot:
         if isinstance(other, RealRoot):
             if self is other or self.key == other.key:
                 return 0
-            for _ in range(120):
+            if self.var == other.var and _overlap(self, other) and _proportional(self.expr, other.expr, self.var):
+                return 0  # one strictly monotone function on the union of two overlapping intervals
+            for k in range(1, SEPARATION_BITS // 32 + 1):
                 if self.hi < other.lo or (self.hi == other.lo and self.lo < self.hi):
                     return -1
                 if other.hi < self.lo or (other.hi == self.lo and other.lo < other.hi):
@@ -420,11 +450,12 @@ class RealRoot:
                     return -_sign_cmp_rational(other, self.lo)
                 if other.lo == other.hi:
                     return _sign_cmp_rational(self, other.lo)
-                if self.var == other.var and _proportional(self.expr, other.expr, self.var):
-                    return 0  # one strictly monotone function on the union of two overlapping intervals
-                self.refine_to((self.hi - self.lo) / 4)
-                other.refine_to((other.hi - other.lo) / 4)
-            raise UndecidedComparisonError(f"cannot separate {self} from {other}")
+                width = Fraction(1, 1 << (32 * k))
+                self.refine_to(width)
+                other.refine_to(width)
+            raise UndecidedComparisonError(
+                f"cannot separate the roots of {sympy.sstr(self.expr)} and {sympy.sstr(other.expr)} near "
+                f"{float(self.lo):.17g}: their intervals still overlap at width 2^-{SEPARATION_BITS}")
         if isinstance(other, AlgebraicPoint):
             for _ in range(400):
                 if self.hi < other.lo:
@@ -498,6 +529,10 @@ def _exact_of(x: flint.arb) -> Fraction | None:
     man, exp = x.mid().man_exp()
     man, exp = int(man), int(exp)
     return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def _overlap(a: RealRoot, b: RealRoot) -> bool:
+    return not (a.hi < b.lo or b.hi < a.lo)
 
 
 def _proportional(f, g, var) -> bool:
@@ -624,6 +659,71 @@ def exponential_rates(f, var):
         key = sympy.nsimplify(rate) if rate.is_Rational else rate
         out[key] = out.get(key, 0) + coeff
     return [(c, l) for l, c in out.items() if c != 0]
+
+
+def one_generator_factors(f, var) -> list | None:
+    """The factors of an exponential sum in one generator, or None when ``f`` is not one.
+
+    When every rate of ``f = sum c_k exp(l_k var)`` (rational ``c_k``) is an
+    integer multiple ``n_k`` of one ``l``, ``f`` is ``t^shift P(t)`` at
+    ``t = exp(l var)`` for a polynomial ``P`` over QQ; its irreducible
+    factors ``q(t)`` (written back in ``var``) have the same roots as ``f``,
+    each root belongs to exactly one of them, and two distinct ones share
+    no root.  So roots found per factor are distinct exactly when their
+    factors are.
+
+    >>> import sympy
+    >>> s = sympy.Symbol("s")
+    >>> one_generator_factors(1 - 3 * sympy.exp(-s) + 2 * sympy.exp(-2 * s), s)
+    [-1 + exp(-s), -1/2 + exp(-s)]
+    >>> one_generator_factors(2**-s + 3**-s - 1, s) is None
+    True
+    """
+    found = generator_polynomials([f], var)
+    if found is None:
+        return None
+    t, gen, (poly,) = found
+    out = []
+    for q, _mult in poly.factor_list()[1]:
+        if q.degree() < 1 or q.as_expr() == t:
+            continue
+        out.append(sympy.expand(q.monic().as_expr().subs(t, gen)))
+    return out
+
+
+def generator_polynomials(fs, var):
+    """``(t, generator, polynomials)`` with each ``f = t^k P(t)`` at ``t = generator``, or None.
+
+    All rates of all the exponential sums must be integer multiples of one
+    rate ``l`` (the generator is ``exp(l var)``, e.g. ``2**(-b)`` or
+    ``exp(-s)``) and all coefficients rational.
+    """
+    all_terms = [exponential_rates(f, var) for f in fs]
+    if any(terms is None or not all(sympy.sympify(c).is_Rational for c, _ in terms) for terms in all_terms):
+        return None
+    nonzero = [l for terms in all_terms for _, l in terms if l != 0]
+    if not nonzero:
+        return None
+    l0 = nonzero[0]
+    ratios = []
+    for terms in all_terms:
+        row = []
+        for _, l in terms:
+            r = sympy.simplify(sympy.expand_log(l / l0, force=True))
+            if not r.is_Rational:
+                return None
+            row.append(r)
+        ratios.append(row)
+    den = math.lcm(*(int(r.q) for row in ratios for r in row))
+    lam = l0 / den
+    t = sympy.Dummy("t")
+    polys = []
+    for terms, row in zip(all_terms, ratios):
+        powers = [int(r * den) for r in row]
+        low = min(powers, default=0)
+        polys.append(sympy.Poly(sum((sympy.Rational(c) * t ** (n - low) for (c, _), n in zip(terms, powers)),
+                                    sympy.Integer(0)), t, domain="QQ"))
+    return t, sympy.exp(sympy.expand_log(lam, force=True) * var), polys
 
 
 def _dominance_bound(terms, up: bool) -> Fraction | None:

@@ -80,9 +80,19 @@ def sorted_distinct(values: ValueBlock) -> tuple[np.ndarray, np.ndarray]:
         distinct_rows, first_idx, inverse = np.unique(coords, axis=0, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)
     order = _exact_order(distinct_rows, values.basis)
+    # Distinct coordinates are distinct values over an independent basis; over real constants
+    # (certified numerics) two rows may still be equal: consecutive rows proved equal merge.
+    if len(order) > 1 and any(e[0] == "real" for e in values.basis):
+        steps = signs_of_rows(distinct_rows[order[1:]] - distinct_rows[order[:-1]], values.basis)
+        group = np.concatenate([[0], np.cumsum(steps != 0)])
+    else:
+        group = np.arange(len(order))
     rank_of = np.empty(len(order), dtype=np.int64)
-    rank_of[order] = np.arange(len(order))
-    return np.asarray(first_idx)[order], rank_of[inverse]
+    rank_of[order] = group
+    firsts = np.asarray(first_idx)[order]
+    first_of_group = np.full(int(group[-1]) + 1 if len(group) else 0, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first_of_group, group, firsts)
+    return first_of_group, rank_of[inverse]
 
 
 def _exact_order(rows: np.ndarray, basis: tuple) -> np.ndarray:

@@ -1023,6 +1023,22 @@ def signs_of_rows(diff: np.ndarray, basis: tuple) -> np.ndarray:
     return out
 
 
+def rows_differ(diff: np.ndarray, basis: tuple) -> np.ndarray:
+    """Whether each row of exact coordinates over ``basis`` is a non-zero value.
+
+    Over a basis known to be linearly independent (rationals, logarithm
+    ratios, powers of one algebraic number) that is a non-zero row; over
+    real constants of certified numerics two different rows may be the same
+    number, so the value's certified sign decides (a proof of zero included).
+
+    >>> rows_differ(np.array([[0, 0], [1, 0]]), (ONE, ("logratio", 2, 3))).tolist()
+    [False, True]
+    """
+    if any(_is_real(e) for e in basis):
+        return signs_of_rows(diff, basis) != 0
+    return np.any(diff != 0, axis=1)
+
+
 def exact_str(v) -> str:
     """The canonical exact string of a value (``"1/2"``, ``"log(2)/log(3) + 1"``)."""
     if isinstance(v, Fraction):

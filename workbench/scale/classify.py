@@ -38,7 +38,7 @@ from typing import Callable
 import numpy as np
 
 from workbench.errors import SpaceTooLargeError, WorkbenchError
-from workbench.core.exact import ValueBlock, exact_str, json_float as to_float
+from workbench.core.exact import ValueBlock, exact_str, json_float as to_float, rows_differ
 from workbench.measures.additive import additive_form
 from workbench.scale import kind_blocks
 from workbench.scale.by_cover_type import decided_by_cover_type, distinct_values, summary_by_cover_type
@@ -996,7 +996,7 @@ def _intrinsic_from_table(table, runs: int) -> Intrinsic:
     if distinct >= 3:
         rows = table.values.coords
         gaps = rows[1:] - rows[:-1]
-        changes = np.flatnonzero(np.any(gaps[1:] != gaps[:-1], axis=1))
+        changes = np.flatnonzero(rows_differ(gaps[1:] - gaps[:-1], table.values.basis))
         if len(changes):
             j = int(changes[0]) + 1
             first = table.first
@@ -1091,7 +1091,8 @@ def classify_materialised(
     if verdict == "ordinal":
         # Along a chain the covers are (i, i+1); equal increments <=> interval.
         diffs = values.differences(cov.lower, cov.upper)
-        unequal = np.flatnonzero(np.any(diffs != diffs[0], axis=1)) if len(diffs) else np.zeros(0, dtype=np.int64)
+        unequal = (np.flatnonzero(rows_differ(diffs - diffs[0], values.basis)) if len(diffs)
+                   else np.zeros(0, dtype=np.int64))
         if len(unequal):
             k = int(unequal[0])
             gap_witness = (

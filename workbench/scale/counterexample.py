@@ -383,8 +383,10 @@ def _display_name(measure, prange) -> str:
     text = str(measure)
     if prange is None:
         return text
+    from workbench.measures.params import param_text
+
     name, lo, hi = prange
-    return text.replace(f"{name}={measure.param_dict[name]}", f"{name} in [{lo}, {hi}]", 1)
+    return text.replace(f"{name}={param_text(measure.param_dict[name])}", f"{name} in [{lo}, {hi}]", 1)
 
 
 def _check_inputs(measure, order, depth, max_depth, grades, gains, topic, method, timeout):
@@ -510,10 +512,6 @@ def find_counterexample(
     prange = None
     if param_range is not None:
         prange = _check_param_range(m, param_range)
-        if method != "smt":
-            raise WorkbenchError(
-                f"--param-range {prange[0]}={prange[1]}..{prange[2]}: a free parameter needs --method smt"
-            )
     step = progress or (lambda d, s: None)
     base = dict(measure=_display_name(m, prange), order=o.name, method=method, grades=c, gains=g, topic=topic, param_range=prange)
     from workbench.core.executors import (
@@ -525,6 +523,8 @@ def find_counterexample(
     _check_size(m, o, depths[-1], g, topic, method, workers)
     if scheduler not in (None, "local"):
         probe_scheduler(scheduler, connect_timeout)
+    if method == "enumeration" and prange is not None:
+        return _enumerate_over_range(m, o, depths, g, topic, prange, timeout, start, step, base)
     if method == "enumeration":
         return _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers, scheduler, connect_timeout)
     if not m.z3_ok:
@@ -627,6 +627,83 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, sc
         reason=f"no violation at {where}; other depths not searched, and no argument here settles them",
         **base,
     )
+
+
+def _enumerate_over_range(m, o, depths, g, topic, prange, timeout, start, step, base) -> Counterexample:
+    """Enumeration with a free parameter: each depth's exact threshold table, cut to the closed range.
+
+    :func:`workbench.scale.thresholds.thresholds` partitions the parameter's
+    domain into regions with certified verdicts (exact for rational
+    functions, proven roots for transcendental measures); the first region
+    meeting ``[lo, hi]`` with the verdict ``violated`` gives a rational point
+    of the range, where :func:`workbench.scale.classify.classify` finds the
+    pair and :func:`_recheck` confirms it exactly.  A region meeting the
+    range whose verdict is ``unknown`` keeps the answer ``unknown``.
+    """
+    from workbench.scale.classify import classify
+    from workbench.scale.thresholds import thresholds
+    from workbench.space.spaces import rank_space, set_space
+
+    name, lo, hi = prange
+    build = rank_space if o.space_kind == "rank" else set_space
+    done: list[int] = []
+    undecided: list[str] = []
+    for d in depths:
+        if time.perf_counter() - start > timeout:
+            undecided.append(f"timeout: {timeout:g} s spent before depth {d}")
+            break
+        space = build(d, g.grades, topic)
+        table = thresholds(m, name, o, space, g)
+        done.append(d)
+        for region in table.regions:
+            q = _rational_in(region, lo, hi)
+            if q is None:
+                continue
+            if region.verdict == "unknown":
+                undecided.append(f"depth {d}: region {region.label()} of {name} is unknown")
+                continue
+            if region.verdict != "violated":
+                continue
+            at = m.with_params(**{name: q})
+            result = classify(at, o, space, g, intrinsic=False)
+            w = result.witness
+            checked = None if w is None else _recheck(at, o, tuple(w.lower), tuple(w.upper), g, topic)
+            if checked is None:
+                undecided.append(f"depth {d}: the witness at {name}={q} did not re-check")
+                continue
+            step(d, "found")
+            return Counterexample(
+                "found", depth=d, depths=tuple(done), lower=tuple(w.lower), upper=tuple(w.upper),
+                lower_value=checked[0], upper_value=checked[1], param={name: q},
+                proof="exact threshold tables" if len(done) > 1 else None,
+                seconds=time.perf_counter() - start, **base)
+        step(d, "unknown" if undecided else "none")
+    spent = time.perf_counter() - start
+    where = f"depth {done[0]}" if len(done) == 1 else f"depths {done[0]}..{done[-1]}" if done else "no depth"
+    reason = f"no violation for {name} in [{lo}, {hi}] at {where}; other depths not searched"
+    if undecided:
+        reason += "; undecided: " + "; ".join(undecided)
+    return Counterexample("unknown", depth=depths[-1], depths=tuple(done), seconds=spent, reason=reason, **base)
+
+
+def _rational_in(region, lo: Fraction, hi: Fraction) -> Fraction | None:
+    """A rational of ``region`` inside the closed ``[lo, hi]`` (an interior one when there is room), or None."""
+    import sympy
+
+    from workbench.core.algebraic import compare_reals, from_crootof, rational_between
+
+    a = lo if region.low == -sympy.oo else from_crootof(region.low)
+    b = hi if region.high == sympy.oo else from_crootof(region.high)
+    a = lo if compare_reals(a, lo) < 0 else a
+    b = hi if compare_reals(b, hi) > 0 else b
+    if compare_reals(a, b) < 0:
+        q = rational_between(a, b)
+        if region.contains(q):
+            return q
+    for q in (lo, hi, a, b):
+        if isinstance(q, Fraction) and lo <= q <= hi and region.contains(q):
+            return q
+    return None
 
 
 # ---------------------------------------------------------------------------

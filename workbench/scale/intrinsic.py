@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.core.exact import ValueBlock
+from workbench.core.exact import ValueBlock, rows_differ
 # the exact sort and the interval transformation live in the core (the ranked measures use them too)
 from workbench.core.distinct import (  # noqa: F401 (public here)
     IntervalTransformation, interval_transformation, sort_runs, sorted_distinct,
@@ -93,7 +93,7 @@ def intrinsic_category(values: ValueBlock, presorted: tuple[np.ndarray, np.ndarr
     if distinct >= 3:
         rows = values.coords[first]
         gaps = rows[1:] - rows[:-1]
-        changes = np.flatnonzero(np.any(gaps[1:] != gaps[:-1], axis=1))
+        changes = np.flatnonzero(rows_differ(gaps[1:] - gaps[:-1], values.basis))
         if len(changes):
             j = int(changes[0]) + 1  # gap j-1 (first[j-1] -> first[j]) differs from gap j
             triple = (int(first[j - 1]), int(first[j]), int(first[j + 1]))

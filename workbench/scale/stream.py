@@ -35,7 +35,7 @@ from typing import Callable
 
 import numpy as np
 
-from workbench.core.exact import ValueBlock
+from workbench.core.exact import ValueBlock, rows_differ
 from workbench.core.executors import in_order
 
 #: Runs per block by default: about 40 MB of work per block at binary depth 30.
@@ -238,6 +238,24 @@ def _increment_key(values: ValueBlock, row) -> tuple:
     return (values.scale, frozenset((e, Fraction(int(c), values.den)) for e, c in zip(values.basis, row) if c))
 
 
+def _same_increment(a: tuple, b: tuple) -> bool:
+    """Whether two increment keys are the same number (certified when real constants are involved)."""
+    if a == b:
+        return True
+    if not any(e[0] == "real" for key in (a, b) for e, _ in key[1]):
+        return False
+    import sympy
+
+    from workbench.core.certified import sign
+    from workbench.core.exact import basis_sympy
+
+    def value(key):
+        scale, terms = key
+        return scale * sympy.Add(*(sympy.Rational(q.numerator, q.denominator) * basis_sympy(e) for e, q in terms))
+
+    return sign(value(a) - value(b)) == 0
+
+
 @dataclass
 class BlockSummary:
     """What one block (or a merged run of consecutive blocks) contributes to a classification."""
@@ -267,7 +285,7 @@ class BlockSummary:
         out.first_increment = self.first_increment if self.first_cover else later.first_increment
         if self.unequal or not self.first_cover:
             out.unequal = self.unequal or later.unequal
-        elif later.first_cover and later.first_increment != self.first_increment:
+        elif later.first_cover and not _same_increment(later.first_increment, self.first_increment):
             out.unequal = later.first_cover
         else:
             out.unequal = later.unequal
@@ -337,7 +355,7 @@ def classify_block(job: Job, start: int, stop: int) -> BlockSummary:
         if order.kind == "total":
             diffs = values.differences(lo, up)
             out.first_increment = _increment_key(values, diffs[0])
-            unequal = np.flatnonzero(np.any(diffs != diffs[0], axis=1))
+            unequal = np.flatnonzero(rows_differ(diffs - diffs[0], values.basis))
             if len(unequal):
                 k = int(unequal[0])
                 out.unequal = Pair(int(cov.lower[k]), int(cov.upper[k]))

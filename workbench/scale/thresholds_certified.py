@@ -38,7 +38,7 @@ import numpy as np
 import sympy
 
 from workbench.core.algebraic import compare_reals
-from workbench.core.certified import RealRoot, isolate_roots, sign_at
+from workbench.core.certified import RealRoot, isolate_roots, one_generator_factors, sign_at
 from workbench.errors import TooLargeError, UndecidedComparisonError, WorkbenchError
 from workbench.scale.classify import Witness, classify, verdict_from_signs
 
@@ -116,9 +116,8 @@ class CertifiedAnalysis:
         """Proven roots of every group difference in the domain, sorted; unsettled pieces bounded by rationals."""
         found: list = []
         pieces: list = []
-        for f in dict.fromkeys([*self.d, *self.t, *self.e]):
-            if f == 0 or not f.has(self.x):
-                continue
+        factors = dict.fromkeys(g for f in dict.fromkeys([*self.d, *self.t, *self.e]) for g in _factors(f, self.x))
+        for f in factors:
             roots, unsettled = isolate_roots(f, self.x, self.ps.low, self.ps.high, self.ps.low_closed,
                                              self.ps.high_closed)
             found.extend(roots)
@@ -194,6 +193,19 @@ class CertifiedAnalysis:
 
     def witness(self, a: int, b: int, at) -> Witness:
         return Witness(self.rows[a], self.rows[b], self.value(a, at), self.value(b, at))
+
+
+def _factors(f, x) -> list:
+    """The functions whose roots are those of ``f``: its irreducible factors in one generator, else ``f`` itself.
+
+    The same factor of two differences then yields one root, found once, and
+    two distinct irreducible factors share no root
+    (:func:`~workbench.core.certified.one_generator_factors`).
+    """
+    if f == 0 or not f.has(x):
+        return []
+    factors = one_generator_factors(f, x)
+    return [f] if factors is None else factors
 
 
 def _end(x) -> str:
