@@ -352,7 +352,7 @@ def test_counterexample_census_and_comparison_display_themselves():
     found = wb.counterexample("RBP(p=0.6)", max_depth=8)
     assert "294/625" in text_of(html_root(found)) and repr(found).startswith("Counterexample found")
     none = wb.counterexample("P", order="dominance", max_depth=3, method="smt")
-    assert "unsat" in text_of(html_root(none)) and "proof: unsat" in repr(none)
+    assert "unsat" in text_of(html_root(none)) and "unsat there" in repr(none)
     census = wb.census(depth=1000)
     root = html_root(census)
     assert [tr.findtext("td") for tr in root.findall("./tbody/tr")] == ["equal", "ni", "ns", "nonsep"]

@@ -76,7 +76,7 @@ def test_smt_agrees_with_enumeration_on_every_small_case(measure, order, gains, 
             assert_genuine(enum, measure, order, g, t)
             assert verdict == "violated"
         else:
-            assert smt.status == "none" and smt.proof == "unsat"
+            assert smt.status == "unknown" and smt.proof == "unsat"
             assert enum.proof is None and enum.searched == f"depth {depth}, exhaustively; none found there"
             assert verdict != "violated"
 
@@ -95,7 +95,7 @@ def test_max_depth_finds_the_same_smallest_depth(measure, order, grades):
         assert_genuine(smt, measure, order, g, None)
         assert enum.depths == smt.depths == tuple(range(1, enum.depth + 1))
     else:
-        assert (enum.status, smt.status) == ("unknown", "none")
+        assert (enum.status, smt.status) == ("unknown", "unknown")
         assert enum.depths == smt.depths == (1, 2, 3, 4, 5)
 
 
@@ -173,13 +173,13 @@ def test_free_p_above_one_half_finds_a_rechecked_violation():
 def test_free_p_up_to_one_half_is_proved_free_of_violations():
     # RBP(p) on the rank order is ordinal for p < 1/2 and interval at p = 1/2
     cx = find_counterexample("RBP", "rank", max_depth=4, method="smt", param_range="p=0..1/2")
-    assert cx.status == "none" and cx.proof == "unsat" and cx.depths == (1, 2, 3, 4)
+    assert cx.status == "unknown" and cx.proof == "unsat" and cx.depths == (1, 2, 3, 4)
 
 
 def test_free_p_smallest_violating_value_is_respected():
     # at depth 4 a violation needs p + p^2 + p^3 > 1, i.e. p > 0.5436...
     cx = find_counterexample("RBP", "rank", depth=4, method="smt", param_range="p=0.5..0.54")
-    assert cx.status == "none"
+    assert cx.status == "unknown" and cx.proof == "unsat"
     cx = find_counterexample("RBP", "rank", depth=4, method="smt", param_range="p=0.54..0.55")
     assert cx.status == "found" and Fraction(54, 100) < cx.param["p"] <= Fraction(55, 100)
     assert_genuine(cx, "RBP", "rank", Gains.default(), None)
@@ -196,7 +196,7 @@ def test_depth_30_two_grades_grbp_one_half_is_violated():
 
 def test_depth_30_two_grades_grbp_one_third_has_none():
     cx = find_counterexample("gRBP(p=1/3)", "rank", depth=30, grades=2, method="smt")
-    assert cx.status == "none" and cx.proof == "unsat" and cx.seconds < 30
+    assert cx.status == "unknown" and cx.proof == "unsat" and cx.seconds < 30
 
 
 def test_depth_30_ap_with_a_topic_is_violated():
@@ -274,7 +274,7 @@ def test_cli_json_smt_none_and_free_param(capsys):
     code, out, _ = run_cli(capsys, "counterexample", "gRBP(p=1/3)", "--grades", "2", "--depth", "30",
                            "--method", "smt", "--json")
     obj = json.loads(out)
-    assert code == 0 and obj["found"] is False and obj["status"] == "none" and obj["proof"] == "unsat"
+    assert code == 0 and obj["found"] is False and obj["status"] == "unknown" and obj["proof"] == "unsat"
     code, out, _ = run_cli(capsys, "counterexample", "RBP", "--depth", "4", "--method", "smt",
                            "--param-range", "p=0.5..1", "--json")
     obj = json.loads(out)
@@ -292,7 +292,7 @@ def test_cli_unknown_exits_0_with_status_unknown(capsys):
 
 def test_cli_text_output(capsys):
     code, out, _ = run_cli(capsys, "counterexample", "RR", "--max-depth", "3", "--method", "smt")
-    assert code == 0 and out.startswith("none") and "unsat" in out
+    assert code == 0 and out.startswith("unknown") and "unsat" in out
     code, out, _ = run_cli(capsys, "counterexample", "RR", "--max-depth", "3")
     text = " ".join(out.split())
     assert code == 0 and text.startswith("unknown (enumeration, searched depths 1..3, exhaustively; none found there")

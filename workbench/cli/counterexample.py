@@ -93,7 +93,7 @@ def counterexample(
     elif cx.status == "none":
         stdout.print(f"[bold]none[/bold] ({cx.method}, {searched}, {cx.seconds:.3g} s): {where}")
         stdout.print(f"  proof: {cx.proof}")
-    elif cx.method == "enumeration" and cx.depths and cx.depth == cx.depths[-1]:
+    elif cx.depths and cx.depth == cx.depths[-1] and not cx.undecided_depths:
         stdout.print(f"[bold]unknown[/bold] ({cx.method}, searched {cx.searched}, {cx.seconds:.3g} s): {where}")
     else:
         stdout.print(f"[bold]unknown[/bold] ({cx.method}, {cx.seconds:.3g} s): {where}")

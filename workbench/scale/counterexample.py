@@ -99,7 +99,9 @@ class Counterexample:
     param_range : tuple or None
         ``(name, lo, hi)``: the closed range searched (also within the domain).
     proof : str or None
-        ``"unsat"`` or the argument that settles every depth for ``none``;
+        The argument that settles every depth for ``none``; ``"unsat"`` (each
+        depth searched proved free of violations by z3) for an ``unknown``
+        after a complete smt search;
         ``"unsat"`` or ``"exhaustive enumeration"`` for the depths below a
         ``found`` depth.
     reason : str or None
@@ -114,7 +116,7 @@ class Counterexample:
     --------
     >>> cx = find_counterexample("P", "dominance", max_depth=3, method="smt")
     >>> cx.status, cx.found, cx.proof, cx.depths
-    ('none', False, 'unsat', (1, 2, 3))
+    ('unknown', False, 'unsat', (1, 2, 3))
     >>> cx = find_counterexample("P", "dominance", max_depth=3)
     >>> cx.status, cx.proof, cx.searched
     ('unknown', None, 'depths 1..3, exhaustively; none found there')
@@ -255,8 +257,8 @@ class Counterexample:
           0111 < 1000 in the order, but M = 294/625 > 2/5
           no violation at smaller depths (exhaustive enumeration)
         >>> find_counterexample("P", "dominance", max_depth=3, method="smt")
-        Counterexample none (smt, depths 1..3): P on the dominance order, 1 relevant grade, gains 0,1
-          proof: unsat
+        Counterexample unknown (smt, searched depths 1..3, by z3; unsat there): P on the dominance order, 1 relevant grade, gains 0,1
+          no violation at depths 1..3 (z3: unsat at each); other depths not searched, and no argument here settles them
         >>> find_counterexample("P", "dominance", max_depth=3)
         Counterexample unknown (enumeration, searched depths 1..3, exhaustively; none found there): P on the dominance order, 1 relevant grade, gains 0,1
           no violation at depths 1..3; other depths not searched, and no argument here settles them
@@ -277,7 +279,7 @@ class Counterexample:
         elif self.status == "none":
             lines = [f"Counterexample none ({self.method}, {self._searched()}): {self._where()}",
                      f"  proof: {self.proof}"]
-        elif self.method == "enumeration" and self.depths and self.depth == self.depths[-1]:
+        elif self.depths and self.depth == self.depths[-1] and not self.undecided_depths:
             lines = [f"Counterexample unknown ({self.method}, searched {self.searched}): {self._where()}"]
         else:
             lines = [f"Counterexample unknown ({self.method}, {self._searched()} decided): {self._where()}"]
@@ -794,4 +796,11 @@ def _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base) -> C
             "unknown", depth=undecided[0], depths=tuple(done), reason="; ".join(reasons) + f" ({spent:.3g} s spent)",
             undecided_depths=tuple(undecided), seconds=spent, **base,
         )
-    return Counterexample("none", depth=depths[-1], depths=tuple(done), proof="unsat", seconds=spent, **base)
+    if topic is not None and topic.empty:
+        return Counterexample("none", depth=depths[-1], depths=tuple(done), proof=ONE_RUN, seconds=spent, **base)
+    where = f"depth {done[0]}" if len(done) == 1 else f"depths {done[0]}..{done[-1]}"
+    # unsat proves each depth searched, as an exhaustive enumeration does; neither says anything of deeper runs
+    return Counterexample(
+        "unknown", depth=depths[-1], depths=tuple(done), proof="unsat", seconds=spent,
+        reason=f"no violation at {where} (z3: unsat at each); other depths not searched, and no argument here "
+               "settles them", **base)
