@@ -241,3 +241,32 @@ def test_isolate_roots_of_an_exponential_sum_against_mpmath():
         lo, hi = (r, r) if isinstance(r, Fraction) else (r.lo, r.hi)
         assert mpmath.mpf(lo.numerator) / lo.denominator <= x + mpmath.mpf(10) ** -45
         assert x - mpmath.mpf(10) ** -45 <= mpmath.mpf(hi.numerator) / hi.denominator
+
+
+def test_classify_says_unknown_when_no_precision_decides_and_no_proof_settles(tmp_path):
+    # 2^-b at b = log2(3), written as the root of b*log(2) - log(3), is 1/3: true, but not provable here
+    (tmp_path / "und.py").write_text(
+        "import workbench\nfrom fractions import Fraction\n\n\n"
+        "@workbench.parameter('b', '1', '(0, inf)')\n"
+        "def und(A, b):\n"
+        "    return A.rel(0) * A.const(Fraction(1, 3)) + A.rel(1) * A.power(2, -b)\n")
+    measure = parse_measure(f"{tmp_path / 'und.py'}:und(b=root_of(b*log(2) - log(3), [1.5, 1.6]))")
+    c = classify(measure, get_order("rank"), rank_space(2))
+    assert c.verdict == "unknown" and "8192 bits" in c.reason and c.to_json()["reason"] == c.reason
+    # the same number as a root of an exponential sum in one generator: the tie is proved, the verdict weak
+    proved = parse_measure(f"{tmp_path / 'und.py'}:und(b=root_of(2**b - 3, [1.5, 1.6]))")
+    c = classify(proved, get_order("rank"), rank_space(2))
+    assert c.verdict == "weak" and (c.witness.lower, c.witness.upper) == ((0, 1), (1, 0))
+
+
+@pytest.mark.parametrize("depth", [3, 4])
+def test_exponential_decay_classify_on_both_sides_of_each_endpoint(depth):
+    order, space = get_order("rank"), rank_space(depth)
+    table = thresholds(parse_measure(EDP), "s", order, space)
+    for k, region in enumerate(table.regions):
+        if not region.is_point:
+            continue
+        m = ROOT_OF.match(region.to_json()["low"])
+        for side, q in ((k - 1, Fraction(m["lo"])), (k + 1, Fraction(m["hi"]))):
+            c = classify(parse_measure(EDP).with_params(s=q), order, space, intrinsic=False)
+            assert c.verdict == table.regions[side].verdict

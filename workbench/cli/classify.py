@@ -78,6 +78,8 @@ def print_classification(result) -> None:
         + f", order [bold]{result.order}[/bold] ({result.runs} runs, {result.covers} covers)"
     )
     stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic_text}")
+    if result.reason:
+        stdout.print(f"  {result.reason}")
     if result.affine:
         a, b = result.affine
         stdout.print(f"  {affine_text(result.measure, a, b)}")

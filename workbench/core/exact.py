@@ -334,8 +334,12 @@ def certified_sign(coords: Sequence[int], basis: Sequence[tuple]) -> int:
 
         if proved_zero(sympy.Add(*(sympy.Integer(c) * basis_sympy(e) for c, e in zip(coords, basis) if c))):
             return 0
+    import sympy
+
+    value = sympy.Add(*(sympy.Integer(c) * basis_sympy(e) for c, e in zip(coords, basis) if c))
     raise UndecidedComparisonError(
-        f"cannot decide the sign of {coords} over {list(basis)} at 8192 bits"
+        f"cannot decide the sign of {exact_str(value)}: no ball up to 8192 bits excludes 0, and no proof that it "
+        "is 0 was found"
     )
 
 

@@ -37,7 +37,7 @@ from typing import Callable
 
 import numpy as np
 
-from workbench.errors import SpaceTooLargeError, WorkbenchError
+from workbench.errors import SpaceTooLargeError, UndecidedComparisonError, WorkbenchError
 from workbench.core.exact import ValueBlock, exact_str, json_float as to_float, rows_differ
 from workbench.measures.additive import additive_form
 from workbench.scale import kind_blocks
@@ -592,6 +592,7 @@ class Classification:
             "gains": [str(g) for g in self.gains.values],
             "topic": None if self.topic is None else list(self.topic.counts),
             "verdict": self.verdict,
+            **({"reason": self.reason} if self.verdict == "unknown" else {}),
             "witness": None if self.witness is None else self.witness.to_json(),
             "gap_witness": None if self.gap_witness is None else [w.to_json() for w in self.gap_witness],
             "affine": None
@@ -627,6 +628,11 @@ class Classification:
             return self.intrinsic.category
         return next((n.removeprefix("intrinsic: ") for n in self.notes if n.startswith("intrinsic:")), "not computed")
 
+    @property
+    def reason(self) -> str | None:
+        """Why the verdict is ``unknown`` (what could not be decided, at what precision); None otherwise."""
+        return next((n.removeprefix("unknown: ") for n in self.notes if n.startswith("unknown:")), None)
+
     def _relation(self) -> str:
         return "tied with" if self.verdict == "weak" else "scores above"
 
@@ -653,6 +659,8 @@ class Classification:
         """
         lines = [f"Classification of {self.measure}: {self._setting()} ({self.runs} runs, {self.covers} covers)",
                  f"  verdict: {self.verdict}    intrinsic (Giner): {self.intrinsic_text}"]
+        if self.reason:
+            lines.append(f"  {self.reason}")
         if self.affine:
             a, b = self.affine
             lines.append(f"  {affine_text(self.measure, a, b)}")
@@ -863,6 +871,26 @@ def classify(
     ----------
     Seed 003 sec. 2 (steps 1-6) and sec. 4-5; SPEC section 3; Giner 2023 (seed 004).
     """
+    try:
+        return _classify(measure, order, space, gains, progress, ranked_limit, workers, scheduler, block_size,
+                         advance, intrinsic, connect_timeout)
+    except UndecidedComparisonError as exc:
+        return _undecided(measure, order, space, gains, exc)
+
+
+def _undecided(measure, order, space, gains, exc) -> Classification:
+    """The three-valued answer when a comparison no precision decides and no proof settles stopped the check."""
+    return Classification(
+        measure=str(measure), order=order.name, kind=space.kind, depth=space.depth, grades=space.grades,
+        gains=gains or Gains.default(space.grades), topic=space.topic, verdict="unknown", witness=None,
+        gap_witness=None, affine=None, intrinsic=None, intrinsic_witness=None, runs=int(space.size), covers=0,
+        notes=(f"unknown: a comparison of two exact values could not be decided, so the covers were not all "
+               f"checked: {exc}", "intrinsic: not computed, the check stopped at that comparison"))
+
+
+def _classify(measure, order, space, gains, progress, ranked_limit, workers, scheduler, block_size, advance,
+              intrinsic, connect_timeout) -> Classification:
+    """:func:`classify` itself (a comparison it cannot decide raises :class:`UndecidedComparisonError`)."""
     from workbench.core.budget import human_bytes
     from workbench.core.executors import (
         DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, open_executor, probe_scheduler,
