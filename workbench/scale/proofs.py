@@ -723,7 +723,8 @@ def settle_smt(scope: dict) -> Outcome:
     result = find_counterexample(scope["measure"], scope["order"], int(scope["depth"]), grades=gains.grades,
                                  gains=gains, topic=topic, method="smt", timeout=float(scope.get("timeout", 60)))
     depth = int(scope["depth"])
-    if result.status == "unknown":
+    # the claim is about this one depth: unsat there settles it ("unknown" only speaks of other depths)
+    if result.status == "unknown" and not (result.proof == "unsat" and depth in result.depths):
         return Outcome("unknown", f"z3 could not decide at depth {depth}: {result.reason}")
     wants_violation = scope["claim"] == "violation"
     if result.found:
