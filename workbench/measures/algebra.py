@@ -354,17 +354,21 @@ class Z3Algebra(_Base):
         )
 
     def power(self, x, y):
+        z3 = self._z3
+        if z3.is_expr(y):
+            y = z3.simplify(y)
+            if z3.is_rational_value(y) and y.denominator_as_long() == 1:
+                y = y.numerator_as_long()
         if isinstance(y, (int, np.integer)) and not isinstance(y, bool) or (isinstance(y, Fraction)
                                                                             and y.denominator == 1):
             return (x if not isinstance(x, (int, Fraction)) else self.const(x)) ** int(y)
-        raise NotExpressibleError(f"a power with exponent {y}: z3's real arithmetic has no real exponents "
-                                  "(use --method enumeration)")
+        raise NotExpressibleError(f"a power with exponent {y}: z3's real arithmetic has no real exponents")
 
     def exp(self, x):
-        raise NotExpressibleError("exp(...) is transcendental: it cannot be written in z3 (use --method enumeration)")
+        raise NotExpressibleError("exp(...) is transcendental: it cannot be written in z3")
 
     def log(self, x):
-        raise NotExpressibleError("log(...) is transcendental: it cannot be written in z3 (use --method enumeration)")
+        raise NotExpressibleError("log(...) is transcendental: it cannot be written in z3")
 
     def on_run(self, run: Sequence) -> "Z3Algebra":
         return Z3Algebra(run, self.gains, self.params)

@@ -380,7 +380,13 @@ def _smt_attempt(z3, m, o, N, g, topic, prange, budget, linear):
         tr = m.z3_term(R.grades, g, topic, free=free, params=params)
         ts = m.z3_term(S.grades, g, topic, free=free, params=params)
     except NotExpressibleError as exc:
-        raise NotExpressibleError(f"{exc}; use --method enumeration") from None
+        text = str(exc)
+        if prange is not None:  # the parameter is free: not the default value the measure's name carries
+            from workbench.measures.params import param_text
+
+            name = prange[0]
+            text = text.replace(str(m), str(m).replace(f"{name}={param_text(m.param_dict[name])}", name, 1), 1)
+        raise NotExpressibleError(f"{text}; use --method enumeration") from None
     if linear:
         tr, ts = linearize(z3, tr, table, c), linearize(z3, ts, table, c)
     solver.add(tr > ts)

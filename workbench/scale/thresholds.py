@@ -1647,7 +1647,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
 
 def _certified_thresholds(measure, param, order, space, gains, ps, step) -> ThresholdTable:
     """:func:`thresholds` of a measure transcendental in ``param`` (:mod:`workbench.scale.thresholds_certified`)."""
-    an = CertifiedAnalysis(measure, param, order, space, gains, ps, step)
+    an = CertifiedAnalysis(measure, param, order, space, gains, ps, step, free_name(measure, param))
     step("isolating the roots of the cover differences (interval arithmetic)")
     crit = an.critical_points()
     step("verdicts and certificates")

@@ -84,13 +84,13 @@ class CertifiedAnalysis:
     :meth:`witness`, and the counts ``size``, ``n_covers``, ``d``, ``t``.
     """
 
-    def __init__(self, measure, param: str, order, space, gains, ps, step) -> None:
+    def __init__(self, measure, param: str, order, space, gains, ps, step, name: str | None = None) -> None:
         self.measure, self.param, self.order, self.space, self.gains, self.ps = measure, param, order, space, gains, ps
         self.x = sympy.Symbol(param, positive=True)
         self.size = int(space.size)
         if self.size > MAX_RUNS:
             raise TooLargeError(
-                f"thresholds of {measure} in {param} (transcendental in {param}): {self.size:,} runs at depth "
+                f"thresholds of {name or measure} in {param} (transcendental in {param}): {self.size:,} runs at depth "
                 f"{space.depth}; certified root isolation enumerates at most {MAX_RUNS:,} runs; try a smaller depth")
         self.total = order.kind == "total"
         step(f"values of all {self.size:,} runs as expressions in {param}")
