@@ -871,3 +871,91 @@ def _merge_pieces(pieces: list) -> list:
         else:
             out.append(p)
     return out
+
+
+# ---------------------------------------------------------------------------
+# the critical points of a family of functions over a parameter's domain
+
+def domain_roots(functions, var, ps) -> tuple[list, list]:
+    """Every root of every function inside the domain of ``ps``, one per value, sorted; and the unsettled pieces.
+
+    Each function is split into its irreducible factors when it is an
+    exponential sum in one generator (:func:`one_generator_factors`), so a
+    root shared by several functions is found once and compares equal to
+    itself; the roots of each factor come from :func:`isolate_roots`.  Two
+    roots no refinement separates (their equality unproven) become an
+    unsettled piece, and the rational ends of every unsettled piece inside
+    the domain are returned among the points, so the piece between them is
+    judged on its own (``unknown``).
+
+    Parameters
+    ----------
+    functions : iterable of sympy.Expr
+    var : sympy.Symbol
+    ps : object
+        ``low``, ``high`` (Fraction or None: infinite) and ``low_closed``, ``high_closed``.
+
+    Returns
+    -------
+    (list, list)
+        The sorted points (Fractions and :class:`RealRoot`) and the unsettled pieces ``(lo, hi)``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> s = sympy.Symbol("s")
+    >>> ps = SimpleNamespace(low=Fraction(0), high=None, low_closed=False, high_closed=False)
+    >>> points, unsettled = domain_roots([2 * sympy.exp(-s) - 1, 1 - 3 * sympy.exp(-s) + 2 * sympy.exp(-2 * s)], s, ps)
+    >>> [str(p)[:36] for p in points], unsettled
+    (['root_of(-1/2 + exp(-s), [0.693147180'], [])
+    """
+    factors: dict = {}
+    for f in functions:
+        f = sympy.sympify(f)
+        if f == 0 or not f.has(var):
+            continue
+        split = one_generator_factors(f, var)
+        for g in ([f] if split is None else split):
+            factors.setdefault(g, None)
+    found: list = []
+    unsettled: list = []
+    for g in factors:
+        roots, pieces = isolate_roots(g, var, ps.low, ps.high, ps.low_closed, ps.high_closed)
+        found.extend(roots)
+        unsettled.extend(pieces)
+    points = _one_per_value(found, unsettled)
+    for lo, hi in list(unsettled):
+        for end in (lo, hi):
+            if end is not None and (ps.low is None or end > ps.low) and (ps.high is None or end < ps.high):
+                points.append(end)
+    return _one_per_value(points, unsettled), unsettled
+
+
+def in_unsettled(at, unsettled: list) -> tuple | None:
+    """The unsettled piece ``(lo, hi)`` holding the exact point ``at`` strictly inside, or None."""
+    from workbench.core.algebraic import compare_reals
+
+    for lo, hi in unsettled:
+        if (lo is None or compare_reals(at, lo) > 0) and (hi is None or compare_reals(at, hi) < 0):
+            return (lo, hi)
+    return None
+
+
+def _one_per_value(points: list, unsettled: list) -> list:
+    """Sort exact points, one per value; two roots no refinement separates become an unsettled piece."""
+    from functools import cmp_to_key
+
+    from workbench.core.algebraic import compare_reals
+
+    out: list = []
+    for p in points:
+        try:
+            if any(compare_reals(p, q) == 0 for q in out):
+                continue
+        except UndecidedComparisonError:
+            lo = p.lo if isinstance(p, RealRoot) else p
+            hi = p.hi if isinstance(p, RealRoot) else p
+            unsettled.append((lo, hi))
+            continue
+        out.append(p)
+    return sorted(out, key=cmp_to_key(compare_reals))

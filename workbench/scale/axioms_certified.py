@@ -44,8 +44,7 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import compare_reals
-from workbench.core.certified import RealRoot, ball, exponential_rates, isolate_roots, sign_at, spelled
+from workbench.core.certified import RealRoot, ball, domain_roots, in_unsettled, sign_at, spelled
 from workbench.core.exact import exact_str
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, UndecidedComparisonError
 from workbench.scale.axiom_report import AxiomResult
@@ -105,22 +104,6 @@ def critical_rows(V: np.ndarray) -> tuple[list[tuple], int]:
         block = (diffs[start:start + step, None, :] - diffs[None, :, :]).reshape(-1, diffs.shape[1])
         found.update(p for p in map(_primitive, _unique(block).tolist()) if p is not None)
     return sorted(found, key=lambda r: (sum(map(abs, r)), r)), nd
-
-
-def _distinct_sorted(points: list, unsettled: list) -> list:
-    """Sort exact points, one per value; two roots no refinement separates become an unsettled piece."""
-    out: list = []
-    for p in points:
-        try:
-            if any(compare_reals(p, q) == 0 for q in out):
-                continue
-        except UndecidedComparisonError:
-            lo = p.lo if isinstance(p, RealRoot) else p
-            hi = p.hi if isinstance(p, RealRoot) else p
-            unsettled.append((lo, hi))
-            continue
-        out.append(p)
-    return sorted(out, key=functools.cmp_to_key(compare_reals))
 
 
 class CertifiedAxiomAnalysis:
@@ -208,33 +191,11 @@ class CertifiedAxiomAnalysis:
     # critical points ---------------------------------------------------------------
     def critical_points(self) -> list:
         """Proven roots in the domain of every critical function, sorted; ends of unsettled pieces too."""
-        found: list = []
-        pieces: list = []
-        ps = self.ps
-        for f in self.critical:
-            rates = exponential_rates(f, self.x)
-            if rates is not None and not rates:  # identically zero: no root to find, and ties proved at points
-                continue
-            roots, unsettled = isolate_roots(f, self.x, ps.low, ps.high, ps.low_closed, ps.high_closed)
-            found.extend(roots)
-            pieces.extend(unsettled)
-        points = _distinct_sorted(found, pieces)
-        for lo, hi in pieces:
-            for end in (lo, hi):
-                if end is not None and self._inside(end):
-                    points.append(end)
-        self.unsettled = pieces
-        return _distinct_sorted(points, self.unsettled)
-
-    def _inside(self, q: Fraction) -> bool:
-        ps = self.ps
-        return (ps.low is None or q > ps.low) and (ps.high is None or q < ps.high)
+        points, self.unsettled = domain_roots(self.critical, self.x, self.ps)
+        return points
 
     def _in_unsettled(self, at) -> tuple | None:
-        for lo, hi in self.unsettled:
-            if (lo is None or compare_reals(at, lo) > 0) and (hi is None or compare_reals(at, hi) < 0):
-                return (lo, hi)
-        return None
+        return in_unsettled(at, self.unsettled)
 
     # verdicts ------------------------------------------------------------------------
     def _sign(self, f, at) -> int:

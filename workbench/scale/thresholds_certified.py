@@ -32,13 +32,11 @@ Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 5 (regions of a parameter).
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import cmp_to_key
 
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import compare_reals
-from workbench.core.certified import RealRoot, isolate_roots, one_generator_factors, sign_at
+from workbench.core.certified import domain_roots, in_unsettled, sign_at
 from workbench.errors import TooLargeError, UndecidedComparisonError, WorkbenchError
 from workbench.scale.classify import Witness, classify, verdict_from_signs
 
@@ -114,31 +112,11 @@ class CertifiedAnalysis:
     # critical points ---------------------------------------------------------------
     def critical_points(self) -> list:
         """Proven roots of every group difference in the domain, sorted; unsettled pieces bounded by rationals."""
-        found: list = []
-        pieces: list = []
-        factors = dict.fromkeys(g for f in dict.fromkeys([*self.d, *self.t, *self.e]) for g in _factors(f, self.x))
-        for f in factors:
-            roots, unsettled = isolate_roots(f, self.x, self.ps.low, self.ps.high, self.ps.low_closed,
-                                             self.ps.high_closed)
-            found.extend(roots)
-            pieces.extend(unsettled)
-        points = _distinct_sorted(found, pieces)
-        for lo, hi in pieces:
-            for end in (lo, hi):
-                if end is not None and self._inside(end):
-                    points.append(end)
-        self.unsettled = pieces
-        return _distinct_sorted(points, self.unsettled)
-
-    def _inside(self, q: Fraction) -> bool:
-        ps = self.ps
-        return (ps.low is None or q > ps.low) and (ps.high is None or q < ps.high)
+        points, self.unsettled = domain_roots([*self.d, *self.t, *self.e], self.x, self.ps)
+        return points
 
     def _in_unsettled(self, at) -> tuple | None:
-        for lo, hi in self.unsettled:
-            if (lo is None or compare_reals(at, lo) > 0) and (hi is None or compare_reals(at, hi) < 0):
-                return (lo, hi)
-        return None
+        return in_unsettled(at, self.unsettled)
 
     # verdicts ------------------------------------------------------------------------
     def _signs(self, functions, at) -> np.ndarray:
@@ -195,34 +173,5 @@ class CertifiedAnalysis:
         return Witness(self.rows[a], self.rows[b], self.value(a, at), self.value(b, at))
 
 
-def _factors(f, x) -> list:
-    """The functions whose roots are those of ``f``: its irreducible factors in one generator, else ``f`` itself.
-
-    The same factor of two differences then yields one root, found once, and
-    two distinct irreducible factors share no root
-    (:func:`~workbench.core.certified.one_generator_factors`).
-    """
-    if f == 0 or not f.has(x):
-        return []
-    factors = one_generator_factors(f, x)
-    return [f] if factors is None else factors
-
-
 def _end(x) -> str:
     return "-oo" if x is None else str(x)
-
-
-def _distinct_sorted(points: list, unsettled: list) -> list:
-    """Sort exact points, one per value; two roots that cannot be separated become an unsettled piece."""
-    out: list = []
-    for p in points:
-        try:
-            if any(compare_reals(p, q) == 0 for q in out):
-                continue
-        except UndecidedComparisonError:
-            lo = p.lo if isinstance(p, RealRoot) else p
-            hi = p.hi if isinstance(p, RealRoot) else p
-            unsettled.append((lo, hi))
-            continue
-        out.append(p)
-    return sorted(out, key=cmp_to_key(compare_reals))
