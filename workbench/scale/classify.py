@@ -741,6 +741,37 @@ def verdict_from_signs(total: bool, signs: np.ndarray, tie_signs: np.ndarray) ->
     return ("ordinal" if total else "strict"), None, ""
 
 
+def verdict_from_group_signs(total: bool, signs: np.ndarray, tie_signs: np.ndarray, increment_signs,
+                             cover_groups: list, tie_groups: list) -> tuple[str, tuple | None, tuple | None]:
+    """``(verdict, witness pair, gap pairs)`` from one sign per group of equal cover (and tie) differences.
+
+    Groups are numbered in the canonical order of their first pairs, so the
+    first offending group's first pair is the first offending cover.
+    ``increment_signs()`` (called only for an ``ordinal`` verdict) gives the
+    sign of each group's difference minus the first group's: all zero means
+    equal increments, ``interval``.
+
+    >>> verdict_from_group_signs(True, np.array([1, 1]), np.array([], dtype=np.int8),
+    ...                          lambda: np.array([0, 1]), [(0, 1), (1, 2)], [])
+    ('ordinal', (1, 2), ((0, 1), (1, 2)))
+    """
+    verdict, first, where = verdict_from_signs(total, signs, tie_signs)
+    witness = gap = None
+    if first is not None:
+        a, b = (tie_groups if where == "ties" else cover_groups)[first]
+        if where == "ties" and tie_signs[first] < 0:
+            a, b = b, a
+        witness = (a, b)
+    elif verdict == "ordinal":
+        bad = np.flatnonzero(np.asarray(increment_signs()) != 0)
+        if len(bad):
+            witness = tuple(cover_groups[int(bad[0])])
+            gap = (tuple(cover_groups[0]), witness)
+        else:
+            verdict = "interval"
+    return verdict, witness, gap
+
+
 def _distinct_bytes(measure, order, space, gains) -> float:
     """Bytes the sorted distinct-value table of Giner's category needs (with its merge temporaries).
 

@@ -92,7 +92,7 @@ from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadParameterError, NotExpressibleError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
-from workbench.scale.classify import Witness, verdict_from_signs
+from workbench.scale.classify import Witness, verdict_from_group_signs
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.scale.stream import block_ranges
 from workbench.scale.thresholds_certified import UNKNOWN, CertifiedAnalysis, is_transcendental_in
@@ -1226,23 +1226,9 @@ class _Analysis:
         if polys is None and not isinstance(x, AlgebraicPoint) and x in self.exact_points:
             return self._by_evaluation(Fraction(x), witnesses=True)
         d, t, e = polys if polys is not None else (self.d, self.t, self.e)
-        signs = self._signs(d, x)
-        tie_signs = self._signs(t, x)
-        verdict, first, where = verdict_from_signs(self.total, signs, tie_signs)
-        witness = gap = None
-        if first is not None:
-            a, b = (self.tie_groups if where == "ties" else self.cover_groups)[first]
-            if where == "ties" and tie_signs[first] < 0:
-                a, b = b, a
-            witness = (a, b)
-        elif verdict == "ordinal":
-            bad = np.flatnonzero(self._signs(e, x) != 0) if e else np.zeros(0, dtype=np.int64)
-            if len(bad):
-                witness = tuple(self.cover_groups[int(bad[0])])
-                gap = (tuple(self.cover_groups[0]), witness)
-            else:
-                verdict = "interval"
-        return verdict, witness, gap
+        return verdict_from_group_signs(self.total, self._signs(d, x), self._signs(t, x),
+                                        lambda: self._signs(e, x) if e else np.zeros(0, dtype=np.int8),
+                                        self.cover_groups, self.tie_groups)
 
     def value(self, index: int, x):
         if isinstance(x, AlgebraicPoint):
@@ -1625,11 +1611,16 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
             )
         return verdict, (wit, gap), check
 
+    return _table(measure, param, order, space, gains, ps, an, crit, judge, an._witness_of, an.degree,
+                  tuple(_crootof(c) if isinstance(c, AlgebraicPoint) else as_sympy(c) for c in crit))
+
+
+def _table(measure, param, order, space, gains, ps, an, crit, judge, witness_of, degree, critical) -> ThresholdTable:
+    """The regions of :func:`partition_domain` with their witnesses (computed only for the pieces kept), as a table."""
+
     def witnesses(piece):
-        """The witness values of the piece a region keeps (computed only for the pieces kept)."""
         wit, gap = piece.detail
-        return (an._witness_of(wit, piece.at),
-                None if gap is None else tuple(an._witness_of(w, piece.at) for w in gap))
+        return witness_of(wit, piece.at), None if gap is None else tuple(witness_of(w, piece.at) for w in gap)
 
     regions = tuple(
         Region(**piece.bounds(), verdict=piece.verdict, at=piece.at_exact(), witness=wit, gap_witness=gap,
@@ -1640,8 +1631,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     return ThresholdTable(
         measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
         depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
-        runs=an.size, covers=an.n_covers, groups=len(an.d) + len(an.t), degree=an.degree,
-        critical=tuple(_crootof(c) if isinstance(c, AlgebraicPoint) else as_sympy(c) for c in crit),
+        runs=an.size, covers=an.n_covers, groups=len(an.d) + len(an.t), degree=degree, critical=critical,
     )
 
 
@@ -1662,22 +1652,8 @@ def _certified_thresholds(measure, param, order, space, gains, ps, step) -> Thre
             verdict = UNKNOWN
         return verdict, (wit, gap), Check(at, cert, method)
 
-    def witnesses(piece):
-        wit, gap = piece.detail
-        one = (lambda pair: None if pair is None else an.witness(*pair, piece.at))
-        return one(wit), None if gap is None else tuple(one(w) for w in gap)
-
-    regions = tuple(
-        Region(**piece.bounds(), verdict=piece.verdict, at=piece.at_exact(), witness=wit, gap_witness=gap,
-               certificate=piece.certificate)
-        for piece in partition_domain(ps, crit, judge)
-        for wit, gap in [witnesses(piece)]
-    )
-    return ThresholdTable(
-        measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
-        depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
-        runs=an.size, covers=an.n_covers, groups=len(an.d) + len(an.t), degree=None, critical=tuple(crit),
-    )
+    return _table(measure, param, order, space, gains, ps, an, crit, judge,
+                  lambda pair, at: None if pair is None else an.witness(*pair, at), None, tuple(crit))
 
 
 def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], grades: int = 1,

@@ -38,7 +38,7 @@ import sympy
 
 from workbench.core.certified import domain_roots, in_unsettled, sign_at
 from workbench.errors import TooLargeError, UndecidedComparisonError, WorkbenchError
-from workbench.scale.classify import Witness, classify, verdict_from_signs
+from workbench.scale.classify import Witness, classify, verdict_from_group_signs
 
 #: Largest space the certified path enumerates (one sympy expression per run).
 MAX_RUNS = 4096
@@ -128,27 +128,11 @@ class CertifiedAnalysis:
         if piece is not None:
             return UNKNOWN, None, None
         try:
-            signs = self._signs(self.d, at)
-            tie_signs = self._signs(self.t, at)
-            verdict, first, where = verdict_from_signs(self.total, signs, tie_signs)
-            witness = gap = None
-            if first is not None:
-                a, b = (self.tie_groups if where == "ties" else self.cover_groups)[first]
-                if where == "ties" and tie_signs[first] < 0:
-                    a, b = b, a
-                witness = (a, b)
-            elif verdict == "ordinal" and self.e:
-                bad = np.flatnonzero(self._signs(self.e, at) != 0)
-                if len(bad):
-                    witness = tuple(self.cover_groups[int(bad[0])])
-                    gap = (tuple(self.cover_groups[0]), witness)
-                else:
-                    verdict = "interval"
-            elif verdict == "ordinal":
-                verdict = "interval" if self.total else verdict
+            return verdict_from_group_signs(self.total, self._signs(self.d, at), self._signs(self.t, at),
+                                            lambda: self._signs(self.e, at) if self.e else np.zeros(0, np.int8),
+                                            self.cover_groups, self.tie_groups)
         except UndecidedComparisonError:
             return UNKNOWN, None, None
-        return verdict, witness, gap
 
     def certify(self, at) -> tuple[str, str]:
         """``(verdict, method)``: the verdict re-derived by classify of the measure at ``at`` (every run scored)."""
