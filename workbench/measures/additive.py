@@ -43,9 +43,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from workbench.core.algebraic_syntax import is_algebraic
-from workbench.core.exact import ValueBlock, algebraic_power, exp_constant, log_constant, log_ratio, power_constant
-from workbench.measures.algebra import NumericAlgebra, _Base, _check_op, _OPS, _is_root
+from workbench.core.exact import ValueBlock
+from workbench.measures.algebra import ExactConstants, NumericAlgebra, _Base, _check_op, _OPS
 from workbench.space.runs import Gains
 
 
@@ -99,7 +98,7 @@ def _divided(x, d: ValueBlock):
     return x / d
 
 
-class Coefficients:
+class Coefficients(ExactConstants):
     """The exact field the coefficients of :class:`Affine` forms live in, and how a trace meets it.
 
     This base class is the field of fixed parameters: Fractions, and
@@ -153,25 +152,7 @@ class Coefficients:
         """The coefficient of parameter ``name`` set to ``value`` (None: left free)."""
         if value is None:
             raise NotAdditive(f"parameter {name} has no value")
-        if is_algebraic(value):
-            return ValueBlock.constant(1, algebraic_power(value, 1))
-        if _is_root(value):
-            return ValueBlock.constant(1, ("real", value.sympy()))
-        return Fraction(value)
-
-    def log_ratio(self, base: int, m: int):
-        q, elem = log_ratio(base, m)
-        return q if elem[0] == "one" else ValueBlock.constant(q, elem)
-
-    def power(self, x, y):
-        """``x ** y`` of two constants of the field (a field that cannot raises :class:`NotAdditive`)."""
-        return power_constant(x, y)
-
-    def exp(self, x):
-        return exp_constant(x)
-
-    def log(self, x):
-        return log_constant(x)
+        return self.fixed_param(value)
 
     def on_run(self, run: Sequence[int], gains: Gains):
         """The algebra over one fixed run (an ideal ranking): its values are constants of the field."""

@@ -117,7 +117,39 @@ def _check_op(op: str) -> None:
         raise ValueError(f"comparison {op!r}: use one of < <= > >=")
 
 
-class NumericAlgebra(_Base):
+class ExactConstants:
+    """The exact constants of fixed parameters: logarithm ratios, powers, exponentials, parameter values.
+
+    Shared by :class:`NumericAlgebra` and the coefficients of a traced sum
+    (:class:`workbench.measures.additive.Coefficients`): a Fraction where the
+    value is rational, else a one-row :class:`~workbench.core.exact.ValueBlock`.
+    """
+
+    def log_ratio(self, base: int, m: int):
+        q, elem = log_ratio(base, m)
+        return q if elem[0] == "one" else ValueBlock.constant(q, elem)
+
+    def power(self, x, y):
+        """``x ** y`` of constants (a Fraction or a one-row block)."""
+        return power_constant(x, y)
+
+    def exp(self, x):
+        return exp_constant(x)
+
+    def log(self, x):
+        return log_constant(x)
+
+    @staticmethod
+    def fixed_param(value):
+        """A parameter's fixed value: a Fraction, or a one-row block for an algebraic number or a root_of."""
+        if is_algebraic(value):
+            return ValueBlock.constant(1, algebraic_power(value, 1))
+        if _is_root(value):
+            return ValueBlock.constant(1, ("real", value.sympy()))
+        return Fraction(value)
+
+
+class NumericAlgebra(ExactConstants, _Base):
     """Exact evaluation over a block of runs (rows of a ``uint8`` array).
 
     Parameters are rationals; values are :class:`ValueBlock` rows, or plain
@@ -142,20 +174,6 @@ class NumericAlgebra(_Base):
         """All terms at once (:meth:`ValueBlock.sum_of`): each term touches only its basis columns."""
         return ValueBlock.sum_of(terms)
 
-    def log_ratio(self, base: int, m: int):
-        q, elem = log_ratio(base, m)
-        return q if elem[0] == "one" else ValueBlock.constant(q, elem)
-
-    def power(self, x, y):
-        """``x ** y`` of constants (a Fraction or a one-row block)."""
-        return power_constant(x, y)
-
-    def exp(self, x):
-        return exp_constant(x)
-
-    def log(self, x):
-        return log_constant(x)
-
     def on_run(self, run: Sequence[int]) -> "NumericAlgebra":
         return NumericAlgebra(np.asarray([run], dtype=np.uint8), self.gains)
 
@@ -170,11 +188,7 @@ class NumericAlgebra(_Base):
         """A rational parameter as a Fraction; a real algebraic one as a one-row block in QQ(alpha)."""
         if value is None:
             raise NotExpressibleError(f"parameter {name} needs a value for exact evaluation")
-        if is_algebraic(value):
-            return ValueBlock.constant(1, algebraic_power(value, 1))
-        if _is_root(value):
-            return ValueBlock.constant(1, ("real", value.sympy()))
-        return Fraction(value)
+        return self.fixed_param(value)
 
     def compare0(self, x, op: str):
         """A boolean array (or a bool for a constant): ``x op 0`` per run, decided exactly."""
