@@ -177,6 +177,14 @@ def _geometric_series_checked() -> bool:
     return sympy.simplify(total - (1 - p ** n)) == 0
 
 
+def _rational_or_none(text: str | None) -> Fraction | None:
+    """An exact value's text as a Fraction, or None when it is irrational (a logarithm, a radical, a power)."""
+    try:
+        return None if text is None else Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
 def boundedness(grid, detail: dict) -> tuple[str, str, dict] | None:
     """``(verdict, why, extra detail)`` for every depth, or None when no argument applies.
 
@@ -196,7 +204,7 @@ def boundedness(grid, detail: dict) -> tuple[str, str, dict] | None:
     c = grid.gains.grades
     if getattr(grid, "restricted", False) and fam in ("RBP", "gRBP", "DCG", "RBTO", "SBTO") and m.cutoff is None:
         return _restricted_boundedness(grid, fam, detail)
-    sups = [Fraction(s) if s is not None and "log" not in s else None for s in detail["sup_by_depth"]]
+    sups = [_rational_or_none(s) for s in detail["sup_by_depth"]]
     if fam in ("RBP", "gRBP") and m.cutoff is None:
         p = m.param_dict["p"]
         if not isinstance(p, Fraction) or not _geometric_series_checked():
