@@ -270,3 +270,20 @@ def test_exponential_decay_classify_on_both_sides_of_each_endpoint(depth):
         for side, q in ((k - 1, Fraction(m["lo"])), (k + 1, Fraction(m["hi"]))):
             c = classify(parse_measure(EDP).with_params(s=q), order, space, intrinsic=False)
             assert c.verdict == table.regions[side].verdict
+
+
+def test_a_logarithm_base_as_the_parameter_unknown_where_no_test_settles():
+    table = thresholds(parse_measure(f"{EXAMPLES / 'log_base.py'}:ld"), "b", get_order("rank"), rank_space(3))
+    verdicts = [r.verdict for r in table.regions]
+    # the oracle: 011 ties 100 where 1/(1 + log_b 2) + 1/(1 + log_b 3) = 1
+    root = mpmath.findroot(lambda b: 1 / (1 + mpmath.log(2) / mpmath.log(b)) + 1 / (1 + mpmath.log(3) / mpmath.log(b))
+                           - 1, (2, 3), solver="anderson")
+    weak = [r for r in table.regions if r.verdict == "weak"]
+    assert len(weak) == 1
+    lo, hi = interval_of(weak[0].to_json()["low"])
+    assert lo <= root <= hi and hi - lo < mpmath.mpf(10) ** -30
+    # below the root ordinal, above violated (mpmath at points), the unsettled ends unknown, never guessed
+    assert verdicts == ["unknown", "ordinal", "weak", "violated", "unknown"]
+    assert mp_verdict(lambda run, b: mpmath.fsum(1 / (1 + mpmath.log(i + 1) / mpmath.log(b))
+                                                 for i, g in enumerate(run) if g), 3, mpmath.mpf(2)) == "ordinal"
+    assert table.regions[-1].to_json()["high"] == "oo" and "search bound" in table.regions[-1].certificate[0].method

@@ -648,6 +648,15 @@ class ValueBlock:
                 raise ZeroDivisionError("division of a value block by zero")
             return self * (1 / Fraction(other))
         if isinstance(other, ValueBlock) and other.n == 1:
+            if any(_is_real(e) for e in self.basis + other.basis) and other.scale == 1:
+                # real constants (certified numerics): multiply by the exact reciprocal, a monomial again
+                import sympy
+
+                if certified_sign(other.coords[0].tolist(), other.basis) == 0:
+                    raise ZeroDivisionError("division of a value block by zero")
+                inverse = real_constant(sympy.Integer(other.den) / sympy.Add(
+                    *(sympy.Integer(int(c)) * basis_sympy(e) for c, e in zip(other.coords[0], other.basis) if c)))
+                return self * inverse
             if other.is_rational and other.scale == 1:
                 return self * Fraction(int(other.coords[0, 0]), other.den) ** -1
             alpha = _field_of(other.basis)
@@ -658,6 +667,12 @@ class ValueBlock:
             if certified_sign(other.coords[0].tolist(), other.basis) <= 0:
                 raise ValueError("division by a constant that is not positive")
             return self._rescaled(self.scale / other.value(0))
+        return NotImplemented
+
+    def __rtruediv__(self, other):
+        """``q / block`` for a rational ``q`` and a one-row constant block."""
+        if isinstance(other, (int, Fraction)) and self.n == 1:
+            return ValueBlock.constant(other) / self
         return NotImplemented
 
     # piecewise and per-row division (Twist, seed 002) -------------------

@@ -139,14 +139,15 @@ class CertifiedAnalysis:
         piece = self._in_unsettled(at)
         if piece is not None:
             lo, hi = piece
-            return UNKNOWN, (f"no test settled the roots of a cover difference in ({_end(lo)}, {_end(hi)}): "
+            return UNKNOWN, (f"no test settled the roots of a cover difference in ({_end(lo, '-oo')}, "
+                             f"{_end(hi, 'oo')}): "
                              "bisection with interval arithmetic reached its narrowest piece or its search bound")
         try:
             c = classify(self.measure.with_params(**{self.param: at}), self.order, self.space, self.gains,
                          intrinsic=False)
         except UndecidedComparisonError as exc:
             return UNKNOWN, f"classify at this point: {exc}"
-        how = ("exact radicals" if isinstance(at, Fraction) else
+        how = ("exact values: radicals, logarithms" if isinstance(at, Fraction) else
                "certified balls and proofs of zero by the root's defining expression")
         return c.verdict, f"classify of all {self.size} runs and {self.n_covers + self.n_ties} order pairs ({how})"
 
@@ -157,5 +158,5 @@ class CertifiedAnalysis:
         return Witness(self.rows[a], self.rows[b], self.value(a, at), self.value(b, at))
 
 
-def _end(x) -> str:
-    return "-oo" if x is None else str(x)
+def _end(x, infinite: str) -> str:
+    return infinite if x is None else str(x)
