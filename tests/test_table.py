@@ -231,3 +231,135 @@ def test_study_report_tables_render_byte_identically():
         lines = block.splitlines()
         head, body = lines[0][2:-2].split(" | "), [ln[2:-2].split(" | ") for ln in lines[2:]]
         assert _table(head, body) == block
+
+
+# ---------------------------------------------------------------- issue 27 part 6: LaTeX for papers
+from latex_structure import cells as latex_cells  # noqa: E402
+from latex_structure import check_latex  # noqa: E402
+
+
+def body_cells(text: str) -> list[list[str]]:
+    """The cells of the first table's body rows, stripped."""
+    body = text[text.index("\\midrule"):text.index("\\bottomrule")]
+    return [[c.strip() for c in latex_cells(ln[:-2])] for ln in body.splitlines() if ln.endswith("\\\\")]
+
+
+def test_every_latex_special_character_is_escaped_in_cells_headers_and_captions():
+    specials = "_ & % $ # { } ~ ^ \\"
+    t = Table([specials], [[specials]], caption=specials)
+    text = t.to_latex()
+    want = "\\_ \\& \\% \\$ \\# \\{ \\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{}"
+    assert body_cells(text) == [[want]]
+    assert f"\\caption{{{want}}}" in text and f"\n{want} \\\\\n" in text
+    check_latex(text)
+
+
+@pytest.mark.parametrize("cell,math", [
+    ("2*p**2", "2 p^{2}"),
+    ("1/3", "\\frac{1}{3}"),
+    (Fraction(-2, 9), "- \\frac{2}{9}"),
+    ("sqrt(2)/2", "\\frac{\\sqrt{2}}{2}"),
+    ("p**2 + p - 1", "p^{2} + p - 1"),
+    ("root(p**2 + p - 1, 0.618034)", "\\operatorname{root}\\left(p^{2} + p - 1, 0.618034\\right)"),
+    ("CRootOf(p**2 + p - 1, 1)", "\\operatorname{root}\\left(p^{2} + p - 1, 0.618034\\right)"),
+    ("CRootOf(x**2 - 4, 1)", "2"),
+    ("root_of(2**b - 3, [1.58, 1.59])", "\\operatorname{root\\_of}\\left(2^{b} - 3, \\left[1.58, 1.59\\right]\\right)"),
+    ("1 - 2**(-b)", "1 - 2^{- b}"),
+])
+def test_exact_values_are_typeset_as_math(cell, math):
+    assert body_cells(Table(["v"], [[cell]]).to_latex()) == [[f"${math}$"]]
+
+
+def test_sympy_values_are_typeset_as_math():
+    sympy = pytest.importorskip("sympy")
+    p = sympy.Symbol("p")
+    text = Table(["v"], [[2 * p ** 2], [sympy.sqrt(2) / 2], [sympy.Rational(1, 3)]]).to_latex()
+    assert body_cells(text) == [["$2 p^{2}$"], ["$\\frac{\\sqrt{2}}{2}$"], ["$\\frac{1}{3}$"]]
+
+
+@pytest.mark.parametrize("cell", ["ordinal/metric", "n/a", "A-B", "RBP(p=0.8)", "P_10", "3-5", "2**10", "12",
+                                  "0.8165", "2 (66.67%)", "p", "exact evaluation of all 8 runs"])
+def test_words_and_plain_numbers_stay_text(cell):
+    got = body_cells(Table(["v"], [[cell]]).to_latex())[0][0]
+    assert "$" not in got and unescape_latex(got) == cell
+
+
+def test_a_power_is_never_bold():
+    text = Table(["a", "b"], [["x = 2*p**2 and y = p**3", "**no**"], ["f(p)**2 + g**2", "a **b** c"]]).to_latex()
+    assert body_cells(text) == [["x = 2*p**2 and y = p**3", "\\textbf{no}"], ["f(p)**2 + g**2", "a \\textbf{b} c"]]
+    check_latex(text)
+
+
+NESTED = {"lower": [0, 1, 1], "upper": [1, 0, 0], "lower_value": "36/125", "lower_value_float": 0.288}
+RECORDS = [{"lower": [0, 0], "upper": [0, 1], "at": "1/3"}, {"lower": [0, 1], "upper": [1, 0], "at": "1/3"}]
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_nested_values_become_columns_and_tables_never_json(as_json):
+    def enc(v):
+        return json.dumps(v, separators=(",", ":")) if as_json else v
+
+    t = Table(["depth", "witness", "gaps", "points"],
+              [[2, enc(NESTED), enc(RECORDS), enc(["1/2", "CRootOf(p**2 + p - 1, 1)"])],
+               [3, None, enc(RECORDS[:1]), enc([])]], caption="rows")
+    text = t.to_latex()
+    assert check_latex(text) == 2
+    first, second = text.split("\\end{table}")[:2]
+    head = [c.strip() for c in latex_cells(first[first.index("\\toprule"):].splitlines()[1][:-2])]
+    assert head == ["depth", "witness.lower", "witness.upper", "witness.lower\\_value", "gaps", "points"]
+    assert body_cells(first) == [
+        ["2", "0, 1, 1", "1, 0, 0", "$\\frac{36}{125}$", "1--2",
+         "$\\frac{1}{2}$, $\\operatorname{root}\\left(p^{2} + p - 1, 0.618034\\right)$"],
+        ["3", "", "", "", "3", "none"]]
+    assert "\\caption{gaps: the entries numbered in the gaps column of the table rows}" in second
+    assert body_cells(second) == [["1", "0, 0", "0, 1", "$\\frac{1}{3}$"], ["2", "0, 1", "1, 0", "$\\frac{1}{3}$"],
+                                  ["3", "0, 0", "0, 1", "$\\frac{1}{3}$"]]
+
+
+def test_nested_values_of_a_key_value_table_become_rows():
+    t = Table.key_value({"verdict": "violated", "witness": NESTED,
+                         "unequal_gaps": json.dumps(RECORDS, separators=(",", ":"))})
+    text = t.to_latex()
+    assert check_latex(text) == 2
+    assert body_cells(text) == [["verdict", "violated"], ["witness.lower", "0, 1, 1"], ["witness.upper", "1, 0, 0"],
+                                ["witness.lower\\_value", "$\\frac{36}{125}$"], ["unequal\\_gaps", "1--2"]]
+    assert "\\caption{unequal\\_gaps: the entries numbered in the unequal\\_gaps row of the table above}" in text
+
+
+def test_markdown_and_csv_of_native_nested_values_are_compact_json():
+    t = Table(["k", "w"], [["a", {"x": Fraction(1, 2), "y": [1, 2]}]])
+    assert t.to_markdown().splitlines()[2] == '| a | {"x":"1/2","y":[1,2]} |'
+    assert list(csv.reader(io.StringIO(t.to_csv())))[1] == ["a", '{"x":"1/2","y":[1,2]}']
+    assert t.to_json()["rows"] == [{"k": "a", "w": {"x": "1/2", "y": [1, 2]}}]
+
+
+def test_width_small_tables_stay_plain_long_text_wraps_many_columns_shrink():
+    small = Table(["a", "b"], [["x", 1]]).to_latex()
+    assert "\\begin{tabular}{lr}" in small and "\\resizebox" not in small and "tabularx" not in small
+    long = Table(["#", "verdict", "method"], [[1, "ordinal", "exact evaluation of all 16 runs and 15 order pairs "
+                                                                   "at this rational, and more words"]]).to_latex()
+    assert "\\begin{tabularx}{\\linewidth}{rl>{\\raggedright\\arraybackslash}X}" in long
+    assert long.startswith("\\begin{table}\n") and "\\resizebox" not in long
+    wide = Table([f"column{i}" for i in range(6)], [[f"value{i}" for i in range(6)]]).to_latex()
+    assert "\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%" in wide
+    assert wide.startswith("\\begin{table}\n") and "\\end{tabular}%\n}\n\\end{table}" in wide
+    wider = Table([f"column{i}" for i in range(30)], [[f"value{i}" for i in range(30)]]).to_latex()
+    assert wider.startswith("\\begin{table*}\n") and wider.endswith("\\end{table*}\n")
+    for text in (small, long, wide, wider):
+        check_latex(text)
+
+
+def test_a_first_cell_starting_with_a_bracket_is_not_read_as_an_option_of_the_line_break():
+    text = Table(["range", "n"], [["[0, 1/2)", 1], ["*", 2]]).to_latex()
+    assert body_cells(text) == [["{}[0, 1/2)", "1"], ["{}*", "2"]]
+    check_latex(text)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda n: st.lists(st.lists(st.one_of(
+    cells, st.sampled_from(["2*p**2", "1/3", "{\"a\":1}", "[1,2]", "[{\"b\":\"1/2\"}]", "**x**", "$", "\\\\"])),
+    min_size=n, max_size=n), min_size=1, max_size=5)))
+def test_any_table_gives_well_formed_latex(rows):
+    n = len(rows[0])
+    text = Table([f"c_{i}" for i in range(n)], rows).to_latex()
+    assert check_latex(text) >= 1

@@ -22,6 +22,7 @@ import pytest
 
 
 from cli_inputs import run_main, FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC, TRIO  # noqa: F401
+from latex_structure import check_latex as check_latex_structure
 
 
 #: One small invocation of every subcommand (``workbench --help``, ``ipso --help``, ``experiment --help``).
@@ -127,17 +128,9 @@ def check_csv(text: str) -> int:
 
 
 def check_latex(text: str) -> int:
-    """booktabs rules in order in every table, every row with the header's ``&`` count."""
-    envs = text.split("\\begin{table}")[1:]
-    assert envs and text.count("\\end{table}") == len(envs)
-    for env in envs:
-        body = env[env.index("\\toprule"):env.index("\\bottomrule")]
-        assert "\\midrule" in body
-        rows = [ln for ln in body.splitlines() if ln.endswith("\\\\")]
-        assert rows and {len(re.findall(r"(?<!\\)&", r)) for r in rows} == {len(re.findall(r"(?<!\\)&", rows[0]))}
-        spec = re.search(r"\\begin\{tabular\}\{([lcr]+)\}", env).group(1)
-        assert len(spec) == len(re.findall(r"(?<!\\)&", rows[0])) + 1
-    return len(envs)
+    """booktabs rules in order in every table, every row as wide as the header and the column
+    specification, braces and math balanced, no JSON in a cell (:mod:`latex_structure`); returns the tables."""
+    return check_latex_structure(text)
 
 
 READERS = {"md": check_markdown, "csv": check_csv, "latex": check_latex, "json": json.loads}
