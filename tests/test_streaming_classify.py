@@ -222,7 +222,8 @@ def test_refusal_names_memory_time_and_how_to_shard(monkeypatch):
     with pytest.raises(TooLargeError) as err:
         check_classify(parse_measure("RR"), get_order("dominance"), Space("rank", 19), workers=2)
     text = str(err.value)
-    assert "524,288 runs needing" in text and "it expects ~" in text and "with 2 worker(s)" in text
+    assert "524,288 runs needing" in text and "depth 19 expects ~" in text and "with 2 worker(s)" in text
+    assert "(it expects" not in text and text.index("depth 19 expects") < text.index("fits")
     for option in ("--workers", "--scheduler tcp://", "--timeout"):
         assert option in text
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 from dataclasses import dataclass
 
 from workbench.errors import TooLargeError
@@ -236,15 +237,53 @@ def largest_fitting(estimate, low: int, high: int) -> int | None:
     return lo
 
 
+#: The estimate a refusal used to append to what fits, ``"depth <= 22 fits (it expects ~577 MB and ~5 h)"``,
+#: where the estimate (of the depth asked for) read as if it belonged to depth 22.
+_IT_EXPECTS = " (it expects "
+
+
+def _name_whose_estimate(request: str, fits: str) -> str:
+    """``fits`` with an ``(it expects ...)`` clause moved in front and naming the depth it belongs to.
+
+    The estimate is the request's (the depth asked for, named in ``request``
+    as ``at depth N``), not the one of the setting that fits.
+
+    >>> _name_whose_estimate("classify RR on rank order at depth 30",
+    ...                      "depth <= 22 fits (it expects ~577 MB and ~5 h with 2 worker(s)); or shard it")
+    'depth 30 expects ~577 MB and ~5 h with 2 worker(s); depth <= 22 fits; or shard it'
+    >>> _name_whose_estimate("x at depth 3", "depth <= 2 fits")
+    'depth <= 2 fits'
+    """
+    start = fits.find(_IT_EXPECTS)
+    if start < 0:
+        return fits
+    level, end = 1, start + len(_IT_EXPECTS)
+    while end < len(fits) and level:  # the clause's closing parenthesis ("worker(s)" nests one)
+        level += {"(": 1, ")": -1}.get(fits[end], 0)
+        end += 1
+    if level:
+        return fits
+    estimate = fits[start + len(_IT_EXPECTS):end - 1]
+    found = re.search(r"\bat (depths? \d+(?:\.\.\d+)?)", request)
+    whose = found.group(1) if found else "the request"
+    verb = "expect" if whose.startswith("depths ") else "expects"
+    return f"{whose} {verb} {estimate}; {fits[:start]}{fits[end:]}"
+
+
 def refuse_unless_fits(request: str, est: Estimate, fits: str | None) -> None:
     """Raise :class:`~workbench.errors.TooLargeError` unless ``est`` fits the budgets.
 
     The message: ``"{request}: {est.what} needing ~12 GB; this machine allows
     ~4 GB: {fits}"`` where ``fits`` names the largest setting that fits (or
-    says that none does).
+    says that none does).  An estimate given in ``fits`` as ``(it expects
+    ...)`` is said first, naming the depth of the request it belongs to
+    (:func:`_name_whose_estimate`): ``depth 30 expects ~577 MB and ~5 h;
+    depth <= 22 fits``.
     """
     if est.fits():
         return
+    if fits:
+        fits = _name_whose_estimate(request, fits)
     tail = f": {fits}" if fits else ""
     excess = est.excess()
     raise TooLargeError(f"{request}: {est.what}{'' if excess.startswith(';') else ' '}{excess}{tail}")
