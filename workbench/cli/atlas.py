@@ -18,7 +18,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, progress_bar, stdout
+from workbench.cli.common import JsonOpt, emit_json, progress_bar, stdout
 
 
 DEFAULT_REPORT = Path("reports/atlas.md")
@@ -102,7 +102,7 @@ def atlas(
     depths: str = typer.Option("2..8", "--depths", help="Depths N: N or A..B (at most 65,536 runs per rank space)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", "--report", help="Markdown report (built-in atlas: default reports/atlas.md; with --measure: default stdout)."),
     json_report: Optional[Path] = typer.Option(None, "--json-report", help="JSON report (built-in atlas: default the Markdown path with .json)."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """The atlas of measure scales: verdicts per order, grades and depth, smallest violations, exact thresholds."""
     from workbench.papers.atlas import BUILTIN_MEASURES, plan_atlas, run_atlas

@@ -21,17 +21,50 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
+
+#: The width of standard output when it is not a terminal (a pipe or a file): wide enough that no
+#: table is cut (``interval/m…``) or wrapped; a table is as wide as its contents, never padded to this.
+PIPE_WIDTH = 100_000
+
+
+class _Stdout(Console):
+    """Standard output: a terminal's width on a terminal; on a pipe or a file, :data:`PIPE_WIDTH`.
+
+    rich sizes a console that is not a terminal at 80 columns (or the
+    terminal of stderr), and cuts the cells of a table to fit; piped into
+    ``cat``, ``grep`` or a file, the cells are printed whole instead.  The
+    check is made at each print, so a test's captured stdout is a pipe too.
+    ``$COLUMNS`` speaks of a terminal and is not applied to a pipe; a width
+    given to the constructor is kept.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._asked_width = kwargs.get("width")
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = Console.size.fget(self)
+        if self._asked_width is None and not self.is_terminal:
+            return ConsoleDimensions(PIPE_WIDTH, size.height)
+        return size
+
+    @size.setter
+    def size(self, new_size) -> None:
+        Console.size.fset(self, new_size)
+
 
 stderr = Console(stderr=True)
-stdout = Console()
+stdout = _Stdout()
 
 # ---------------------------------------------------------------- options of the scale commands
 DepthOpt = typer.Option(4, "--depth", help="Run depth N (>= 1).")
 GradesOpt = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains/--topic).")
 GainsOpt = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 or 0,1/2,1 (default g(i) = i).")
 TopicOpt = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 3 or 2,1.")
-JsonOpt = typer.Option(False, "--json", help="Print exactly one JSON object on stdout.")
+#: ``--json``, a flag (no value; ``metavar=""`` keeps typer from showing ``<bool>`` in the help as if it took one).
+JsonOpt = typer.Option(False, "--json", help="Print exactly one JSON object on stdout.", metavar="")
 TableFormatOpt = typer.Option(
     None, "--format",
     help="Print the result as a table: md, csv, json or latex (booktabs); json is the --json object. "
@@ -132,8 +165,8 @@ def ipso_gains(grades: Optional[int], gains: Optional[str]):
 # ---------------------------------------------------------------- the studies on TREC runs (workbench experiment)
 TABLE_FORMATS = ("md", "csv", "json", "latex")
 
-QrelsArg = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip.")
-RunsArg = typer.Argument(..., help="Two or more TREC run files (topic Q0 docid rank score tag), plain or gzip.")
+QrelsArg = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip; - reads standard input.")
+RunsArg = typer.Argument(..., help="Two or more TREC run files (topic Q0 docid rank score tag), plain or gzip; - reads standard input.")
 MeasuresOpt = typer.Option(..., "--measures", help="Comma-separated measures, e.g. 'AP,RBP(p=0.8),nDCG@10,ir:Bpref'.")
 ViewOpt = typer.Option("graded", "--view", help="graded (grades as judged) or binary (lenient: grade >= 1 relevant).")
 CutDepthOpt = typer.Option(None, "--depth", help="Cut every ranking to this many documents (seed 000: 250; default: no cut).")
@@ -146,6 +179,91 @@ ScorePrecisionOpt = typer.Option(
     help="How run scores are compared: float32 (trec_eval's order: scores rounded to 32-bit floats, "
          "equal ones ranked by docid descending; the default) or float64 (full double precision).")
 SeedOpt = typer.Option(0, "--seed", help="Seed of the random draws (>= 0); same seed, same output.")
+
+
+#: File arguments that read standard input: ``-`` (the shell's convention) and ``/dev/stdin``.
+STDIN_NAMES = ("-", "/dev/stdin")
+#: The parameters of the commands that name TREC qrels and run files (``-`` accepted), and what a message calls
+#: each (``runs``, a list: ``run 1``, ``run 2``, ...).
+TREC_FILE_PARAMS = {"qrels": "the qrels", "run": "the run", "runs": "run", "run_a": "run A", "run_b": "run B"}
+#: What a message calls the copy of standard input (and a run read from it is named).
+STDIN_SHOWN = "stdin"
+
+
+@contextmanager
+def stdin_files(kwargs: dict) -> Iterator[dict]:
+    """``kwargs`` with a qrels or run file given as ``-`` (or ``/dev/stdin``) read from standard input, once.
+
+    Standard input is copied, as bytes (plain or gzip), to a temporary file
+    named ``stdin`` (so a run read from it is named ``stdin``), removed when
+    the command ends; the readers then read it as often as they need (the
+    fast run reader falls back to the line reader on a bad line).  A message
+    naming the copy names ``stdin`` instead.  Two files given as ``-`` (the
+    qrels and a run, say) are refused in one line: standard input can be
+    read once.
+
+    >>> with stdin_files({"qrels": Path("q.txt"), "depth": 3}) as kw:
+    ...     kw
+    {'qrels': PosixPath('q.txt'), 'depth': 3}
+    >>> with stdin_files({"qrels": Path("-"), "runs": [Path("a"), Path("/dev/stdin")]}):
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    workbench.errors.WorkbenchError: the qrels and run 2 are both standard input ('-', '/dev/stdin'): it can be read once; give all but one as files
+    """
+    import shutil
+    import tempfile
+
+    from workbench.errors import WorkbenchError
+
+    def reads_stdin(value) -> bool:
+        return isinstance(value, (str, Path)) and str(value) in STDIN_NAMES
+
+    found = []  # (parameter, index in a list or None, what a message calls it)
+    for key, called in TREC_FILE_PARAMS.items():
+        value = kwargs.get(key)
+        if isinstance(value, (list, tuple)):
+            found += [(key, i, f"{called} {i + 1}") for i, v in enumerate(value) if reads_stdin(v)]
+        elif reads_stdin(value):
+            found.append((key, None, called))
+    if not found:
+        yield kwargs
+        return
+    if len(found) > 1:
+        names = [what for _, _, what in found]
+        listed = ", ".join(names[:-1]) + " and " + names[-1]
+        raise WorkbenchError(f"{listed} are {'both' if len(names) == 2 else 'all'} standard input ('-', '/dev/stdin'): "
+                             "it can be read once; give all but one as files")
+    key, index, _ = found[0]
+    stream = getattr(sys.stdin, "buffer", sys.stdin)
+    if stream is None:
+        raise WorkbenchError(f"{key} '-': standard input is closed")
+    folder = Path(tempfile.mkdtemp(prefix="workbench-stdin-"))
+    copy = folder / STDIN_SHOWN
+    try:
+        with open(copy, "wb") as fh:
+            shutil.copyfileobj(stream, fh)
+        kw = dict(kwargs)
+        if index is None:
+            kw[key] = copy
+        else:
+            kw[key] = [copy if i == index else v for i, v in enumerate(kwargs[key])]
+        try:
+            yield kw
+        except Exception as exc:
+            _rename_in_message(exc, str(copy), STDIN_SHOWN)
+            raise
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _rename_in_message(exc: BaseException, old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` in the message (``args``) and file name of ``exc``, in place."""
+    exc.args = tuple(a.replace(old, new) if isinstance(a, str) else a for a in exc.args)
+    for attr in ("filename", "filename2"):
+        value = getattr(exc, attr, None)
+        if isinstance(value, str) and old in value:
+            setattr(exc, attr, value.replace(old, new))
 
 
 def check_table_format(fmt: str) -> str:

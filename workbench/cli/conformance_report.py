@@ -20,7 +20,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, progress_bar
+from workbench.cli.common import JsonOpt, emit_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
@@ -33,7 +33,7 @@ def conformance_report(
                                                             "else <repo>/../shared/data)."),
     reports: Path = typer.Option(Path("reports"), "--reports", help="Folder to write conformance.md and .json into."),
     workers: int = typer.Option(2, "--workers", min=1, help="Processes comparing the runs."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Compare every paired measure per topic with trec_eval, ir_measures and cwl-eval on the Robust 2003 runs
     and on synthetic stress runs; write reports/conformance.md and reports/conformance.json."""

@@ -6,7 +6,9 @@ Registered on the main app by :mod:`workbench.cli.main`; the shared helpers
 tikz) go to stdout; with ``-o FILE`` any format of
 :data:`workbench.figures.hasse_figure.FORMATS` is written to FILE atomically.
 ``--figure FILE`` additionally writes a figure whose format is given by
-FILE's suffix.
+FILE's suffix; without ``-o``, ``--format`` or ``--json`` it prints one line
+saying what it wrote (the file, its size, runs and covers), not the JSON
+diagram.
 
 References
 ----------
@@ -20,7 +22,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, make_space, progress_bar, setting, write_tables
+from workbench.cli.common import JsonOpt, emit_json, make_space, progress_bar, setting, write_tables
 
 #: ``--format`` values that print the diagram's statistics as a table instead of the diagram.
 TABLE_ONLY = ("md", "csv", "latex")
@@ -48,7 +50,7 @@ def hasse(
     witness: Optional[str] = typer.Option(None, "--witness", help="Mark the witness of classify MEASURE on this order."),
     measure: Optional[str] = typer.Option(None, "--measure", help="Draw the weak order MEASURE induces (tied runs merged) instead of the order."),
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none, as a paper's figure has its caption); 'auto' names the order, depth and grades."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
     workers: Optional[int] = typer.Option(None, "--workers", help="With md, csv or latex beyond the diagram's limit: worker processes counting the covers (default: the machine's cores)."),
 ) -> None:
     """The Hasse diagram (cover relations) of an order, or of a measure's weak order, with highlights.
@@ -160,11 +162,23 @@ def hasse(
         caption = f"Hasse diagram of the {title or label}" + ("" if title else f", depth {depth}")
         write_tables([Table.key_value(stats, caption=caption)], table_fmt, output)
         return
-    if output is None:
+    if output is None and (figure is None or fmt is not None):
         sys.stdout.write(render_text(G, out_fmt, marks, title, meta))
         return
+    # -o FILE, or --figure FILE alone: one line per file written, not the diagram (--json or --format prints it)
+    nodes = f"{G.number_of_nodes():,} " + ("runs" if "measure" not in named else "classes of tied runs")
+    what = f"Hasse diagram of the {label}, depth {depth}, {c} relevant grade{'' if c == 1 else 's'}"
     for f in written:
-        sys.stdout.write(f"wrote {f.path} ({f.format}, {f.engine})\n")
+        sys.stdout.write(f"wrote {f.path} ({f.format}, {f.engine}), {_file_size(f.path)}: "
+                         f"{what}: {nodes}, {G.number_of_edges():,} covers\n")
+
+
+def _file_size(path: Path) -> str:
+    """``"12,345 bytes"``: the size of a file just written (``"?"`` when it cannot be read, e.g. /dev/stdout)."""
+    try:
+        return f"{Path(path).stat().st_size:,} bytes"
+    except OSError:
+        return "size unknown"
 
 
 def _streamed_statistics(space, order, depth, grades, gains, topic, table_fmt, output, workers) -> None:

@@ -15,6 +15,12 @@ imports :mod:`workbench.cli.common` and no other module of the command
 line; this module registers them in the order ``workbench --help`` lists
 them, adds ``--timeout`` and ``--traceback`` to every command in one place
 (:func:`add_run_options`) and holds :func:`main`, the console script.
+
+Shell habits: ``workbench --version``; typer's ``--install-completion`` and
+``--show-completion``; a qrels or run file given as ``-`` or ``/dev/stdin``
+is read from standard input, once (:func:`workbench.cli.common.stdin_files`);
+a flag shows no ``<bool>`` in the help; a reader that closes stdout early
+(``workbench measures | head -1``) ends the command quietly with status 0.
 """
 from __future__ import annotations
 
@@ -27,7 +33,9 @@ from typing import Iterator, Optional
 
 import typer
 
-from workbench.cli.common import TableFormatOpt, run_as_tables
+from typer.models import OptionInfo
+
+from workbench.cli.common import TableFormatOpt, run_as_tables, stdin_files
 from workbench.cli import (
     atlas,
     axioms,
@@ -52,10 +60,38 @@ from workbench.cli import (
 
 
 app = typer.Typer(
-    add_completion=False,
+    # typer's --install-completion and --show-completion [SHELL] (bash, zsh, fish, PowerShell)
+    add_completion=True,
     pretty_exceptions_enable=False,
     help="Exact scale analysis of IR evaluation measures: scales, thresholds, counterexamples, Hasse diagrams, IPSO, Twist.",
 )
+
+#: The distribution whose version ``workbench --version`` prints.
+DISTRIBUTION = "ir-scale-workbench"
+
+
+def package_version() -> str:
+    """The installed distribution's version, else ``workbench.__version__`` (a checkout on ``sys.path``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(DISTRIBUTION)
+    except PackageNotFoundError:  # the package itself is loaded already (this module is inside it)
+        return getattr(sys.modules.get("workbench"), "__version__", "unknown")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"workbench {package_version()}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version, metavar="",
+                                 help="Print the version and exit."),
+) -> None:
+    pass
 
 
 #: The subcommand modules, in the order ``workbench --help`` lists them (groups after the commands).
@@ -77,6 +113,55 @@ _show_traceback = False
 
 class _Terminated(BaseException):
     """SIGTERM, turned into an exception so that ``finally`` blocks (atomic writes) run."""
+
+
+class _PipeClosed(BaseException):
+    """The reader of stdout closed it (``workbench measures | head -1``): a quiet exit 0, not an error."""
+
+
+def closed_pipe(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or was raised while handling, a :class:`BrokenPipeError`.
+
+    rich (``Console.on_broken_pipe``) and typer's click turn a broken pipe
+    into ``SystemExit(1)`` raised in the handler, so the pipe is found in the
+    exception's context.
+
+    >>> try:
+    ...     try:
+    ...         raise BrokenPipeError(32, "Broken pipe")
+    ...     except BrokenPipeError:
+    ...         raise SystemExit(1)
+    ... except SystemExit as e:
+    ...     closed_pipe(e), closed_pipe(SystemExit(1))
+    (True, False)
+    """
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, (BrokenPipeError, _PipeClosed)):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def quiet_exit_on_closed_pipe() -> None:
+    """Exit 0 without a word: stdout's reader is gone, so stdout is pointed at /dev/null first.
+
+    Python flushes stdout once more at exit; into a closed pipe that flush
+    would fail again ("Exception ignored ... BrokenPipeError", status 120).
+
+    References
+    ----------
+    Python documentation, :mod:`signal`, "Note on SIGPIPE".
+    """
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # a stdout without a file descriptor (captured by a test)
+        pass
+    raise SystemExit(0)
 
 
 @contextmanager
@@ -131,9 +216,14 @@ def with_run_options(callback, command: str):
     """
     sig = inspect.signature(callback, eval_str=True)
     own_budget = "timeout" in sig.parameters
+    for p in sig.parameters.values():
+        # a flag takes no value: no <bool> beside it in the help (typer shows the type unless a metavar is set)
+        if p.annotation is bool and isinstance(p.default, OptionInfo) and p.default.metavar is None:
+            p.default.metavar = ""
     extra = [inspect.Parameter(
         "show_traceback", inspect.Parameter.KEYWORD_ONLY, annotation=bool,
-        default=typer.Option(False, "--traceback", help="On an error, also print the Python traceback (for developers)."),
+        default=typer.Option(False, "--traceback", metavar="",
+                             help="On an error, also print the Python traceback (for developers)."),
     )]
     # --format (a table in md, csv, json or latex) for the commands that do not define their own
     tabled = "as_json" in sig.parameters and not {"fmt", "table_format"} & set(sig.parameters)
@@ -158,10 +248,17 @@ def with_run_options(callback, command: str):
         table_format = kwargs.pop("table_format", None) if tabled else None
         from workbench.core.budget import allow_time
 
-        with time_limit(limit, command), allow_time(None if own_budget else limit):
-            if table_format is not None:
-                return run_as_tables(callback, table_format, kwargs)
-            return callback(*args, **kwargs)
+        try:
+            with time_limit(limit, command), allow_time(None if own_budget else limit), \
+                    stdin_files(kwargs) as kwargs:
+                if table_format is not None:
+                    return run_as_tables(callback, table_format, kwargs)
+                return callback(*args, **kwargs)
+        except (BrokenPipeError, SystemExit) as exc:
+            # the reader of stdout went away (``| head``): past typer's click, which would exit 1
+            if closed_pipe(exc):
+                raise _PipeClosed() from exc
+            raise
 
     run.__signature__ = sig.replace(parameters=[*sig.parameters.values(), *extra])
     return run
@@ -183,8 +280,10 @@ def main(argv: Optional[list[str]] = None) -> None:
     """Entry point: run the app, turning bad input into one line and exit status 2."""
     from workbench.errors import TimeLimitError, WorkbenchError
 
+    import os
+
     args = sys.argv[1:] if argv is None else list(argv)
-    if not args:
+    if not args and "_WORKBENCH_COMPLETE" not in os.environ:  # a shell's completion request has no arguments
         args = ["--help"]
     # Exact integers of any size are printed (census counts, ranks at large depths).
     sys.set_int_max_str_digits(0)
@@ -196,6 +295,13 @@ def main(argv: Optional[list[str]] = None) -> None:
     signal.signal(signal.SIGTERM, terminate)
     try:
         code = app(args=args, prog_name="workbench", standalone_mode=False)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+    except (_PipeClosed, BrokenPipeError):
+        quiet_exit_on_closed_pipe()
+    except SystemExit as exc:
+        if closed_pipe(exc):  # typer's click or rich met the closed pipe (in --help, say)
+            quiet_exit_on_closed_pipe()
+        raise
     except WorkbenchError as exc:
         fail(str(exc), 2, exc)
     except TimeLimitError as exc:

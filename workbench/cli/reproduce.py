@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from workbench.cli.common import emit_json, progress_bar
+from workbench.cli.common import JsonOpt, emit_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
@@ -25,7 +25,7 @@ def reproduce(
     paper: str = typer.Argument("all", help="all, a paper key (ferrante2019, moffat2024, ferro2018, giner2023) "
                                             "or a seed number (000-004)."),
     reports: Path = typer.Option(Path("reports"), "--reports", help="Folder to write <paper>.md and figures/ into."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Re-derive every checkable claim of a seed paper: reports/<paper>.md with its figures."""
     from workbench.errors import WorkbenchError

@@ -23,8 +23,8 @@ def register(app: typer.Typer) -> None:
 
 
 def twist_curve(
-    qrels: Path = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip."),
-    run: Path = typer.Argument(..., help="TREC run file (plain or .gz)."),
+    qrels: Path = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip; - reads standard input."),
+    run: Path = typer.Argument(..., help="TREC run file (plain or .gz); - reads standard input."),
     topic_id: str = typer.Option(..., "--topic-id", help="Topic of the qrels to draw."),
     output: Path = typer.Option(..., "-o", "--output", help="Figure: FIG.png or FIG.pdf."),
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),

@@ -23,8 +23,8 @@ def register(app: typer.Typer) -> None:
 
 
 def twist_runs(
-    qrels: Path = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip."),
-    runs: list[Path] = typer.Argument(..., help="One or more TREC run files (plain or .gz)."),
+    qrels: Path = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip; - reads standard input."),
+    runs: list[Path] = typer.Argument(..., help="One or more TREC run files (plain or .gz); - reads standard input."),
     depth: int = typer.Option(1000, "--depth", help="N: each ranking is cut to N and padded with grade 0 up to N."),
     crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
     per_topic: bool = typer.Option(False, "--per-topic", help="Also list every (run, topic) row."),

@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import ScorePrecisionOpt, TableFormatOpt, table_format, write_table_file, emit_json, progress_bar, stdout
+from workbench.cli.common import JsonOpt, ScorePrecisionOpt, TableFormatOpt, table_format, write_table_file, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -23,8 +23,8 @@ def register(app: typer.Typer) -> None:
 
 
 def agreement_cmd(
-    runs: list[Path] = typer.Argument(..., help="Two or more TREC run files (plain or .gz)."),
-    qrels: Path = typer.Option(..., "--qrels", help="TREC qrels file (topic iter docid grade)."),
+    runs: list[Path] = typer.Argument(..., help="Two or more TREC run files (plain or .gz); - reads standard input."),
+    qrels: Path = typer.Option(..., "--qrels", help="TREC qrels file (topic iter docid grade); - reads standard input."),
     depth: int = typer.Option(10, "--depth", help="SERP depth k (>= 1)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Graded view with these gains, e.g. 0,1,2 (default: binary view)."),
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
@@ -33,7 +33,7 @@ def agreement_cmd(
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     table: Optional[Path] = typer.Option(None, "--table", help="Also write the summary table to this file (atomically; a missing folder is created), in --format or as its suffix says (.md .csv .json .tex; default Markdown)."),
     score_precision: str = ScorePrecisionOpt,
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
     fmt: Optional[str] = TableFormatOpt,
 ) -> None:
     """IPSO sign test vs paired t / Wilcoxon / sign tests of six metrics, all unordered run pairs (seed 001 Fig. 7)."""

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, progress_bar, setting, stdout
+from workbench.cli.common import JsonOpt, emit_json, progress_bar, setting, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -24,7 +24,7 @@ def census_cmd(
     depth: int = typer.Option(4, "--depth", help="Run depth k (>= 1); any k, counted exactly (closed form for binary gains, dynamic programming otherwise)."),
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Exact counts of equal/ni/ns/nonsep over all ordered pairs of runs in {0..c}^k (seed 001 Table 2)."""
     from workbench.ipso.census import _float_fraction, census

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, ipso_gains, stdout
+from workbench.cli.common import JsonOpt, emit_json, ipso_gains, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -26,7 +26,7 @@ def compare_cmd(
     depth: Optional[int] = typer.Option(None, "--depth", help="Depth k (default: the longer run; shorter runs are padded with zeros)."),
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default: from --gains, else the largest grade present)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """IPSO category of RUN_A against RUN_B (equal/ni/ns/nonsep), the per-depth trace, dominance vs ipso."""
     from workbench.ipso.compare import compare

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, ipso_gains, stdout
+from workbench.cli.common import JsonOpt, emit_json, ipso_gains, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -29,7 +29,7 @@ def freedom_cmd(
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default: from --gains, else the largest grade present)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
     topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 2 (needed by AP, nDCG, R, ...)."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Metric freedom of a pair (seed 001 Table 1): each measure's order, and exact parameter values where it ties."""
     from rich.markup import escape

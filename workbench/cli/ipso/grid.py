@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import emit_json, progress_bar, setting, stdout
+from workbench.cli.common import JsonOpt, emit_json, progress_bar, setting, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -30,7 +30,7 @@ def grid(
     topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 4 or 2,1."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Draw the grid: .png or .pdf."),
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """The grid of pair categories (equal/ni/ns/nonsep), rows and columns ordered by two measures (seed 001 Fig. 2-3)."""
     from workbench.errors import WorkbenchError

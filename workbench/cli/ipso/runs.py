@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import ScorePrecisionOpt, TableFormatOpt, table_format, write_table_file, emit_json, stdout
+from workbench.cli.common import JsonOpt, ScorePrecisionOpt, TableFormatOpt, table_format, write_table_file, emit_json, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -23,16 +23,16 @@ def register(app: typer.Typer) -> None:
 
 
 def runs_cmd(
-    run_a: Path = typer.Argument(..., help="TREC run file of System A (plain or .gz)."),
-    run_b: Path = typer.Argument(..., help="TREC run file of System B."),
-    qrels: Path = typer.Option(..., "--qrels", help="TREC qrels file (topic iter docid grade)."),
+    run_a: Path = typer.Argument(..., help="TREC run file of System A (plain or .gz); - reads standard input."),
+    run_b: Path = typer.Argument(..., help="TREC run file of System B; - reads standard input."),
+    qrels: Path = typer.Option(..., "--qrels", help="TREC qrels file (topic iter docid grade); - reads standard input."),
     depth: int = typer.Option(10, "--depth", help="SERP depth k (>= 1)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Graded view with these gains, e.g. 0,1,2 (default: binary view)."),
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
     table: Optional[Path] = typer.Option(None, "--table", help="Also write the table to this file (atomically; a missing folder is created), in --format or as its suffix says (.md .csv .json .tex; default Markdown)."),
     score_precision: str = ScorePrecisionOpt,
-    as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object on stdout."),
+    as_json: bool = JsonOpt,
     fmt: Optional[str] = TableFormatOpt,
 ) -> None:
     """IPSO per topic between two TREC runs: categories, counts, sign test on |ni| vs |ns|, seed 001 Fig. 5 table."""
