@@ -214,6 +214,7 @@ def stdin_files(kwargs: dict) -> Iterator[dict]:
     import shutil
     import tempfile
 
+    from workbench.core.files import atomic_write
     from workbench.errors import WorkbenchError
 
     def reads_stdin(value) -> bool:
@@ -241,8 +242,7 @@ def stdin_files(kwargs: dict) -> Iterator[dict]:
     folder = Path(tempfile.mkdtemp(prefix="workbench-stdin-"))
     copy = folder / STDIN_SHOWN
     try:
-        with open(copy, "wb") as fh:
-            shutil.copyfileobj(stream, fh)
+        atomic_write(copy, iter(lambda: stream.read(1 << 20), b""), what="copy of standard input")
         kw = dict(kwargs)
         if index is None:
             kw[key] = copy
