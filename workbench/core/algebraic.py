@@ -139,7 +139,7 @@ class AlgebraicPoint:
         return sgn(horner(hc, (self.lo + self.hi) / 2))
 
     def sympy(self) -> sympy.Expr:
-        return sympy.CRootOf(self.f.as_expr(), self.index)
+        return crootof(self.f, self.index)
 
     @property
     def degree(self) -> int:
@@ -396,6 +396,29 @@ def _mirror(rb, ra, q: Fraction) -> bool:
         if s_hi <= ra.lo or s_lo >= ra.hi:
             return False
         rb.refine()
+def crootof(f: sympy.Poly, index: int) -> sympy.CRootOf:
+    """sympy's ``CRootOf(f, index)`` written in ``f``'s own variable.
+
+    sympy caches root objects by polynomial up to the variable's name, so
+    ``CRootOf(p**2 + p - 1, 1)`` built after ``CRootOf(T**2 + T - 1, 1)`` is
+    the ``T`` object, and values would print in a variable the user never
+    wrote.  The root is built once through sympy (which isolates it and
+    fills its caches), then, if its variable differs, made again in ``f``'s.
+
+    >>> u, v = sympy.Symbol("u"), sympy.Symbol("v")
+    >>> sympy.CRootOf(u**2 - 3, 1), sympy.CRootOf(v**2 - 3, 1)
+    (CRootOf(u**2 - 3, 1), CRootOf(u**2 - 3, 1))
+    >>> crootof(sympy.Poly(v**2 - 3, v), 1)
+    CRootOf(v**2 - 3, 1)
+    """
+    r = sympy.CRootOf(f.as_expr(), index)
+    if not isinstance(r, sympy.CRootOf) or r.poly.gen == f.gen:
+        return r
+    # the same (integer, primitive) polynomial sympy keyed its caches by, in f's variable
+    poly = sympy.PurePoly(r.poly.as_expr().xreplace({r.poly.gen: f.gen}), f.gen, domain=r.poly.domain)
+    return type(r)._new(poly, r.index)
+
+
 def compare_reals(a, b) -> int:
     """``-1``, ``0`` or ``1`` as the exact real ``a`` is below, equal to or above ``b``.
 
@@ -487,7 +510,7 @@ def as_sympy(x):
     """The exact real ``x`` (rational or :class:`AlgebraicPoint`; ``None`` stays ``None``) as sympy.
 
     >>> p = sympy.Symbol("p")
-    >>> as_sympy(Fraction(1, 2)), as_sympy(from_crootof(sympy.CRootOf(p**2 + p - 1, 1))), as_sympy(None)
+    >>> as_sympy(Fraction(1, 2)), as_sympy(from_crootof(crootof(sympy.Poly(p**2 + p - 1, p), 1))), as_sympy(None)
     (1/2, CRootOf(p**2 + p - 1, 1), None)
 
     References
@@ -507,7 +530,7 @@ def endpoint_label(x) -> str:
     """An exact real as text the measure syntax reads back: ``1/2`` or ``root(p**2 + p - 1, 0.618034)``.
 
     >>> p = sympy.Symbol("p")
-    >>> endpoint_label(sympy.CRootOf(p**2 + p - 1, 1)), endpoint_label(sympy.Rational(1, 2))
+    >>> endpoint_label(crootof(sympy.Poly(p**2 + p - 1, p), 1)), endpoint_label(sympy.Rational(1, 2))
     ('root(p**2 + p - 1, 0.618034)', '1/2')
 
     References

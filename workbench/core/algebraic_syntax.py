@@ -148,7 +148,7 @@ def real_from_ast(node: ast.AST, text: str, what: str | None = None):
         raise BadParameterError(f"{what}: {ast.get_source_segment(text, node.args[0])} is not a polynomial of degree >= 1")
     import sympy
 
-    from workbench.core.algebraic import EquallyNearError, from_crootof, nearest_root, real_roots
+    from workbench.core.algebraic import EquallyNearError, crootof, from_crootof, nearest_root, real_roots
 
     x = sympy.Symbol(poly.var)
     f = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(poly.coeffs)], x, domain="QQ")
@@ -160,7 +160,7 @@ def real_from_ast(node: ast.AST, text: str, what: str | None = None):
         i = second.coeffs[0]
         if i.denominator != 1 or i < 0:
             raise BadParameterError(f"{what}: root index {arg_text} must be an integer >= 0")
-        r = sympy.CRootOf(f.as_expr(), int(i)) if i < f.degree() else None
+        r = crootof(f, int(i)) if i < f.degree() else None
         if r is None or not r.is_real:
             raise BadParameterError(f"{what}: {sympy.sstr(f.as_expr())} has no real root of index {int(i)} "
                                     f"(real roots are numbered from 0 in increasing order)")

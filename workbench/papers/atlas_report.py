@@ -39,7 +39,8 @@ def endpoint_text(x) -> str:
     """An exact endpoint: a rational, or a ``CRootOf`` with its approximation.
 
     >>> p = sympy.Symbol("p")
-    >>> endpoint_text(sympy.Rational(1, 2)), endpoint_text(sympy.CRootOf(p ** 2 + p - 1, 1))
+    >>> from workbench.core.algebraic import crootof
+    >>> endpoint_text(sympy.Rational(1, 2)), endpoint_text(crootof(sympy.Poly(p ** 2 + p - 1, p), 1))
     ('1/2', 'CRootOf(p**2 + p - 1, 1) ~ 0.618034')
 
     References

@@ -32,7 +32,8 @@ class ParamInterval:
     """An interval of a parameter's domain with exact sympy endpoints (``Rational``, ``CRootOf``, ``-oo``/``oo``).
 
     >>> p = sympy.Symbol("p")
-    >>> r = ParamInterval(sympy.Rational(1, 2), sympy.CRootOf(p**2 + p - 1, 1), False, True)
+    >>> from workbench.core.algebraic import crootof
+    >>> r = ParamInterval(sympy.Rational(1, 2), crootof(sympy.Poly(p**2 + p - 1, p), 1), False, True)
     >>> r.label(), r.contains(Fraction(3, 5)), r.contains(Fraction(1, 2)), r.is_point
     ('(1/2, root(p**2 + p - 1, 0.618034)]', True, False, False)
 

@@ -785,7 +785,8 @@ def crootof_text(r) -> str:
     >>> r = sympy.CRootOf(3 * p**5 - p**2 + 7 * p - 1, 0)
     >>> crootof_text(r) == sympy.sstr(r)
     True
-    >>> crootof_text(sympy.CRootOf(p**2 + p - 1, 1))
+    >>> from workbench.core.algebraic import crootof
+    >>> crootof_text(crootof(sympy.Poly(p**2 + p - 1, p), 1))
     'CRootOf(p**2 + p - 1, 1)'
     """
     poly = r.poly

@@ -119,7 +119,7 @@ def _crootof(x: AlgebraicPoint) -> sympy.Expr:
         if len(_CROOTOF_OF) > 4096:
             _CROOTOF_OF.clear()
             _POINT_OF.clear()
-        r = _CROOTOF_OF[key] = sympy.CRootOf(x.f, x.index)  # x.sympy(), without re-reading f from an expression
+        r = _CROOTOF_OF[key] = x.sympy()
         _POINT_OF[r] = x
     return r
 
@@ -137,7 +137,8 @@ def _printed(v) -> tuple[str, float | None]:
     the same float).
 
     >>> p = sympy.Symbol("p")
-    >>> _printed(sympy.CRootOf(p**2 + p - 1, 1)), _printed(Fraction(1, 2))
+    >>> from workbench.core.algebraic import crootof
+    >>> _printed(crootof(sympy.Poly(p**2 + p - 1, p), 1)), _printed(Fraction(1, 2))
     (('CRootOf(p**2 + p - 1, 1)', 0.6180339887498949), ('1/2', 0.5))
     """
     if getattr(v, "is_proven_root", False):
