@@ -154,7 +154,7 @@ def child_partial(depth: int, grades: int, blocks: int, workers: int) -> dict:
     from workbench.core.executors import open_executor
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
-    from workbench.scale.stream import DEFAULT_BLOCK, job_for, run_blocks
+    from workbench.scale.stream import DEFAULT_BLOCK, job_for
     from workbench.space.runs import Gains
     from workbench.space.spaces import rank_space
 

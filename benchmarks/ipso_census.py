@@ -217,7 +217,7 @@ def main() -> None:
     lines += [
         "## End to end",
         "",
-        f"`workbench ipso census --depth 10000` (binary), whole process (start-up, count, printing 6,021-digit",
+        "`workbench ipso census --depth 10000` (binary), whole process (start-up, count, printing 6,021-digit",
         f"counts): median {cli:.3f} s of {reps} runs at load average {load_cli:.1f}; target < {TARGET_CLI_10000:g} s: "
         f"{'yes' if ok else 'NO'}. The same command at depth 1 (start-up and imports, a trivial count) takes "
         f"{start:.3f} s: the census's own share at depth 10000 is {max(cli - start, 0):.3f} s.",

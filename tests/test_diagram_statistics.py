@@ -9,7 +9,7 @@ from workbench.order import hasse as hasse_module
 from workbench.order.diagram_statistics import diagram_statistics
 from workbench.order.hasse import hasse_diagram
 from workbench.order.orders import get_order
-from workbench.space.runs import Gains, Topic
+from workbench.space.runs import Topic
 from workbench.space.spaces import rank_space, set_space
 from cli_inputs import run_main
 

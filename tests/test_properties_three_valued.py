@@ -138,7 +138,7 @@ def test_inst_expected_utility_is_bounded_at_every_depth(name, grades):
     T = m.param_dict["T"]
 
     def eu(run):
-        n, reach, cum, num, den = len(run), Fraction(1), Fraction(0), Fraction(0), Fraction(0)
+        reach, cum, num, den = Fraction(1), Fraction(0), Fraction(0), Fraction(0)
         for i, grade in enumerate(run, 1):
             gain = g(grade) / g.gmax
             cum += gain

@@ -37,7 +37,7 @@ from workbench.data.score_matrix import score_matrices
 from workbench.measures.families import FAMILIES
 from workbench.measures.names import parse_measure
 from workbench.measures.measure import Measure
-from workbench.errors import UndefinedMeasureError, BadRunError
+from workbench.errors import UndefinedMeasureError
 from workbench.space.runs import Gains, Topic
 
 DATA = Path(os.environ.get("WORKBENCH_DATA", Path(__file__).resolve().parents[1].parent / "shared" / "data"))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
-import numpy as np
 import pytest
 import z3
 

@@ -10,7 +10,6 @@ allowed), depths up to 200.
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import product
 from pathlib import Path
 
 import numpy as np

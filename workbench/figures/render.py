@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Sequence
 
 import networkx as nx

@@ -44,7 +44,7 @@ from fractions import Fraction
 from workbench.core.algebraic_syntax import ROOT_FUNCTIONS, real_from_ast
 from workbench.errors import BadParameterError, UnknownMeasureError
 from workbench.measures.families import ALIASES, add_family_loader, load_user_family, unknown_family_error  # noqa: F401 (public here)
-from workbench.measures.measure import FAMILIES, Family, Measure, is_user_spec
+from workbench.measures.measure import FAMILIES, Measure, is_user_spec
 from workbench.measures.ranked import ranked_family
 from workbench.measures.params import param_text
 

@@ -56,7 +56,7 @@ import math
 import random
 import struct
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
@@ -420,7 +420,7 @@ def check_conformance(impl, measure, *, depth: int = 4, grades: int = 1, gains: 
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise WorkbenchError(f"seed {seed!r}: give an integer >= 0")
     g = gains if gains is not None else Gains.default(grades)
-    total_runs = space_size(depth, grades, topic)  # refuses a space too large before any work
+    space_size(depth, grades, topic)  # refuses a space too large before any work
     steps, done = depth * len(LAYOUTS) + examples, 0
     total, generated = Tally(), Tally()
     layouts = {k: Tally() for k in LAYOUTS}

@@ -32,12 +32,11 @@ NIST trec_eval (ranking rules).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import numpy as np
 
 from workbench.errors import TrecFormatError, UndefinedMeasureError
-from workbench.core.exact import ValueBlock, to_float
+from workbench.core.exact import to_float
 from workbench.data.exact_scores import block_floats, evaluate_measure
 from workbench.data.score_matrix import score_matrices
 from workbench.measures.names import parse_measure

@@ -1171,7 +1171,6 @@ def rbp_obligations(measure, gains: Gains) -> dict | None:
     ----------
     Moffat and Zobel, TOIS 2008 (RBP); Amigó et al., SIGIR 2013, sec. 3.
     """
-    import sympy
 
     if measure.family not in ("RBP", "gRBP") or measure.cutoff is not None:
         return None

@@ -211,11 +211,11 @@ def boundedness(grid, detail: dict) -> tuple[str, str, dict] | None:
             return None
         if any(s != 1 - p ** n for s, n in zip(sups, detail["depths"])):
             return None
-        return ("holds", f"geometric series: the best run of depth N scores (1-p) sum p^(i-1) = 1 - p^N "
-                         f"(sympy), so the supremum is 1, approached and never attained; the infimum 0 is the "
-                         f"all-zero run", {"sup": "1", "sup_attained": False, "inf": "0", "inf_attained": True})
+        return ("holds", "geometric series: the best run of depth N scores (1-p) sum p^(i-1) = 1 - p^N "
+                         "(sympy), so the supremum is 1, approached and never attained; the infimum 0 is the "
+                         "all-zero run", {"sup": "1", "sup_attained": False, "inf": "0", "inf_attained": True})
     if fam in ("DCG", "RBTO", "SBTO") and m.cutoff is None:
-        growth = {"DCG": f"at least g(c) sum_(i<=N) 1/i (log_b i <= i, log2(i+1) <= i), the harmonic series",
+        growth = {"DCG": "at least g(c) sum_(i<=N) 1/i (log_b i <= i, log2(i+1) <= i), the harmonic series",
                   "RBTO": "(c+1)^N - 1", "SBTO": "C(N+c, c) - 1"}[fam]
         if fam == "RBTO" and any(s != (c + 1) ** n - 1 for s, n in zip(sups, detail["depths"])):
             return None
@@ -264,7 +264,7 @@ def _restricted_boundedness(grid, fam: str, detail: dict) -> tuple[str, str, dic
     low = {"inf": detail.get("min_enumerated"), "lower_bound": "0"}
     where = "on the runs each topic allows (at most n_j documents of grade j)"
     if all(t.empty for t in topics):
-        return ("holds", f"every topic is empty: its only run is all zeros, which scores 0 at every depth",
+        return ("holds", "every topic is empty: its only run is all zeros, which scores 0 at every depth",
                 {"sup": "0", "sup_attained": True, "inf": "0", "inf_attained": True})
     if fam in ("RBP", "gRBP"):
         return ("holds", f"{where}: (1-p)/g_max sum_(i<=N) p^(i-1) g_i <= (1-p) sum_(i<=N) p^(i-1) = 1 - p^N < 1",

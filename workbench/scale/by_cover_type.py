@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-import numpy as np
 
 from workbench.core.exact import ValueBlock
 from workbench.measures.additive import AdditiveForm, minus, additive_form, prefix_values, sign_of

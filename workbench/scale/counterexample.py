@@ -59,7 +59,7 @@ from typing import Callable
 
 import numpy as np
 
-from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
+from workbench.errors import BadParameterError, NotExpressibleError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Run, Topic, check_depth
 from workbench.scale.smt import decide_depth, rational_candidates

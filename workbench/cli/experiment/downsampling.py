@@ -17,7 +17,7 @@ import typer
 from workbench.cli.common import (
     ScorePrecisionOpt,
     CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt, StudyGainsOpt, ViewOpt,
-    canonical_name, caption, check_range, csv_table, emit_table, fmt_number, markdown_table, prepare_study,
+    canonical_name, caption, check_range, csv_table, emit_table, fmt_number, prepare_study,
     progress_bar, scorer,
 )
 
