@@ -61,7 +61,11 @@ def test_import_workbench_is_cheap():
 def test_the_api_is_listed_and_loaded_on_first_use():
     assert set(wb.__all__) == {"classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure",
                                "score_matrix", "parameter", "properties", "ir_measure", "register_ir_measures",
-                               "conformance"}
+                               "conformance", "correlation", "significance", "WorkbenchError", "Measure", "Order",
+                               "Space", "Gains", "Topic", "Classification", "ThresholdTable", "ThresholdSeries",
+                               "Region", "Counterexample", "PropertyTable", "PropertyVerdict", "ScoreMatrix",
+                               "HasseDiagram", "Census", "IpsoComparison", "Conformance", "CorrelationTable",
+                               "BaselineTable"}
     assert set(wb.__all__) <= set(dir(wb)) and wb.__version__
     assert all(callable(getattr(wb, name)) for name in wb.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nosuch'"):

@@ -11,12 +11,30 @@ line's strings and return objects that display themselves::
 
 The functions (:mod:`workbench.api`): ``classify``, ``thresholds``,
 ``counterexample``, ``hasse``, ``census``, ``compare``, ``measure``,
-``score_matrix``, ``properties``, ``conformance``, and ``ir_measure`` / ``register_ir_measures``
+``score_matrix``, ``properties``, ``conformance``, ``correlation``, ``significance`` (runs against a
+baseline), and ``ir_measure`` / ``register_ir_measures``
 (the workbench's measures inside ir_measures and PyTerrier).  They are loaded on first use (PEP 562), so that
 ``import workbench`` imports neither numpy nor sympy nor z3.
 
 ``wb.parameter`` declares a parameter of a measure of your own (a decorator,
 :func:`workbench.measures.declare.parameter`).
+
+The types are one attribute away too, loaded on first use like the functions:
+the inputs ``wb.Measure``, ``wb.Order``, ``wb.Space``, ``wb.Gains``,
+``wb.Topic``; the results ``wb.Classification``, ``wb.ThresholdTable``,
+``wb.ThresholdSeries``, ``wb.Region``, ``wb.Counterexample``,
+``wb.PropertyTable``, ``wb.PropertyVerdict``, ``wb.ScoreMatrix``,
+``wb.HasseDiagram``, ``wb.Census``, ``wb.IpsoComparison``, ``wb.Conformance``,
+``wb.CorrelationTable``, ``wb.BaselineTable``; and ``wb.WorkbenchError``, the
+base of every error the workbench raises (:mod:`workbench.errors`)::
+
+    >>> isinstance(wb.classify("P", depth=2), wb.Classification)
+    True
+    >>> try:
+    ...     wb.measure("NoSuchMeasure")
+    ... except wb.WorkbenchError as e:
+    ...     type(e).__name__
+    'UnknownMeasureError'
 
 ``wb.measure`` is the function; the measures themselves live in the
 subpackage :mod:`workbench.measures`.
@@ -30,16 +48,46 @@ __version__ = "0.1.0"
 
 #: The public API, loaded from :mod:`workbench.api` on first use.
 _API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
-        "properties", "ir_measure", "register_ir_measures", "conformance"]
+        "properties", "ir_measure", "register_ir_measures", "conformance", "correlation", "significance"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
 _DECLARE = ["parameter"]
 
-__all__ = _API + _DECLARE
+#: The public types, ``name -> module`` they are loaded from on first use.
+_TYPES = {
+    "WorkbenchError": "workbench.errors",
+    "Measure": "workbench.measures.measure",
+    "Order": "workbench.order.orders",
+    "Space": "workbench.space.spaces",
+    "Gains": "workbench.space.runs",
+    "Topic": "workbench.space.runs",
+    "Classification": "workbench.scale.classify",
+    "ThresholdTable": "workbench.scale.thresholds",
+    "ThresholdSeries": "workbench.scale.thresholds",
+    "Region": "workbench.scale.thresholds",
+    "Counterexample": "workbench.scale.counterexample",
+    "PropertyTable": "workbench.property.table",
+    "PropertyVerdict": "workbench.property.verdict",
+    "ScoreMatrix": "workbench.data.score_matrix",
+    "HasseDiagram": "workbench.figures.diagram",
+    "Census": "workbench.ipso.census",
+    "IpsoComparison": "workbench.ipso.compare",
+    "Conformance": "workbench.peers.check",
+    "CorrelationTable": "workbench.experiments.correlation",
+    "BaselineTable": "workbench.experiments.baseline",
+}
+
+__all__ = _API + _DECLARE + list(_TYPES)
 
 
 def __getattr__(name: str):
-    """Load the API function ``name`` from :mod:`workbench.api` on first use (PEP 562)."""
+    """Load the API function or type ``name`` on first use (PEP 562)."""
+    if name in _TYPES:
+        import importlib
+
+        value = getattr(importlib.import_module(_TYPES[name]), name)
+        globals()[name] = value
+        return value
     if name in _DECLARE:
         from workbench.measures import declare
 

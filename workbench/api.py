@@ -46,7 +46,7 @@ from workbench.errors import (BadDepthError, BadGainsError, BadParameterError, B
 
 __all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
            "ir_measure", "register_ir_measures",
-           "properties", "conformance"]
+           "properties", "conformance", "correlation", "significance"]
 
 
 # ---------------------------------------------------------------------------
@@ -557,7 +557,7 @@ def measure(name):
     return _measure(name)
 
 
-def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None, skip_missing=False,
+def score_matrix(qrels, runs, measures, *, names=None, view="graded", depth=None, gains=None, skip_missing=False,
                  score_precision="float32"):
     """Topics x systems score matrices of TREC runs, exact where the measure allows (``workbench experiment``).
 
@@ -572,11 +572,16 @@ def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None
         ``{topic: [docid, ...]}`` (a ranking), ``{topic: {docid: score}}``,
         ``ScoredDoc`` tuples, a DataFrame (``qid, docno, score``; a ``rank``
         column is ignored, as trec_eval ignores it), a ranx ``Run`` or an
-        ir_datasets dataset; or one such run that is not a dict.  Runs given
-        by scores are ranked as trec_eval ranks them: score descending, ties
-        by docid descending.
+        ir_datasets dataset; a list of DataFrames (PyTerrier's way), each
+        named by ``names``, its ``name`` attribute (``attrs["name"]``) or
+        ``run1``, ``run2``, ...; or one run: a DataFrame, a ranx ``Run``, or a
+        dict ``{topic: {docid: score}}`` (read as one run named ``run``, not
+        as runs named by topic).  Runs given by scores are ranked as
+        trec_eval ranks them: score descending, ties by docid descending.
     measures : str or sequence of str
         ``"AP"`` gives one matrix; ``"AP,RBP(p=0.8),ir:Bpref"`` or a list gives one per measure.
+    names : list of str, optional
+        The runs' names, in order (as ``pt.Experiment(names=...)``), for a list of runs or one run.
     view : {"graded", "binary"}
     depth : int, optional
         Cut every ranking to its first ``depth`` documents.
@@ -608,12 +613,20 @@ def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None
     ['7/12', '0']
     >>> [m.measure for m in wb.score_matrix(qrels, runs, "AP,RBP(p=0.8)")]
     ['AP', 'RBP(p=0.8)']
+    >>> wb.score_matrix(qrels, {"1": {"a": 0.9, "n": 0.5}, "2": {"c": 0.1}}, "AP").systems   # one run
+    ('run',)
 
     References
     ----------
     Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000) sec. 5.1-5.2; NIST trec_eval (``-c``).
     """
-    from workbench.data.score_matrix import VIEWS, score_matrices
+    names_, single = _measure_names(measures)
+    return _matrices(qrels, runs, names_, names=names, view=view, depth=depth, gains=gains,
+                     skip_missing=skip_missing, score_precision=score_precision)[0 if single else slice(None)]
+
+
+def _measure_names(measures) -> tuple[list[str], bool]:
+    """``(names, whether one name was given as a string)`` of ``"AP,RBP(p=0.8)"`` or a list of names."""
     from workbench.ipso.freedom import split_measures
 
     if isinstance(measures, str):
@@ -625,14 +638,123 @@ def score_matrix(qrels, runs, measures, *, view="graded", depth=None, gains=None
         raise UnknownMeasureError(f"measures {measures!r}: give names as 'AP,RBP(p=0.8)' or a list of names")
     if not names:
         raise UnknownMeasureError("measures: name at least one measure, e.g. 'AP'")
+    return names, single
+
+
+def _matrices(qrels, runs, measures: list, *, names, view, depth, gains, skip_missing, score_precision) -> list:
+    """The score matrices of ``measures`` (names), the runs read once by :func:`workbench.data.adapters.as_runs`."""
+    from workbench.data.adapters import as_runs
+    from workbench.data.score_matrix import VIEWS, score_matrices
+
     if view not in VIEWS:
         raise WorkbenchError(f"view {view!r}: use {' or '.join(VIEWS)}")
     n = None if depth is None else _depth(depth)
     if isinstance(runs, (str, Path)):
         runs = [runs]
-    matrices = score_matrices(qrels, runs, names, view, n, gains=_gains(gains), skip_missing=skip_missing,
-                              score_precision=score_precision)
-    return matrices[0] if single else matrices
+    runs = as_runs(runs, score_precision, names)
+    return score_matrices(qrels, runs, measures, view, n, gains=_gains(gains), skip_missing=skip_missing,
+                          score_precision=score_precision)
+
+
+def correlation(qrels, runs, measures, *, names=None, view="graded", depth=None, gains=None, skip_missing=False,
+                score_precision="float32"):
+    """Kendall's tau-b between measures over the systems, topic by topic and overall (``workbench experiment correlation``).
+
+    Parameters
+    ----------
+    qrels, runs, names, view, depth, gains, skip_missing, score_precision
+        As for :func:`score_matrix`.
+    measures : str or sequence of str
+        At least two: ``"AP,RBP(p=0.8)"`` or a list; every pair is compared.
+
+    Returns
+    -------
+    CorrelationTable
+        ``rows`` (one :class:`~workbench.experiments.correlation.CorrelationRow`
+        per pair: ``topic_by_topic`` mean tau-b, ``overall`` tau-b with its exact
+        pair counts), ``markdown()``, ``csv()``, ``to_frame()``.
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> qrels = {"1": {"a": 2, "b": 1}, "2": {"c": 1, "d": 1}}
+    >>> runs = {"x": {"1": ["a", "b"], "2": ["c", "d"]}, "y": {"1": ["b", "a"], "2": ["n", "c"]},
+    ...         "z": {"1": ["n", "a"], "2": ["d", "n"]}}
+    >>> t = wb.correlation(qrels, runs, "SBTO,RBTO,P", depth=2)
+    >>> [(r.a, r.b, r.overall.value) for r in t.rows]
+    [('SBTO', 'RBTO', 1.0), ('SBTO', 'P', 1.0), ('RBTO', 'P', 1.0)]
+    >>> t.to_frame()[["measure_a", "measure_b", "topics"]].values.tolist()[0]
+    ['SBTO', 'RBTO', 2]
+
+    References
+    ----------
+    Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000) sec. 5.2, eq. 7, Tables 1-2; Kendall 1948 (tau-b).
+    """
+    from workbench.experiments.correlation import correlation_table
+
+    ms, _ = _measure_names(measures)
+    if len(ms) < 2:
+        raise UnknownMeasureError(f"measures {measures!r}: name at least two measures to correlate, e.g. 'AP,RBP(p=0.8)'")
+    return correlation_table(_matrices(qrels, runs, ms, names=names, view=view, depth=depth, gains=gains,
+                                       skip_missing=skip_missing, score_precision=score_precision))
+
+
+def significance(qrels, runs, measures, *, baseline=None, test="t", correction=None, alpha=0.05, names=None,
+                 view="graded", depth=None, gains=None, skip_missing=False, score_precision="float32"):
+    """Every run against a baseline: mean, difference, topics up and down, paired test (as ``pt.Experiment``).
+
+    Parameters
+    ----------
+    qrels, runs, names, view, depth, gains, skip_missing, score_precision
+        As for :func:`score_matrix` (a list of PyTerrier DataFrames with ``names`` too).
+    measures : str or sequence of str
+        ``"AP"``, ``"AP,nDCG@10"`` or a list.
+    baseline : str or int, optional
+        The baseline run, by name or position (default: the first run).
+    test : {"t", "wilcoxon"}
+        Paired two-sided test over the topics: Student's t or Wilcoxon's signed rank.
+    correction : {None, "bonferroni", "holm"}
+        Correction over the runs of each measure.
+    alpha : float, default 0.05
+        ``reject`` is ``p < alpha`` (after the correction).
+
+    Returns
+    -------
+    BaselineTable
+        ``cell(system, measure)`` (``mean``, ``delta``, ``better`` and
+        ``worse`` topic counts decided exactly, ``p_value``, ``reject``);
+        ``to_frame()``: one row per run, ``pt.Experiment``'s columns.
+
+    Raises
+    ------
+    BadScoreMatrixError
+        Fewer than two runs or topics, an unknown baseline, test or correction.
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> qrels = {"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}, "4": {"d": 1}}
+    >>> runs = {"bm25": {"1": ["x", "a"], "2": ["x", "b"], "3": ["c"], "4": ["x", "y", "d"]},
+    ...         "new": {"1": ["a"], "2": ["b"], "3": ["x", "c"], "4": ["d"]}}
+    >>> t = wb.significance(qrels, runs, "RR")
+    >>> t
+    BaselineTable against bm25: 2 systems, RR; paired t-test, alpha 0.05
+      bm25  RR 0.5833 (baseline)
+      new   RR 0.8750 (+0.2917, +3 -1, p=0.3542)
+    >>> t.to_frame()[["name", "RR +", "RR -", "RR reject"]].values.tolist()
+    [['bm25', 0, 0, None], ['new', 3, 1, False]]
+
+    References
+    ----------
+    PyTerrier ``pt.Experiment(baseline=...)`` (Macdonald and Tonellotto, ICTIR 2020); ranx ``compare``
+    (Bassani, ECIR 2022); Student 1908 (paired t); Wilcoxon 1945; Holm 1979.
+    """
+    from workbench.experiments.baseline import baseline_table
+
+    ms, _ = _measure_names(measures)
+    matrices = _matrices(qrels, runs, ms, names=names, view=view, depth=depth, gains=gains,
+                         skip_missing=skip_missing, score_precision=score_precision)
+    return baseline_table(matrices, baseline=baseline, test=test, correction=correction, alpha=alpha)
 
 
 def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=None, which=None):

@@ -80,7 +80,7 @@ QRELS_SHAPES = ("a TREC qrels file (plain or gzip), a dict {topic: {docid: grade
 RUN_SHAPES = ("a TREC run file (plain or gzip), a dict {topic: {docid: score}} (ranked by score as trec_eval does) "
               "or {topic: [docid, ...]} (a ranking, best first), ir_measures ScoredDoc tuples "
               "(query_id, doc_id, score), a pandas DataFrame (qid, docno, score), a ranx Run or an ir_datasets dataset")
-RUNS_SHAPES = "a list of run files or a dict {name: run}, each run " + RUN_SHAPES
+RUNS_SHAPES = ("a list of run files or DataFrames (names=[...]), a dict {name: run} or one run, each run " + RUN_SHAPES)
 QRELS_COLUMNS = (("qid", "docno", "label"), ("query_id", "doc_id", "relevance"))
 RUN_COLUMNS = (("qid", "docno", "score"), ("query_id", "doc_id", "score"))
 QREL_FIELDS = ("query_id", "doc_id", "relevance")
@@ -128,9 +128,9 @@ def _score(score, where: str, doc) -> float:
         except ValueError as e:
             raise BadInputShapeError(f"{where}: {e}") from None
     if isinstance(score, bool) or not isinstance(score, numbers.Real) or math.isnan(score):
-        raise BadInputShapeError(f"{where}: score {score!r} of document {doc!r} is not a number")
+        raise BadInputShapeError(f"{where}: score {_short(score)} of document {_short(doc)} is not a number")
     if math.isinf(score):
-        raise BadInputShapeError(f"{where}: score {score!r} of document {doc!r} is not finite: give a finite number")
+        raise BadInputShapeError(f"{where}: score {_short(score)} of document {_short(doc)} is not finite: give a finite number")
     return score
 
 
@@ -144,18 +144,28 @@ def _grade(grade, where: str, doc) -> int:
         except ValueError as e:
             raise BadInputShapeError(f"{where}: {e}") from None
     if isinstance(grade, bool) or not isinstance(grade, numbers.Integral):
-        raise BadInputShapeError(f"{where}: grade {grade!r} of document {doc!r} is not an integer")
+        raise BadInputShapeError(f"{where}: grade {_short(grade)} of document {_short(doc)} is not an integer")
     try:
         return check_grade_range(int(grade), doc=doc)
     except ValueError as e:
         raise BadInputShapeError(f"{where}: {e}") from None
 
 
+def _short(x, width: int = 40) -> str:
+    """``repr(x)`` on one line of at most ``width`` characters (a pandas Series would print 14 lines).
+
+    >>> _short("1"), _short(list(range(30)))
+    ("'1'", '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11...')
+    """
+    text = " ".join(repr(x).split())
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def _ids(topic, doc, where: str, what: str) -> None:
     if not isinstance(topic, str):
-        raise BadInputShapeError(f"{where}: topic ids are strings (as in a {what} file), got {_kind(topic)} {topic!r}")
+        raise BadInputShapeError(f"{where}: topic ids are strings (as in a {what} file), got {_kind(topic)} {_short(topic)}")
     if not isinstance(doc, str):
-        raise BadInputShapeError(f"{where}, topic {topic!r}: docid {doc!r} is {_kind(doc)}, not a string")
+        raise BadInputShapeError(f"{where}, topic {_short(topic)}: docid {_short(doc)} is {_kind(doc)}, not a string")
 
 
 # ---------------------------------------------------------------- rows of any shape
@@ -176,8 +186,7 @@ def _record_rows(records, fields, where: str, got: str, give: str) -> Iterable[t
         try:
             yield tuple(getattr(r, f) for f in fields)
         except AttributeError:
-            item = repr(r)
-            item = item if len(item) <= 40 else item[:37] + "..."
+            item = _short(r)
             raise BadInputShapeError(f"{where}: got {got} {type(r).__name__} (item {k} {item} has no "
                                      f"{', '.join(fields)}); give {give}") from None
 
@@ -223,7 +232,7 @@ def as_qrels(qrels, what: str = "qrels") -> dict[str, dict[str, int]]:
         plain = True    # every grade a Python int: the dict is returned as it is, not copied
         for topic, judged in qrels.items():
             if not isinstance(topic, str):
-                raise BadInputShapeError(f"{what}: topic ids are strings (as in a qrels file), got {_kind(topic)} {topic!r}")
+                raise BadInputShapeError(f"{what}: topic ids are strings (as in a qrels file), got {_kind(topic)} {_short(topic)}")
             if not isinstance(judged, Mapping):
                 raise BadInputShapeError(f"{what}, topic {topic!r}: got {_kind(judged)}; give a dict {{docid: grade}}")
             for doc, grade in judged.items():
@@ -271,14 +280,14 @@ def _ranked_from_dict(run: Mapping, where: str, score_precision: str) -> RankedR
             pairs = []
             for doc, score in docs.items():
                 if not isinstance(doc, str):
-                    raise BadInputShapeError(f"{at}: docid {doc!r} is {_kind(doc)}, not a string")
+                    raise BadInputShapeError(f"{at}: docid {_short(doc)} is {_kind(doc)}, not a string")
                 pairs.append((_score(score, at, doc), doc))
             out[topic] = trec_order(pairs, score_precision)
         elif isinstance(docs, (list, tuple)):
             ranking = list(docs)
             for doc in ranking:
                 if not isinstance(doc, str):
-                    raise BadInputShapeError(f"{at}: docid {doc!r} is {_kind(doc)}, not a string")
+                    raise BadInputShapeError(f"{at}: docid {_short(doc)} is {_kind(doc)}, not a string")
             if len(set(ranking)) != len(ranking):
                 seen: set = set()
                 twice = next(d for d in ranking if d in seen or seen.add(d))
@@ -358,9 +367,30 @@ def named_run(run, default: str = "run", score_precision: str = "float32") -> tu
     if _is_path(run):
         name = Path(run).name
     else:
-        name = getattr(run, "name", None) if _is_ranx(run, "Run") else None
-        name = name if isinstance(name, str) and name else default
+        name = object_name(run) or default
     return as_run(run, name, score_precision), name
+
+
+def object_name(run) -> str | None:
+    """The name a run object carries: a ranx ``Run``'s ``name``; a DataFrame's ``name`` attribute or ``attrs["name"]``.
+
+    A DataFrame's ``name`` is a column when it has a column ``name``: only a
+    non-empty string counts, so such a frame has no name.
+
+    >>> object_name({"1": ["a"]}) is None
+    True
+
+    References
+    ----------
+    ranx ``Run.name``; pandas ``DataFrame.attrs``; PyTerrier (a run's name in ``pt.Experiment(names=...)``).
+    """
+    if _is_ranx(run, "Run"):
+        candidates = [getattr(run, "name", None)]
+    elif _is_frame(run):
+        candidates = [run.__dict__.get("name"), getattr(run, "attrs", {}).get("name")]
+    else:
+        return None
+    return next((c for c in candidates if isinstance(c, str) and c), None)
 
 
 # ---------------------------------------------------------------- several runs
@@ -446,51 +476,148 @@ def run_list(runs) -> list:
     raise BadInputShapeError(f"runs: got {_kind(runs)}; give a list of runs, each {RUN_SHAPES}")
 
 
-def as_runs(runs, score_precision: str = "float32") -> dict[str, RankedRun]:
+def _dict_level(value) -> str:
+    """What a value of a dict of runs is: ``"topic"`` (``{docid: score}`` or ``[docid, ...]``: the dict is one run),
+    ``"run"`` (a run of any shape: the dict is ``{name: run}``) or ``"empty"`` (cannot tell).
+
+    Only the first entry of an inner dict is looked at: the run is read and checked in full afterwards.
+    """
+    if isinstance(value, Mapping):
+        if not value:
+            return "empty"
+        first = next(iter(value.values()))
+        return "topic" if isinstance(first, (numbers.Real, str)) else "run"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "empty"
+        return "topic" if all(isinstance(d, str) for d in value[:1]) else "run"
+    return "run"
+
+
+def is_one_run(runs: Mapping) -> bool:
+    """Whether the dict ``runs`` is one run ``{topic: {docid: score}}`` / ``{topic: [docid, ...]}`` rather than
+    ``{name: run}``; a dict that mixes both raises :class:`~workbench.errors.BadInputShapeError` in one line.
+
+    A run's topic holds scores or docids, a dict of runs' entry holds a run
+    (a dict of topics, a file, a DataFrame ...): the first entries tell them apart.
+
+    >>> is_one_run({"1": {"a": 0.5, "b": 0.2}}), is_one_run({"1": ["a", "b"]}), is_one_run({"bm25": {"1": ["a"]}})
+    (True, True, False)
+    >>> is_one_run({"1": {"a": 0.5}, "bm25": {"1": ["a"]}})
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadInputShapeError: runs: key '1' holds one topic's {docid: score} but key 'bm25' holds a whole run; give one run {topic: {docid: score}} or several as {name: {topic: {docid: score}}}
+
+    References
+    ----------
+    pytrec_eval and ranx run dicts ``{topic: {docid: score}}``.
+    """
+    kinds = {}
+    for key, value in runs.items():
+        kinds.setdefault(_dict_level(value), key)
+    if "topic" in kinds and "run" in kinds:
+        raise BadInputShapeError(f"runs: key {_short(kinds['topic'])} holds one topic's {{docid: score}} but key "
+                                 f"{_short(kinds['run'])} holds a whole run; give one run {{topic: {{docid: score}}}} "
+                                 "or several as {name: {topic: {docid: score}}}")
+    return "topic" in kinds
+
+
+def _names(names, count: int) -> list[str]:
+    """``names=`` checked against ``count`` runs: a list of distinct non-empty strings (or one name for one run)."""
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) and n for n in names):
+        raise BadInputShapeError(f"names {_short(names)}: give a list of run names, e.g. ['BM25', 'DPH']")
+    if len(names) != count:
+        raise BadInputShapeError(f"names: {len(names)} name(s) for {count} run(s); give one name per run")
+    return list(names)
+
+
+def _unique(named: list[tuple[str, object]]) -> None:
+    """Refuse two runs with one name, in one line naming the fix."""
+    seen: dict[str, int] = {}
+    for k, (name, _) in enumerate(named):
+        if name in seen:
+            raise BadInputShapeError(f"runs: items {seen[name]} and {k} are both named {name!r}; "
+                                     "name the runs with names=[...] or give a dict {name: run}")
+        seen[name] = k
+
+
+def as_runs(runs, score_precision: str = "float32", names=None) -> dict[str, RankedRun]:
     """Several runs as ``{name: {topic: [docid, ...]}}`` in trec_eval's order.
 
     ``runs`` is a list of run files (named by :func:`run_name`), a dict
-    ``{name: run}`` with each run of any shape :func:`as_run` accepts, or one
-    run that cannot be mistaken for a dict of runs: a DataFrame, a ranx
-    ``Run`` (named by its ``name``), an ir_datasets dataset or ``ScoredDoc``
-    records (named ``run``).  A plain dict is always ``{name: run}``.
+    ``{name: run}`` with each run of any shape :func:`as_run` accepts, or a
+    list of run objects (PyTerrier's way: pandas DataFrames ``qid, docno,
+    score``; ranx ``Run``; ir_datasets datasets; run files), each named by
+    ``names``, else by its file name or its own name (:func:`object_name`),
+    else ``run1``, ``run2``, ...  One run is accepted too: a DataFrame, a
+    ranx ``Run``, a dataset, ``ScoredDoc`` records, or a dict
+    ``{topic: {docid: score}}`` / ``{topic: [docid, ...]}`` (told from
+    ``{name: run}`` by :func:`is_one_run`), named ``run`` unless named.
+
+    Parameters
+    ----------
+    runs
+        As above.
+    score_precision : {"float32", "float64"}
+    names : list of str, optional
+        One name per run, in order (as ``pt.Experiment(names=...)``); not with a dict ``{name: run}``.
 
     Examples
     --------
     >>> as_runs({"s": {"1": {"a": 1.0, "b": 2.0}}})
     {'s': {'1': ['b', 'a']}}
+    >>> as_runs({"1": {"a": 1.0, "b": 2.0}}), as_runs({"1": ["a", "b"]}, names=["mine"])
+    ({'run': {'1': ['b', 'a']}}, {'mine': {'1': ['a', 'b']}})
     >>> as_runs([{"1": ["a"]}])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    workbench.errors.BadInputShapeError: runs: item 0 is a dict; give a list of run files or a dict {name: run}, ...
+    workbench.errors.BadInputShapeError: runs: item 0 is a dict; give a list of run files or DataFrames (names=[...]), ...
 
     References
     ----------
-    trec_eval run format; PyTerrier, ranx and ir_measures run shapes.
+    trec_eval run format; PyTerrier (``pt.Experiment`` runs and ``names``), ranx and ir_measures run shapes.
     """
     check_score_precision(score_precision)
     if isinstance(runs, Mapping):
+        if is_one_run(runs):
+            (name,) = _names(names, 1) if names is not None else ["run"]
+            return {name: _ranked_from_dict(runs, f"run {name}", score_precision)}
+        if names is not None:
+            raise BadInputShapeError("names: a dict {name: run} names its runs already; give names= with a list of runs")
         out = {}
         for name, r in runs.items():
             if not isinstance(name, str):
-                raise BadInputShapeError(f"runs: run name {name!r} is {_kind(name)}, not a string")
+                raise BadInputShapeError(f"runs: run name {_short(name)} is {_kind(name)}, not a string")
             out[name] = as_run(r, name, score_precision)
         return out
     if _single_run(runs):
-        ranking, name = named_run(runs, "run", score_precision)
-        return {name: ranking}
-    if isinstance(runs, (list, tuple)) and all(_is_path(p) for p in runs):
+        if names is None:
+            ranking, name = named_run(runs, "run", score_precision)
+            return {name: ranking}
+        (name,) = _names(names, 1)
+        return {name: as_run(runs, name, score_precision)}
+    if isinstance(runs, (list, tuple)) and all(_is_path(p) for p in runs) and names is None:
         return load_runs(runs, score_precision)
+    if isinstance(runs, (list, tuple)) and runs and all(_is_path(p) or _single_run(p) for p in runs):
+        given = _names(names, len(runs)) if names is not None else [
+            run_name(p) if _is_path(p) else object_name(p) or f"run{k + 1}" for k, p in enumerate(runs)]
+        named = list(zip(given, runs))
+        _unique(named)
+        return {name: as_run(r, name, score_precision) for name, r in named}
     if _is_records(runs):
         it = iter(runs)
         first = next(it, None)
         if first is not None and _has_fields(first, SCORED_FIELDS):
-            return {"run": as_run(itertools.chain([first], it), "run", score_precision)}
+            (name,) = _names(names, 1) if names is not None else ["run"]
+            return {name: as_run(itertools.chain([first], it), name, score_precision)}
         if isinstance(runs, (list, tuple)):
-            k, bad = next((k, p) for k, p in enumerate(runs) if not _is_path(p))
-            raise BadInputShapeError(f"runs: item {k} is {_kind(bad)}; give {RUNS_SHAPES}")
+            k, bad = next(((k, p) for k, p in enumerate(runs) if not (_is_path(p) or _single_run(p))), (0, None))
+            if bad is not None:
+                raise BadInputShapeError(f"runs: item {k} is {_kind(bad)}; give {RUNS_SHAPES}")
     raise BadInputShapeError(f"runs: got {_kind(runs)}; give {RUNS_SHAPES}")
 
 
-__all__ = ["QRELS_SHAPES", "RUN_SHAPES", "RUNS_SHAPES", "as_qrels", "as_run", "named_run", "run_list", "as_runs", "load_runs",
+__all__ = ["QRELS_SHAPES", "RUN_SHAPES", "RUNS_SHAPES", "as_qrels", "as_run", "named_run", "run_list", "as_runs", "is_one_run", "object_name", "load_runs",
            "run_name"]

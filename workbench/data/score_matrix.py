@@ -500,6 +500,40 @@ class ScoreMatrix:
 
         return ranked_matrix(self, depth, MAX_SPACE if max_space is None else max_space, unit)
 
+    def to_frame(self, exact: bool = False):
+        """The matrix as a pandas DataFrame: a row per topic (index ``topic``), a column per system.
+
+        Parameters
+        ----------
+        exact : bool, default False
+            False: the float copy (:attr:`floats`, float64 columns); True: the
+            exact values (Fractions or sympy numbers, object columns; an
+            ir_measures matrix has floats only and gives them).
+
+        Examples
+        --------
+        >>> m = score_matrices({"1": {"a": 1}, "2": {"b": 1}}, {"x": {"1": ["a"]}, "y": {"2": ["n", "b"]}}, ["RR"])[0]
+        >>> f = m.to_frame()
+        >>> f.index.name, f.index.tolist(), f.columns.tolist(), f.to_numpy().tolist()
+        ('topic', ['1', '2'], ['x', 'y'], [[1.0, 0.0], [0.0, 0.5]])
+        >>> m.to_frame(exact=True).loc["2", "y"]
+        Fraction(1, 2)
+
+        References
+        ----------
+        Seed 000 sec. 5.2 (the T x S matrix); pandas ``DataFrame``.
+        """
+        from workbench.core.frames import pandas
+
+        pd = pandas()
+        if exact and self.exact:
+            data = [[self.blocks[k].value(j) for j in range(len(self.systems))] for k in range(len(self.topics))]
+            out = pd.DataFrame(data, index=list(self.topics), columns=list(self.systems), dtype=object)
+        else:
+            out = pd.DataFrame(self.floats, index=list(self.topics), columns=list(self.systems))
+        out.index.name, out.columns.name = "topic", "system"
+        return out
+
     def __repr__(self) -> str:
         return (f"ScoreMatrix({self.measure!r}, {self.source}, {self.view}, depth={self.depth}, "
                 f"{len(self.topics)} topics x {len(self.systems)} systems)")

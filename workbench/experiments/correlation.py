@@ -303,6 +303,28 @@ class CorrelationTable:
     def to_dict(self, per_topic: bool = False) -> dict:
         return {"view": self.view, "rows": [r.to_dict(per_topic) for r in self.rows]}
 
+    def to_frame(self):
+        """The table as a pandas DataFrame: one row per measure pair (tau-b topic by topic and overall, as floats).
+
+        Examples
+        --------
+        >>> from workbench.data.score_matrix import score_matrices
+        >>> runs = {"x": {"1": ["a", "b"]}, "y": {"1": ["b", "n"]}, "z": {"1": ["n", "a"]}}
+        >>> f = correlation_table(score_matrices({"1": {"a": 2, "b": 1}}, runs, ["SBTO", "gP"], depth=2)).to_frame()
+        >>> f.values.tolist()
+        [['SBTO', 'gP', 1.0, 1.0, 1, 0]]
+
+        References
+        ----------
+        Seed 000 Tables 1-2; pandas ``DataFrame``.
+        """
+        from workbench.core.frames import frame
+
+        rows = [{"measure_a": r.a, "measure_b": r.b, "topic_by_topic": r.topic_by_topic.mean,
+                 "overall": r.overall.value, "topics": len(r.topic_by_topic.per_topic),
+                 "undefined_topics": len(r.topic_by_topic.undefined)} for r in self.rows]
+        return frame(rows, ["measure_a", "measure_b", "topic_by_topic", "overall", "topics", "undefined_topics"])
+
     def table(self, caption: str | None = None, notes: Sequence[str] = ()):
         """The seed 000 Table 1-2 layout as a :class:`~workbench.core.table.Table` (tau to 4 decimals on show)."""
         from workbench.core.table import Cell, Table

@@ -190,6 +190,28 @@ class PropertyTable:
                 "<table><tr><th>property</th><th>source</th><th>verdict</th><th>every depth</th>"
                 f"<th>witness / why</th></tr>{body}</table>")
 
+    def to_frame(self):
+        """The verdicts as a pandas DataFrame: one row per property (``measure``, ``property``, ``source``,
+        ``verdict``, ``every_depth``, ``scope``, ``witness`` -- the witness or the reason in one line).
+
+        Examples
+        --------
+        >>> t = PropertyTable("RR", 1, "0,1", (1, 2), ("1",),
+        ...                   (PropertyVerdict("completeness", "Moffat 2013", "holds", "every depth", why="no topic read"),))
+        >>> t.to_frame().values.tolist()
+        [['RR', 'completeness', 'Moffat 2013', 'holds', False, 'every depth', 'no topic read']]
+
+        References
+        ----------
+        pandas ``DataFrame``; the rows of :meth:`rows`.
+        """
+        from workbench.core.frames import frame
+
+        rows = [{"measure": self.measure, "property": v.name, "source": v.source, "verdict": v.verdict,
+                 "every_depth": bool(v.every_depth), "scope": v.scope, "witness": witness_text(v) or None}
+                for v in self.verdicts]
+        return frame(rows, ["measure", "property", "source", "verdict", "every_depth", "scope", "witness"])
+
     def to_json(self) -> dict:
         """The one JSON object of ``workbench properties --json``."""
         out = {"measure": self.measure, "grades": self.grades, "gains": self.gains, "depths": list(self.depths),

@@ -581,6 +581,39 @@ class Classification:
         return (f"{self.intrinsic.distinct:,} distinct values, more than the {self.ranked_limit:,} listed; "
                 f"ask for more with --ranked-values N (0: all)")
 
+    def to_frame(self):
+        """The classification as a pandas DataFrame of one row: the setting, the verdict, the witness and the affine map.
+
+        Exact values stay exact (object columns); runs are written as in the text (``0110``).
+
+        Examples
+        --------
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> from workbench.space.spaces import rank_space
+        >>> f = classify(parse_measure("RBP(p=0.8)"), get_order("rank"), rank_space(4)).to_frame()
+        >>> f[["measure", "depth", "verdict", "witness_lower", "witness_upper", "witness_lower_value"]].values.tolist()
+        [['RBP(p=0.8)', 4, 'violated', '0011', '0100', Fraction(144, 625)]]
+
+        References
+        ----------
+        pandas ``DataFrame``; the fields of :meth:`to_json`.
+        """
+        from workbench.core.frames import frame
+
+        w = self.witness
+        row = {"measure": self.measure, "order": self.order, "space": self.kind, "depth": self.depth,
+               "grades": self.grades, "gains": str(self.gains), "topic": None if self.topic is None else str(self.topic),
+               "verdict": self.verdict, "intrinsic": self.intrinsic_text,
+               "witness_lower": None if w is None else format_run(w.lower),
+               "witness_upper": None if w is None else format_run(w.upper),
+               "witness_lower_value": None if w is None else w.lower_value,
+               "witness_upper_value": None if w is None else w.upper_value,
+               "alpha": None if self.affine is None else self.affine[0],
+               "beta": None if self.affine is None else self.affine[1],
+               "runs": self.runs, "covers": self.covers}
+        return frame([row], list(row))
+
     def to_json(self) -> dict:
         """The SPEC section 6 JSON object of ``classify``."""
         out = {

@@ -173,6 +173,11 @@ class Check:
                 "verdict": self.verdict, "method": self.method}
 
 
+#: The columns of :meth:`ThresholdTable.to_frame` and :meth:`ThresholdSeries.to_frame`.
+FRAME_COLUMNS = ("measure", "param", "order", "depth", "region", "verdict", "low", "high", "low_closed", "high_closed",
+                 "low_float", "high_float", "witness")
+
+
 @dataclass(frozen=True)
 class Region(ParamInterval):
     """A region of the parameter domain and its verdict.
@@ -268,6 +273,35 @@ class ThresholdTable:
     groups: int
     degree: int
     critical: tuple = field(default=())
+
+    def frame_rows(self) -> list[dict]:
+        """One dict per region (the rows of :meth:`to_frame`)."""
+        out = []
+        for r in self.regions:
+            (low, low_float), (high, high_float) = r._end(r.low), r._end(r.high)
+            out.append({"measure": self.measure, "param": self.param, "order": self.order, "depth": self.depth,
+                        "region": r.label(), "verdict": r.verdict, "low": low, "high": high,
+                        "low_closed": r.low_closed, "high_closed": r.high_closed, "low_float": low_float,
+                        "high_float": high_float, "witness": r.witness_text(self.param) or None})
+        return out
+
+    def to_frame(self):
+        """The regions as a pandas DataFrame: one row per region, endpoints exact (text) and as floats.
+
+        Examples
+        --------
+        >>> from workbench.measures.names import parse_measure
+        >>> f = thresholds_over_depths(parse_measure("RBP"), "p", "rank", [2])[0].to_frame()
+        >>> f[["depth", "region", "verdict", "low", "high_float"]].values.tolist()
+        [[2, '(0, 1/2)', 'ordinal', '0', 0.5], [2, '[1/2]', 'interval', '1/2', 0.5], [2, '(1/2, 1)', 'ordinal', '1/2', 1.0]]
+
+        References
+        ----------
+        pandas ``DataFrame``; the regions of :meth:`to_json`.
+        """
+        from workbench.core.frames import frame
+
+        return frame(self.frame_rows(), FRAME_COLUMNS)
 
     def to_json(self) -> dict:
         """The SPEC section 6 JSON object of ``thresholds`` (one depth)."""
@@ -456,6 +490,24 @@ class ThresholdSeries:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+    def to_frame(self):
+        """Every depth's regions as one pandas DataFrame: one row per region, the ``depth`` column telling the tables apart.
+
+        Examples
+        --------
+        >>> from workbench.measures.names import parse_measure
+        >>> f = ThresholdSeries(tuple(thresholds_over_depths(parse_measure("RBP"), "p", "rank", [1, 2]))).to_frame()
+        >>> f[["depth", "region", "verdict"]].values.tolist()
+        [[1, '(0, 1)', 'interval'], [2, '(0, 1/2)', 'ordinal'], [2, '[1/2]', 'interval'], [2, '(1/2, 1)', 'ordinal']]
+
+        References
+        ----------
+        pandas ``DataFrame``; ``thresholds --depth A..B`` (one table per depth).
+        """
+        from workbench.core.frames import frame
+
+        return frame([row for t in self.rows for row in t.frame_rows()], FRAME_COLUMNS)
 
     def to_json(self) -> dict:
         """The JSON object of ``thresholds --depth A..B --json``: the setting once, then one row per depth.
