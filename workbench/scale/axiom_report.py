@@ -87,3 +87,32 @@ class AxiomReport:
             "method": self.method,
             "notes": list(self.notes),
         }
+
+
+def spacing_failure(names: Sequence[str], values: Sequence, delta, needed, at, text, number, distinct: int,
+                    how: str = "") -> AxiomResult:
+    """Axiom iv failing by the spacing lemma at a parameter value ``at``: the witness and its sentence.
+
+    ``names`` and ``values`` are the runs ``a, b, c, d`` and their exact
+    values; ``delta = M(d) - M(c)`` and ``needed = M(a) + delta`` (not
+    attained); ``text`` and ``number`` print an exact value and its float.
+
+    >>> from fractions import Fraction
+    >>> r = spacing_failure("abcd", [0, 1, 0, Fraction(1, 3)], Fraction(1, 3), Fraction(1, 3), Fraction(1, 2), str,
+    ...                     float, 3)
+    >>> r.holds, r.witness["needed_value"], r.witness["at"]
+    (False, '1/3', '1/2')
+    """
+    va, vb, vc, vd = values
+    witness = {
+        "at": text(at), "at_float": number(at),
+        **dict(zip("abcd", names)),
+        "a_value": text(va), "b_value": text(vb), "c_value": text(vc), "d_value": text(vd),
+        "missing": "d'",
+        "difference": text(delta), "difference_float": number(delta),
+        "needed_value": text(needed), "needed_value_float": number(needed),
+    }
+    return AxiomResult(
+        False, witness,
+        f"Δaa ≾ Δcd ≾ Δab but no run d' has M(d') - M(a) = M(d) - M(c) = {text(delta)} "
+        f"(value {text(needed)} is not attained; {distinct} distinct values, not equally spaced{how})")

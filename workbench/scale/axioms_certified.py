@@ -44,10 +44,10 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from workbench.core.certified import RealRoot, ball, domain_roots, in_unsettled, sign_at, spelled
+from workbench.core.certified import RealRoot, ball, domain_roots, in_unsettled, sign_at
 from workbench.core.exact import exact_str
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, UndecidedComparisonError
-from workbench.scale.axiom_report import AxiomResult
+from workbench.scale.axiom_report import AxiomResult, spacing_failure
 from workbench.scale.axioms import axioms_by_construction, check_measure
 from workbench.space.runs import format_run
 
@@ -335,24 +335,10 @@ class CertifiedAxiomAnalysis:
         va, vb, vc, vd = (self._at(self.values[i], at) for i in (a, b, c, d))
         needed = sympy.expand(va + vd - vc)
         delta = sympy.expand(vd - vc)
-        witness = {
-            "at": exact_str(at), "at_float": _float(at),
-            "a": self.run_name(a), "b": self.run_name(b), "c": self.run_name(c), "d": self.run_name(d),
-            "a_value": _text(va), "b_value": _text(vb), "c_value": _text(vc), "d_value": _text(vd),
-            "missing": "d'",
-            "difference": _text(delta), "difference_float": _float(delta),
-            "needed_value": _text(needed), "needed_value_float": _float(needed),
-        }
-        axioms["iv"] = AxiomResult(
-            False, witness,
-            f"Δaa ≾ Δcd ≾ Δab but no run d' has M(d') - M(a) = M(d) - M(c) = {_text(delta)} "
-            f"(value {_text(needed)} is not attained; {len(order)} distinct values, not equally spaced: "
-            "certified signs)")
+        axioms["iv"] = spacing_failure([self.run_name(i) for i in (a, b, c, d)], (va, vb, vc, vd), delta, needed,
+                                       at, exact_str, _float, len(order),
+                                       ": certified signs")
         return axioms
-
-
-def _text(v) -> str:
-    return spelled(exact_str(v), v) if getattr(v, "free_symbols", None) else exact_str(v)
 
 
 def _float(v) -> float:

@@ -63,7 +63,7 @@ import sympy
 from workbench.core.algebraic import AlgebraicPoint, as_sympy, compare_reals, roots_in
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, WorkbenchError
-from workbench.scale.axiom_report import AXIOMS, AxiomResult
+from workbench.scale.axiom_report import AXIOMS, AxiomResult, spacing_failure
 from workbench.scale.axioms import axioms_by_construction, check_measure
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.space.runs import Gains, Topic, format_run
@@ -596,19 +596,8 @@ class _Analysis:
             needed = sympy.expand(va + vd - vc)
         delta = vd - vc
         at = x.sympy() if isinstance(x, AlgebraicPoint) else x
-        witness = {
-            "at": exact_str(at), "at_float": to_float(at),
-            "a": self.run_name(a), "b": self.run_name(b), "c": self.run_name(c), "d": self.run_name(d),
-            "a_value": exact_str(va), "b_value": exact_str(vb), "c_value": exact_str(vc), "d_value": exact_str(vd),
-            "missing": "d'",
-            "difference": exact_str(delta), "difference_float": to_float(delta),
-            "needed_value": exact_str(needed), "needed_value_float": to_float(needed),
-        }
-        axioms["iv"] = AxiomResult(
-            False, witness,
-            f"Δaa ≾ Δcd ≾ Δab but no run d' has M(d') - M(a) = M(d) - M(c) = {exact_str(delta)} "
-            f"(value {exact_str(needed)} is not attained; {k} distinct values, not equally spaced)",
-        )
+        axioms["iv"] = spacing_failure([self.run_name(i) for i in (a, b, c, d)], (va, vb, vc, vd), delta, needed,
+                                       at, exact_str, to_float, k)
         return axioms
 
     def _recheck(self, pv: _PointValues, a, b, c, d, needed) -> None:
