@@ -1,7 +1,8 @@
-"""Inputs the command-line tests share: the small TREC example collection and a tiny claim file.
+"""What the command-line tests share: the runner, the small TREC example collection and a tiny claim file.
 
-Imported by ``test_table_cli``, ``test_bad_input`` and ``test_writes_not_ours`` (pytest puts
-``tests/`` on ``sys.path``), so that the three suites run the same files.
+Imported by the test files as ``from cli_inputs import ...`` (``pythonpath = ["tests"]`` in
+``pyproject.toml`` puts ``tests/`` on ``sys.path`` for every subfolder); ``conftest.py`` binds
+:func:`run_cli` to ``capsys`` as the ``cli`` fixture.
 """
 from __future__ import annotations
 
@@ -31,14 +32,23 @@ verdicts = ["interval"]
 """
 
 
-def run_main(capsys, argv) -> tuple[int, str, str]:
-    """``workbench ARGV`` in this process: ``(exit status, stdout, stderr)``."""
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    """``workbench ARGV`` in this process: ``(exit status, stdout, stderr)``.
+
+    Arguments are passed through ``str`` (paths, numbers); a command that returns without
+    ``SystemExit`` counts as status 0.
+    """
     from workbench.cli.main import main
 
     try:
-        main(list(argv))
+        main([str(a) for a in argv])
         code = 0
     except SystemExit as exc:
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def run_main(capsys, argv) -> tuple[int, str, str]:
+    """:func:`run_cli` with the arguments as one list."""
+    return run_cli(capsys, *argv)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import sympy
 
-from workbench.cli import main as cli
+from cli_inputs import run_cli
 from workbench.papers.atlas import BUILTIN_MEASURES, NOT_IN_ATLAS, TWIST_FAMILIES, build_atlas
 from workbench.papers.atlas_report import atlas_markdown, json_text
 from workbench.measures.families import FAMILIES
@@ -255,13 +255,6 @@ def test_thresholds_beyond_the_budget_are_listed_as_capped(monkeypatch):
 
 # ---------------------------------------------------------------------------
 # the command line
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
 
 HALF_LIFE = '''def half_life(A):
     """Reciprocal-rank-weighted gain; A gives the run's grades and gains."""

@@ -23,9 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli.main import main
 
-from cli_inputs import EX, FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC  # noqa: F401
+from cli_inputs import EX, FAIR, GOOD, POOR, QRELS, ROOT, TINY_CLAIM, TREC, run_main  # noqa: F401
 HALF_LIFE = f"{EX / 'half_life.py'}:half_life"
 # one folder per test worker: running as root, a command may create it (by design) and the cleanup
 # removes it, which must not pull it from under a case running on another worker
@@ -554,13 +553,6 @@ def missing_dir_cleanup():
         shutil.rmtree(Path("/", top))
 
 
-def run_cli(capsys, argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
 SCRIPT = ROOT / ".venv" / "bin" / "workbench"
 if not SCRIPT.exists():  # pragma: no cover - an installation without the venv
     SCRIPT = Path(shutil.which("workbench") or sys.executable)
@@ -605,7 +597,7 @@ def test_bad_input_is_refused_in_one_line(case, tmp_path, monkeypatch, capsys, m
     if case.risky:
         code, out, err = run_script(case.argv, tmp_path, limited=True)
     else:
-        code, out, err = run_cli(capsys, case.argv)
+        code, out, err = run_main(capsys, case.argv)
     if case.missing_dir and code == 0:
         # Made the folder by design: then the output must be there, whole (no temporary file beside it).
         target = Path(case.written)
@@ -683,7 +675,7 @@ def test_output_onto_a_device_or_socket_is_one_line(case_id, argv, kind, tmp_pat
         sock.bind(str(out_path))
         words = ("'OUT'", "is a socket")
     try:
-        code, out, err = run_cli(capsys, argv)
+        code, out, err = run_main(capsys, argv)
     finally:
         if sock is not None:
             sock.close()
@@ -746,7 +738,7 @@ def test_bad_input_scheduler_fake_servers(case, behaviour, argv, words, capsys, 
     monkeypatch.chdir(tmp_path)
     try:
         start = time.perf_counter()
-        code, out, err = run_cli(capsys, argv + ["--scheduler", server.address])
+        code, out, err = run_main(capsys, argv + ["--scheduler", server.address])
         took = time.perf_counter() - start
     finally:
         server.close()
@@ -758,7 +750,7 @@ def test_bad_input_scheduler_fake_servers(case, behaviour, argv, words, capsys, 
 # --- issue 24 part 6: big integers stay readable -------------------------------------------
 def test_hasse_depth_1000000_refusal_is_short(capsys):
     """The refusal names 2^1000000 by its power (it printed all 301,030 digits: a 301,285-character line)."""
-    code, out, err = run_cli(capsys, ["hasse", "--depth", "1000000"])
+    code, out, err = run_main(capsys, ["hasse", "--depth", "1000000"])
     assert code == 2 and out == "" and len(err) < 400 and "10^301029" in err, err[:500]
 
 
@@ -769,7 +761,7 @@ def test_ipso_census_depth_10000_json_reads_with_the_default_json_load(capsys):
     from workbench.ipso.census import census
 
     assert sys.get_int_max_str_digits() in (0, 4300)
-    code, out, _ = run_cli(capsys, ["ipso", "census", "--depth", "10000", "--json"])
+    code, out, _ = run_main(capsys, ["ipso", "census", "--depth", "10000", "--json"])
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(4300)  # the reader's default, whatever the command set
     try:

@@ -15,7 +15,7 @@ import mpmath
 import pytest
 import sympy
 
-from workbench.cli.main import main
+from cli_inputs import run_cli
 
 mpmath.mp.dps = 50
 ROOT = re.compile(r"root_of\((.*), \[([0-9.eE+-]+), ([0-9.eE+-]+)\]\)$")
@@ -28,13 +28,6 @@ def sp(A, b):
     """Shifted power-law discount: sum_i [r_i >= 1] / (i + 1)^b over the 1-based ranks i."""
     return A.sum(A.rel(i) * A.power(i + 2, -b) for i in range(A.depth))
 '''
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def dp(run, b, shift=1):

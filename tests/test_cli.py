@@ -11,16 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli.main import main
+from cli_inputs import run_cli
 from workbench.order.orders import get_order
 from workbench.space.runs import Gains
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_classify_json_has_the_contract_keys(capsys):

@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cli_inputs import run_cli
 import workbench as wb
-from workbench.cli.main import main
 from workbench.peers.check import check_conformance, ulps
 from workbench.peers.implementations import parse_implementation
 from workbench.peers.inputs import LAYOUTS, generated_inputs, space_batches, write_topic
@@ -47,13 +47,6 @@ def not_a_dict(qrels, run):
 def drops_topics(qrels, run):
     return {}
 '''
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 # ---------------------------------------------------------------- inputs

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 
-from workbench.cli.main import main
+from cli_inputs import run_cli
 from workbench.scale.counterexample import Counterexample, find_counterexample, parse_param_range
 from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.measures.names import parse_measure
@@ -250,13 +250,6 @@ def test_depth_arguments():
 
 
 # --- command line -------------------------------------------------------------
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
 
 def test_cli_json_contract_found(capsys):
     code, out, err = run_cli(capsys, "counterexample", "RBP(p=0.8)", "--max-depth", "4", "--json")

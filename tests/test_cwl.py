@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from workbench.cli.main import main
+from cli_inputs import run_cli
 from workbench.measures import cwl
 from workbench.measures.algebra import NumericAlgebra
 from workbench.measures.measure import Measure
@@ -210,13 +210,6 @@ def test_cross_check_cwl_eval_on_robust03():
 
 
 # ------------------------------------------------------------ the command line
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
-
-
 @pytest.mark.parametrize("name,grades,verdict", [("INST", "1", "ordinal"), ("INSQ(T=2)", "1", "violated"),
                                                  ("INSQ(T=2)", "2", "violated")])
 def test_cli_classify(capsys, name, grades, verdict):

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.cli.main import main
+import cli_inputs
 
 
 
@@ -46,13 +46,8 @@ PAIRS = [("A", "B"), ("A", "C"), ("A", "D"), ("B", "C"), ("B", "D"), ("C", "D")]
 
 
 def run_cli(capsys, *argv):
-    try:
-        main(["experiment", *[str(a) for a in argv]])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    """``workbench experiment ARGV``: ``(exit status, stdout, stderr)``."""
+    return cli_inputs.run_cli(capsys, "experiment", *argv)
 
 
 def write_qrels(path: Path, topics=range(1, T + 1), relevant: int = 4, nonrelevant: int = 12) -> Path:

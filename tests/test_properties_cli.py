@@ -6,18 +6,11 @@ from fractions import Fraction
 
 import pytest
 
+from cli_inputs import run_cli
 import workbench as wb
-from workbench.cli.main import main
 from workbench.errors import WorkbenchError
 from workbench.property.check import AMIGO_PROPERTIES
 from workbench.property.moffat import MOFFAT_PROPERTIES
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_json_is_one_object_with_a_verdict_per_property(capsys):

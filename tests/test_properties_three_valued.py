@@ -11,7 +11,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from workbench.cli.main import main
+import cli_inputs
 from workbench.papers.properties_report import _cell
 from workbench.property.amigo import closeness_threshold, confidence, deepness_threshold
 from workbench.property.check import properties
@@ -22,9 +22,8 @@ from workbench.space.runs import Gains, Topic
 
 
 def run_cli(capsys, *args):
-    with pytest.raises(SystemExit) as exc:
-        main(["properties", *args])
-    return exc.value.code, capsys.readouterr().out
+    """``workbench properties ARGS``: ``(exit status, stdout)``."""
+    return cli_inputs.run_cli(capsys, "properties", *args)[:2]
 
 
 # ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import sympy
 
-from workbench.cli import main as cli
+from cli_inputs import run_cli
 from workbench.data.score_matrix import score_matrices
 from workbench.errors import NotExpressibleError, UndefinedMeasureError, UnknownMeasureError, BadParameterError
 from workbench.measures.names import parse_measure
@@ -279,13 +279,6 @@ def test_names_canonical_and_bad_ones_refused():
         with pytest.raises(error) as e:
             parse_measure(bad)
         assert "\n" not in str(e.value)
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_cli_classify_answers(capsys):

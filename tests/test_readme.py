@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 from pathlib import Path
 
 import pytest
@@ -39,18 +38,6 @@ def examples() -> list[tuple[str, list[str]]]:
 
 def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
-
-
-@pytest.fixture
-def checkout_like(tmp_path, monkeypatch):
-    """A working folder like the repository root: ``examples/`` and an empty ``reports/``.
-
-    Commands that write files (``-o fig1.tex``, ``reproduce``) write there, not into the checkout.
-    """
-    shutil.copytree(README.parent / "examples", tmp_path / "examples")
-    (tmp_path / "reports").mkdir()
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 @pytest.mark.parametrize("command,expected", examples(), ids=[c for c, _ in examples()])

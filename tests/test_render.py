@@ -18,8 +18,8 @@ from fractions import Fraction
 import networkx as nx
 import pytest
 
+from cli_inputs import run_cli
 from workbench.figures import hasse_figure
-from workbench.cli.main import main
 from workbench.errors import BadRunError, WorkbenchError
 from workbench.order.hasse import hasse_diagram, rank_function
 from workbench.figures.hasse_figure import write_figure
@@ -110,13 +110,6 @@ def svg_graph(data: bytes) -> tuple[list, set]:
             a, b = g.find("s:title", ns).text.split("->")
             edges.add((a, b))
     return nodes, edges
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 # seed 001 Fig. 1 ----------------------------------------------------------------

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from workbench.cli.main import main
+import cli_inputs
 from workbench.core.executors import check_scheduler, probe_scheduler, scheduler_address
 from workbench.errors import BadParameterError, SchedulerError
 
@@ -71,11 +71,10 @@ def closed_port() -> str:
 
 
 def run_cli(capsys, *argv):
+    """:func:`cli_inputs.run_cli` and its wall time: ``(exit status, stdout, stderr, seconds)``."""
     start = time.perf_counter()
-    with pytest.raises(SystemExit) as e:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return e.value.code, out, err, time.perf_counter() - start
+    code, out, err = cli_inputs.run_cli(capsys, *argv)
+    return code, out, err, time.perf_counter() - start
 
 
 def assert_one_line(code, out, err, *words):

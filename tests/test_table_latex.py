@@ -40,14 +40,6 @@ def readme_latex_commands() -> list[str]:
 COMMANDS = list(dict.fromkeys(readme_latex_commands() + EXTRA))
 
 
-@pytest.fixture
-def checkout_like(tmp_path, monkeypatch):
-    """A folder like the repository root (``examples/``), as the README's relative paths expect."""
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def latex_of(command: str, capsys) -> str:
     code, out, err = run_main(capsys, shlex.split(command)[1:])
     assert code in (0, 1) and "Traceback" not in err, (command, code, err)

@@ -17,7 +17,7 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from workbench.cli.main import main
+from cli_inputs import run_cli
 from workbench.errors import BadDepthError, BadParameterError, WorkbenchError
 from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
@@ -283,13 +283,6 @@ def test_parse_depths():
     for bad in ("0", "x", "2..", "4..2", "0..3", "-1"):
         with pytest.raises(BadDepthError, match=repr(bad).replace(".", r"\.")):
             parse_depths(bad)
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.cli.main import main
+import cli_inputs
 from workbench.measures.crp import TABLE2, curves
 from workbench.errors import TrecFormatError, WorkbenchError
 from workbench.space.runs import Topic
@@ -300,10 +300,7 @@ def test_bad_input(files, tmp_path):
 
 # ---------------------------------------------------------------- CLI
 def run_cli(args, capsys):
-    with pytest.raises(SystemExit) as e:
-        main([str(a) for a in args])
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
+    return cli_inputs.run_cli(capsys, *args)
 
 
 def test_cli_twist_runs_json(files, tmp_path, capsys):

@@ -22,8 +22,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli_inputs import run_cli
 import workbench as wb
-from workbench.cli.main import main
 from workbench.errors import BadParameterError, UnknownMeasureError, UserMeasureError
 from workbench.measures.measure import Measure
 from workbench.measures.names import parse_measure
@@ -130,13 +130,6 @@ def mine(tmp_path_factory) -> str:
     path = folder / "mine.py"
     path.write_text(MEASURES.lstrip("\n"))
     return str(path)
-
-
-def run_cli(capsys, *argv):
-    with pytest.raises(SystemExit) as exc:
-        main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def cli_json(capsys, *argv):

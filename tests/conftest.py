@@ -1,0 +1,40 @@
+"""Fixtures the test files share (pytest finds this file for every folder under ``tests/``).
+
+The tests mirror the package: ``tests/<subpackage>/test_*.py`` for ``workbench/<subpackage>``.
+Helpers that test files import (``cli_inputs``, ``latex_structure``) sit beside this file;
+``pythonpath = ["tests"]`` in ``pyproject.toml`` makes them importable from every subfolder.
+Independent oracles stay in the test files that check against them.
+
+The slowest tests carry ``@pytest.mark.slow`` (or a module-level ``pytestmark``):
+``python -m pytest -m "not slow"`` is the edit-test loop, ``python -m pytest`` runs everything.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cli_inputs import run_cli
+
+#: The repository root (``examples/``, ``reports/``, ``README.md``).
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def cli(capsys):
+    """``workbench ARGV`` in this process: ``cli(*argv) -> (exit status, stdout, stderr)``."""
+    return lambda *argv: run_cli(capsys, *argv)
+
+
+@pytest.fixture
+def checkout_like(tmp_path, monkeypatch):
+    """A working folder like the repository root: ``examples/`` and an empty ``reports/``.
+
+    Commands that write files (``-o fig1.tex``, ``reproduce``) or read the README's relative
+    paths (``examples/trec/...``) work there, not in the checkout.
+    """
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    (tmp_path / "reports").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
