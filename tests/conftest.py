@@ -21,6 +21,23 @@ from cli_inputs import run_cli
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: Doctests among the slowest (a report built, z3 called, a figure drawn): a doctest cannot carry a
+#: mark, so :func:`pytest_collection_modifyitems` marks these by name.
+SLOW_DOCTESTS = {
+    "workbench.papers.repro_moffat.build",
+    "workbench.scale.axioms_smt.axioms_smt",
+    "workbench.figures.twist_plots.curve_figure",
+    "workbench.cli.ir_measures_cli",
+    "workbench.ipso.agreement.agreement_figure",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.name in SLOW_DOCTESTS and type(item).__name__ == "DoctestItem":
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def cli(capsys):
     """``workbench ARGV`` in this process: ``cli(*argv) -> (exit status, stdout, stderr)``."""

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

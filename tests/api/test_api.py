@@ -96,6 +96,7 @@ CLASSIFY = [
 
 
 @pytest.mark.parametrize("argv,kwargs", CLASSIFY, ids=[" ".join(a) for a, _ in CLASSIFY])
+@pytest.mark.slow
 def test_classify_matches_the_cli(capsys, argv, kwargs):
     kwargs = dict(kwargs)
     result = wb.classify(kwargs.pop("measure"), **kwargs)
@@ -115,6 +116,7 @@ THRESHOLDS = [
 
 
 @pytest.mark.parametrize("argv,kwargs,kind", THRESHOLDS, ids=[" ".join(a) for a, _, _ in THRESHOLDS])
+@pytest.mark.slow
 def test_thresholds_match_the_cli(capsys, argv, kwargs, kind):
     kwargs = dict(kwargs)
     result = wb.thresholds(kwargs.pop("measure"), **kwargs)
@@ -375,6 +377,7 @@ def test_html_escapes_what_the_user_named():
     assert "&lt;" in m._repr_html_() and "<b&" not in m._repr_html_()
 
 
+@pytest.mark.slow
 def test_hasse_diagram_wraps_the_graph_and_draws_svg(monkeypatch):
     from workbench.order.hasse import hasse_diagram
     from workbench.space.spaces import rank_space

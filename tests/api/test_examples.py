@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "examples" / "notebook.py"
 
@@ -97,6 +99,7 @@ def test_notebook_uses_only_import_workbench_as_wb():
     assert all(isinstance(node, ast.Import) for node in imports)
 
 
+@pytest.mark.slow
 def test_notebook_classifies_with_a_true_witness(notebook):
     lines, _ = notebook
     (line,) = result(lines, "classify")

@@ -590,6 +590,7 @@ def assert_clear_refusal(code, out, err, bad) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+@pytest.mark.slow
 def test_bad_input_is_refused_in_one_line(case, tmp_path, monkeypatch, capsys, missing_dir_cleanup):
     write_files(tmp_path, case.files)
     monkeypatch.chdir(tmp_path)
@@ -617,6 +618,7 @@ E2E = ["classify-unknown-measure", "prove-claim-not-utf8", "ipso-runs-run-trunca
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.id in E2E], ids=lambda c: c.id)
+@pytest.mark.slow
 def test_bad_input_end_to_end(case, tmp_path):
     write_files(tmp_path, case.files)
     before = listing(tmp_path)
@@ -731,6 +733,7 @@ SCHEDULER_SERVER_CASES = [
 
 @pytest.mark.parametrize("case, behaviour, argv, words", SCHEDULER_SERVER_CASES,
                          ids=[c[0] for c in SCHEDULER_SERVER_CASES])
+@pytest.mark.slow
 def test_bad_input_scheduler_fake_servers(case, behaviour, argv, words, capsys, tmp_path, monkeypatch):
     """One line naming the address, exit 2, within 3 s: never computed locally, never Dask's 30 s retries."""
     pytest.importorskip("distributed")

@@ -61,6 +61,7 @@ def test_classify_interval_reports_affine_coefficients(capsys):
         (["classify", "nosuchfile.py:f"], "nosuchfile.py"),
     ],
 )
+@pytest.mark.slow
 def test_bad_input_exits_2_with_one_line_naming_the_value(capsys, argv, bad):
     code, out, err = run_cli(capsys, *argv)
     assert code == 2
@@ -111,6 +112,7 @@ def test_user_measure_from_file(capsys, tmp_path):
     assert code == 0 and obj["verdict"] == "interval"
 
 
+@pytest.mark.slow
 def test_tour_writes_figures(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "tour", "--depth", "2", "--out", str(tmp_path), "--json")
     obj = json.loads(out)
@@ -119,6 +121,7 @@ def test_tour_writes_figures(capsys, tmp_path):
         assert (tmp_path / fig.split("/")[-1]).stat().st_size > 0
 
 
+@pytest.mark.slow
 def test_console_script_entry_point():
     out = subprocess.run([sys.executable, "-m", "workbench.cli.main", "classify", "P", "--depth", "2", "--json"],
                          capture_output=True, text=True)
@@ -198,6 +201,7 @@ def test_help_is_light():
     assert not [m for m in loaded if m.split(".")[0] in HEAVY]
 
 
+@pytest.mark.slow
 def test_python_dash_m_workbench_runs_the_command_line():
     out = subprocess.run([sys.executable, "-m", "workbench", "classify", "P", "--depth", "2", "--json"],
                          capture_output=True, text=True)

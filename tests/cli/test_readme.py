@@ -15,6 +15,8 @@ import pytest
 
 from workbench.cli.main import main
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 

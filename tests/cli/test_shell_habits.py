@@ -80,6 +80,7 @@ def _rows(done) -> list:
     return json.loads(done.stdout)["rows"]
 
 
+@pytest.mark.slow
 def test_qrels_from_stdin_gives_the_same_result_as_the_file(tmp_path):
     argv = ["--measures", "AP,P@5,nDCG@10", "--json"]
     from_file = _rows(workbench("experiment", "correlation", QRELS, GOOD, FAIR, POOR, *argv))
@@ -90,6 +91,7 @@ def test_qrels_from_stdin_gives_the_same_result_as_the_file(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["-", "/dev/stdin"])
+@pytest.mark.slow
 def test_a_run_from_stdin_is_read_once_and_named_stdin(name):
     argv = ["--measures", "AP,RBP(p=0.8)", "--json"]
     from_file = workbench("experiment", "correlation", QRELS, GOOD, FAIR, *argv)
@@ -98,12 +100,14 @@ def test_a_run_from_stdin_is_read_once_and_named_stdin(name):
     assert json.loads(piped.stdout)["systems"] == ["stdin", "run.fair.txt"]
 
 
+@pytest.mark.slow
 def test_gzip_on_stdin():
     argv = ["--measures", "AP,P@5", "--json"]
     piped = workbench("experiment", "correlation", "-", GOOD, FAIR, *argv, input=gzip.compress(Path(QRELS).read_bytes()))
     assert _rows(piped) == _rows(workbench("experiment", "correlation", QRELS, GOOD, FAIR, *argv))
 
 
+@pytest.mark.slow
 def test_twist_curve_reads_its_run_from_stdin(tmp_path):
     argv = ["--topic-id", "401", "--depth", "20", "--json"]
     a = workbench("twist-curve", QRELS, "-", *argv, "-o", str(tmp_path / "a.png"), input=Path(GOOD).read_bytes())
@@ -121,6 +125,7 @@ def test_twist_curve_reads_its_run_from_stdin(tmp_path):
     ["twist-curve", "-", "-", "--topic-id", "401", "-o", "x.png"],
     ["ipso", "runs", GOOD, "-", "--qrels", "-"],
 ])
+@pytest.mark.slow
 def test_two_files_from_stdin_are_refused_in_one_line(argv):
     done = workbench(*argv, input=Path(QRELS).read_bytes())
     err = done.stderr.decode()
@@ -128,6 +133,7 @@ def test_two_files_from_stdin_are_refused_in_one_line(argv):
     assert len(err.splitlines()) == 1 and "standard input" in err and "read once" in err, err
 
 
+@pytest.mark.slow
 def test_a_bad_line_on_stdin_is_named_stdin_not_the_copy():
     done = workbench("experiment", "correlation", "-", GOOD, FAIR, "--measures", "AP,P@5", input=b"401 0 d1\n")
     err = done.stderr.decode()
@@ -148,6 +154,7 @@ def _commands():
     return list(walk(app))
 
 
+@pytest.mark.slow
 def test_no_flag_shows_bool_in_the_help(capsys):
     """``--json``, ``--traceback`` and every other flag of the workbench take no value: no ``<bool>`` beside them."""
     import inspect
@@ -173,6 +180,7 @@ def test_json_is_a_flag(capsys):
 
 # ---------------------------------------------------------------- a closed pipe
 @pytest.mark.parametrize("argv", [["measures"], ["measures", "--json"], ["--help"]])
+@pytest.mark.slow
 def test_a_closed_pipe_exits_0_quietly(argv):
     for _ in range(3):
         child = subprocess.Popen([sys.executable, "-m", "workbench", *argv], cwd=ROOT,
@@ -183,6 +191,7 @@ def test_a_closed_pipe_exits_0_quietly(argv):
         assert err == b""
 
 
+@pytest.mark.slow
 def test_a_reader_that_stops_after_one_line_leaves_status_0():
     done = subprocess.run(f"{sys.executable} -m workbench measures | head -1; echo \"status ${{PIPESTATUS[0]}}\"",
                           shell=True, executable="/bin/bash", capture_output=True, cwd=ROOT, timeout=120)

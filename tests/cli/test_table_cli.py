@@ -148,6 +148,7 @@ FAST = [k for k in COMMANDS if k not in SLOW]
 
 
 @pytest.mark.parametrize("name", FAST)
+@pytest.mark.slow
 def test_every_format_of_every_subcommand(name, in_tmp, capsys):
     outputs = {}
     for fmt in ("--json", "md", "csv", "json", "latex"):
@@ -163,6 +164,7 @@ def test_every_format_of_every_subcommand(name, in_tmp, capsys):
 
 
 @pytest.mark.parametrize("name", SLOW)
+@pytest.mark.slow
 def test_slow_subcommands_take_format(name, in_tmp, capsys):
     """The commands that take seconds (or draw a figure each time): csv and --json, read back."""
     code, out, err = run(capsys, COMMANDS[name] + ["--format", "csv"])

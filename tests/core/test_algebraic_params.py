@@ -118,6 +118,7 @@ def run_cli(argv: list) -> int:
 # --- syntax ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_root_is_the_real_root_nearest_the_approximation_by_an_independent_oracle():
     rng = random.Random(14)
     checked = 0
@@ -243,6 +244,7 @@ FIELDS = ["CRootOf(p**2 + p - 1, 1)", "CRootOf(p**3 + p**2 + p - 1, 0)", "CRootO
 
 
 @pytest.mark.parametrize("text", FIELDS)
+@pytest.mark.slow
 def test_products_quotients_and_signs_match_the_oracle(text):
     alpha = parse_real(text)
     f = monic_low_first(alpha.f)
@@ -360,6 +362,7 @@ def oracle_verdict(depth: int, alpha) -> tuple[str, set, set]:
     return verdict, ties, drops
 
 
+@pytest.mark.slow
 def test_rbp_at_every_critical_point_of_depths_3_to_8_matches_exhaustive_enumeration():
     from workbench import api
 
@@ -408,6 +411,7 @@ def test_classify_cli_at_the_depth_4_threshold(capsys):
     assert out["witness"]["lower_value"] == out["witness"]["upper_value"]
 
 
+@pytest.mark.slow
 def test_counterexample_enumeration_and_thresholds_table_labels(capsys):
     from workbench import api
 

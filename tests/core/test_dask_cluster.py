@@ -38,7 +38,7 @@ def dask_command() -> str | None:
 
 
 DASK = dask_command()
-pytestmark = pytest.mark.skipif(DASK is None, reason="the 'dask' command line (dask[distributed]) is not installed")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(DASK is None, reason="the 'dask' command line (dask[distributed]) is not installed")]
 
 
 def _stop(procs: list[subprocess.Popen]) -> None:

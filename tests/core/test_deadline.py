@@ -22,6 +22,7 @@ def test_alarm_inside_a_native_section_interrupts_and_raises_at_its_exit():
     assert inside and len(calls) == 1 and calls[0] - began < 1.0
 
 
+@pytest.mark.slow
 def test_a_section_that_ignores_the_interrupt_is_stopped_after_the_grace():
     began = time.perf_counter()
     with pytest.raises(TimeLimitError, match="never returns"):
@@ -47,6 +48,7 @@ def test_deadline_clips_z3_budgets():
     assert deadline.seconds_left() is None
 
 
+@pytest.mark.slow
 def test_smt_axioms_stop_at_the_time_limit_without_a_lost_exception(capfd):
     pytest.importorskip("z3")
     from workbench.measures.names import parse_measure

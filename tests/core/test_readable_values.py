@@ -86,6 +86,7 @@ CASES = [("DCG", d, None, 1) for d in (2, 4, 6)] + [
 
 
 @pytest.mark.parametrize("name,depth,topic,grades", CASES)
+@pytest.mark.slow
 def test_values_and_gaps_read_back_exactly(name, depth, topic, grades):
     values = _values(name, depth, topic, grades)
     gaps = [b - a for a, b in zip(values, values[1:])][:40]

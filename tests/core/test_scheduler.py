@@ -121,6 +121,7 @@ def test_closed_port_refused_at_once():
 
 
 @pytest.mark.parametrize("server", ["silent"], indirect=True)
+@pytest.mark.slow
 def test_silent_server_refused_after_the_timeout(server):
     start = time.perf_counter()
     with pytest.raises(SchedulerError, match=r"no answer within 0\.5 s") as e:
@@ -176,6 +177,7 @@ def test_classify_on_a_real_scheduler_equals_local(cluster):
     ["counterexample", "RBP(p=0.5)", "--depth", "3", "--method", "smt"],
     ["counterexample", "P", "--max-depth", "3"],
 ], ids=["classify", "counterexample", "counterexample-smt", "counterexample-max-depth"])
+@pytest.mark.slow
 def test_cli_silent_scheduler_one_line_after_the_timeout(server, argv, capsys):
     code, out, err, took = run_cli(capsys, *argv, "--scheduler", server.address, "--connect-timeout", "0.5")
     assert_one_line(code, out, err, server.address, "no answer within 0.5 s")
@@ -207,6 +209,7 @@ def test_cli_connect_timeout_must_be_positive_and_finite(value, capsys):
 
 
 @pytest.mark.parametrize("server", ["silent"], indirect=True)
+@pytest.mark.slow
 def test_api_keyword_connect_timeout(server):
     import workbench as wb
 

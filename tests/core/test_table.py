@@ -193,6 +193,7 @@ cells = st.one_of(st.none(), st.booleans(), st.integers(), st.fractions(max_deno
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 4).flatmap(lambda n: st.lists(st.lists(cells, min_size=n, max_size=n), max_size=5)))
+@pytest.mark.slow
 def test_any_table_round_trips_through_csv_and_json(rows):
     n = len(rows[0]) if rows else 1
     cols = [f"c{i}" for i in range(n)]

@@ -175,6 +175,7 @@ def _target(here: Path, rel: str) -> Path:
 
 
 @pytest.mark.parametrize("name", list(WRITERS))
+@pytest.mark.slow
 def test_fifo_is_streamed_to_and_stays_a_fifo(name, here, capsys):
     argv, rel = WRITERS[name]
     p = _target(here, rel)
@@ -189,6 +190,7 @@ def test_fifo_is_streamed_to_and_stays_a_fifo(name, here, capsys):
 
 
 @pytest.mark.parametrize("name", list(WRITERS))
+@pytest.mark.slow
 def test_symlink_stays_a_link_and_its_target_is_written(name, here, capsys):
     argv, rel = WRITERS[name]
     p = _target(here, rel)
@@ -207,6 +209,7 @@ def test_symlink_stays_a_link_and_its_target_is_written(name, here, capsys):
 
 
 @pytest.mark.parametrize("name", list(WRITERS))
+@pytest.mark.slow
 def test_character_device_stays_a_device(name, here, capsys):
     argv, rel = WRITERS[name]
     p = _target(here, rel)
@@ -220,6 +223,7 @@ def test_character_device_stays_a_device(name, here, capsys):
 
 @pytest.mark.parametrize("name", ["properties --report", "hasse -o", "experiment correlation -o",
                                   "ipso runs --table", "ipso grid --figure"])
+@pytest.mark.slow
 def test_a_full_device_is_one_line_exit_2_and_stays_a_device(name, here, capsys):
     argv, rel = WRITERS[name]
     p = _target(here, rel)

@@ -194,6 +194,7 @@ def test_utf8_docids_are_kept_byte_for_byte(tmp_path):
     assert read_qrels(tmp_path / "q") == {"1": {"café": 1}}
 
 
+@pytest.mark.slow
 def test_shared_and_example_data_still_read():
     from workbench.data.trec import read_qrels, read_run
 
@@ -347,6 +348,7 @@ _SLOW_WRITER = textwrap.dedent("""
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("old", [None, "old content\n"], ids=["absent", "old"])
+@pytest.mark.slow
 def test_signal_mid_write_leaves_old_file_and_no_temp(tmp_path, sig, old):
     d = tmp_path / "out"
     d.mkdir()
@@ -376,6 +378,7 @@ def test_signal_mid_write_leaves_old_file_and_no_temp(tmp_path, sig, old):
     assert [p.name for p in d.iterdir()] == ([] if old is None else ["big.bin"])
 
 
+@pytest.mark.slow
 def test_cli_outputs_create_missing_folders(capsys, tmp_path):
     out = tmp_path / "new" / "deeper"
     code, _, err = cli(capsys, "ipso", "agreement", *RUNS, "--qrels", QRELS, "--depth", "5",
@@ -682,6 +685,7 @@ def test_the_largest_depth_named_fits_and_one_more_does_not(monkeypatch):
      ["trunc.gz: truncated or corrupt gzip file"]),
     (["twist-runs", str(QRELS), str(RUNS[0]), "--depth", "100000000"], ["depth 100000000", "largest depth"]),
 ])
+@pytest.mark.slow
 def test_subprocess_one_line_exit_2(tmp_path, bad, args, words):
     exe = [str(WORKBENCH)] if WORKBENCH.exists() else [sys.executable, "-m", "workbench"]
     before = files_under(tmp_path)

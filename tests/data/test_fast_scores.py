@@ -42,6 +42,7 @@ def _generic(m, runs, gains, topic):
 
 
 @pytest.mark.parametrize("name", NAMES)
+@pytest.mark.slow
 def test_fast_path_equals_generic(name):
     m = parse_measure(name)
     fast_seen = 0
@@ -165,6 +166,7 @@ def _deep_cases(seed=11, n=14):
 
 
 @pytest.mark.parametrize("name", DEEP_NAMES)
+@pytest.mark.slow
 def test_sparse_deep_paths_equal_generic(name):
     """The sparse forms of deep blocks (depth > SPARSE_DEPTH) give the generic evaluation's exact values."""
     from workbench.data.fast_scores import SPARSE_DEPTH

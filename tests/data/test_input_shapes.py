@@ -200,6 +200,7 @@ def test_the_file_baseline_is_trec_evals_order(runs_dir, parsed):
         assert read_run(runs_dir / f"run.{n}.txt") == {t: trec_eval_order(p) for t, p in parsed[n].items()}
 
 
+@pytest.mark.slow
 def test_every_run_shape_gives_the_same_score_matrices(runs_dir, parsed):
     base = matrix_values(wb.score_matrix(QRELS, run_shapes(runs_dir, parsed)["file"], MEASURES))
     assert base[0][2] == NAMES
@@ -249,6 +250,7 @@ def test_a_dataframe_rank_column_is_ignored_and_score_is_required(parsed):
     assert "a rank column is ignored" in msg
 
 
+@pytest.mark.slow
 def test_other_entry_points_agree_on_every_shape(runs_dir, parsed):
     from workbench.experiments.downsampling import self_tau_curves
     from workbench.experiments.twist_runs import topic_curve, twist_table
@@ -284,6 +286,7 @@ def test_other_entry_points_agree_on_every_shape(runs_dir, parsed):
     assert taus(qrels_shapes()["Qrel list"], run_shapes(runs_dir, parsed)["score dict reversed"]) == base_tau
 
 
+@pytest.mark.slow
 def test_ranx_objects(runs_dir, parsed):
     ranx = pytest.importorskip("ranx", reason="ranx is in the ecosystem extra, not the test extra (numba compile time)")
     q = qrels_by_hand(QRELS)
@@ -428,6 +431,7 @@ def test_float32_rounding_is_c_float_of_atof(tmp_path):
 
 
 @needs_robust
+@pytest.mark.slow
 def test_robust_2003_rankings_and_values_are_trec_evals():
     """Every (run, topic) ranking of Robust 2003 is trec_eval's (1,700 rankings, written out here).
 

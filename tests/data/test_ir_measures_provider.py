@@ -124,6 +124,7 @@ def collections(draw):
 
 @settings(max_examples=60, deadline=None)
 @given(collections())
+@pytest.mark.slow
 def test_hand_made_collections_against_the_oracle(data):
     qrels, run = data
     names = ["RBP(p=0.5)", "P@3", "AP"]
@@ -200,6 +201,7 @@ def test_other_measures_keep_their_providers(qrels):
     assert sum(p is provider for p in ir_measures.DefaultPipeline.providers) == 1
 
 
+@pytest.mark.slow
 def test_ir_measures_command_line():
     out = subprocess.run([sys.executable, "-m", "workbench.cli.ir_measures_cli", str(TREC / "qrels.txt"),
                           str(TREC / "run.fair.txt"), "Workbench(measure='P@5')", "P@5", "-q", "-o", "jsonl"],

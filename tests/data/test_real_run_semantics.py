@@ -203,6 +203,7 @@ def _table(qrels, runs, measures, **kw):
 
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("view", ["graded", "binary"])
+@pytest.mark.slow
 def test_metamorphic_on_synthetic_files(tmp_path, seed, view):
     qrels, runs = _synthetic(seed)
     gains = None if view == "binary" else "0,1,2,3"  # the scale fixed, so dropping topics cannot change g_max
@@ -267,6 +268,7 @@ def _read_gz(path: Path) -> dict:
 
 
 @needs_robust
+@pytest.mark.slow
 def test_uncut_ndcg_equals_trec_eval_on_every_robust_run():
     pytrec_eval = pytest.importorskip("pytrec_eval")
     from workbench.data.trec import read_qrels
@@ -286,6 +288,7 @@ def test_uncut_ndcg_equals_trec_eval_on_every_robust_run():
 
 
 @needs_robust
+@pytest.mark.slow
 def test_ir_measures_provider_gives_trec_eval_ndcg_on_short_rankings():
     pytrec_eval = pytest.importorskip("pytrec_eval")
     import ir_measures
@@ -302,6 +305,7 @@ def test_ir_measures_provider_gives_trec_eval_ndcg_on_short_rankings():
 
 
 @needs_robust
+@pytest.mark.slow
 def test_metamorphic_on_robust_runs():
     from workbench.data.trec import read_qrels
 

@@ -310,6 +310,7 @@ def robust():
 
 
 @needs_robust
+@pytest.mark.slow
 def test_robust_structure(robust):
     from workbench.experiments.correlation import correlation_table
 
@@ -332,6 +333,7 @@ def test_robust_structure(robust):
 
 
 @needs_robust
+@pytest.mark.slow
 def test_robust_untrimmed_ap_is_trec_eval_map(robust):
     q, runs, _ = robust
     some = {k: runs[k] for k in list(runs)[:3]}

@@ -157,6 +157,7 @@ def _exact_key(v):
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow
 def test_topic_by_topic_counts_against_pairs_of_exact_values(seed):
     """Topic-by-topic pair counts against a loop over the pairs of exact values (and the sign-matrix path).
 

@@ -179,6 +179,7 @@ def test_rows():
 
 
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".pdf", b"%PDF")])
+@pytest.mark.slow
 def test_figure(tmp_path, suffix, magic):
     x = np.random.default_rng(15).random((8, 4))
     ds = [paired_bootstrap(x, names(4), "m", B=50), paired_bootstrap(x ** 2, names(4), "m2", B=50)]

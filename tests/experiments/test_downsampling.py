@@ -287,6 +287,7 @@ def test_self_tau_is_one_at_full_pool_and_for_a_measure_ignoring_relevance():
     assert min(c.mean for c in res.cells if c.measure != "len") < 1.0
 
 
+@pytest.mark.slow
 def test_rows_adapter_and_figure(tmp_path):
     q, runs = flip_case()
     res = self_tau_curves(q, runs, ["gain", "len"], standin_score,

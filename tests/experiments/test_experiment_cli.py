@@ -216,6 +216,7 @@ def test_significance_transform_depth_names_the_version(capsys, coll):
 
 
 # ---------------------------------------------------------------- ranked measures rank[M]@N
+@pytest.mark.slow
 def test_ranked_measure_names_in_the_studies(capsys, coll):
     # RR at depth 3 with 4 relevant documents takes 0, 1/3, 1/2, 1: positions C 0, B 2, A = D 3 (RR's order)
     qrels, runs = coll
@@ -398,6 +399,7 @@ CASES = [  # (id, argv with placeholders, words the one stderr line must hold)
 
 
 @pytest.mark.parametrize("argv, words", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+@pytest.mark.slow
 def test_bad_input_exits_2_with_one_line_naming_it(capsys, coll, tmp_path, argv, words):
     qrels, runs = coll
     (tmp_path / "copy").mkdir()
@@ -451,6 +453,7 @@ def test_study_passes_its_options_to_run_study(capsys, tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- real data
 @pytest.mark.skipif(not (ROBUST / "qrels.txt").is_file(), reason=f"Robust 2003 data not found at {ROBUST}")
+@pytest.mark.slow
 def test_robust03_correlation_structure(capsys):
     runs = [ROBUST / "runs" / "input.InexpC2.gz", ROBUST / "runs" / "input.Sel50.gz"]
     code, out, err = run_cli(capsys, "correlation", ROBUST / "qrels.txt", *runs,

@@ -116,6 +116,7 @@ def test_anova_against_scipy_tukey_hsd_and_textbook_f(seed):
 
 
 @pytest.mark.parametrize("seed", [0, 5])
+@pytest.mark.slow
 def test_kruskal_against_slow_ranks_formula_and_integral(seed):
     rng = np.random.default_rng(seed)
     t, s = 7, 4

@@ -29,6 +29,8 @@ from scipy.stats import kendalltau
 
 from workbench.cli.main import main
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 DATA = Path(os.environ.get("WORKBENCH_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
 ROBUST = DATA / "robust03"
 DEPTHS = (5, 10)

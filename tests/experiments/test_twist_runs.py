@@ -261,6 +261,7 @@ def test_table_grids_use_every_point(files):
         assert [list(r) for r in g.counts] == counts
 
 
+@pytest.mark.slow
 def test_figures(files, tmp_path):
     q, runs = files
     tab = twist_table(q, runs, DEPTH)
@@ -327,6 +328,7 @@ def test_cli_twist_runs_text_and_strict(files, capsys):
     assert "diagonal" in out and "high-high" in out
 
 
+@pytest.mark.slow
 def test_cli_twist_curve(files, tmp_path, capsys):
     q, runs = files
     fig = tmp_path / "curve.png"
@@ -371,6 +373,7 @@ def robust_all():
 
 
 @needs_robust
+@pytest.mark.slow
 def test_robust_all_runs_depth_1000(robust_all):
     tab = robust_all
     from workbench.data.trec import read_qrels, read_run
@@ -393,6 +396,7 @@ def test_robust_all_runs_depth_1000(robust_all):
 
 
 @needs_robust
+@pytest.mark.slow
 def test_robust_cli_two_runs(tmp_path, capsys):
     fig = tmp_path / "eg.png"
     code, out, err = run_cli(["twist-runs", ROBUST / "qrels.txt", RUNS[13], RUNS[14], "--depth", 1000,
@@ -408,6 +412,7 @@ def test_robust_cli_two_runs(tmp_path, capsys):
 
 
 @needs_robust
+@pytest.mark.slow
 def test_robust_twist_curve(tmp_path, capsys):
     fig = tmp_path / "c.pdf"
     code, out, err = run_cli(["twist-curve", ROBUST / "qrels.txt", RUNS[13], "--topic-id", "303", "-o", fig, "--json"],

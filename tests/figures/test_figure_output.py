@@ -176,6 +176,7 @@ WRITERS = {
 
 
 @pytest.mark.parametrize("kind", sorted(WRITERS))
+@pytest.mark.slow
 def test_every_pdf_has_truetype_fonts_no_date_and_regenerates_identically(kind, tmp_path):
     if kind == "hasse-dot":
         require_dot()
@@ -183,6 +184,7 @@ def test_every_pdf_has_truetype_fonts_no_date_and_regenerates_identically(kind, 
 
 
 @pytest.mark.parametrize("kind", ["twist-curve", "experiment-asl", "hasse-dot", "hasse-matplotlib"])
+@pytest.mark.slow
 def test_png_regenerates_identically(kind, tmp_path):
     if kind == "hasse-dot":
         require_dot()
@@ -206,6 +208,7 @@ def test_the_checks_catch_type3_fonts_and_dates(tmp_path):
         check_pdf(buf.getvalue())
 
 
+@pytest.mark.slow
 def test_cli_hasse_pdf_twice_is_identical(tmp_path, capsys):
     outs = []
     for name in ("a.pdf", "b.pdf"):
@@ -294,6 +297,7 @@ def diagram(name: str):
 
 
 @pytest.mark.parametrize("name", DIAGRAMS)
+@pytest.mark.slow
 def test_png_hasse_nodes_sit_where_dot_puts_them_and_edges_miss_other_nodes(name):
     require_dot()
     G, hs = diagram(name)

@@ -240,6 +240,7 @@ def test_json_has_nodes_edges_layers(case):
     assert obj["graded"] == (grades == 1)
 
 
+@pytest.mark.slow
 def test_graphviz_svg_and_pdf(case, tmp_path):
     require_dot()
     grades, depth, G, covers = case
@@ -251,6 +252,7 @@ def test_graphviz_svg_and_pdf(case, tmp_path):
     assert pdf.engine == "matplotlib/dot" and pdf.path.read_bytes().startswith(b"%PDF")
 
 
+@pytest.mark.slow
 def test_matplotlib_svg_pdf_png(case, tmp_path):
     import matplotlib.image
 

@@ -115,6 +115,7 @@ def test_fast_graded_census_matches_every_pair(gains):
 
 
 @pytest.mark.parametrize("gains", GAINS)
+@pytest.mark.slow
 def test_fast_dp_equals_the_slow_dp_across_its_recursion_cut_offs(gains):
     steps = steps_of(gains)
     # 16 and 17 straddle the step-by-step cut-off; larger depths recurse several levels

@@ -160,6 +160,7 @@ def test_padding_and_truncation_are_reported():
 # census
 
 @pytest.mark.parametrize("depth", range(1, 9))
+@pytest.mark.slow
 def test_census_binary_matches_brute_force(depth):
     c = census(depth)
     assert c == brute_census(depth)
@@ -168,6 +169,7 @@ def test_census_binary_matches_brute_force(depth):
 
 @pytest.mark.parametrize("gains", ["0,1,2", "0,1,3", "0,2,3"])
 @pytest.mark.parametrize("depth", range(1, 6))
+@pytest.mark.slow
 def test_census_two_grades_matches_brute_force(gains, depth):
     g = Gains.parse(gains)
     assert census(depth, gains=g) == brute_census(depth, gains=g)

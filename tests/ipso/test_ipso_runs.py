@@ -13,6 +13,8 @@ from scipy import stats
 from workbench.ipso.agreement import agreement, agreement_category, metric_tests
 from workbench.ipso.trec_runs import METRICS, compare_runs, order_rows, prepare_runs, sign_test
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 DATA = Path(os.environ.get("WORKBENCH_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
 ROBUST = DATA / "robust03"
 needs_robust = pytest.mark.skipif(not (ROBUST / "qrels.txt").is_file(),

@@ -180,6 +180,7 @@ def test_reversed_order_gives_minus_one():
 
 @pytest.mark.parametrize("suffix", [".png", ".pdf"])
 @pytest.mark.parametrize("k", [3, 7])
+@pytest.mark.slow
 def test_figure_written(tmp_path, suffix, k):
     g = pair_grid(k, "RBP(p=0.5)", "RR")
     out = draw_pair_grid(g, tmp_path / f"grid{suffix}")

@@ -275,6 +275,7 @@ def test_float_of_a_value_is_refused(here):
 # recursion without end
 
 
+@pytest.mark.slow
 def test_endless_recursion(here, capsys):
     name = write(here, "recursion.py", """
         def f(A):
@@ -459,6 +460,7 @@ def test_what_bypasses_the_os_module_cannot_be_caught(here):
     assert out.returncode == 6 and out.stdout == ""
 
 
+@pytest.mark.slow
 def test_a_real_ctrl_c_in_a_looping_measure_still_interrupts(here):
     """A SIGINT while the measure's own code runs (the traceback ends in the user's file) is a Ctrl-C:
     exit 130 and "interrupted", not a UserMeasureError; the measure raising KeyboardInterrupt itself is one."""
@@ -506,6 +508,7 @@ def test_a_logarithm_in_z3_stays_not_expressible(here, capsys):
     assert not isinstance(exc.value, UserMeasureError)
 
 
+@pytest.mark.slow
 def test_a_measure_that_never_returns_stops_at_the_time_limit(here):
     write(here, "loop.py", """
         def f(A):

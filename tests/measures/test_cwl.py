@@ -100,6 +100,7 @@ ORACLE_SPACES = [(1, d) for d in range(1, 7)] + [(2, d) for d in range(1, 5)]
 
 @pytest.mark.parametrize("c,depth", ORACLE_SPACES)
 @pytest.mark.parametrize("family", ["INST", "INSQ"])
+@pytest.mark.slow
 def test_inst_insq_against_oracle(c, depth, family):
     runs = all_runs(c, depth)
     G = Gains.default(c)
@@ -162,6 +163,7 @@ def _robust():
 INST_TOPICS = None if os.environ.get("WORKBENCH_CWL_FULL") else 3
 
 
+@pytest.mark.slow
 def test_cross_check_cwl_eval_on_robust03():
     from cwl.ruler.measures.cwl_inst import INSTCWLMetric
     from cwl.ruler.measures.cwl_insq import INSQCWLMetric
@@ -242,6 +244,7 @@ def test_cli_thresholds_in_T_agree_with_classify_at_T_1(capsys, name):
 
 
 @pytest.mark.parametrize("method", ["enumeration", "smt"])
+@pytest.mark.slow
 def test_cli_counterexample(capsys, method):
     code, out, err = run_cli(capsys, "counterexample", "INST(T=1)", "--depth", "4", "--method", method, "--json")
     assert code == 0, err

@@ -122,6 +122,7 @@ def test_undefined_in_every_algebra():
 
 
 @pytest.mark.parametrize("order", ["rank", "dominance", "swap", "raise", "ipso"])
+@pytest.mark.slow
 def test_classify_counterexample_on_the_single_run(order):
     t = Topic((0,))
     for name in ("P", "RBP(p=0.8)", "RR", "F", "ERR"):

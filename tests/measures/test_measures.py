@@ -218,6 +218,7 @@ def _all_cases():
 
 
 @pytest.mark.parametrize("name,params,oracle,gains,topic,maxdepth,cutoff", list(_all_cases()))
+@pytest.mark.slow
 def test_oracle_and_three_algebras(name, params, oracle, gains, topic, maxdepth, cutoff):
     m = Measure(name, params, cutoff)
     for depth in range(1, maxdepth + 1):
@@ -286,6 +287,7 @@ def test_free_parameter(name):
     depth=st.integers(1, 9),
     num=st.integers(1, 99),
 )
+@pytest.mark.slow
 def test_hypothesis_three_algebras_agree_with_oracles(data, c, depth, num):
     gains = Gains.default(c)
     p = Fraction(num, 100)

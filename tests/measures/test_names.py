@@ -164,6 +164,7 @@ def decimal_oracle(q: Fraction) -> str | None:
 
 @settings(max_examples=300, deadline=None)
 @given(rationals_in(None, None))
+@pytest.mark.slow
 def test_decimal_text_matches_the_decimal_module(q):
     from workbench.core.exact import MAX_DECIMAL_PLACES, decimal_str, parse_exact
 
@@ -178,6 +179,7 @@ def test_decimal_text_matches_the_decimal_module(q):
 
 @settings(max_examples=300, deadline=None)
 @given(measures())
+@pytest.mark.slow
 def test_round_trip(m):
     s = str(m)
     assert parse_measure(s) == m
@@ -225,6 +227,7 @@ def test_ir_measures_reads_the_names_of_its_families(m):
 
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 10**6), st.integers(1, 10**6))
+@pytest.mark.slow
 def test_decimal_and_fraction_spellings(a, b):
     if a >= b:
         a, b = b, a + b

@@ -118,6 +118,7 @@ CASES = [
 
 @pytest.mark.parametrize("base,depth,gains,topic", CASES)
 @pytest.mark.parametrize("unit", [False, True])
+@pytest.mark.slow
 def test_values_are_positions_among_the_distinct_values_of_the_space(base, depth, gains, topic, unit):
     g, t = Gains.parse(gains), Topic(topic)
     expected = oracle(base, depth, g, t, unit)
@@ -156,6 +157,7 @@ def _qrels_and_runs(depth: int, grades: int, topic: Topic):
 
 
 @pytest.mark.parametrize("base,depth,gains,topic", [c for c in CASES if c[0] not in ("DCG",)])
+@pytest.mark.slow
 def test_values_equal_the_transformed_score_matrix(base, depth, gains, topic):
     g, t = Gains.parse(gains), Topic(topic)
     qrels, runs = _qrels_and_runs(depth, g.grades, t)

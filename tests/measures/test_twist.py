@@ -320,6 +320,7 @@ def test_classify_and_counterexample_work_on_twist(capsys):
     assert oracle(list(lo), (2,))["tau"] > oracle(list(up), (2,))["tau"]
 
 
+@pytest.mark.slow
 def test_cli_twist_scale_writes_the_committed_report(tmp_path, capsys):
     from pathlib import Path
 

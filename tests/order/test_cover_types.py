@@ -137,6 +137,7 @@ SUMMARY_MEASURES = ["RBP(p=4/5)", "RBP(p=1/2)", "gRBP(p=1/2)", "DCG", "P", "RBTO
 
 
 @pytest.mark.parametrize("order", TYPED_ORDERS)
+@pytest.mark.slow
 def test_summary_by_kind_is_the_block_streams(order):
     o = get_order(order)
     for grades, depth, gains in [(1, 6, None), (2, 4, None), (2, 3, "0,1,3"), (3, 3, None)]:
@@ -159,6 +160,7 @@ def test_summary_by_kind_is_the_block_streams(order):
             assert got == want, (order, grades, depth, gains, name)
 
 
+@pytest.mark.slow
 def test_classify_by_kind_is_the_materialised_classification():
     for order in TYPED_ORDERS:
         o = get_order(order)
@@ -197,6 +199,7 @@ KIND_MEASURES = ["AP", "RR", "ERR", "SBTO", "RBP(p=1/2)", "nDCG", "INST", "DCG"]
 
 
 @pytest.mark.parametrize("order", kind_blocks.KIND_ORDERS)
+@pytest.mark.slow
 def test_kind_blocks_give_the_block_streams_summary(order):
     """Every setting it applies to, blocks of 1 position up to the whole space, against run_blocks."""
     o = get_order(order)
@@ -231,6 +234,7 @@ def test_kind_blocks_on_two_processes_equal_one():
     assert one == two == _summary_fields(run_blocks(job, space.size, 100))[:4] + (None,)
 
 
+@pytest.mark.slow
 def test_classify_through_kind_blocks_is_the_materialised_classification():
     for name, topic in [("AP", (3,)), ("RR", None), ("ERR", (2,)), ("nDCG", (4,))]:
         m, o = parse_measure(name), get_order("dominance")
@@ -240,6 +244,7 @@ def test_classify_through_kind_blocks_is_the_materialised_classification():
         assert json.dumps(got.to_json(), sort_keys=True) == json.dumps(want.to_json(), sort_keys=True), name
 
 
+@pytest.mark.slow
 def test_kind_blocks_distinct_values_are_the_block_streams():
     """Giner's table from blocks of kinds: values and their two smallest run indices, under a topic too."""
     for name, grades, depth, topic in [("AP", 1, 8, (3,)), ("RR", 1, 7, None), ("ERR", 2, 4, None),

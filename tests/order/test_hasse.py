@@ -78,6 +78,7 @@ def brute_width(G):
 
 
 @pytest.mark.parametrize("name,depth,c,gains,topic", CASES)
+@pytest.mark.slow
 def test_diagram_is_reduction_of_compare(name, depth, c, gains, topic):
     sp, g, G = _diagram(name, depth, c, gains, topic)
     o = get_order(name)
@@ -92,6 +93,7 @@ def test_diagram_is_reduction_of_compare(name, depth, c, gains, topic):
 
 
 @pytest.mark.parametrize("name,depth,c,gains,topic", CASES)
+@pytest.mark.slow
 def test_properties_against_brute_force(name, depth, c, gains, topic):
     sp, g, G = _diagram(name, depth, c, gains, topic)
     rho = rank_function(G)
@@ -175,6 +177,7 @@ def test_size_guards():
 
 @pytest.mark.parametrize("name,depth,c,gains", [("dominance", 4, 2, None), ("ipso", 4, 2, "0,1,3"), ("dominance", 8, 1, None),
                                                ("replacement", 12, 3, None), ("ipso", 3, 3, None)])
+@pytest.mark.slow
 def test_width_against_networkx_matching(name, depth, c, gains):
     sp, g, G = _diagram(name, depth, c, gains, None)
     C = nx.transitive_closure_dag(G)

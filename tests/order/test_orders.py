@@ -229,6 +229,7 @@ def triples(draw):
 
 @settings(max_examples=400, deadline=None)
 @given(triples())
+@pytest.mark.slow
 def test_compare_antisymmetric_transitive(t):
     name, gains, r, s, u = t
     o = get_order(name)
@@ -300,6 +301,7 @@ def _check_covers_shape(cv: Covers, size: int):
 
 
 @pytest.mark.parametrize("name,c,depth,gains,topic", _cases())
+@pytest.mark.slow
 def test_covers_equal_transitive_reduction(name, c, depth, gains, topic):
     o = get_order(name)
     space = _space(o, depth, c, topic)
@@ -341,6 +343,7 @@ def test_fallback_against_brute():
         ("replacement", 2, 30, (30, 5)),
     ],
 )
+@pytest.mark.slow
 def test_rules_against_fallback(name, c, depth, topic):
     """Beyond the pairwise oracle: rule-based covers = generic fallback (validated above)."""
     o = get_order(name)
@@ -382,6 +385,7 @@ def test_total_orders_are_chains():
         assert all(o.compare(runs[i], runs[i + 1]) == "<" for i in range(len(runs) - 1))
 
 
+@pytest.mark.slow
 def test_dominance_many_grades():
     """c >= 62 takes the loop path of Rule 1 (no value bitmask): same covers as the fallback."""
     for c, depth in [(63, 2), (70, 1)]:

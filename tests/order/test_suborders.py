@@ -129,6 +129,7 @@ def cases():
 
 @pytest.mark.parametrize("c,depth", [(c, d) for c in (1, 2, 3) for d in DEPTHS[c]])
 @pytest.mark.parametrize("name", ["swap", "raise"])
+@pytest.mark.slow
 def test_compare_matches_closure_of_the_rule(name, c, depth):
     o, up = get_order(name), oracle(name, depth, c)
     runs = all_runs(depth, c)
@@ -189,6 +190,7 @@ MEASURES = ["P", "RR", "AP", "RBP(p=0.5)", "RBP(p=0.8)", "SBTO", "RBTO", "gP", "
 
 @pytest.mark.parametrize("measure", MEASURES)
 @pytest.mark.parametrize("name", ["swap", "raise"])
+@pytest.mark.slow
 def test_classify_matches_all_pairs_oracle(measure, name):
     m = parse_measure(measure)
     for c in (1, 2):
@@ -221,6 +223,7 @@ def test_known_verdicts():
     ("RBP(p=0.5)", 2, None), ("P", 1, (1,)), ("gRBP(p=1/3)", 2, (1, 1)),
 ])
 @pytest.mark.parametrize("name", ["swap", "raise"])
+@pytest.mark.slow
 def test_smt_agrees_with_enumeration(name, measure, grades, topic):
     g = Gains.default(grades)
     t = Topic(topic) if topic is not None else None

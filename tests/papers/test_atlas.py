@@ -132,6 +132,7 @@ def small():
 # ---------------------------------------------------------------------------
 # cells against the oracle
 
+@pytest.mark.slow
 def test_set_orders_hold_exactly_the_measures_the_oracle_finds_arrangement_free(small):
     expected = {m for m, f in ORACLE.items() if is_set_based(f)}
     assert expected == {"P", "gP", "R", "F"}
@@ -144,6 +145,7 @@ def test_set_orders_hold_exactly_the_measures_the_oracle_finds_arrangement_free(
     assert s == tuple(sorted(r, reverse=True)) and x == o_ap(r, c) != o_ap(s, c) == y
 
 
+@pytest.mark.slow
 def test_every_cell_agrees_with_the_brute_force_oracle(small):
     checked = 0
     for m, f in ORACLE.items():
@@ -187,6 +189,7 @@ def test_a_known_witness_from_the_readme():
     assert (w.lower, w.upper, w.lower_value, w.upper_value) == ((0, 0, 1, 1), (0, 1, 0, 0), F(144, 625), F(4, 25))
 
 
+@pytest.mark.slow
 def test_twist_topic_rule_and_undefined_cells():
     a = build_atlas(["Twist"], ["rank"], [1, 2, 3], [2, 3, 4, 5, 6])
     for c in (1, 2, 3):
@@ -216,6 +219,7 @@ def _inside(region) -> list[Fraction]:
 
 
 @pytest.mark.parametrize("family,c,orders", [("RBP", 1, ("rank", "dominance")), ("gRBP", 2, ("rank", "ipso"))])
+@pytest.mark.slow
 def test_threshold_rows_agree_with_the_oracle_and_classify_inside_each_region(family, c, orders):
     a = build_atlas([f"{family}(p=0.5)"], list(orders), [c], [2, 3])
     rows = [r for r in a.thresholds if r.grades == c]
@@ -323,6 +327,7 @@ def test_builtin_measures_cover_every_family():
     assert set(TWIST_FAMILIES) <= set(FAMILIES)
 
 
+@pytest.mark.slow
 def test_committed_atlas_regenerates_identically():
     a = build_atlas()
     assert atlas_markdown(a) == (REPORTS / "atlas.md").read_text()

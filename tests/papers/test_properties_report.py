@@ -12,6 +12,8 @@ from workbench.measures.names import parse_measure
 from workbench.papers.properties_report import (REPORT_MEASURES, build_properties_report, properties_json_text,
                                                 properties_markdown)
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
 

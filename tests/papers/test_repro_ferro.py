@@ -19,6 +19,8 @@ import pytest
 from workbench.papers import repro_ferro as rf
 from workbench.papers.reproduce import report_markdown
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = sorted((ROOT.parent / "shared" / "seeds").glob("002_*.txt"))
 

@@ -16,6 +16,8 @@ import pytest
 from workbench.papers import repro_giner as rg
 from workbench.papers.reproduce import report_markdown
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 ROOT = Path(__file__).resolve().parents[2]
 RUNS3 = list(product((0, 1), repeat=3))
 
@@ -59,6 +61,7 @@ def cls():
     return rg.classifications()
 
 
+@pytest.mark.slow
 def test_report_regenerates_identically(report):
     assert report_markdown(report) == (ROOT / "reports" / "giner2023.md").read_text()
 

@@ -19,6 +19,8 @@ import pytest
 from workbench.papers.repro_moffat import build
 from workbench.papers.reproduce import report_markdown
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
 
@@ -80,6 +82,7 @@ def sign_p(x: int, y: int) -> Fraction:
 # --- the report ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_report_regenerates_identically(built):
     report, _ = built
     assert report_markdown(report) == (REPORTS / "moffat2024.md").read_text()

@@ -12,6 +12,8 @@ from workbench.cli.main import main
 from workbench.errors import WorkbenchError
 from workbench.papers.reproduce import PAPERS, Finding, PaperReport, get_paper, report_markdown
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
 

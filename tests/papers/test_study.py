@@ -18,6 +18,8 @@ import pytest
 import workbench.papers.study as study
 from workbench.errors import WorkbenchError
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 DATA = Path(os.environ.get("WORKBENCH_DATA", Path(__file__).resolve().parents[2].parent / "shared" / "data"))
 ROBUST = DATA / "robust03"
 RUNS = ("InexpC2", "MU03rob01", "NLPR03vb10", "aplrob03a")

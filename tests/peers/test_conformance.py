@@ -99,6 +99,7 @@ def test_ulps():
 
 
 # ---------------------------------------------------------------- verdicts
+@pytest.mark.slow
 def test_planted_off_by_one_discount_is_found_with_a_minimal_witness():
     r = check_conformance(OFFBYONE, "nDCG@5", depth=3, examples=10, seed=0)
     assert not r.conforms and r.total.disagree > 0
@@ -130,6 +131,7 @@ def test_pytrec_eval_ndcg_cut_5_conforms_to_ndcg_at_5_graded():
     assert r.conforms and r.total.max_abs <= 1e-15
 
 
+@pytest.mark.slow
 def test_docid_ascending_tie_rule_is_named(tmp_path):
     path = tmp_path / "asc.py"
     path.write_text(DOCID_ASCENDING_RR)
@@ -154,6 +156,7 @@ def test_gain_cause():
     assert not r.conforms and r.witness.cause.cause == "gain convention"
 
 
+@pytest.mark.slow
 def test_an_implementation_that_fails_is_non_conformance_not_bad_input(tmp_path):
     path = tmp_path / "broken.py"
     path.write_text(BROKEN)
@@ -182,6 +185,7 @@ def test_bad_input_is_a_typed_error():
 
 
 # ---------------------------------------------------------------- command line
+@pytest.mark.slow
 def test_cli_exit_codes(capsys):
     code, out, _ = run_cli(capsys, "conformance", "pytrec_eval:recip_rank", "--against", "RR", "--depth", "3",
                            "--examples", "5")
@@ -195,6 +199,7 @@ def test_cli_exit_codes(capsys):
     assert code == 2 and "tolerance" in err
 
 
+@pytest.mark.slow
 def test_cli_json(capsys):
     code, out, _ = run_cli(capsys, "conformance", OFFBYONE, "--against", "nDCG@5", "--depth", "2", "--examples", "3",
                            "--json")

@@ -19,6 +19,8 @@ from workbench.peers.pairings import PAIRINGS
 from workbench.peers.real_runs import (CONVENTIONS, CONVENTIONS_BY_KEY, Cell, build_report, classify,
                                              compare_collection, stress_collection, write_reports)
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(os.environ.get("WORKBENCH_DATA", ROOT.parent / "shared" / "data"))
 REPORTS = ROOT / "reports"

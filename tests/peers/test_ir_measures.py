@@ -86,6 +86,7 @@ PTE_NAMES = (
 
 
 @pytest.mark.parametrize("extra", [0, 3])
+@pytest.mark.slow
 def test_pytrec_eval_binary_depth6(extra):
     n = compare(ir_measures.pytrec_eval, PTE_NAMES, BINARY6, extra, Gains.default(1))
     assert n == (63 + extra // 3) * len(PTE_NAMES)
@@ -124,6 +125,7 @@ for k in (1, 5, 10):
 
 
 @pytest.mark.skipif(not TREC_TEST.is_dir(), reason=f"trec_eval test data not found at {TREC_TEST} (set WORKBENCH_DATA)")
+@pytest.mark.slow
 def test_trec_eval_test_collection():
     qrels = read_qrels(TREC_TEST / "qrels.test")
     run = read_run(TREC_TEST / "results.test")

@@ -292,6 +292,7 @@ def cases():
 
 
 @pytest.mark.parametrize("name,c,depths,topics", list(cases()), ids=lambda x: str(x))
+@pytest.mark.slow
 def test_verdicts_match_the_oracle(name, c, depths, topics):
     depths = list(depths)
     expected = oracle_all(name, c, depths, topics)
@@ -351,6 +352,7 @@ def rbp_value(p, r):
 
 
 @pytest.mark.parametrize("p", [Fraction(1, 3), Fraction(1, 2), Fraction(11, 20), Fraction(4, 5), Fraction(9, 10)])
+@pytest.mark.slow
 def test_rbp_threshold_proofs(p):
     m = Measure("RBP", {"p": p})
     ob = rbp_obligations(m, Gains.default())
@@ -373,6 +375,7 @@ def test_rbp_threshold_proofs(p):
         assert c.verdict == "fails" and not wins
 
 
+@pytest.mark.slow
 def test_rbp_swap_proofs_match_enumeration():
     assert rbp_obligations(Measure("RBP"), Gains.default(2))["priority"] is False  # grades 1 and 2 weigh alike
     vs = {v.name: v for v in amigo_properties("RBP", grades=2, depths=range(1, 4))}
@@ -456,6 +459,7 @@ def o_smallest_s(M, depths, c, topic, name):
 @pytest.mark.parametrize("name,c,topic", [("RBP(p=0.8)", 1, Topic((3,))), ("AP", 1, Topic((3,))),
                                           ("ERR", 2, Topic((2, 2))), ("nDCG", 1, Topic((3,))), ("RR", 1, None),
                                           ("P@3", 1, None), ("RBTO", 2, None)])
+@pytest.mark.slow
 def test_threshold_witnesses_are_the_smallest(name, c, topic):
     f, gains, depths = ORACLES[name], Gains.default(c), list(range(1, 6 if c == 1 else 5))
     M = lambda r: f(r, gains, topic)  # noqa: E731

@@ -6,15 +6,14 @@ from fractions import Fraction
 
 import pytest
 
-from cli_inputs import run_cli
 import workbench as wb
 from workbench.errors import WorkbenchError
 from workbench.property.check import AMIGO_PROPERTIES
 from workbench.property.moffat import MOFFAT_PROPERTIES
 
 
-def test_json_is_one_object_with_a_verdict_per_property(capsys):
-    code, out, err = run_cli(capsys, "properties", "P", "--depths", "1..3", "--topics", "0,1", "--json")
+def test_json_is_one_object_with_a_verdict_per_property(cli):
+    code, out, err = cli("properties", "P", "--depths", "1..3", "--topics", "0,1", "--json")
     assert code == 0 and err == ""
     obj = json.loads(out)
     assert {"measure", "grades", "gains", "depths", "topics", "properties"} <= set(obj)
@@ -32,8 +31,8 @@ def test_json_is_one_object_with_a_verdict_per_property(capsys):
     assert Fraction(before["value"]) == prec(before["run"]) > prec(after["run"]) == Fraction(after["value"])
 
 
-def test_the_api_gives_the_object_the_cli_prints(capsys):
-    code, out, _ = run_cli(capsys, "properties", "AP", "--depths", "1..2", "--topics", "0,1,2", "--json",
+def test_the_api_gives_the_object_the_cli_prints(cli):
+    code, out, _ = cli("properties", "AP", "--depths", "1..2", "--topics", "0,1,2", "--json",
                            "--which", "localization,completeness")
     api = wb.properties("AP", depths=range(1, 3), topics=[0, 1, 2], which=["localization", "completeness"])
     assert code == 0 and json.loads(out) == json.loads(json.dumps(api.to_json()))
@@ -43,10 +42,10 @@ def test_the_api_gives_the_object_the_cli_prints(capsys):
     assert loc["run"] == "1" and loc["values"] == ["1", "1/2"]  # AP of "1": 1/RB under topics 1 and 2
 
 
-def test_text_markdown_and_html(capsys):
-    code, out, _ = run_cli(capsys, "properties", "RR", "--depths", "1..2", "--which", "convergence")
+def test_text_markdown_and_html(cli):
+    code, out, _ = cli("properties", "RR", "--depths", "1..2", "--which", "convergence")
     assert code == 0 and out.startswith("Properties of RR") and "convergence" in out and "fails" in out
-    code, md, _ = run_cli(capsys, "properties", "RR", "--depths", "1..2", "--which", "convergence", "--format", "md")
+    code, md, _ = cli("properties", "RR", "--depths", "1..2", "--which", "convergence", "--format", "md")
     assert code == 0 and "| convergence | Moffat 2013 | fails |" in md
     html = wb.properties("RR", depths=2, which="convergence")._repr_html_()
     assert "<table>" in html and "fails" in html

@@ -255,6 +255,7 @@ CASES = [(name, 1, [1, 2, 3, 4, 5], [(0,), (1,), (2,)]) for name in MEASURES] + 
 
 
 @pytest.mark.parametrize("name,c,depths,topics", CASES, ids=[f"{n}-c{c}" for n, c, _, _ in CASES])
+@pytest.mark.slow
 def test_moffat_properties_agree_with_the_oracle(name, c, depths, topics):
     m = parse_measure(name)
     o = Oracle(name, c)
@@ -283,6 +284,7 @@ def test_moffat_properties_agree_with_the_oracle(name, c, depths, topics):
 
 
 @pytest.mark.parametrize("name,c,depths,topics", CASES, ids=[f"{n}-c{c}" for n, c, _, _ in CASES])
+@pytest.mark.slow
 def test_every_witness_shows_the_failure(name, c, depths, topics):
     """Re-score each witness with the oracle: the 'after' run is not above the 'before' run as claimed."""
     m = parse_measure(name)

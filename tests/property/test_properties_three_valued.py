@@ -54,6 +54,7 @@ def test_every_renderer_prints_unknown():
     assert _cell(u) == "?"
 
 
+@pytest.mark.slow
 def test_every_holds_and_fails_of_a_table_carries_its_reason():
     for name in ("P", "AP", "nDCG@3", "RBP(p=0.8)", "ERR", "examples/half_life.py:half_life"):
         for v in properties(parse_measure(name), depths=range(1, 4)).verdicts:
@@ -80,6 +81,7 @@ def smallest_s_ndcg(n_c: int) -> int:
     return s
 
 
+@pytest.mark.slow
 def test_ndcg_deepness_threshold_on_topic_6_is_settled(capsys):
     expected = smallest_s_ndcg(6)
     assert expected == 60  # the figure, derived above
@@ -91,6 +93,7 @@ def test_ndcg_deepness_threshold_on_topic_6_is_settled(capsys):
     assert v["witness"]["m_checked"] == [1, 2, 3, 4, 5, 6] and "s = 60" in v["why"]
 
 
+@pytest.mark.slow
 def test_deepness_threshold_without_a_bound_on_m_is_unknown():
     # no topic: m is unbounded, and no argument for INST: a bounded search settles nothing
     v = deepness_threshold("INST", depths=range(1, 4))
@@ -228,6 +231,7 @@ def test_ndcg_monotonicity_names_the_growing_ideal():
     assert "growing ideal" in v.why and "growing ideal" in witness_text(v)
 
 
+@pytest.mark.slow
 def test_rbp_without_a_topic_among_given_topics_uses_its_identity():
     # RBP(p=4/5): M(0^s 1^m) = p^s (1 - p^m) < p^s, and p^s <= 1 - p = 1/5 first at s = 8 ((4/5)^7 > 1/5 >=
     # (4/5)^8), beyond the no-topic family (s < 5): the identity, not the search, settles the no-topic setting

@@ -158,6 +158,7 @@ TINY = [
 
 
 @pytest.mark.parametrize("name,build,order", TINY, ids=[f"{t[0] or 'rank-function'}-{i}" for i, t in enumerate(TINY)])
+@pytest.mark.slow
 def test_value_structures_match_oracle(name, build, order):
     space = build()
     runs = space.array()
@@ -194,6 +195,7 @@ def test_value_structures_match_oracle(name, build, order):
         assert representation_ok(fast.representation.tolist(), leq, n)
 
 
+@pytest.mark.slow
 def test_real_structures_iv_iff_equally_spaced():
     """Derived, not assumed: on random value sets, iv (by the oracle) <=> equal gaps."""
     rng = random.Random(7)
@@ -471,6 +473,7 @@ def run_cli(*args):
     return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_cli_rank_compare():
     p = run_cli("axioms", "--rank", "rank", "--depth", "5", "--compare", "RBP(p=0.5)", "--json")
     assert p.returncode == 0, p.stderr
@@ -483,6 +486,7 @@ def test_cli_rank_compare():
     assert p.returncode == 0 and js["affine"] is None and js["is_affine"] is False
 
 
+@pytest.mark.slow
 def test_cli_measure_violated_exit_1():
     p = run_cli("axioms", "--measure", "AP", "--topic", "3", "--depth", "6", "--json")
     assert p.returncode == 1, p.stderr
@@ -493,6 +497,7 @@ def test_cli_measure_violated_exit_1():
     assert p.returncode == 1 and "violated" in p.stdout
 
 
+@pytest.mark.slow
 def test_cli_file(tmp_path):
     f = tmp_path / "s.txt"
     f.write_text("elements: 00 01 10 11\n" + "".join(
@@ -516,12 +521,14 @@ def test_cli_file(tmp_path):
         (("axioms", "--file", "/nonexistent/x.txt"), "/nonexistent/x.txt: cannot read"),
     ],
 )
+@pytest.mark.slow
 def test_cli_bad_input(args, fragment):
     p = run_cli(*args)
     assert p.returncode == 2
     assert fragment in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_cli_file_line_error(tmp_path):
     f = tmp_path / "bad.txt"
     f.write_text("elements: a b\na q 1\n")

@@ -204,6 +204,7 @@ CASES_A = [
 
 
 @pytest.mark.parametrize("name,grades,gains,depths", CASES_A, ids=[f"{c[0]}-c{c[1]}-{c[2]}" for c in CASES_A])
+@pytest.mark.slow
 def test_regions_agree_with_fixed_value_checker(name, grades, gains, depths):
     g = Gains.parse(gains) if gains else Gains.default(grades)
     param = FORMULAS[name][1]
@@ -236,6 +237,7 @@ def test_rbp_regions_depth_3_by_hand():
     assert all(r.axioms[k].holds for r in res.regions for k in ("i", "ii", "iii"))
 
 
+@pytest.mark.slow
 def test_grbp_holds_at_one_over_c_plus_one():
     # gRBP with gains 0..c: (1-p)/c sum g_i p^(i-1); at p = 1/(c+1) the values are the
     # base-(c+1) numerals over (c+1)^N, all of them, equally spaced.
@@ -251,6 +253,7 @@ CASES_B = [("RBP", 1, 2), ("RBP", 1, 3), ("gRBP", 2, 2), (CUBIC, 1, 2), (CUBIC, 
 
 
 @pytest.mark.parametrize("name,grades,depth", CASES_B, ids=[f"{c[0]}-c{c[1]}-N{c[2]}" for c in CASES_B])
+@pytest.mark.slow
 def test_regions_against_literal_oracle(name, grades, depth):
     g = Gains.default(grades)
     space = rank_space(depth, grades)
@@ -339,6 +342,7 @@ CASES_C = [
 
 
 @pytest.mark.parametrize("name,order,grades,gains,topic,depths", CASES_C, ids=[f"{c[0]}-{c[1]}-c{c[2]}" for c in CASES_C])
+@pytest.mark.slow
 def test_smt_agrees_with_enumeration(name, order, grades, gains, topic, depths):
     g = Gains.parse(gains) if gains else Gains.default(grades)
     t = Topic.parse(topic) if topic else None
@@ -360,6 +364,7 @@ def test_smt_agrees_with_enumeration(name, order, grades, gains, topic, depths):
             assert str(a + d - c) == w["needed_value"] and a + d - c not in set(val.values())
 
 
+@pytest.mark.slow
 def test_smt_beyond_enumeration_depth_30():
     depth = 30
     with pytest.raises(SpaceTooLargeError):
@@ -419,6 +424,7 @@ def test_cli_param_exit_1_when_no_region_holds(capsys):
     assert code == 1 and "fails iv" in out
 
 
+@pytest.mark.slow
 def test_cli_smt(capsys):
     code, out, _ = _cli(capsys, "axioms", "--measure", "RBP(p=0.5)", "--method", "smt", "--depth", "5", "--json")
     js = json.loads(out)

@@ -93,6 +93,7 @@ def _grid_roots(f, lo=0.002, hi=25.0, n=5000):
 
 @pytest.mark.parametrize("a,b", [("1000", "0111"), ("1001", "0110"), ("1010", "0101"), ("1100", "0011"),
                                  ("10000", "01111"), ("1001", "0111")])
+@pytest.mark.slow
 def test_freedom_ties_are_every_mpmath_root_and_orders_agree(capsys, a, b):
     code, out, err = run_cli(capsys, "ipso", "freedom", a, b, "--measures", "examples/power_law.py:dp", "--json")
     assert code == 0, err
@@ -180,6 +181,7 @@ def axioms_json(capsys, measure, depth, *extra, param="b"):
 @pytest.mark.parametrize("path,name,shift,depth", [("examples/power_law.py", "dp", 1, 2),
                                                    ("examples/power_law.py", "dp", 1, 3),
                                                    (None, "sp", 2, 2), (None, "sp", 2, 3)])
+@pytest.mark.slow
 def test_axioms_critical_points_are_the_mpmath_roots_of_the_difference_functions(capsys, tmp_path, path, name,
                                                                                  shift, depth):
     if path is None:
@@ -206,6 +208,7 @@ def test_axioms_critical_points_are_the_mpmath_roots_of_the_difference_functions
 @pytest.mark.parametrize("path,name,shift,depth", [("examples/power_law.py", "dp", 1, 2),
                                                    ("examples/power_law.py", "dp", 1, 3),
                                                    (None, "sp", 2, 2)])
+@pytest.mark.slow
 def test_axioms_region_verdicts_agree_with_the_fixed_value_checker_and_mpmath(capsys, tmp_path, path, name, shift,
                                                                               depth):
     if path is None:

@@ -117,6 +117,7 @@ def dp_table(request):
     return depth, thresholds(parse_measure(DP), "b", get_order("rank"), rank_space(depth))
 
 
+@pytest.mark.slow
 def test_power_law_thresholds_contain_the_true_critical_points(dp_table):
     depth, table = dp_table
     roots, changing = dp_roots(depth)
@@ -133,6 +134,7 @@ def test_power_law_thresholds_contain_the_true_critical_points(dp_table):
         assert any(interval_of(t)[0] <= x <= interval_of(t)[1] for t in ends)
 
 
+@pytest.mark.slow
 def test_power_law_regions_violated_weak_ordinal_at_the_issue_values(dp_table):
     depth, table = dp_table
     assert [r.verdict for r in table.regions] == ["violated", "weak", "ordinal"]
@@ -227,6 +229,7 @@ def test_signs_are_proved_zero_or_left_undecided_never_guessed():
     assert sign(2 ** -r2.sympy() - sympy.Rational(1, 3)) == 0
 
 
+@pytest.mark.slow
 def test_isolate_roots_of_an_exponential_sum_against_mpmath():
     s = sympy.Symbol("s")
     f = 1 - 3 * sympy.exp(-s) + sympy.Rational(5, 2) * sympy.exp(-2 * s) - sympy.Rational(1, 2) * sympy.exp(-3 * s)

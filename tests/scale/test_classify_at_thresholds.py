@@ -44,6 +44,7 @@ def _inside(region) -> str:
 
 
 @pytest.mark.parametrize("family", ["INST", "INSQ"])
+@pytest.mark.slow
 def test_classify_agrees_with_thresholds_at_and_between_every_endpoint(family):
     table = wb.thresholds(family, "T", order="rank", depth=3).to_json()
     points = [r for r in table["regions"] if r["low"] == r["high"]]

@@ -59,6 +59,7 @@ def assert_genuine(cx: Counterexample, measure, order, gains, topic):
 
 
 @pytest.mark.parametrize("measure,order,gains,topic", list(cases()))
+@pytest.mark.slow
 def test_smt_agrees_with_enumeration_on_every_small_case(measure, order, gains, topic):
     g = Gains.parse(gains)
     grades = g.grades
@@ -85,6 +86,7 @@ def test_smt_agrees_with_enumeration_on_every_small_case(measure, order, gains, 
     ("RBP(p=0.8)", "rank", 1), ("gRBP(p=0.5)", "rank", 2), ("ERR", "dominance", 2), ("P", "rank", 1),
     ("RBP(p=0.5)", "rank", 1), ("SBTO", "replacement", 2),
 ])
+@pytest.mark.slow
 def test_max_depth_finds_the_same_smallest_depth(measure, order, grades):
     g = Gains.default(grades)
     enum = find_counterexample(measure, order, max_depth=5, grades=grades, gains=g)
@@ -187,6 +189,7 @@ def test_free_p_smallest_violating_value_is_respected():
 
 # --- beyond enumeration -----------------------------------------------------
 
+@pytest.mark.slow
 def test_depth_30_two_grades_grbp_one_half_is_violated():
     g = Gains.default(2)
     cx = find_counterexample("gRBP(p=0.5)", "rank", depth=30, grades=2, method="smt")
@@ -194,17 +197,20 @@ def test_depth_30_two_grades_grbp_one_half_is_violated():
     assert cx.seconds < 30
 
 
+@pytest.mark.slow
 def test_depth_30_two_grades_grbp_one_third_has_none():
     cx = find_counterexample("gRBP(p=1/3)", "rank", depth=30, grades=2, method="smt")
     assert cx.status == "unknown" and cx.proof == "unsat" and cx.seconds < 30
 
 
+@pytest.mark.slow
 def test_depth_30_ap_with_a_topic_is_violated():
     t = Topic((3, 2))
     cx = find_counterexample("AP", "rank", depth=30, grades=2, topic=t, method="smt")
     assert_genuine(cx, "AP", "rank", Gains.default(2), t)
 
 
+@pytest.mark.slow
 def test_timeout_gives_unknown_never_none():
     cx = find_counterexample("SBTO", "rank", depth=30, grades=2, method="smt", timeout=0.5)
     assert cx.status == "unknown" and not cx.found and cx.proof is None
@@ -263,6 +269,7 @@ def test_cli_json_contract_found(capsys):
     assert Fraction(obj["lower_value"]) == rbp(p, obj["lower"]) > rbp(p, obj["upper"]) == Fraction(obj["upper_value"])
 
 
+@pytest.mark.slow
 def test_cli_json_smt_none_and_free_param(capsys):
     code, out, _ = run_cli(capsys, "counterexample", "gRBP(p=1/3)", "--grades", "2", "--depth", "30",
                            "--method", "smt", "--json")
@@ -276,6 +283,7 @@ def test_cli_json_smt_none_and_free_param(capsys):
     assert rbp(p, obj["lower"]) > rbp(p, obj["upper"]) and obj["lower"] < obj["upper"]
 
 
+@pytest.mark.slow
 def test_cli_unknown_exits_0_with_status_unknown(capsys):
     code, out, _ = run_cli(capsys, "counterexample", "SBTO", "--grades", "2", "--depth", "30",
                            "--method", "smt", "--timeout", "0.5", "--json")

@@ -15,6 +15,8 @@ from workbench.space.runs import Gains
 from workbench.scale.classify import classify
 from workbench.space.spaces import rank_space
 
+pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -23,6 +25,7 @@ def settled():
     return run_claims(ROOT / "proofs")
 
 
+@pytest.mark.slow
 def test_every_claim_settles_as_recorded(settled):
     changed = [(s.claim.id, s.outcome.status, s.claim.expect) for s in settled if not s.as_expected]
     assert changed == []

@@ -103,6 +103,7 @@ CASES = [
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
 @pytest.mark.parametrize("name,order_name,grades,topic,gains", CASES)
+@pytest.mark.slow
 def test_classify_agrees_with_all_pairs_oracle(name, order_name, grades, topic, gains, depth):
     if grades == 2 and depth == 4 and order_name in ("rank", "dominance", "ipso"):
         pytest.skip("81 runs: the all-pairs oracle with covers is slow; depth 3 covers these")

@@ -60,6 +60,7 @@ CASES = list(_cases()) + [("rank", 1, 5, None, None, "RBP(p=1/2)"), ("set", 2, 3
 
 
 @pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.slow
 def test_streaming_matches_materialised_on_every_order(order):
     o = get_order(order)
     for _, grades, depth, topic, gains, measure in [c for c in CASES if c[0] == order]:
@@ -169,6 +170,7 @@ def oracle_runs() -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_one_worker_and_two_processes_agree_with_the_oracle(oracle_runs):
     assert _run_all(workers=1) == oracle_runs
     assert _run_all(workers=2) == oracle_runs
@@ -183,6 +185,7 @@ def dask_local():
         yield cluster.scheduler_address
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_agrees_with_the_oracle(dask_local, oracle_runs):
     assert _run_all(workers=2, scheduler=dask_local) == oracle_runs
 
@@ -242,6 +245,7 @@ def test_a_user_measure_file_is_reloaded_by_absolute_path_in_workers(monkeypatch
     assert measure.evaluate(rows, Gains.default(1)).values() == m.evaluate(rows, Gains.default(1)).values()
 
 
+@pytest.mark.slow
 def test_a_measure_known_only_to_this_process_is_classified_here():
     """A family registered from Python has no file a worker could load: the blocks run in this process."""
     from workbench.measures.families import Family, register_family

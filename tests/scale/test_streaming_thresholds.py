@@ -51,6 +51,7 @@ def table(case, block_size=None, gains=None):
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+@pytest.mark.slow
 def test_every_block_size_gives_the_same_table(case):
     whole = json.dumps(table(case, block_size=case[3].size).to_json(), sort_keys=True)
     for size in (1, 2, 3, 7):
@@ -154,6 +155,7 @@ def test_a_deep_space_is_refused_for_its_time_not_its_memory():
     assert "\n" not in msg and "of work" in msg and "GB" not in msg and "depth <= " in msg, msg
 
 
+@pytest.mark.slow
 def test_an_additive_measure_is_estimated_by_its_grouping_by_type(monkeypatch):
     """RBP is additive in the runs: grouping its covers by type costs a few scoring passes, not ``2 * depth + 2``.
 

@@ -160,12 +160,14 @@ def oracle_at_root(measure, order, space, gains, root) -> str:
 
 
 @pytest.mark.parametrize("depth", range(1, 8))
+@pytest.mark.slow
 def test_rbp_rank_regions_agree_with_classify(depth):
     check_table("RBP", "rank", rank_space(depth))
 
 
 @pytest.mark.parametrize("gains", [None, "0,1,3"])
 @pytest.mark.parametrize("depth", range(1, 5))
+@pytest.mark.slow
 def test_grbp_two_grades_regions_agree_with_classify(depth, gains):
     check_table("gRBP", "rank", rank_space(depth, 2), Gains.parse(gains) if gains else None)
 

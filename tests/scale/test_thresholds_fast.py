@@ -67,6 +67,7 @@ RF_CASES = [
 
 
 @pytest.mark.parametrize("case", RF_CASES, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+@pytest.mark.slow
 def test_field_algebra_gives_the_sympy_rational_function(case):
     name, param, depth, grades, topic, gains = case
     m = parse_measure(name)
@@ -96,6 +97,7 @@ NOT_ADDITIVE = [("INST", "T"), ("AP", "p"), ("DCG", "p"), ("RR", "p")]
 
 
 @pytest.mark.parametrize("case", ADDITIVE, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+@pytest.mark.slow
 def test_additive_form_gives_every_difference(case):
     name, param, depth, grades = case
     m = parse_measure(name)
@@ -162,6 +164,7 @@ def analysis(case, fast: bool, gains=None):
 
 
 @pytest.mark.parametrize("case", ANALYSIS_CASES, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+@pytest.mark.slow
 def test_shortcuts_group_covers_as_the_general_path(case):
     fast, slow = analysis(case, True), analysis(case, False)
     if case[0].startswith("RBP") or case[0] in ("gRBP", "INSQ", GP):
@@ -195,6 +198,7 @@ TABLE_CASES = (
 
 
 @pytest.mark.parametrize("case", TABLE_CASES, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+@pytest.mark.slow
 def test_tables_are_the_same_with_and_without_shortcuts(case, monkeypatch):
     name, param, order, space = case
 
@@ -228,6 +232,7 @@ def test_root_floats_match_to_float():
                 assert root_float(r) == to_float(r.sympy()), r
 
 
+@pytest.mark.slow
 def test_crootof_text_and_descartes_filter_match_sympy():
     from workbench.core.algebraic import roots_in
     from types import SimpleNamespace
@@ -266,6 +271,7 @@ FUNCTION_CASES = (
 
 @pytest.mark.parametrize("block", [None, 1, 3])
 @pytest.mark.parametrize("case", FUNCTION_CASES, ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+@pytest.mark.slow
 def test_grouping_by_functions_groups_as_the_general_path(case, block, monkeypatch):
     """Forced on every small case: the same groups, representatives, differences and increments as scoring."""
     monkeypatch.setattr(thr, "_FUNCTION_GROUPING_POINTS", 0)
@@ -290,6 +296,7 @@ def test_grouping_by_functions_groups_as_the_general_path(case, block, monkeypat
 @pytest.mark.parametrize("case", [("INST", "T", "rank", rank_space(6)), ("INST", "T", "dominance", rank_space(4)),
                                   ("INST(output=ED)", "T", "rank", rank_space(4))],
                          ids=lambda c: f"{c[0]}-{c[2]}-{c[3]}")
+@pytest.mark.slow
 def test_tables_grouped_by_functions_are_the_general_tables(case, monkeypatch):
     name, param, order, space = case
     monkeypatch.setattr(thr, "_FUNCTION_GROUPING_POINTS", 0)
@@ -325,6 +332,7 @@ def test_a_run_function_that_disagrees_with_the_measures_evaluation_is_an_error(
     assert "rational function of run 011" in str(e.value), str(e.value)
 
 
+@pytest.mark.slow
 def test_the_shortcuts_at_exact_points_match_the_slow_ones():
     """Flint refinement, rational signs and Newton enclosures against AlgebraicPoint, sign_at and to_float."""
     import copy

@@ -288,6 +288,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("name,param,high,order,depth,grades,topic", [c + (None,) * (7 - len(c)) for c in CASES])
+@pytest.mark.slow
 def test_rational_thresholds_agree_with_classify_and_the_sympy_oracle(name, param, high, order, depth, grades, topic):
     space = rank_space(depth, grades, topic)
     gains = Gains.default(grades)

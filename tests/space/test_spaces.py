@@ -188,6 +188,7 @@ def test_random_topics_against_oracle(depth, grades, data):
     ],
     ids=str,
 )
+@pytest.mark.slow
 def test_large_spaces_round_trip(sp):
     rng = np.random.default_rng(0)
     size = sp.size
