@@ -93,9 +93,27 @@ def native_section(interrupt: Callable[[], None]) -> Iterator[None]:
     check()
 
 
-def z3_section(z3) -> contextlib.AbstractContextManager:
-    """:func:`native_section` interrupting z3's main context (``Z3_interrupt``)."""
-    return native_section(lambda: z3.main_ctx().interrupt())
+@contextlib.contextmanager
+def z3_section(z3) -> Iterator[None]:
+    """:func:`native_section` interrupting z3's main context (``Z3_interrupt``), reset after an interrupt.
+
+    ``Z3_interrupt`` leaves the context cancelled until a solver check: until
+    then ``z3.simplify`` returns terms unsimplified, so every later z3 call of
+    the process (a notebook's next cell) would compute wrongly.  One trivial
+    check after an interrupted section resets it.
+    """
+    interrupted: list[bool] = []
+
+    def interrupt() -> None:
+        interrupted.append(True)
+        z3.main_ctx().interrupt()
+
+    try:
+        with native_section(interrupt):
+            yield
+    finally:
+        if interrupted:
+            z3.Solver().check()
 
 
 def defer_alarm(message: str) -> bool:
