@@ -688,7 +688,7 @@ def correlation(qrels, runs, measures, *, names=None, view="graded", depth=None,
 
     References
     ----------
-    Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000) sec. 5.2, eq. 7, Tables 1-2; Kendall 1948 (tau-b).
+    Ferrante, Ferro, Losiouk, IRJ 2020 sec. 5.2, eq. 7, Tables 1-2; Kendall 1948 (tau-b).
     """
     from workbench.experiments.correlation import correlation_table
 

@@ -13,7 +13,7 @@ from them.
 References
 ----------
 Giner, "An intrinsic framework of information retrieval evaluation measures",
-IntelliSys 2023 (seed 004), Sect. 4 and Proposition 3.
+IntelliSys 2023, Sect. 4 and Proposition 3.
 """
 from __future__ import annotations
 
@@ -148,7 +148,7 @@ class IntervalTransformation:
 
         References
         ----------
-        Giner 2023 (seed 004), Proposition 3: interval iff equally spaced.
+        Giner 2023, Proposition 3: interval iff equally spaced.
         """
         k = self.count - 1 if limit is None else min(limit, self.count - 1)
         return [self.values.value(j + 1) - self.values.value(j) for j in range(max(k, 0))]
@@ -163,7 +163,7 @@ def interval_transformation(
     each value by its position ``0, 1, 2, ...`` among the sorted distinct
     values gives an order-equivalent measure whose attained values are
     equally spaced: an interval scale in Giner's intrinsic sense (the
-    transformation of seed 004 that turns an ordinal/metric measure into an
+    transformation of Giner, IntelliSys 2023 that turns an ordinal/metric measure into an
     interval/metric one; ties stay ties).
 
     Parameters
@@ -188,7 +188,7 @@ def interval_transformation(
     References
     ----------
     Giner, "An intrinsic framework of information retrieval evaluation
-    measures", IntelliSys 2023 (seed 004), Sect. 4 and Proposition 3.
+    measures", IntelliSys 2023, Sect. 4 and Proposition 3.
     """
     first, inverse = presorted if presorted is not None else sorted_distinct(values)
     first = np.asarray(first, dtype=np.int64)

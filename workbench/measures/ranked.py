@@ -5,7 +5,7 @@ grade), the attainable values are ``{M(r)}`` over every run ``r`` of depth
 ``N`` the topic allows (at most ``n_j`` documents of grade ``j``; without a
 topic, every run in ``{0..c}^N``).  ``rank[M]@N`` of a run is the position
 ``0, 1, 2, ...`` of the run's exact value among them, sorted increasingly
-(Giner's interval transformation, seed 004;
+(Giner's interval transformation, IntelliSys 2023;
 :func:`workbench.core.distinct.interval_transformation`): the order and the
 ties of ``M`` are kept and consecutive attainable values become one apart.
 ``unit-rank[M]@N`` divides the positions by their number minus one (values
@@ -41,10 +41,10 @@ path of these measures and of
    rank function's and the measure is injective there, the position is the
    run's index in the topic's space (:meth:`workbench.space.spaces.Space.indices`):
    ``RBTO`` and ``gRBP(p)`` with ``p <= G / (g_max + G)`` (``G`` the smallest
-   gain step; ``p <= 1/(c+1)`` for gains ``g(j) = j``; seed 003) order runs
+   gain step; ``p <= 1/(c+1)`` for gains ``g(j) = j``; Ferrante, Ferro, Pontarollo, SEBD 2019) order runs
    lexicographically (rank space); ``RBP(p <= 1/2)`` does so on the binary
    pattern of the run (binary rank space with ``RB`` relevant documents);
-   ``SBTO`` is the index in the set space (seed 003 eq. 2-3).
+   ``SBTO`` is the index in the set space (Ferrante, Ferro, Pontarollo, SEBD 2019 eq. 2-3).
 2. **Enumeration.**  Otherwise the topic's space at depth ``N`` is
    enumerated and the measure evaluated exactly on all of it: the set space
    (multisets) for set-based measures (``P``, ``gP``, ``R``, ``gR``, ``F``,
@@ -74,10 +74,10 @@ workbench.errors.UndefinedMeasureError: rank[AP]@3 is undefined on a run of dept
 References
 ----------
 Giner, "An intrinsic framework of information retrieval evaluation
-measures", IntelliSys 2023 (seed 004), Sect. 4; Ferrante, Ferro, Fuhr,
+measures", IntelliSys 2023, Sect. 4; Ferrante, Ferro, Fuhr,
 "Towards meaningful statements in IR evaluation: mapping evaluation measures
 to interval scales", IEEE Access 2021; Ferrante, Ferro, Pontarollo, SEBD
-2019 (seed 003), eq. 2-6.
+2019, eq. 2-6.
 """
 from __future__ import annotations
 
@@ -249,7 +249,7 @@ class SpacePositions:
 
     References
     ----------
-    Giner 2023 (seed 004), Sect. 4; seed 003 eq. 2-6.
+    Giner 2023, Sect. 4; Ferrante, Ferro, Pontarollo, SEBD 2019 eq. 2-6.
     """
 
     def __init__(self, measure, gains: Gains, depth: int, max_space: int = MAX_SPACE, evaluate: Callable | None = None):
@@ -335,7 +335,7 @@ def ranked_family(name: str, measure, depth: int, unit: bool = False) -> Family:
 
     References
     ----------
-    Giner 2023 (seed 004), Sect. 4.
+    Giner 2023, Sect. 4.
     """
     fam = measure.family_obj
 
@@ -366,7 +366,7 @@ def ranked_family(name: str, measure, depth: int, unit: bool = False) -> Family:
         name, (), True,
         f"interval transformation of {measure} at depth {depth}: the {kind} of the run's value among the values "
         f"{measure} attains on the topic's runs of depth {depth}",
-        "Giner, IntelliSys 2023 (seed 004), Sect. 4 (interval transformation)",
+        "Giner, IntelliSys 2023, Sect. 4 (interval transformation)",
         definition, undefined_without_relevant=fam.undefined_without_relevant)
 
 

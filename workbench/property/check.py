@@ -158,7 +158,7 @@ def restriction_text(measure, topics) -> str:
 
     References
     ----------
-    SPEC section 1 (a topic allows at most ``n_j`` documents of grade ``j``).
+    Runs under a topic: at most ``n_j`` documents of grade ``j``.
     """
     def one(t: Topic) -> str:
         if t.empty:

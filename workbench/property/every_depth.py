@@ -258,7 +258,7 @@ def _restricted_boundedness(grid, fam: str, detail: dict) -> tuple[str, str, dic
 
     References
     ----------
-    Moffat, AIRS 2013, property 1; SPEC section 1 (a topic restricts the runs).
+    Moffat, AIRS 2013, property 1 (a topic restricts the runs).
     """
     gains, topics = grid.gains, list(grid.topics)
     low = {"inf": detail.get("min_enumerated"), "lower_bound": "0"}

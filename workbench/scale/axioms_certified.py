@@ -32,7 +32,7 @@ certified numerics (:mod:`workbench.core.certified`):
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), Def. 1 and Theorem 1;
+Ferrante, Ferro, Pontarollo, SEBD 2019, Def. 1 and Theorem 1;
 Moore, Kearfott, Cloud, *Introduction to Interval Analysis* (2009), ch. 8.
 """
 from __future__ import annotations
