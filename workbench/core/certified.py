@@ -314,10 +314,6 @@ def sign_at(f, var, x) -> int:
     return sign(f.subs(var, sympy.Rational(x.numerator, x.denominator)))
 
 
-def _ball_sign(b: flint.arb) -> int | None:
-    return 1 if b > 0 else -1 if b < 0 else None
-
-
 class RealRoot:
     """The unique root of ``expr`` (in ``var``) inside ``[lo, hi]``, proven on construction.
 
@@ -812,8 +808,10 @@ def isolate_roots(f, var, low: Fraction | None, high: Fraction | None, low_close
         if not _encloses_zero(f, var, a, b):
             continue
         if _monotone(deriv, var, a, b):
-            sa = at_ends.setdefault(a, _sign_at_rational(f, var, a))
-            sb = at_ends.setdefault(b, _sign_at_rational(f, var, b))
+            for end in (a, b):  # each end's sign decided once (shared by the two pieces beside it)
+                if end not in at_ends:
+                    at_ends[end] = _sign_at_rational(f, var, end)
+            sa, sb = at_ends[a], at_ends[b]
             if sa is not None and sb is not None:
                 if sa * sb < 0:
                     roots.append(_exact_if_rational(RealRoot(f, var, a, b)))
@@ -823,7 +821,9 @@ def isolate_roots(f, var, low: Fraction | None, high: Fraction | None, low_close
         if b - a < MIN_PIECE:
             unsettled.append((a, b))
             continue
-        if a == (low if low is not None else None) and _sign_at_rational(f, var, a) == 0 and not low_closed:
+        if a == low and not low_closed and a not in at_ends:
+            at_ends[a] = _sign_at_rational(f, var, a)
+        if a == low and not low_closed and at_ends[a] == 0:
             # f vanishes at the open end itself: look for the first derivative that does not, near it
             if _clear_near(f, var, a, b):
                 continue
