@@ -138,9 +138,7 @@ def as_order(value):
 
 def as_space(order, depth: int, grades: int, topic):
     """The runs ``order`` compares: rank-based or set-based runs of ``depth`` over ``grades`` (and ``topic``)."""
-    from workbench.space.spaces import rank_space, set_space
-
-    return (rank_space if order.space_kind == "rank" else set_space)(depth, grades, topic)
+    return order.space(depth, grades, topic)
 
 
 def as_runs(value, grades: int, what: str) -> list:

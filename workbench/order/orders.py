@@ -30,7 +30,8 @@ from workbench.order.covers import _COVERS, Covers
 # re-exported: workbench.order.orders was their home before workbench.order.covers
 from workbench.order.covers import FALLBACK_LIMIT, _binomial_table, _fallback, _set_index_from_counts  # noqa: F401
 from workbench.errors import BadGainsError, BadRunError, OrderSpaceMismatchError, UnknownOrderError
-from workbench.space.runs import Gains
+from workbench.space.runs import Gains, Topic
+from workbench.space.spaces import Space
 
 
 # ---------------------------------------------------------------------------
@@ -220,6 +221,41 @@ class Order:
         SPEC sec. 2.
         """
         return self.compare(r, s, gains) in ("<", "=", "~")
+
+    def space(self, depth: int, grades: int = 1, topic: Topic | None = None) -> Space:
+        """The space of runs this order compares: rank-based or set-based, as its ``space_kind`` says.
+
+        Parameters
+        ----------
+        depth : int
+            The depth ``N >= 1`` of the runs.
+        grades : int, default 1
+            The number of relevant grades ``c`` (``1 <= c <= 255``).
+        topic : Topic, optional
+            If given, only runs with at most ``n_j`` documents of grade ``j >= 1``.
+
+        Returns
+        -------
+        Space
+            ``Space(self.space_kind, depth, grades, topic)``: runs as sequences
+            for ``rank``, ``dominance``, ``ipso``, ``swap`` and ``raise``, as
+            multisets for ``set`` and ``replacement``.
+
+        Raises
+        ------
+        BadDepthError, BadParameterError, BadTopicError
+            A depth, number of grades or topic the space refuses.
+
+        Examples
+        --------
+        >>> get_order("dominance").space(3)
+        Space(kind='rank', depth=3, grades=1, topic=None)
+        >>> get_order("replacement").space(2, grades=2).array().tolist()
+        [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
+        >>> get_order("set").space(3, topic=Topic((1,))).size
+        2
+        """
+        return Space(self.space_kind, depth, grades, topic)
 
     def check_space(self, space) -> None:
         """Raise :class:`OrderSpaceMismatchError` unless ``space`` has this order's kind.

@@ -55,7 +55,7 @@ from workbench.measures.names import parse_measure
 from workbench.order.orders import ORDERS, get_order
 from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import Witness, classify
-from workbench.space.spaces import rank_space, set_space
+from workbench.space.spaces import rank_space
 
 #: The built-in measures at their customary parameter values (one per family, two for RBP/gRBP/DCG).
 BUILTIN_MEASURES = (
@@ -297,8 +297,7 @@ def classify_cell(measure, order, grades: int, depth: int) -> Cell:
     name = str(measure)
     try:
         topic = customary_topic(measure, grades, depth)
-        build = rank_space if order.space_kind == "rank" else set_space
-        space = build(depth, grades, topic)
+        space = order.space(depth, grades, topic)
         res = _guard(measure, lambda: classify(measure, order, space, Gains.default(grades)))
     except (UndefinedMeasureError, NotExpressibleError) as e:
         return Cell(name, order.name, grades, depth, None, 0, "undefined", None, None, str(e))
@@ -370,8 +369,7 @@ def threshold_row(measure, param: str, order, grades: int, depth: int, limit: in
         topic = customary_topic(measure, grades, depth)
     except UndefinedMeasureError:
         return ThresholdRow(name, param, order.name, grades, depth, None, 0, None, f"undefined: N < 2c = {2 * grades}")
-    build = rank_space if order.space_kind == "rank" else set_space
-    space = build(depth, grades, topic)
+    space = order.space(depth, grades, topic)
     counts = None if topic is None else topic.counts
     limit = threshold_limit(measure) if limit is None else limit
     if space.size > limit:

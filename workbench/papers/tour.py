@@ -99,7 +99,7 @@ def run_tour(depth: int = 4, out: Path | str = "out", progress: Callable[[str], 
     from workbench.order.orders import get_order
     from workbench.figures.hasse_figure import draw_hasse
     from workbench.scale.classify import classify
-    from workbench.space.spaces import rank_space, set_space
+    from workbench.space.spaces import rank_space
 
     check_tour_outputs(out)
     step = progress or (lambda text: None)
@@ -109,8 +109,7 @@ def run_tour(depth: int = 4, out: Path | str = "out", progress: Callable[[str], 
         measure = parse_measure(name)
         order = get_order(order_name)
         topic = Topic(tuple([depth] * grades)) if measure.needs_topic else None
-        build = rank_space if order.space_kind == "rank" else set_space
-        result = classify(measure, order, build(depth, grades, topic), Gains.default(grades))
+        result = classify(measure, order, order.space(depth, grades, topic), Gains.default(grades))
         rows.append(result.to_json())
     out = Path(out)
     try:

@@ -507,7 +507,7 @@ class _Solvability:
 def _recheck(sp: _Space, z3, quad, budget: _Budget) -> dict:
     """The witness re-checked exactly: values of the four runs, premises, and the needed value absent."""
     from workbench.scale.classify import ENUMERATION_LIMIT
-    from workbench.space.spaces import rank_space, set_space
+    from workbench.space.spaces import Space
 
     a, b, c, d = quad
     m, g, t = sp.measure, sp.gains, sp.topic
@@ -516,8 +516,7 @@ def _recheck(sp: _Space, z3, quad, budget: _Budget) -> dict:
     needed = va + delta
     if not (0 <= delta <= vb - va):
         raise WorkbenchError(f"axiom iv witness {quad} does not satisfy Δaa ≾ Δcd ≾ Δab")  # pragma: no cover
-    build = rank_space if sp.kind == "rank" else set_space
-    space = build(sp.depth, g.grades, t)
+    space = Space(sp.kind, sp.depth, g.grades, t)
     if space.size <= ENUMERATION_LIMIT:
         vals = m.evaluate(space.array(limit=ENUMERATION_LIMIT), g, t)
         attained = any(Fraction(v) == needed for v in vals.values())

@@ -583,9 +583,7 @@ def _in_space(run, c, topic, sorted_runs) -> bool:
 def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, scheduler=None,
                connect_timeout=None) -> Counterexample:
     from workbench.scale.classify import classify
-    from workbench.space.spaces import rank_space, set_space
 
-    build = rank_space if o.space_kind == "rank" else set_space
     c = g.grades
     _check_size(m, o, depths[-1], g, topic, "enumeration")
     done: list[int] = []
@@ -597,7 +595,7 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, sc
                 + (f" (depths {done[0]}..{done[-1]} searched exhaustively: none found there)" if done else ""),
                 **base,
             )
-        result = classify(m, o, build(d, c, topic), g, workers=workers, scheduler=scheduler, intrinsic=False,
+        result = classify(m, o, o.space(d, c, topic), g, workers=workers, scheduler=scheduler, intrinsic=False,
                           connect_timeout=connect_timeout)
         done.append(d)
         if result.verdict == "violated":
@@ -644,17 +642,15 @@ def _enumerate_over_range(m, o, depths, g, topic, prange, timeout, start, step, 
     """
     from workbench.scale.classify import classify
     from workbench.scale.thresholds import thresholds
-    from workbench.space.spaces import rank_space, set_space
 
     name, lo, hi = prange
-    build = rank_space if o.space_kind == "rank" else set_space
     done: list[int] = []
     undecided: list[str] = []
     for d in depths:
         if time.perf_counter() - start > timeout:
             undecided.append(f"timeout: {timeout:g} s spent before depth {d}")
             break
-        space = build(d, g.grades, topic)
+        space = o.space(d, g.grades, topic)
         table = thresholds(m, name, o, space, g)
         done.append(d)
         for region in table.regions:

@@ -372,7 +372,6 @@ def settle_enumeration(scope: dict) -> Outcome:
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
     from workbench.scale.classify import classify
-    from workbench.space.spaces import rank_space, set_space
 
     order = get_order(scope["order"])
     gains = _gains(scope)
@@ -380,13 +379,12 @@ def settle_enumeration(scope: dict) -> Outcome:
     depths = parse_depths(scope["depths"])
     wanted = set(scope["verdicts"])
     some = scope.get("quantifier", "all") == "some"
-    build = rank_space if order.space_kind == "rank" else set_space
     found = []
     for name in scope["measures"]:
         m = parse_measure(name)
         hit = None
         for depth in depths:
-            c = classify(m, order, build(depth, grades, _topic(scope, m, depth, grades)), gains)
+            c = classify(m, order, order.space(depth, grades, _topic(scope, m, depth, grades)), gains)
             if (c.verdict in wanted) == some:
                 hit = (depth, c)
                 break
@@ -682,7 +680,6 @@ def settle_thresholds(scope: dict) -> Outcome:
     """
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
-    from workbench.space.spaces import rank_space, set_space
     from workbench.scale.thresholds import thresholds
 
     measure = parse_measure(scope["measure"])
@@ -691,9 +688,8 @@ def settle_thresholds(scope: dict) -> Outcome:
     param = scope.get("param", "p")
     depths = parse_depths(scope["depths"])
     label = f"{measure.family}({param})"
-    build = rank_space if order.space_kind == "rank" else set_space
     for depth in depths:
-        space = build(depth, gains.grades, _topic(scope, measure, depth, gains.grades))
+        space = order.space(depth, gains.grades, _topic(scope, measure, depth, gains.grades))
         table = thresholds(measure, param, order, space, gains)
         for want in scope["regions"]:
             lo, hi = sympy.Rational(want["low"]), sympy.Rational(want["high"])

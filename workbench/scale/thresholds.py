@@ -1727,11 +1727,9 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
     Seed 003 sec. 5; SPEC section 3.
     """
     from workbench.order.orders import get_order
-    from workbench.space.spaces import rank_space, set_space
 
     if isinstance(order, str):
         order = get_order(order)
-    build = rank_space if order.space_kind == "rank" else set_space
     depths = list(depths)
     if isinstance(measure, str):
         from workbench.measures.names import parse_measure
@@ -1746,7 +1744,7 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
                          free_name(measure, param), param=param)
     out = []
     for depth in depths:
-        out.append(thresholds(measure, param, order, build(depth, grades, topic), gains))
+        out.append(thresholds(measure, param, order, order.space(depth, grades, topic), gains))
         if progress is not None:
             progress(depth)
     return out
