@@ -1,8 +1,10 @@
-"""The README stays true: every command it shows with output prints that output.
+"""The README and the docs stay true: every command they show with output prints that output.
 
-For each ``$ workbench ...`` line of the README followed by output lines, the
-command is run and each quoted line (``...`` marks an elided part, ``{`` a
-JSON object checked by its keys) must appear in what the command prints.
+For each ``$ workbench ...`` line of ``README.md`` and of the pages under ``docs/``
+followed by output lines, the command is run and each quoted line (``...`` marks an
+elided part, ``{`` a JSON object checked by its keys: ``"key": value`` compares the
+value, ``"key": ...`` only asks for the key) must appear in what the command prints.
+The ``>>>`` examples of each page run as one :mod:`doctest` session per page.
 """
 from __future__ import annotations
 
@@ -17,12 +19,24 @@ from workbench.cli.main import main
 
 pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
 
 
-def examples() -> list[tuple[str, list[str]]]:
+def pages() -> list[Path]:
+    """README.md and every Markdown page of the docs (not the build, not the generated fragments)."""
+    docs = sorted(p for p in (ROOT / "docs").rglob("*.md")
+                  if not {"_build", "_generated"} & set(p.relative_to(ROOT / "docs").parts))
+    return [README, *docs]
+
+
+def name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
+
+
+def examples(page: Path = README) -> list[tuple[str, list[str]]]:
     out, block, current = [], False, None
-    for line in README.read_text().splitlines():
+    for line in page.read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
             block, current = not block, None
             continue
@@ -38,12 +52,15 @@ def examples() -> list[tuple[str, list[str]]]:
     return [(cmd, lines) for cmd, lines in out if lines]
 
 
+CASES = [(name(page), cmd, lines) for page in pages() for cmd, lines in examples(page)]
+
+
 def squash(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-@pytest.mark.parametrize("command,expected", examples(), ids=[c for c, _ in examples()])
-def test_readme_example_output(command, expected, capsys, checkout_like):
+@pytest.mark.parametrize("page,command,expected", CASES, ids=[f"{p}: {c}" for p, c, _ in CASES])
+def test_example_output(page, command, expected, capsys, checkout_like):
     argv = shlex.split(command)[1:]
     with pytest.raises(SystemExit) as exc:
         main(argv)
@@ -59,24 +76,28 @@ def test_readme_example_output(command, expected, capsys, checkout_like):
     for line in expected:
         if line.startswith("{"):
             obj = json.loads(printed)
-            for key, value in re.findall(r'"(\w+)": ("[^"]*"|null|\w+)', line):
-                assert json.dumps(obj[key]) == value, (command, key)
+            for key, value in re.findall(r'"(\w+)": ("[^"]*"|null|\.\.\.|[\w.]+)', line):
+                assert key in obj, (page, command, key)
+                if value != "...":
+                    assert json.dumps(obj[key]) == value, (page, command, key)
             continue
         position = 0
         for part in squash(line).split("..."):
             found = flat.find(part.strip(), position)
-            assert found >= 0, (command, line, printed)
+            assert found >= 0, (page, command, line, printed)
             position = found + len(part.strip())
 
 
-def test_readme_has_checked_examples():
-    assert len(examples()) >= 3
+def test_readme_and_docs_have_checked_examples():
+    assert len(examples(README)) >= 3
+    assert len(CASES) >= 40
+    assert {p for p, _, _ in CASES} >= {"README.md", "docs/tutorial.md", "docs/reference/cli.md"}
 
 
-def python_examples() -> str:
-    """The README's fenced ``python`` blocks that hold ``>>>`` examples, joined as one session."""
+def python_examples(page: Path) -> str:
+    """The page's fenced ``python`` blocks that hold ``>>>`` examples, joined as one session."""
     blocks, current = [], None
-    for line in README.read_text().splitlines():
+    for line in page.read_text(encoding="utf-8").splitlines():
         if current is None:
             if line.strip() == "```python":
                 current = []
@@ -86,18 +107,28 @@ def python_examples() -> str:
             current = None
         else:
             current.append(line)
-    return "\n\n".join(blocks) + "\n"
+    return "\n\n".join(blocks) + "\n" if blocks else ""
 
 
-def test_readme_python_examples_print_what_they_show(checkout_like):
-    """The "From Python" section, run by :mod:`doctest` in a checkout-like folder (it writes fig1.svg there)."""
+SESSIONS = [page for page in pages() if python_examples(page)]
+
+
+@pytest.mark.parametrize("page", SESSIONS, ids=[name(p) for p in SESSIONS])
+def test_python_examples_print_what_they_show(page, checkout_like):
+    """A page's ``>>>`` examples, run by :mod:`doctest` in a checkout-like folder (some write figures there)."""
     import doctest
 
-    text = python_examples()
-    assert "import workbench as wb" in text and text.count(">>> ") >= 20
-    test = doctest.DocTestParser().get_doctest(text, {}, "README.md", str(README), 0)
+    text = python_examples(page)
+    test = doctest.DocTestParser().get_doctest(text, {}, name(page), str(page), 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     out: list[str] = []
     runner.run(test, out=out.append)
     assert runner.failures == 0, "".join(out)
-    assert (checkout_like / "fig1.svg").is_file()
+
+
+def test_python_examples_cover_the_api():
+    text = "".join(python_examples(p) for p in SESSIONS)
+    assert "import workbench as wb" in python_examples(README) and text.count(">>> ") >= 40
+    for call in ("wb.classify(", "wb.thresholds(", "wb.counterexample(", "wb.hasse(", "wb.properties(",
+                 "wb.conformance(", "wb.significance(", "wb.correlation(", "wb.score_matrix("):
+        assert call in text, call

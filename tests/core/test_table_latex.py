@@ -1,6 +1,6 @@
 """Issue 27 part 6: tables for papers -- the LaTeX the commands write, read structurally and compiled.
 
-Every ``--format latex`` command the README shows, plus ``thresholds RBP
+Every ``--format latex`` command the README and the docs show, plus ``thresholds RBP
 --param p --depth 2..4`` and ``classify RBP --depth 3`` (the two whose
 values are exact expressions and whose results are nested), is run; its
 LaTeX is read by :func:`latex_structure.check_latex` (balanced braces and
@@ -25,14 +25,17 @@ from latex_structure import check_latex
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+#: The pages whose ``$ workbench ... --format latex`` commands are checked: the README and the docs.
+PAGES = [README, *sorted(p for p in (ROOT / "docs").rglob("*.md")
+                         if not {"_build", "_generated"} & set(p.relative_to(ROOT / "docs").parts))]
 
 EXTRA = ["workbench thresholds RBP --param p --depth 2..4 --format latex",
          "workbench classify RBP --depth 3 --format latex"]
 
 
 def readme_latex_commands() -> list[str]:
-    """The ``$ workbench ... --format latex`` lines of the README (comments after ``  #`` dropped)."""
-    lines = README.read_text(encoding="utf-8").splitlines() if README.exists() else []
+    """The ``$ workbench ... --format latex`` lines of the README and the docs (comments after ``  #`` dropped)."""
+    lines = [ln for page in PAGES if page.exists() for ln in page.read_text(encoding="utf-8").splitlines()]
     return [ln[2:].split("  #")[0].strip() for ln in lines
             if ln.startswith("$ workbench ") and re.search(r"--format[ =]latex\b", ln)]
 
