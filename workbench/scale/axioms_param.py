@@ -66,7 +66,8 @@ from workbench.errors import NotExpressibleError, SpaceTooLargeError, WorkbenchE
 from workbench.scale.axiom_report import AXIOMS, AxiomResult, spacing_failure
 from workbench.scale.axioms import axioms_by_construction, check_measure
 from workbench.scale.param_regions import ParamInterval, partition_domain
-from workbench.space.runs import Gains, Topic, format_run
+from workbench.space.runs import Gains, format_run
+from workbench.space.setting import Setting, SettingFields
 from workbench.core.exact import about
 
 #: Most runs scored as polynomials (one sympy expression each).
@@ -162,7 +163,7 @@ class AxiomRegion(ParamInterval):
 
 
 @dataclass(frozen=True)
-class AxiomRegions:
+class AxiomRegions(SettingFields):
     """The partition of a parameter's domain by the verdict of axioms i-iv, at one depth.
 
     >>> from workbench.space.spaces import rank_space
@@ -175,15 +176,10 @@ class AxiomRegions:
     Seed 003 Def. 1 and Theorem 1; SPEC sections 3 and 6.
     """
 
-    measure: str
+    #: The measure (with the parameter free), order, runs, grades, gains and topic (also as attributes).
+    setting: Setting
     param: str
     domain: str
-    order: str
-    kind: str
-    depth: int
-    grades: int
-    gains: Gains
-    topic: Topic | None
     regions: tuple[AxiomRegion, ...]
     runs: int
     distinct_values: int
@@ -740,8 +736,8 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
         for piece in partition_domain(ps, crit, judge)
     )
     return AxiomRegions(
-        measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
-        depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
+        setting=Setting.of(measure, order, space, gains, name=free_name(measure, param)), param=param,
+        domain=ps.domain(), regions=regions,
         runs=len(an.runs), distinct_values=len(an.V), polynomials=len(an.critical_polys),
         critical=tuple(as_sympy(c) for c in crit),
     )
@@ -791,8 +787,8 @@ def _certified_axioms(measure, param, order, space, gains, step) -> AxiomRegions
         for piece in partition_domain(ps, crit, judge)
     )
     return AxiomRegions(
-        measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
-        depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
+        setting=Setting.of(measure, order, space, gains, name=free_name(measure, param)), param=param,
+        domain=ps.domain(), regions=regions,
         runs=an.runs, distinct_values=an.distinct, polynomials=an.functions, critical=tuple(crit),
         certified=True,
     )

@@ -70,6 +70,7 @@ from workbench.core.exact import exact_str, json_float as to_float
 from workbench.errors import NotExpressibleError, WorkbenchError
 from workbench.scale.axiom_report import AXIOMS
 from workbench.space.runs import Gains, Topic, check_depth, format_run
+from workbench.space.setting import Setting, SettingFields
 
 STATUSES = ("holds", "fails", "unknown")
 #: Default time limit per axiom, in seconds.
@@ -104,7 +105,7 @@ class SmtAxiomResult:
 
 
 @dataclass(frozen=True)
-class SmtAxioms:
+class SmtAxioms(SettingFields):
     """Axioms i-iv decided by z3 on one depth's runs (see the module notes).
 
     >>> axioms_smt("RBP(p=1/3)", "rank", 3).status
@@ -115,13 +116,8 @@ class SmtAxioms:
     Seed 003 Def. 1 and Theorem 1; SPEC section 6.
     """
 
-    measure: str
-    order: str
-    kind: str
-    depth: int
-    grades: int
-    gains: Gains
-    topic: Topic | None
+    #: The measure, order, runs, grades, gains and topic (also as ``measure``, ``order``, ... attributes).
+    setting: Setting
     axioms: dict
     timeout: float
 
@@ -633,4 +629,4 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
                     results[ax] = SmtAxiomResult("unknown", None, f"not decided after {spent:.1f} s: {exc}", spent)
     finally:
         sys.setrecursionlimit(limit)
-    return SmtAxioms(str(measure), order.name, kind, depth, grades, gains, topic, results, timeout)
+    return SmtAxioms(Setting(str(measure), order.name, kind, depth, grades, gains, topic), results, timeout)

@@ -43,7 +43,8 @@ from workbench.measures.additive import additive_form
 from workbench.scale import kind_blocks
 from workbench.scale.by_cover_type import decided_by_cover_type, distinct_values, summary_by_cover_type
 from workbench.scale.intrinsic import Intrinsic, interval_transformation, intrinsic_category, sorted_distinct
-from workbench.space.runs import Gains, Run, Topic, format_run
+from workbench.space.runs import Gains, Run, format_run
+from workbench.space.setting import Setting, SettingFields
 from workbench.core.exact import about
 
 VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
@@ -527,7 +528,7 @@ def _html_witness(w: Witness, relation: str) -> tuple:
 
 
 @dataclass(frozen=True)
-class Classification:
+class Classification(SettingFields):
     """The scale of a measure relative to an order on a space.
 
     Returned by :func:`classify`; its ``repr`` is a short summary and, in
@@ -548,13 +549,8 @@ class Classification:
     SPEC section 3 (verdict words, witnesses); Giner 2023 (seed 004).
     """
 
-    measure: str
-    order: str
-    kind: str
-    depth: int
-    grades: int
-    gains: Gains
-    topic: Topic | None
+    #: The measure, order, runs, grades, gains and topic (also as ``measure``, ``order``, ... attributes).
+    setting: Setting
     verdict: str
     witness: Witness | None
     gap_witness: tuple[Witness, Witness] | None
@@ -670,10 +666,7 @@ class Classification:
         return "tied with" if self.verdict == "weak" else "scores above"
 
     def _setting(self) -> str:
-        from workbench.core.display import grades_text
-
-        return (f"{self.order} order, {self.kind}-based runs, depth {self.depth}, {grades_text(self.grades)}, "
-                f"gains {self.gains}" + (f", topic {self.topic}" if self.topic else ""))
+        return self.setting.describe()
 
     def __repr__(self) -> str:
         """A summary: the setting, the verdict and the intrinsic category, the witness or the affine form.
@@ -945,8 +938,7 @@ def classify(
 def _undecided(measure, order, space, gains, exc) -> Classification:
     """The three-valued answer when a comparison no precision decides and no proof settles stopped the check."""
     return Classification(
-        measure=str(measure), order=order.name, kind=space.kind, depth=space.depth, grades=space.grades,
-        gains=gains or Gains.default(space.grades), topic=space.topic, verdict="unknown", witness=None,
+        setting=Setting.of(measure, order, space, gains or Gains.default(space.grades)), verdict="unknown", witness=None,
         gap_witness=None, affine=None, intrinsic=None, intrinsic_witness=None, runs=int(space.size), covers=0,
         notes=(f"unknown: a comparison of two exact values could not be decided, so the covers were not all "
                f"checked: {exc}", "intrinsic: not computed, the check stopped at that comparison"))
@@ -1056,13 +1048,7 @@ def _classify(measure, order, space, gains, progress, ranked_limit, workers, sch
             intrinsic_witness = {"unequal_gaps": [w.to_json() for w in witnesses([(i, j), (j, k)])]}
 
     return Classification(
-        measure=str(measure),
-        order=order.name,
-        kind=space.kind,
-        depth=space.depth,
-        grades=space.grades,
-        gains=gains,
-        topic=space.topic,
+        setting=Setting.of(measure, order, space, gains),
         verdict=verdict,
         witness=witness,
         gap_witness=gap_witness,
@@ -1215,13 +1201,7 @@ def classify_materialised(
         }
 
     return Classification(
-        measure=str(measure),
-        order=order.name,
-        kind=space.kind,
-        depth=space.depth,
-        grades=space.grades,
-        gains=gains,
-        topic=space.topic,
+        setting=Setting.of(measure, order, space, gains),
         verdict=verdict,
         witness=witness,
         gap_witness=gap_witness,

@@ -62,6 +62,7 @@ import numpy as np
 from workbench.errors import BadParameterError, NotExpressibleError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Run, Topic, check_depth
+from workbench.space.setting import Setting, SettingFields
 from workbench.scale.smt import decide_depth, rational_candidates
 
 METHODS = ("enumeration", "smt")
@@ -76,15 +77,19 @@ DEFAULT_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True)
-class Counterexample:
+class Counterexample(SettingFields):
     """The three-valued answer of :func:`find_counterexample`.
 
     Attributes
     ----------
     status : str
         ``"found"``, ``"none"`` or ``"unknown"``.
+    setting : Setting
+        The measure, order, kind of runs, depth, grades, gains and topic;
+        ``measure``, ``order``, ``kind``, ``depth``, ``grades``, ``gains`` and
+        ``topic`` read it.
     measure, order, method : str
-    depth : int or None
+    depth : int
         ``found``: the depth of the pair; ``none``: the largest depth searched;
         ``unknown``: the depth that was not decided (after a bounded
         enumeration that found nothing: the largest depth searched).
@@ -127,13 +132,9 @@ class Counterexample:
     """
 
     status: str
-    measure: str
-    order: str
+    #: The measure, order, runs, grades, gains and topic (also as attributes); its depth is the answer's ``depth``.
+    setting: Setting
     method: str
-    depth: int | None
-    grades: int
-    gains: Gains
-    topic: Topic | None
     depths: tuple[int, ...] = ()
     lower: Run | None = None
     upper: Run | None = None
@@ -515,7 +516,8 @@ def find_counterexample(
     if param_range is not None:
         prange = _check_param_range(m, param_range)
     step = progress or (lambda d, s: None)
-    base = dict(measure=_display_name(m, prange), order=o.name, method=method, grades=c, gains=g, topic=topic, param_range=prange)
+    base = dict(measure=_display_name(m, prange), order=o.name, kind=o.space_kind, method=method, grades=c, gains=g,
+                topic=topic, param_range=prange)
     from workbench.core.executors import (
         DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, probe_scheduler,
     )
@@ -534,6 +536,12 @@ def find_counterexample(
             f"measure {m} has a logarithmic discount, which z3 cannot express: use --method enumeration"
         )
     return _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base)
+
+
+def _answer(status: str, depth: int, measure: str, order: str, kind: str, grades: int, gains: Gains, topic: Topic | None,
+            **fields) -> Counterexample:
+    """The :class:`Counterexample` with ``status`` about ``depth`` (the setting's parts as keywords, as in ``base``)."""
+    return Counterexample(status, Setting(measure, order, kind, depth, grades, gains, topic), **fields)
 
 
 def _check_size(m, o, top: int, g, topic, method: str, workers: int = 1) -> None:
@@ -589,7 +597,7 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, sc
     done: list[int] = []
     for d in depths:
         if time.perf_counter() - start > timeout:
-            return Counterexample(
+            return _answer(
                 "unknown", depth=d, depths=tuple(done), seconds=time.perf_counter() - start,
                 reason=f"timeout: {timeout:g} s spent before depth {d}"
                 + (f" (depths {done[0]}..{done[-1]} searched exhaustively: none found there)" if done else ""),
@@ -604,14 +612,14 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, sc
             checked = _recheck(m, o, lower, upper, g, topic)
             if checked is None:  # a tie witness (preorders) or an internal inconsistency
                 step(d, "unknown")
-                return Counterexample(
+                return _answer(
                     "unknown", depth=d, depths=tuple(done[:-1]), seconds=time.perf_counter() - start,
                     reason=f"classify's witness {lower}, {upper} did not re-check as lower < upper "
                     f"with a higher value (order relation {o.compare(lower, upper, g)!r})",
                     **base,
                 )
             step(d, "found")
-            return Counterexample(
+            return _answer(
                 "found", depth=d, depths=tuple(done), lower=lower, upper=upper,
                 lower_value=checked[0], upper_value=checked[1],
                 proof="exhaustive enumeration" if len(done) > 1 else None,
@@ -620,9 +628,9 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, sc
         step(d, "none")
     spent = time.perf_counter() - start
     if topic is not None and topic.empty:
-        return Counterexample("none", depth=depths[-1], depths=tuple(done), proof=ONE_RUN, seconds=spent, **base)
+        return _answer("none", depth=depths[-1], depths=tuple(done), proof=ONE_RUN, seconds=spent, **base)
     where = f"depth {done[0]}" if len(done) == 1 else f"depths {done[0]}..{done[-1]}"
-    return Counterexample(
+    return _answer(
         "unknown", depth=depths[-1], depths=tuple(done), seconds=spent,
         reason=f"no violation at {where}; other depths not searched, and no argument here settles them",
         **base,
@@ -670,7 +678,7 @@ def _enumerate_over_range(m, o, depths, g, topic, prange, timeout, start, step, 
                 undecided.append(f"depth {d}: the witness at {name}={q} did not re-check")
                 continue
             step(d, "found")
-            return Counterexample(
+            return _answer(
                 "found", depth=d, depths=tuple(done), lower=tuple(w.lower), upper=tuple(w.upper),
                 lower_value=checked[0], upper_value=checked[1], param={name: q},
                 proof="exact threshold tables" if len(done) > 1 else None,
@@ -681,7 +689,7 @@ def _enumerate_over_range(m, o, depths, g, topic, prange, timeout, start, step, 
     reason = f"no violation for {name} in [{lo}, {hi}] at {where}; other depths not searched"
     if undecided:
         reason += "; undecided: " + "; ".join(undecided)
-    return Counterexample("unknown", depth=depths[-1], depths=tuple(done), seconds=spent, reason=reason, **base)
+    return _answer("unknown", depth=depths[-1], depths=tuple(done), seconds=spent, reason=reason, **base)
 
 
 def _rational_in(region, lo: Fraction, hi: Fraction) -> Fraction | None:
@@ -779,7 +787,7 @@ def _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base) -> C
                 f"depths {', '.join(map(str, undecided))} were not decided, so {d} may not be the smallest "
                 f"violating depth ({'; '.join(reasons)})"
             )
-        return Counterexample(
+        return _answer(
             "found", depth=d, depths=tuple(done), lower=lower, upper=upper,
             lower_value=checked[0], upper_value=checked[1], param=pdict,
             proof="unsat" if below else None, reason=caveat, undecided_depths=tuple(undecided),
@@ -788,15 +796,15 @@ def _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base) -> C
         )
     spent = time.perf_counter() - start
     if undecided:
-        return Counterexample(
+        return _answer(
             "unknown", depth=undecided[0], depths=tuple(done), reason="; ".join(reasons) + f" ({spent:.3g} s spent)",
             undecided_depths=tuple(undecided), seconds=spent, **base,
         )
     if topic is not None and topic.empty:
-        return Counterexample("none", depth=depths[-1], depths=tuple(done), proof=ONE_RUN, seconds=spent, **base)
+        return _answer("none", depth=depths[-1], depths=tuple(done), proof=ONE_RUN, seconds=spent, **base)
     where = f"depth {done[0]}" if len(done) == 1 else f"depths {done[0]}..{done[-1]}"
     # unsat proves each depth searched, as an exhaustive enumeration does; neither says anything of deeper runs
-    return Counterexample(
+    return _answer(
         "unknown", depth=depths[-1], depths=tuple(done), proof="unsat", seconds=spent,
         reason=f"no violation at {where} (z3: unsat at each); other depths not searched, and no argument here "
                "settles them", **base)

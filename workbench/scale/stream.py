@@ -37,26 +37,22 @@ import numpy as np
 
 from workbench.core.exact import ValueBlock, rows_differ
 from workbench.core.executors import in_order
+from workbench.space.setting import Setting, SettingFields
 
 #: Runs per block by default: about 40 MB of work per block at binary depth 30.
 DEFAULT_BLOCK = 1 << 17
 
 
 @dataclass(frozen=True)
-class Job:
+class Job(SettingFields):
     """What every block task needs, as plain picklable data (re-created in each worker process).
 
-    ``measure`` is the measure's name (a user measure file by its absolute
-    path), re-parsed once per process.
+    The setting's ``measure`` is the measure's name (a user measure file by
+    its absolute path), re-parsed once per process.
     """
 
-    measure: str
-    order: str
-    kind: str
-    depth: int
-    grades: int
-    topic: tuple | None
-    gains: tuple
+    #: The measure's name, the order's name, the runs, grades, gains and topic (also as attributes).
+    setting: Setting
     distinct: bool = True
     #: The user's measure file (absolute path), None for a built-in family.
     measure_file: str | None = None
@@ -71,9 +67,7 @@ def job_for(measure, order, space, gains, distinct: bool = True) -> Job:
         path = measure.family.rpartition(":")[0]
         measure_file = os.path.abspath(path)
         name = measure_file + name[len(path):]
-    topic = None if space.topic is None else tuple(int(n) for n in space.topic.counts)
-    return Job(name, order.name, space.kind, space.depth, space.grades, topic,
-               tuple(str(g) for g in gains.values), distinct, measure_file)
+    return Job(Setting.of(measure, order, space, gains, name=name), distinct, measure_file)
 
 
 #: Settings of the jobs running in this process, as the caller built them (see :func:`in_process`).
@@ -119,12 +113,9 @@ def _setting_from_names(job: Job):
     """``(measure, order, space, gains)`` of a job, built once per process."""
     from workbench.measures.names import parse_measure
     from workbench.order.orders import get_order
-    from workbench.space.runs import Gains, Topic
-    from workbench.space.spaces import Space
 
-    topic = None if job.topic is None else Topic(job.topic)
-    gains = Gains(tuple(Fraction(g) for g in job.gains))
-    return parse_measure(job.measure), get_order(job.order), Space(job.kind, job.depth, job.grades, topic), gains
+    s = job.setting
+    return parse_measure(s.measure), get_order(s.order), s.space, s.gains
 
 
 @dataclass(frozen=True)

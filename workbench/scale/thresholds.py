@@ -92,6 +92,7 @@ from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadParameterError, NotExpressibleError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
+from workbench.space.setting import Setting, SettingFields
 from workbench.scale.classify import Witness, verdict_from_group_signs
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.scale.stream import block_ranges
@@ -255,18 +256,13 @@ class Region(ParamInterval):
 
 
 @dataclass(frozen=True)
-class ThresholdTable:
+class ThresholdTable(SettingFields):
     """The partition of a parameter's domain by verdict, at one depth."""
 
-    measure: str
+    #: The measure (with the parameter free), order, runs, grades, gains and topic (also as attributes).
+    setting: Setting
     param: str
     domain: str
-    order: str
-    kind: str
-    depth: int
-    grades: int
-    gains: Gains
-    topic: Topic | None
     regions: tuple[Region, ...]
     runs: int
     covers: int
@@ -351,10 +347,7 @@ class ThresholdTable:
         raise BadParameterError(f"{self.param}={value} outside {self.domain}")
 
     def _setting(self, depth: bool = True) -> str:
-        from workbench.core.display import grades_text
-
-        return (f"{self.order} order, {self.kind}-based runs" + (f", depth {self.depth}" if depth else "")
-                + f", {grades_text(self.grades)}, gains {self.gains}" + (f", topic {self.topic}" if self.topic else ""))
+        return self.setting.describe(depth)
 
     def __repr__(self) -> str:
         """A summary: the setting, then each region with its verdict and witness.
@@ -1682,8 +1675,8 @@ def _table(measure, param, order, space, gains, ps, an, crit, judge, witness_of,
         for wit, gap in [witnesses(piece)]
     )
     return ThresholdTable(
-        measure=free_name(measure, param), param=param, domain=ps.domain(), order=order.name, kind=space.kind,
-        depth=space.depth, grades=space.grades, gains=gains, topic=space.topic, regions=regions,
+        setting=Setting.of(measure, order, space, gains, name=free_name(measure, param)), param=param,
+        domain=ps.domain(), regions=regions,
         runs=an.size, covers=an.n_covers, groups=len(an.d) + len(an.t), degree=degree, critical=critical,
     )
 
