@@ -33,14 +33,14 @@ Classification of RBP(p=0.5): rank order, rank-based runs, depth 5, 1 relevant g
 
 References
 ----------
-SPEC sections 1-6 (the definitions and the command line the API mirrors);
-DESIGN.md ("a notebook user needs one import").
+docs/theory/runs.md, docs/theory/orders.md, docs/theory/scales.md, docs/reference/measures.md, docs/theory/ipso.md and docs/reference/cli.md (the definitions and the command line the API mirrors);
+docs/design.md ("A notebook user needs one import").
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from workbench.errors import (BadGainsError, BadParameterError, BadTopicError, UnknownMeasureError,
+from workbench.errors import (BadGainsError, BadTopicError, UnknownMeasureError,
                               WorkbenchError)
 
 __all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
@@ -114,16 +114,12 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
 
     References
     ----------
-    Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 2 and 4-5; Giner 2023 (seed 004); SPEC section 3.
+    Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 2 and 4-5; Giner 2023; docs/theory/scales.md.
     """
-    from workbench.scale.classify import classify as run_classify
+    from workbench.api import scale
 
-    m, o = _measure(measure), _order(order)
-    n = _depth(depth)
-    c, g, t = _setting(grades, gains, topic)
-    m.check_topic(t)
-    return run_classify(m, o, _space(o, n, c, t), g, workers=workers, scheduler=scheduler,
-                        connect_timeout=connect_timeout)
+    return scale.classify(measure, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
+                          workers=workers, scheduler=scheduler, connect_timeout=connect_timeout)
 
 
 def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None):
@@ -164,19 +160,11 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
 
     References
     ----------
-    Seed 003 sec. 5 (RBP and gRBP); SPEC sections 3 and 6.
+    Ferrante et al. (2019), sec. 5 (RBP and gRBP); docs/theory/scales.md and docs/reference/cli.md.
     """
-    from workbench.scale.thresholds import ThresholdSeries, default_param, thresholds_over_depths
+    from workbench.api import scale
 
-    m, o = _measure(measure), _order(order)
-    depths, ranged = _depths(depth)
-    c, g, t = _setting(grades, gains, topic)
-    if param is not None and not isinstance(param, str):
-        raise BadParameterError(f"param {param!r}: give the parameter's name, e.g. 'p'")
-    p = param if param is not None else default_param(m)
-    m.check_topic(t)
-    rows = thresholds_over_depths(m, p, o, depths, c, g, t)
-    return ThresholdSeries(tuple(rows)) if ranged else rows[0]
+    return scale.thresholds(measure, param, order=order, depth=depth, grades=grades, gains=gains, topic=topic)
 
 
 def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=None, gains=None, topic=None,
@@ -223,20 +211,13 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
 
     References
     ----------
-    SPEC sections 2, 3 and 6; seed 003 sec. 4-5; de Moura and Bjorner, "Z3", TACAS 2008.
+    docs/theory/orders.md, docs/theory/scales.md and docs/reference/cli.md; Ferrante et al. (2019), sec. 4-5; de Moura and Bjorner, "Z3", TACAS 2008.
     """
-    from workbench.scale.counterexample import find_counterexample
+    from workbench.api import scale
 
-    if (depth is None) == (max_depth is None):
-        raise WorkbenchError("counterexample: give exactly one of depth=N and max_depth=N")
-    m, o = _measure(measure), _order(order)
-    one = _depth(depth) if depth is not None else None
-    top = _depth(max_depth, "max_depth") if max_depth is not None else None
-    c, g, t = _setting(grades, gains, topic)
-    m.check_topic(t)
-    return find_counterexample(m, o, depth=one, max_depth=top, grades=c, gains=g, topic=t, method=method,
-                               param_range=param_range, timeout=timeout, workers=workers, scheduler=scheduler,
-                               connect_timeout=connect_timeout)
+    return scale.counterexample(measure, order=order, depth=depth, max_depth=max_depth, grades=grades, gains=gains,
+                                topic=topic, method=method, param_range=param_range, timeout=timeout,
+                                workers=workers, scheduler=scheduler, connect_timeout=connect_timeout)
 
 
 def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, measure=None, highlight=None,
@@ -282,7 +263,7 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
 
     References
     ----------
-    Moffat and Mackenzie, JASIST 2024 (seed 001) sec. 2.2 and Fig. 1; SPEC sections 2 and 6.
+    Moffat and Mackenzie, JASIST 2024, sec. 2.2 and Fig. 1; docs/theory/orders.md and docs/reference/cli.md.
     """
     from workbench.figures.diagram import HasseDiagram
     from workbench.figures.hasse_marks import highlights, measure_diagram
@@ -338,7 +319,7 @@ def census(depth=4, *, grades=None, gains=None):
 
     References
     ----------
-    Moffat and Mackenzie, JASIST 2024 (seed 001) Alg. 1 and Table 2; SPEC section 5.
+    Moffat and Mackenzie, JASIST 2024, Alg. 1 and Table 2; docs/theory/ipso.md.
     """
     from workbench.ipso.census import census as run_census
 
@@ -378,7 +359,7 @@ def compare(run_a, run_b, *, depth=None, grades=None, gains=None):
 
     References
     ----------
-    Moffat and Mackenzie, JASIST 2024 (seed 001) sec. 2.2, Alg. 1, Fig. 4, sec. 3.8; SPEC section 5.
+    Moffat and Mackenzie, JASIST 2024, sec. 2.2, Alg. 1, Fig. 4, sec. 3.8; docs/theory/ipso.md.
     """
     from workbench.ipso.compare import compare as run_compare
     from workbench.space.runs import Gains, parse_run
@@ -424,7 +405,7 @@ def measure(name):
 
     References
     ----------
-    ir_measures measure syntax (MacAvaney et al., ECIR 2022); SPEC section 4.
+    ir_measures measure syntax (MacAvaney et al., ECIR 2022); docs/reference/measures.md.
     """
     return _measure(name)
 
@@ -490,7 +471,7 @@ def score_matrix(qrels, runs, measures, *, names=None, view="graded", depth=None
 
     References
     ----------
-    Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000) sec. 5.1-5.2; NIST trec_eval (``-c``).
+    Ferrante, Ferro, Losiouk, IRJ 2020, sec. 5.1-5.2; NIST trec_eval (``-c``).
     """
     names_, single = _measure_names(measures)
     return _matrices(qrels, runs, names_, names=names, view=view, depth=depth, gains=gains,
@@ -560,7 +541,7 @@ def correlation(qrels, runs, measures, *, names=None, view="graded", depth=None,
 
     References
     ----------
-    Ferrante, Ferro, Losiouk, IRJ 2020 sec. 5.2, eq. 7, Tables 1-2; Kendall 1948 (tau-b).
+    Ferrante, Ferro, Losiouk, IRJ 2020, sec. 5.2, eq. 7, Tables 1-2; Kendall 1948 (tau-b).
     """
     from workbench.experiments.correlation import correlation_table
 
@@ -672,7 +653,7 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
     References
     ----------
     Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013; Amigó, Gonzalo, Verdejo,
-    SIGIR 2013; SPEC section 3 ("Named properties").
+    SIGIR 2013; docs/theory/scales.md ("Named properties").
     """
     from workbench.property.check import parse_topics, properties as run_properties
 

@@ -15,14 +15,56 @@ Examples
 from __future__ import annotations
 
 import operator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator
 
 from workbench.errors import (BadDepthError, BadGainsError, BadRunError, BadTopicError, TooLargeError,
                               UnknownMeasureError, UnknownOrderError)
 
 __all__ = ["as_int", "as_depth", "as_depths", "as_grades", "as_gains", "as_topic", "as_setting", "as_measure",
-           "as_order", "as_space", "as_runs"]
+           "as_order", "as_space", "as_runs", "as_range", "as_orders", "as_workers", "as_scheduler",
+           "as_connect_timeout", "option", "in_shell", "shell_spelling"]
+
+#: Whether messages name the options as the command line spells them (``--max-depth N``) or as Python does
+#: (``max_depth=N``); the command line sets it for the length of a command (:func:`shell_spelling`).
+_SHELL: ContextVar[bool] = ContextVar("workbench_shell_spelling", default=False)
 
 
+@contextmanager
+def shell_spelling() -> Iterator[None]:
+    """Within the block, refusals name options as the command line spells them (``--grades 2``, not ``grades=2``).
+
+    >>> option("max_depth", "N")
+    'max_depth=N'
+    >>> with shell_spelling():
+    ...     option("max_depth", "N"), option("ties", True)
+    ('--max-depth N', '--ties')
+    """
+    token = _SHELL.set(True)
+    try:
+        yield
+    finally:
+        _SHELL.reset(token)
+
+
+def in_shell() -> bool:
+    """Whether the command line is running (inside :func:`shell_spelling`)."""
+    return _SHELL.get()
+
+
+def option(name: str, value=None) -> str:
+    """An option as a refusal names it: ``--name VALUE`` on the command line, ``name=VALUE`` in Python.
+
+    A flag (``value`` True) is ``--name`` alone on the command line; without a value, ``--name`` or ``name=``.
+
+    >>> option("violations", "MEASURE"), option("ties", True), option("grades")
+    ('violations=MEASURE', 'ties=True', 'grades=')
+    """
+    if _SHELL.get():
+        flag = "--" + name.replace("_", "-")
+        return flag if value is None or value is True else f"{flag} {value}"
+    return f"{name}=" if value is None else f"{name}={value}"
 
 
 def as_int(value, what: str, error=BadDepthError) -> int:
@@ -110,7 +152,7 @@ def as_setting(grades, gains, topic):
     """``(c, Gains, Topic|None)`` from the common options, checked as ``workbench`` checks them."""
     from workbench.space.runs import resolve_scale
 
-    return resolve_scale(as_grades(grades), as_gains(gains), as_topic(topic), "grades=")
+    return resolve_scale(as_grades(grades), as_gains(gains), as_topic(topic), option("grades"))
 
 
 def as_measure(value):
@@ -151,3 +193,80 @@ def as_runs(value, grades: int, what: str) -> list:
     if isinstance(value, (list, tuple)):
         return [parse_run(r, grades) for r in value]
     raise BadRunError(f"{what} {value!r}: give runs as '100,011' or a list such as ['100', '011']")
+
+
+def as_range(value, what: str, low: int, high: int | None = None) -> list[int]:
+    """``"3"``, ``"A..B"``, an int or a sequence of ints as the list of integers, each within ``low..high``.
+
+    >>> as_range("1..2", "grades", 1, 3), as_range("5", "depths", 1), as_range([2, 3], "depths", 1)
+    ([1, 2], [5], [2, 3])
+    >>> as_range("0..4", "grades", 1, 3)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: grades '0..4': must lie in 1..3
+    >>> as_range("6..2", "depths", 1)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadDepthError: depths '6..2': the range A..B needs A <= B
+    """
+    from workbench.errors import BadParameterError
+
+    error = BadDepthError if what == "depths" else BadParameterError
+    if isinstance(value, (range, list, tuple)):
+        values = [as_int(v, what, error) for v in value]
+        if not values:
+            raise error(f"{what} {value!r}: give at least one value")
+        a, b = min(values), max(values)
+    else:
+        lo, sep, hi = str(value).strip().partition("..")
+        try:
+            a = int(lo)
+            b = int(hi) if sep else a
+        except ValueError:
+            raise error(f"{what} {value!r}: write N or a range A..B such as {low}..{low + 2}") from None
+        if a > b:
+            raise error(f"{what} {value!r}: the range A..B needs A <= B")
+        values = list(range(a, b + 1))
+    if a < low or (high is not None and b > high):
+        raise error(f"{what} {value!r}: must lie in {low}..{high}" if high is not None else
+                    f"{what} {value!r}: must be integers >= {low}")
+    return values
+
+
+def as_orders(value) -> list[str]:
+    """``"rank,dominance"`` or a sequence of order names as the list of their names (each checked, once).
+
+    >>> as_orders("rank, dominance, rank")
+    ['rank', 'dominance']
+    >>> as_orders("rank,lex")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.UnknownOrderError: order 'lex' is unknown; valid orders: rank, set, dominance, ipso, replacement, swap, raise
+    """
+    from workbench.errors import BadParameterError
+
+    names = [part.strip() for part in str(value).split(",")] if isinstance(value, str) else list(value)
+    if not any(names):
+        raise BadParameterError(f"orders {value!r}: name at least one order, e.g. rank,dominance")
+    return list(dict.fromkeys(as_order(n).name for n in names))
+
+
+def as_workers(value) -> int:
+    """Worker processes: ``None`` is the machine's cores, else a count ``>= 1``."""
+    from workbench.core.executors import check_workers, default_workers
+
+    return default_workers() if value is None else check_workers(value)
+
+
+def as_scheduler(value):
+    """``None``, ``"local"`` or a Dask scheduler address ``tcp://host:port`` (its form only)."""
+    from workbench.core.executors import check_scheduler
+
+    return check_scheduler(value)
+
+
+def as_connect_timeout(value) -> float:
+    """Seconds to reach a scheduler: a finite number ``> 0``."""
+    from workbench.core.executors import check_connect_timeout
+
+    return check_connect_timeout(value)

@@ -1,4 +1,4 @@
-"""``workbench axioms``: axioms i-iv of a difference structure (seed 003 Def. 1), and its representation.
+"""``workbench axioms``: axioms i-iv of a difference structure (Ferrante et al. 2019, Def. 1), and its representation.
 
 The structure is induced by a measure, by the rank function of an order or
 read from a file (:mod:`workbench.scale.axioms`); exit status 1 when an
@@ -21,7 +21,7 @@ otherwise (read ``status`` for ``unknown``).
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), Def. 1 and Theorem 1.
+Ferrante, Ferro, Pontarollo, SEBD 2019, Def. 1 and Theorem 1.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    DepthOpt, GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, make_space, progress_bar, setting, stdout,
+    DepthOpt, GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, stdout,
 )
 
 
@@ -55,79 +55,23 @@ def axioms(
     axiom_timeout: float = typer.Option(30.0, "--axiom-timeout", help="--method smt: seconds per axiom before it is reported unknown."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Check axioms i-iv of a difference structure (seed 003 Def. 1); exit 1 if one fails.
+    """Check axioms i-iv of a difference structure (Ferrante et al. 2019, Def. 1); exit 1 if one fails.
 
     With --param: the regions of the parameter and their verdicts (exit 1 if
     no region is a difference structure).  With --method smt: z3 at a fixed
     parameter value, three-valued per axiom (exit 1 if one fails).
     """
-    import numpy as np
+    from workbench.api.scale import axioms as check
 
-    from workbench.scale.axioms import affine_fit, check_measure, check_rank, check_relation, read_structure
-    from workbench.core.exact import exact_str, to_float
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.space.runs import parse_run
-    from workbench.errors import WorkbenchError
-
-    given = [x for x in (("--measure", measure), ("--rank", rank), ("--file", file)) if x[1] is not None]
-    if len(given) != 1:
-        raise WorkbenchError("axioms: give exactly one of --measure NAME, --rank ORDER, --file PATH")
-    if method not in ("enumeration", "smt"):
-        raise WorkbenchError(f"--method {method!r}: choose enumeration or smt")
-    if (param is not None or method == "smt") and measure is None:
-        raise WorkbenchError(f"axioms: {'--param' if param is not None else '--method smt'} needs --measure NAME")
-    if (param is not None or method == "smt") and compare is not None:
-        raise WorkbenchError("axioms: --compare works with the enumeration at one parameter value (no --param, no --method smt)")
-    if param is not None and method == "smt":
-        raise WorkbenchError("axioms: --method smt checks a fixed parameter value (give it in the name, e.g. "
-                             "'RBP(p=1/3)'); --param partitions the domain by enumeration")
+    with progress_bar(label="axioms", lazy=True) as bar:
+        result = check(measure, rank=rank, file=file, compare=compare, order=order, depth=depth, grades=grades,
+                       gains=gains, topic=topic, param=param, method=method, axiom_timeout=axiom_timeout,
+                       progress=bar)
     if param is not None:
-        return _over_param(measure, param, order, depth, grades, gains, topic, as_json)
+        return _over_param(result, as_json)
     if method == "smt":
-        return _smt(measure, order, depth, grades, gains, topic, axiom_timeout, as_json)
-    depth, c, g, t = setting(depth, grades, gains, topic)
-    cm = parse_measure(compare) if compare is not None else None
-    info: dict = {}
-    runs = None
-    if file is not None:
-        rel = read_structure(file)
-        report = check_relation(rel)
-        info = {"source": str(file)}
-        if cm is not None:
-            rows = [parse_run(name, c) for name in rel.elements]
-            if len({len(r) for r in rows}) != 1:
-                raise WorkbenchError(f"--compare with --file {file}: elements must be runs of one depth")
-            runs = np.array(rows, dtype=np.int64)
-    else:
-        o = get_order(rank if rank is not None else order)
-        if measure is not None:
-            m = parse_measure(measure)
-            m.check_topic(t)
-        space = make_space(o, depth, c, t)
-        with progress_bar(label="axioms") as bar:
-            bar.phase("checking")
-            report = check_measure(m, space, g) if measure is not None else check_rank(o, space)
-        info = {
-            "source": str(m) if measure is not None else f"rank function of {o.name}",
-            "order": o.name, "space": space.kind, "depth": depth, "grades": c,
-            "gains": [str(x) for x in g.values], "topic": None if t is None else list(t.counts),
-        }
-        if cm is not None:
-            runs = report.elements.runs
-    affine = None
-    if cm is not None:
-        cm.check_topic(t)
-        values = cm.evaluate(runs, g, t)
-        if report.representation is not None:
-            affine = affine_fit(report.representation, values)
-    out = {**info, **report.to_json()}
-    out["compare"] = None if cm is None else str(cm)
-    out["affine"] = None if affine is None else {
-        "alpha": exact_str(affine[0]), "beta": exact_str(affine[1]),
-        "alpha_float": to_float(affine[0]), "beta_float": to_float(affine[1]),
-    }
-    out["is_affine"] = None if cm is None else affine is not None
+        return _smt(result, as_json)
+    out = result.to_json()
     if as_json:
         emit_json(out)
     else:
@@ -141,42 +85,34 @@ def axioms(
             if a["witness"]:
                 wit = ", ".join(f"{k}={v}" for k, v in a["witness"].items() if not k.endswith("_float"))
                 stdout.print(f"            witness: {wit}")
-        if report.representation is not None:
-            rep = report.representation
+        rep = result.report.representation
+        if rep is not None:
             stdout.print(f"representation (Theorem 1): values 0..{int(rep.max())} on {len(rep)} elements (verified)")
-        elif report.holds:
-            stdout.print("representation: not built (" + "; ".join(report.notes) + ")")
-        if cm is not None:
-            if affine is not None:
-                stdout.print(f"{cm} = {exact_str(affine[0])} * representation + {exact_str(affine[1])} (positive affine)")
+        elif result.holds:
+            stdout.print("representation: not built (" + "; ".join(result.report.notes) + ")")
+        if result.compare is not None:
+            if result.affine is not None:
+                stdout.print(f"{result.compare} = {out['affine']['alpha']} * representation + {out['affine']['beta']} "
+                             "(positive affine)")
             else:
-                stdout.print(f"{cm} is not a positive affine transformation of the representation")
-    if not report.holds:
+                stdout.print(f"{result.compare} is not a positive affine transformation of the representation")
+    if not result.holds:
         raise typer.Exit(1)
 
 
-def _over_param(measure, param, order, depth, grades, gains, topic, as_json) -> None:
+def _over_param(res, as_json) -> None:
     """``axioms --measure M --param p``: the regions table, or one JSON object."""
     from rich.markup import escape
     from rich.table import Table
 
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.scale.axioms_param import axioms_over_param
-
-    depth, c, g, t = setting(depth, grades, gains, topic)
-    m = parse_measure(measure)
-    m.check_topic(t)
-    o = get_order(order)
-    space = make_space(o, depth, c, t)
-    with progress_bar(label=f"axioms of {m} over {param}") as bar:
-        res = axioms_over_param(m, param, space, g, order=o, progress=lambda phase: bar.phase(phase))
+    param = res.param
     if as_json:
         emit_json(res.to_json())
     else:
         stdout.print(
             f"[bold]difference structure[/bold] of {escape(res.measure)} in {param} {res.domain}: {res.kind}-based runs "
-            f"({res.order} order), depth {depth}, {c} relevant grade(s), gains {g}" + (f", topic {t}" if t else "")
+            f"({res.order} order), depth {res.depth}, {res.grades} relevant grade(s), gains {res.gains}"
+            + (f", topic {res.topic}" if res.topic else "")
         )
         table = Table("region", "axioms", "checked at", "witness (axiom iv)",
                       title=(f"{res.runs} runs, {res.distinct_values} distinct value expressions, "
@@ -197,33 +133,17 @@ def _over_param(measure, param, order, depth, grades, gains, topic, as_json) -> 
         raise typer.Exit(1)
 
 
-def _smt(measure, order, depth, grades, gains, topic, timeout, as_json) -> None:
+def _smt(res, as_json) -> None:
     """``axioms --measure M --method smt``: per axiom holds / fails / unknown."""
     from rich.markup import escape
 
-    from workbench.errors import WorkbenchError
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.scale.axioms_smt import MAX_AXIOM_TIMEOUT, axioms_smt
-    from workbench.space.runs import check_depth
-
-    check_depth(depth)
-    if not 0 < timeout <= MAX_AXIOM_TIMEOUT:
-        raise WorkbenchError(f"--axiom-timeout {timeout:g}: must be a positive, finite number of seconds "
-                             f"up to {MAX_AXIOM_TIMEOUT:,} (z3's limit, about 49 days)")
-    _, c, g, t = setting(1, grades, gains, topic)
-    m = parse_measure(measure)
-    m.check_topic(t)
-    o = get_order(order)
-    with progress_bar(label=f"axioms of {m} with z3") as bar:
-        bar.phase("solving")
-        res = axioms_smt(m, o, depth, c, g, t, timeout=timeout)
     if as_json:
         emit_json(res.to_json())
     else:
         stdout.print(
-            f"[bold]difference structure[/bold] of {escape(str(m))} (z3): {res.kind}-based runs, depth {depth}, "
-            f"{c} relevant grade(s), gains {g}" + (f", topic {t}" if t else "") + f": [bold]{res.status}[/bold]"
+            f"[bold]difference structure[/bold] of {escape(res.measure)} (z3): {res.kind}-based runs, depth {res.depth}, "
+            f"{res.grades} relevant grade(s), gains {res.gains}" + (f", topic {res.topic}" if res.topic else "")
+            + f": [bold]{res.status}[/bold]"
         )
         for k, a in res.axioms.items():
             word = {"holds": "[green]holds[/green]", "fails": "[red]fails[/red]", "unknown": "[yellow]unknown[/yellow]"}[a.status]

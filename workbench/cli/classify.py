@@ -1,10 +1,10 @@
 """``workbench classify``: the scale of a measure relative to an order, with a witness.
 
-One call of :func:`workbench.scale.classify.classify` plus formatting.
+One call of :func:`workbench.api.scale.classify` plus formatting.
 
 References
 ----------
-SPEC section 6 (``classify``); Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003).
+docs/reference/cli.md (``classify``); Ferrante, Ferro, Pontarollo, SEBD 2019.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    DepthOpt, GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, make_space, progress_bar, setting, stdout,
+    DepthOpt, GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, stdout,
 )
 
 
@@ -37,29 +37,12 @@ def classify(
     show_progress: bool = typer.Option(False, "--progress", help="Show the progress bar on stderr even when it is not a terminal."),
 ) -> None:
     """Classify MEASURE relative to an order: interval / ordinal / strict / weak / violated, with a witness."""
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.scale.classify import classify as run_classify
+    from workbench.api.scale import classify as run_classify
 
-    from workbench.errors import WorkbenchError
-
-    from workbench.core.executors import check_connect_timeout, check_scheduler, check_workers, default_workers
-
-    if ranked_values < 0:
-        raise WorkbenchError(f"--ranked-values {ranked_values}: give a count >= 0 (0 lists all)")
-    workers = default_workers() if workers is None else check_workers(workers)
-    scheduler = check_scheduler(scheduler)
-    connect_timeout = check_connect_timeout(connect_timeout)
-    m = parse_measure(measure)
-    o = get_order(order)
-    depth, c, g, t = setting(depth, grades, gains, topic)
-    m.check_topic(t)
-    space = make_space(o, depth, c, t)
-    size = space.size
-    with progress_bar(total=size, label=f"{m} on {o.name}", force=show_progress) as bar:
-        result = run_classify(m, o, space, g, progress=bar.phase, ranked_limit=ranked_values or None,
-                              workers=workers, scheduler=scheduler, connect_timeout=connect_timeout,
-                              advance=lambda n: bar.advance(n))
+    with progress_bar(label="classify", force=show_progress, lazy=True) as bar:
+        result = run_classify(measure, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
+                              ranked_values=ranked_values, workers=workers, scheduler=scheduler,
+                              connect_timeout=connect_timeout, progress=bar)
     if as_json:
         emit_json(result.to_json())
         return
@@ -67,9 +50,8 @@ def classify(
 
 
 def print_classification(result) -> None:
+    from workbench.api.show import affine_text, increments_text, run_text as format_run
     from workbench.core.readable import joined
-    from workbench.scale.classify import affine_text, increments_text
-    from workbench.space.runs import format_run
 
     stdout.print(
         f"[bold]{result.measure}[/bold] on {result.kind}-based runs, depth {result.depth}, "

@@ -9,7 +9,7 @@ imported inside the function that needs it.
 
 References
 ----------
-SPEC section 6 (the command line).
+docs/reference/cli.md (the command line).
 """
 from __future__ import annotations
 
@@ -90,15 +90,23 @@ def make_space(order, depth: int, grades: int, topic):
 
 
 @contextmanager
-def progress_bar(total: Optional[int] = None, label: str = "working", force: bool = False) -> Iterator:
-    """A rich progress bar on stderr (silent when stderr is not a terminal, unless ``force``)."""
+def progress_bar(total: Optional[int] = None, label: str = "working", force: bool = False,
+                 lazy: bool = False) -> Iterator:
+    """A rich progress bar on stderr (silent when stderr is not a terminal, unless ``force``).
+
+    It yields the ``progress=`` report of an API call (:mod:`workbench.api.progress`).
+    ``lazy``: the bar is drawn from the first report on, so a call that
+    refuses its input before it starts computing draws none.
+    """
+    from contextlib import ExitStack
+
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     from rich.console import Console
 
     # asked for on a pipe or file: a terminal's rendering, redrawn twice a second, kept at the end
     console = stderr if stderr.is_terminal or not force else Console(stderr=True, force_terminal=True)
-    with Progress(
+    prog = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
         BarColumn(),
@@ -107,17 +115,39 @@ def progress_bar(total: Optional[int] = None, label: str = "working", force: boo
         transient=stderr.is_terminal,
         refresh_per_second=2,
         disable=not (stderr.is_terminal or force),
-    ) as prog:
-        task = prog.add_task(label, total=total)
+    )
 
+    first_label, first_total = label, total
+    with ExitStack() as started:
         class Ticker:
+            """The ``progress=`` an API call reports to (:mod:`workbench.api.progress`)."""
+
+            name = first_label
+            task = None
+
+            def _update(self, **kwargs) -> None:
+                if self.task is None:
+                    started.enter_context(prog)
+                    self.task = prog.add_task(self.name, total=first_total)
+                prog.update(self.task, **kwargs)
+
+            def label(self, text: str) -> None:
+                self.name = text
+                self._update(description=text)
+
+            def total(self, n: Optional[int]) -> None:
+                self._update(total=n)
+
             def phase(self, text: str) -> None:
-                prog.update(task, description=f"{label}: {text}")
+                self._update(description=f"{self.name}: {text}")
 
             def advance(self, n: int = 1, text: Optional[str] = None) -> None:
-                prog.update(task, advance=n, description=f"{label}: {text}" if text else label)
+                self._update(advance=n, description=f"{self.name}: {text}" if text else self.name)
 
-        yield Ticker()
+        ticker = Ticker()
+        if not lazy:
+            ticker._update()
+        yield ticker
 
 
 def emit_json(obj: dict) -> None:
@@ -169,7 +199,7 @@ QrelsArg = typer.Argument(..., help="TREC qrels file (topic iter docid grade), p
 RunsArg = typer.Argument(..., help="Two or more TREC run files (topic Q0 docid rank score tag), plain or gzip; - reads standard input.")
 MeasuresOpt = typer.Option(..., "--measures", help="Comma-separated measures, e.g. 'AP,RBP(p=0.8),nDCG@10,ir:Bpref'.")
 ViewOpt = typer.Option("graded", "--view", help="graded (grades as judged) or binary (lenient: grade >= 1 relevant).")
-CutDepthOpt = typer.Option(None, "--depth", help="Cut every ranking to this many documents (seed 000: 250; default: no cut).")
+CutDepthOpt = typer.Option(None, "--depth", help="Cut every ranking to this many documents (Ferrante et al. 2020: 250; default: no cut).")
 StudyGainsOpt = typer.Option(None, "--gains", help="Gains of the grades, e.g. 0,1,2 (default g(j) = j).")
 SkipOpt = typer.Option(False, "--skip-missing", help="Ignore run topics absent from the qrels (default: error).")
 FormatOpt = typer.Option(None, "--format", help="Table format: md, csv, json (the same as --json) or latex (booktabs); default: as the -o suffix says (.md .csv .json .tex), else md.")

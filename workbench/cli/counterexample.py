@@ -1,12 +1,12 @@
 """``workbench counterexample``: runs ordered one way and scored the other, or a proof there are none.
 
-One call of :func:`workbench.scale.counterexample.find_counterexample` plus
+One call of :func:`workbench.api.scale.counterexample` plus
 formatting.  Its ``--timeout`` is the search budget; the command line stops
 it a grace period after that (:mod:`workbench.cli.main`).
 
 References
 ----------
-SPEC section 6 (``counterexample``).
+docs/reference/cli.md (``counterexample``).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, setting, stdout,
+    GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, stdout,
 )
 
 
@@ -50,35 +50,18 @@ def counterexample(
     an answer: read "status" (JSON) or the first line; "found": false alone
     does not mean none.  Exit status 2 on bad input.
     """
-    from workbench.scale.counterexample import find_counterexample
-    from workbench.core.exact import exact_str
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.errors import WorkbenchError
-    from workbench.space.runs import format_run
+    from workbench.api.scale import counterexample as search
+    from workbench.api.show import exact_text as exact_str, run_text as format_run
 
-    from workbench.core.executors import check_connect_timeout, check_scheduler, check_workers, default_workers
-
-    workers = default_workers() if workers is None else check_workers(workers)
-    scheduler = check_scheduler(scheduler)
-    connect_timeout = check_connect_timeout(connect_timeout)
-    if (depth is None) == (max_depth is None):
-        raise WorkbenchError("counterexample: give exactly one of --depth N and --max-depth N")
-    m = parse_measure(measure)
-    o = get_order(order)
-    top, c, g, t = setting(depth if depth is not None else max_depth, grades, gains, topic)
-    m.check_topic(t)
-    n_depths = 1 if depth is not None else top
-    with progress_bar(total=n_depths, label=f"counterexample for {m} on {o.name}") as bar:
-        cx = find_counterexample(
-            m, o, depth=depth, max_depth=max_depth, grades=c, gains=g, topic=t, method=method,
-            param_range=param_range, timeout=timeout, progress=lambda d, s: bar.advance(1, f"depth {d}: {s}"),
-            workers=workers, scheduler=scheduler, connect_timeout=connect_timeout,
-        )
+    with progress_bar(label="counterexample", lazy=True) as bar:
+        cx = search(measure, order=order, depth=depth, max_depth=max_depth, grades=grades, gains=gains, topic=topic,
+                    method=method, param_range=param_range, timeout=timeout, workers=workers, scheduler=scheduler,
+                    connect_timeout=connect_timeout, progress=bar)
     if as_json:
         emit_json(cx.to_json())
         return
-    where = f"{cx.measure} on {o.name} order, {c} relevant grade(s), gains {g}" + (f", topic {t}" if t else "")
+    where = f"{cx.measure} on {cx.order} order, {cx.grades} relevant grade(s), gains {cx.gains}" + (
+        f", topic {cx.topic}" if cx.topic else "")
     searched = f"depth {cx.depths[0]}" if len(cx.depths) == 1 else (
         f"depths {cx.depths[0]}..{cx.depths[-1]}" if cx.depths else "no depth")
     if cx.status == "found":

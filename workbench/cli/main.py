@@ -7,7 +7,7 @@ command without a ``--format`` of its own gets it here
 (:func:`with_run_options`): it runs with ``--json`` and its object is
 turned into tables by :func:`workbench.cli.common.run_as_tables`.  Exit
 status 0 on success, 2 on bad input with one line on stderr naming the bad
-value (SPEC section 6).
+value (docs/reference/cli.md).
 
 Each subcommand lives in a module of its own (a group, ``ipso`` and
 ``experiment``, in a subpackage with one module per subcommand) that
@@ -182,7 +182,7 @@ def time_limit(seconds: Optional[float], command: str) -> Iterator[None]:
     if not seconds > 0:
         raise WorkbenchError(f"--timeout {seconds:g}: must be a positive number of seconds")
 
-    from workbench.core.deadline import GRACE, deadline, defer_alarm
+    from workbench.api.runtime import GRACE, deadline, defer_alarm
 
     def expire(signum, frame):
         stopped = f"{command} stopped at its time limit (--timeout {seconds:g} s)"
@@ -246,10 +246,11 @@ def with_run_options(callback, command: str):
         else:
             limit = kwargs.pop("time_limit", None)
         table_format = kwargs.pop("table_format", None) if tabled else None
-        from workbench.core.budget import allow_time
+        from workbench.api.convert import shell_spelling
+        from workbench.api.runtime import allow_time
 
         try:
-            with time_limit(limit, command), allow_time(None if own_budget else limit), \
+            with time_limit(limit, command), allow_time(None if own_budget else limit), shell_spelling(), \
                     stdin_files(kwargs) as kwargs:
                 if table_format is not None:
                     return run_as_tables(callback, table_format, kwargs)

@@ -1,11 +1,11 @@
 """``workbench thresholds``: exact thresholds of a measure in one parameter, region by region.
 
-One call of :func:`workbench.scale.thresholds.thresholds_over_depths` plus
+One call of :func:`workbench.api.scale.thresholds` plus
 a table (one row per region, or one per depth for a range ``A..B``).
 
 References
 ----------
-SPEC section 6 (``thresholds``).
+docs/reference/cli.md (``thresholds``).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, setting, stdout,
+    GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, stdout,
 )
 
 
@@ -37,30 +37,19 @@ def thresholds(
     from rich.markup import escape
     from rich.table import Table
 
-    from workbench.core.algebraic import endpoint_label
+    from workbench.api.scale import thresholds as run_thresholds
+    from workbench.api.show import endpoint_text as endpoint_label, run_text as format_run
     from workbench.core.readable import joined, show_values
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.space.runs import format_run, parse_depths
-    from workbench.scale.thresholds import default_param, free_name, thresholds_over_depths
 
-    m = parse_measure(measure)
-    o = get_order(order)
-    depths = parse_depths(depth)
-    _, c, g, t = setting(depths[0], grades, gains, topic)
-    p = param if param is not None else default_param(m)
-    m.check_topic(t)
-    with progress_bar(total=len(depths), label=f"thresholds of {free_name(m, p)} in {p}") as bar:
-        rows = thresholds_over_depths(m, p, o, depths, c, g, t, progress=lambda d: bar.advance(1, f"depth {d} done"))
-    ranged = ".." in depth
+    with progress_bar(label="thresholds", lazy=True) as bar:
+        result = run_thresholds(measure, param, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
+                                progress=bar)
     if as_json:
-        if not ranged:
-            emit_json(rows[0].to_json())
-            return
-        head = rows[0].to_json()
-        emit_json({key: head[key] for key in ("measure", "param", "domain", "order", "space", "grades", "gains", "topic")}
-                  | {"depths": depths, "rows": [r.to_json() for r in rows]})
+        emit_json(result.to_json())
         return
+    ranged = hasattr(result, "rows")  # a ThresholdSeries (a range A..B), else one ThresholdTable
+    rows = list(result.rows) if ranged else [result]
+    p = rows[0].param
 
     def witness_text(region) -> str:
         w = region.witness
