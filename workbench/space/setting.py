@@ -83,8 +83,8 @@ class Setting:
         if self.topic is not None and not isinstance(self.topic, Topic):
             raise BadParameterError(f"setting: topic {self.topic!r} must be a Topic or None")
         if self.grades != self.gains.grades:
-            raise BadParameterError(f"setting: {self.grades} relevant grade(s) but gains {self.gains} "
-                                    f"have {self.gains.grades}")
+            raise BadParameterError(f"setting: grades {self.grades!r}, but gains {self.gains} "
+                                    f"have {self.gains.grades} relevant grade(s)")
 
     @classmethod
     def of(cls, measure, order, space: Space, gains: Gains, name: str | None = None) -> "Setting":
