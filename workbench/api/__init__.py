@@ -48,7 +48,9 @@ __all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compa
            "properties", "conformance", "correlation", "significance"]
 
 
-from workbench.api.convert import (as_int as _int, as_depth as _depth, as_depths as _depths, as_grades as _grades, as_gains as _gains, as_topic as _topic, as_setting as _setting, as_measure as _measure, as_order as _order, as_space as _space, as_runs as _runs)
+from workbench.api.convert import (as_int as _int, as_depth as _depth, as_depths as _depths, as_grades as _grades,
+                                   as_gains as _gains, as_topic as _topic, as_setting as _setting,
+                                   as_measure as _measure)
 
 
 # ---------------------------------------------------------------------------
@@ -265,29 +267,11 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
     ----------
     Moffat and Mackenzie, JASIST 2024, sec. 2.2 and Fig. 1; docs/theory/orders.md and docs/reference/cli.md.
     """
-    from workbench.figures.diagram import HasseDiagram
-    from workbench.figures.hasse_marks import highlights, measure_diagram
-    from workbench.order.hasse import hasse_diagram
+    from workbench.api import figures
 
-    if ties and violations is None:
-        raise WorkbenchError("ties=True: only with violations=MEASURE")
-    o = _order(order)
-    n = _depth(depth)
-    c, g, t = _setting(grades, gains, topic)
-    named = {key: _measure(value) for key, value in
-             (("measure", measure), ("violations", violations), ("witness", witness)) if value is not None}
-    for m in named.values():
-        m.check_topic(t)
-    space = _space(o, n, c, t)
-    G = measure_diagram(space, named["measure"], g) if "measure" in named else hasse_diagram(space, o, g)
-    marks = highlights(space, o, g, runs=None if highlight is None else _runs(highlight, c, "highlight"),
-                       chain_runs=None if chain is None else _runs(chain, c, "chain"), nonsep=nonsep,
-                       violations_of=named.get("violations"), ties=ties, witness_of=named.get("witness"))
-    label = f"{o.name} order" if "measure" not in named else f"{named['measure']} weak order"
-    title = f"{label}, depth {n}, c = {c}" + (f", topic {t}" if t is not None else "")
-    meta = {"order": o.name, "measure": str(named["measure"]) if "measure" in named else None, "depth": n,
-            "grades": c, "gains": [str(x) for x in g.values], "topic": None if t is None else list(t.counts)}
-    return HasseDiagram(G, marks, title, meta)
+    return figures.hasse(order=order, depth=depth, grades=grades, gains=gains, topic=topic, measure=measure,
+                         highlight=highlight, chain=chain, nonsep=nonsep, violations=violations, ties=ties,
+                         witness=witness)
 
 
 def census(depth=4, *, grades=None, gains=None):

@@ -23,7 +23,7 @@ properties of evaluation measures" (Def. 1, Theorem 1; sec. 4-5).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 from workbench.api.convert import (as_connect_timeout, as_depth, as_depths, as_measure, as_order, as_scheduler,
                                    as_setting, as_space, as_workers, in_shell, option)
@@ -155,7 +155,7 @@ class DifferenceStructure:
         ``(alpha, beta)`` exact, when ``compare = alpha * representation + beta`` with ``alpha > 0``.
     """
 
-    report: object
+    report: Any
     info: dict
     compare: Optional[str] = None
     affine: Optional[tuple] = None
@@ -264,6 +264,7 @@ def _enumerated(measure, rank, file, compare, order, depth, grades, gains, topic
     c, g, t = as_setting(grades, gains, topic)
     cm = as_measure(compare) if compare is not None else None
     runs = None
+    report: Any
     if file is not None:
         rel = read_structure(file)
         report = check_relation(rel)

@@ -12,7 +12,7 @@ diagram.
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001), Fig. 1; SPEC sec. 6 (``hasse``).
+Moffat and Mackenzie, JASIST 2024, Fig. 1; docs/reference/cli.md (``hasse``).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, make_space, progress_bar, setting, write_tables
+from workbench.cli.common import JsonOpt, emit_json, progress_bar, write_tables
 
 #: ``--format`` values that print the diagram's statistics as a table instead of the diagram.
 TABLE_ONLY = ("md", "csv", "latex")
@@ -58,16 +58,11 @@ def hasse(
     --format picks the diagram's format (dot, svg, pdf, png, tikz, json: json is the --json object) or,
     with md, csv or latex, prints the statistics of the diagram as a table instead of the diagram.
     """
-    from workbench.errors import SpaceTooLargeError, WorkbenchError
-    from workbench.order.hasse import HASSE_LIMIT, hasse_diagram, is_lattice, width
-    from workbench.figures.hasse_figure import TEXT_FORMATS, check_format, check_output, format_of, render_text, write_figure
-    from workbench.figures.hasse_marks import highlights, measure_diagram, parse_runs
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.figures.render import to_json
-
+    from workbench.api.figures import hasse as diagram_of
     from workbench.core.files import check_output_path
     from workbench.core.table import Table
+    from workbench.errors import WorkbenchError
+    from workbench.figures.hasse_figure import TEXT_FORMATS, check_format, check_output, format_of, render_text, write_figure
 
     # every check that needs no computation first: bad input fails fast, before any file is touched
     table_fmt = None
@@ -95,79 +90,51 @@ def hasse(
     if figure is not None:
         format_of(figure)
         check_output(figure)
-    if ties and violations is None:
-        raise WorkbenchError("--ties: only with --violations MEASURE")
-    o = get_order(order)
-    depth, c, g, t = setting(depth, grades, gains, topic)
-    named = {key: parse_measure(text) for key, text in
-             (("measure", measure), ("violations", violations), ("witness", witness)) if text is not None}
-    for m in named.values():
-        m.check_topic(t)
-    space = make_space(o, depth, c, t)
-    if workers is not None:
-        from workbench.core.executors import check_workers
 
-        check_workers(workers)
-    if table_fmt is not None and "measure" not in named and space.size > HASSE_LIMIT:
-        _streamed_statistics(space, o, depth, c, g, t, table_fmt, output, workers)
-        return
-
-    label = f"{o.name} order" if "measure" not in named else f"{named['measure']} weak order"
-    with progress_bar(label=f"Hasse diagram of the {label}") as bar:
-        bar.phase("covers")
-        G = measure_diagram(space, named["measure"], g) if "measure" in named else hasse_diagram(space, o, g)
-        bar.phase("highlights")
-        marks = highlights(space, o, g, runs=None if highlight is None else parse_runs(highlight, c),
-                           chain_runs=None if chain_runs is None else parse_runs(chain_runs, c), nonsep=nonsep,
-                           violations_of=named.get("violations"), ties=ties, witness_of=named.get("witness"))
-        bar.phase("properties")
-        try:
-            lattice, w = is_lattice(G), width(G)
-        except SpaceTooLargeError as exc:
-            lattice = w = None  # quadratic properties: reported as unknown beyond their limit
-            skipped = str(exc)
-        else:
-            skipped = None
+    with progress_bar(label="hasse", lazy=True) as bar:
+        d = diagram_of(order=order, depth=depth, grades=grades, gains=gains, topic=topic, measure=measure,
+                       highlight=highlight, chain=chain_runs, nonsep=nonsep, violations=violations, ties=ties,
+                       witness=witness, statistics=table_fmt is not None, workers=workers, progress=bar)
+        if hasattr(d, "statistics"):  # a HasseCount: a diagram too large to build, counted in blocks
+            caption = f"Hasse diagram of the {d.order} order, depth {d.depth} (counted in blocks of the space)"
+            write_tables([Table.key_value(d.statistics, caption=caption)], table_fmt, output)
+            return
+        label = f"{d.meta['order']} order" if measure is None else f"{d.meta['measure']} weak order"
         if title == "auto":
-            title = f"{label}, depth {depth}, c = {c}" + (f", topic {t}" if t is not None else "")
-        meta = {
-            "order": o.name,
-            "measure": str(named["measure"]) if "measure" in named else None,
-            "depth": depth,
-            "grades": c,
-            "gains": [str(x) for x in g.values],
-            "topic": None if t is None else list(t.counts),
-            "lattice": lattice,
-            "width": w,
-            "skipped": skipped,
-            "output": None if output is None else str(output),
-            "figure": None if figure is None else str(figure),
-        }
+            title = d.title
+        bar.phase("properties")
+        js = d.to_json()  # the setting, lattice, width, skipped, then the diagram (nodes, edges, ...)
+        keys = list(js)
+        head = keys[:keys.index("skipped") + 1]
+        meta = {**{k: js[k] for k in head}, "output": None if output is None else str(output),
+                "figure": None if figure is None else str(figure)}
         written = []
         for path, path_fmt in ((output, out_fmt), (figure, None)):
             if path is not None and not (path is output and table_fmt):
                 bar.phase(f"writing {path}")
-                written.append(write_figure(G, path, path_fmt, highlights=marks, title=title, meta=meta))
+                written.append(write_figure(d.graph, path, path_fmt, highlights=d.highlights, title=title, meta=meta))
     for f in written:
         if f.note:
             sys.stderr.write(f"workbench: note: {f.note}\n")
     if as_json:
-        emit_json({**meta, **to_json(G, marks)})
+        emit_json({**meta, **{k: js[k] for k in keys if k not in head}})
         return
     if table_fmt is not None:
-        diagram = to_json(G, marks)
         stats = {k: meta[k] for k in ("order", "measure", "depth", "grades")}
-        stats.update(gains=",".join(meta["gains"]), topic=None if t is None else str(t), runs=len(diagram["nodes"]),
-                     covers=len(diagram["edges"]), graded=diagram.get("graded"), lattice=lattice, width=w)
-        caption = f"Hasse diagram of the {title or label}" + ("" if title else f", depth {depth}")
+        stats.update(gains=",".join(meta["gains"]), topic=None if meta["topic"] is None else ",".join(map(str, meta["topic"])),
+                     runs=len(js["nodes"]), covers=len(js["edges"]), graded=js.get("graded"), lattice=meta["lattice"],
+                     width=meta["width"])
+        caption = f"Hasse diagram of the {title or label}" + ("" if title else f", depth {meta['depth']}")
         write_tables([Table.key_value(stats, caption=caption)], table_fmt, output)
         return
     if output is None and (figure is None or fmt is not None):
-        sys.stdout.write(render_text(G, out_fmt, marks, title, meta))
+        sys.stdout.write(render_text(d.graph, out_fmt, d.highlights, title, meta))
         return
     # -o FILE, or --figure FILE alone: one line per file written, not the diagram (--json or --format prints it)
-    nodes = f"{G.number_of_nodes():,} " + ("runs" if "measure" not in named else "classes of tied runs")
-    what = f"Hasse diagram of the {label}, depth {depth}, {c} relevant grade{'' if c == 1 else 's'}"
+    G = d.graph
+    nodes = f"{G.number_of_nodes():,} " + ("runs" if measure is None else "classes of tied runs")
+    c = meta["grades"]
+    what = f"Hasse diagram of the {label}, depth {meta['depth']}, {c} relevant grade{'' if c == 1 else 's'}"
     for f in written:
         sys.stdout.write(f"wrote {f.path} ({f.format}, {f.engine}), {_file_size(f.path)}: "
                          f"{what}: {nodes}, {G.number_of_edges():,} covers\n")
@@ -179,32 +146,3 @@ def _file_size(path: Path) -> str:
         return f"{Path(path).stat().st_size:,} bytes"
     except OSError:
         return "size unknown"
-
-
-def _streamed_statistics(space, order, depth, grades, gains, topic, table_fmt, output, workers) -> None:
-    """The statistics table of a diagram beyond :data:`~workbench.order.hasse.HASSE_LIMIT`, counted in blocks."""
-    from workbench.core.executors import default_workers, open_executor
-    from workbench.core.table import Table
-    from workbench.core.budget import largest_fitting, refuse_unless_fits
-    from workbench.order.diagram_statistics import diagram_statistics, statistics_estimate
-    from workbench.order.hasse import HASSE_LIMIT
-
-    workers = default_workers() if workers is None else workers
-    est = statistics_estimate(space, order, gains, workers)
-    fits = largest_fitting(lambda d: statistics_estimate(make_space(order, d, grades, topic), order, gains, workers),
-                           1, depth - 1)
-    refuse_unless_fits(f"hasse statistics of the {order.name} order at depth {depth}", est,
-                       f"depth <= {fits} fits; or allow the time with --timeout SECONDS" if fits else
-                       "allow the time with --timeout SECONDS")
-    with progress_bar(total=int(space.size), label=f"covers of the {order.name} order") as bar, \
-            open_executor(workers) as executor:
-        s = diagram_statistics(space, order, gains, executor=executor, workers=workers,
-                               advance=lambda n: bar.advance(n))
-    whole = f"needs the whole diagram (at most {HASSE_LIMIT:,} runs)"
-    stats = {"order": order.name, "measure": None, "depth": depth, "grades": grades,
-             "gains": ",".join(str(x) for x in gains.values), "topic": None if topic is None else str(topic),
-             "runs": s.nodes if s.nodes is not None else f"not counted: {s.runs:,} runs with {s.tied_pairs:,} tied pairs",
-             "covers": s.covers, "graded": f"not computed: {whole}", "lattice": f"not computed: {whole}",
-             "width": f"not computed: {whole}"}
-    caption = f"Hasse diagram of the {order.name} order, depth {depth} (counted in blocks of the space)"
-    write_tables([Table.key_value(stats, caption=caption)], table_fmt, output)
