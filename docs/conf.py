@@ -37,6 +37,8 @@ extensions = [
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+# options and code words stay as typed: no curly quotes, no en dash for "--"
+smartquotes = False
 root_doc = "index"
 exclude_patterns = ["_build", "_generated/*.md", "Thumbs.db", ".DS_Store"]
 
