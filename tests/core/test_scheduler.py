@@ -224,11 +224,14 @@ def test_api_keyword_connect_timeout(server):
 @pytest.mark.parametrize("server", ["garbage"], indirect=True)
 def test_counterexample_checks_the_scheduler_at_every_depth(server, monkeypatch):
     """The probe runs before the search and again for each depth enumerated (the server answered garbage)."""
-    import workbench.core.executors as ex
     import workbench as wb
+    import workbench.core.executors as ex
+    import workbench.scale.classify as cl
+    import workbench.scale.counterexample as ce
 
     calls = []
-    monkeypatch.setattr(ex, "probe_scheduler", lambda address, timeout=10: calls.append(address))
+    for module in (ex, cl, ce):  # each module that calls it holds its own name for it
+        monkeypatch.setattr(module, "probe_scheduler", lambda address, timeout=10: calls.append(address))
     cx = wb.counterexample("RBP(p=1/2)", max_depth=3, scheduler=server.address)
     assert cx.status == "unknown" and cx.depths == (1, 2, 3)  # none found at depths 1..3 (not a proof beyond)
     assert calls == [server.address] * 4  # once up front, then depths 1, 2, 3

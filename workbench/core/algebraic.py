@@ -28,9 +28,9 @@ import math
 from fractions import Fraction
 from functools import cmp_to_key
 from typing import Sequence
+from decimal import Context, Decimal, ROUND_HALF_EVEN
 
-import sympy
-
+from workbench.core.heavy import flint, sympy
 
 def horner(coeffs: Sequence[Fraction], x: Fraction) -> Fraction:
     """Value at ``x`` of the polynomial with ``coeffs`` (highest degree first).
@@ -169,8 +169,6 @@ class AlgebraicPoint:
         ----------
         python-flint ``arb`` (rigorous ball arithmetic).
         """
-        import flint
-
         self.refine_to(Fraction(1, 1 << prec) * max(1, abs(self.lo), abs(self.hi)))
         old = flint.ctx.prec
         flint.ctx.prec = max(old, prec + 16)  # the endpoints' own rounding stays below the width
@@ -257,8 +255,6 @@ class AlgebraicPoint:
 
 def _decimal_text(x: AlgebraicPoint, digits: int) -> str:
     """``x`` rounded to ``digits`` significant decimal digits, as plain decimal text."""
-    from decimal import Context, Decimal, ROUND_HALF_EVEN
-
     x.refine_to(max(abs(x.lo), abs(x.hi)) / 10 ** (digits + 6) if 0 not in (x.lo, x.hi) and (x.lo > 0) == (x.hi > 0)
                 else Fraction(1, 10 ** (digits + 6)))
     while x.lo <= 0 <= x.hi:  # an irrational root is not 0: refine away from it

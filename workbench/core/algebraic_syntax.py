@@ -41,6 +41,9 @@ from fractions import Fraction
 
 from workbench.core.exact import MAX_NUMBER_DIGITS, check_number_text
 from workbench.errors import BadParameterError
+from workbench.core.algebraic import EquallyNearError, crootof, from_crootof, nearest_root, real_roots
+from workbench.core.certified import RealRoot, _sign_at_rational
+from workbench.core.heavy import sympy
 
 #: Highest degree of a polynomial in ``root(...)`` / ``CRootOf(...)``.
 MAX_DEGREE = 100
@@ -146,9 +149,6 @@ def real_from_ast(node: ast.AST, text: str, what: str | None = None):
     poly = _Poly.build(node.args[0], text, what)
     if poly.degree < 1:
         raise BadParameterError(f"{what}: {ast.get_source_segment(text, node.args[0])} is not a polynomial of degree >= 1")
-    import sympy
-
-    from workbench.core.algebraic import EquallyNearError, crootof, from_crootof, nearest_root, real_roots
 
     x = sympy.Symbol(poly.var)
     f = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(poly.coeffs)], x, domain="QQ")
@@ -274,8 +274,6 @@ def expression_from_ast(node: ast.AST, text: str, what: str, allowed_vars: int =
 
     The tree is read, never evaluated.
     """
-    import sympy
-
     names: set = set()
 
     def build(n):
@@ -329,10 +327,6 @@ def parse_root_of(node: ast.Call, text: str, what: str):
     >>> str(r)[:30]
     'root_of(2**b - 3, [1.584962500'
     """
-    import sympy
-
-    from workbench.core.certified import RealRoot, _sign_at_rational
-
     seg = ast.get_source_segment(text, node) or what
     if (node.keywords or len(node.args) != 2 or not isinstance(node.args[1], (ast.List, ast.Tuple))
             or len(node.args[1].elts) != 2):

@@ -18,8 +18,14 @@ import contextlib
 import math
 import re
 from dataclasses import dataclass
+import os
 
-from workbench.errors import TooLargeError
+try:
+    import resource
+except ImportError:  # pragma: no cover - not POSIX (Windows): no address-space limit to read
+    resource = None  # type: ignore[assignment]
+
+from workbench.errors import TooLargeError, UndefinedMeasureError
 
 #: The most memory (bytes) one request may plan to use, unless the machine has less.
 MEMORY_CAP = 4 * 2**30
@@ -42,9 +48,6 @@ def _parse_bytes(text: str) -> int | None:
 
 def _machine_memory() -> tuple[int, str]:
     """(bytes, why): half the physical memory, a cgroup's limit, or the address-space limit."""
-    import os
-    import resource
-
     best, why = MEMORY_CAP, "this machine allows"
     try:
         phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -81,8 +84,6 @@ def memory_budget() -> tuple[int, str]:
     (half its physical memory, three quarters of a cgroup limit or of the
     room left under ``ulimit -v``).
     """
-    import os
-
     env = os.environ.get("WORKBENCH_MEMORY_LIMIT")
     if env:
         n = _parse_bytes(env)
@@ -114,8 +115,6 @@ def allow_time(seconds: float | None):
 
 def time_budget() -> tuple[float, str]:
     """``(seconds, phrase)``: the estimated work a request may plan (``$WORKBENCH_TIME_LIMIT`` overrides :data:`TIME_CAP`)."""
-    import os
-
     env = os.environ.get("WORKBENCH_TIME_LIMIT")
     if env:
         try:
@@ -208,8 +207,6 @@ def largest_fitting(estimate, low: int, high: int) -> int | None:
     ``2 RB``) does not fit; the search starts at the first defined one among
     the next 64.
     """
-    from workbench.errors import UndefinedMeasureError
-
     def fits(x: int) -> bool:
         try:
             return estimate(x).fits()

@@ -60,11 +60,11 @@ import itertools
 import math
 from fractions import Fraction
 from typing import Callable
-
-import flint
-import sympy
+from functools import cmp_to_key
 
 from workbench.errors import BadParameterError, UndecidedComparisonError
+from workbench.core.algebraic import AlgebraicPoint, compare_reals, from_crootof, simplest_between
+from workbench.core.heavy import flint, sympy
 
 #: Precisions (bits) tried in turn before a sign is declared undecided.
 PRECISIONS = (64, 256, 1024, 4096)
@@ -180,8 +180,6 @@ def _ball(e, env: dict, prec: int) -> flint.arb:
     if e is sympy.E:
         return flint.arb(1).exp()
     if isinstance(e, sympy.CRootOf):
-        from workbench.core.algebraic import from_crootof
-
         return from_crootof(e).arb(prec + 8)
     raise UndecidedComparisonError(f"cannot enclose {sympy.sstr(e)} in a ball")
 
@@ -304,8 +302,6 @@ def spelled(text: str, expr) -> str:
 
 def sign_at(f, var, x) -> int:
     """The certified sign of ``f`` at an exact point ``x`` (Fraction, algebraic number or :class:`RealRoot`)."""
-    from workbench.core.algebraic import AlgebraicPoint
-
     if isinstance(x, RealRoot):
         return sign(f.subs(var, x.symbol))
     if isinstance(x, AlgebraicPoint):
@@ -433,8 +429,6 @@ class RealRoot:
 
     def compare(self, other) -> int:
         """``-1``, ``0`` or ``1``: this root against a rational, an algebraic number or another root."""
-        from workbench.core.algebraic import AlgebraicPoint
-
         if isinstance(other, RealRoot):
             if self is other or self.key == other.key:
                 return 0
@@ -833,9 +827,6 @@ def isolate_roots(f, var, low: Fraction | None, high: Fraction | None, low_close
                     and (low is None or q > low or (q == low and low_closed))
                     and (high is None or q < high or (q == high and high_closed))})
     roots.extend(exact)
-    from functools import cmp_to_key
-
-    from workbench.core.algebraic import compare_reals
 
     roots.sort(key=cmp_to_key(compare_reals))
     unsettled = _merge_pieces(sorted(unsettled, key=lambda p: (p[0] is not None, p[0] if p[0] is not None else 0)))
@@ -847,7 +838,6 @@ def _exact_if_rational(r: RealRoot):
     r.refine_to(ROOT_WIDTH)
     if r.lo == r.hi:
         return r.lo
-    from workbench.core.algebraic import simplest_between
 
     q = simplest_between(r.lo, r.hi)
     if q.denominator < 10**12 and _sign_at_rational(r.expr, r.var, q) == 0:
@@ -938,8 +928,6 @@ def domain_roots(functions, var, ps) -> tuple[list, list]:
 
 def in_unsettled(at, unsettled: list) -> tuple | None:
     """The unsettled piece ``(lo, hi)`` holding the exact point ``at`` strictly inside, or None."""
-    from workbench.core.algebraic import compare_reals
-
     for lo, hi in unsettled:
         if (lo is None or compare_reals(at, lo) > 0) and (hi is None or compare_reals(at, hi) < 0):
             return (lo, hi)
@@ -948,10 +936,6 @@ def in_unsettled(at, unsettled: list) -> tuple | None:
 
 def _one_per_value(points: list, unsettled: list) -> list:
     """Sort exact points, one per value; two roots no refinement separates become an unsettled piece."""
-    from functools import cmp_to_key
-
-    from workbench.core.algebraic import compare_reals
-
     out: list = []
     for p in points:
         try:

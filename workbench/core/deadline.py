@@ -31,6 +31,8 @@ import contextlib
 import time
 from typing import Callable, Iterator
 
+from workbench.errors import TimeLimitError
+
 #: Seconds a native section may take to reach a safe point after its deadline before the alarm raises anyway.
 GRACE = 2.0
 
@@ -141,8 +143,6 @@ def expired() -> bool:
 
 def check() -> None:
     """A safe point: raise :class:`~workbench.errors.TimeLimitError` if the deadline passed."""
-    from workbench.errors import TimeLimitError
-
     if _expired:
         message = _expired[0]
         _expired.clear()

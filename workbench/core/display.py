@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import html
 from typing import Iterable, Sequence
+import sys
+from math import log10
 
 #: Most rows a table shows before it elides the rest (one row says how many are left out).
 MAX_ROWS = 60
@@ -169,9 +171,6 @@ def short_int(n: int, max_digits: int = MAX_DIGITS) -> str:
     ----------
     Seed 001 Table 2 (counts of pairs that outgrow any float).
     """
-    import sys
-    from math import log10
-
     n = int(n)
     if n.bit_length() > 400_000:  # printing every digit would take long (CPython's conversion is quadratic)
         return f"about 10^{n.bit_length() * log10(2):.6g}"

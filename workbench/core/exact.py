@@ -37,14 +37,15 @@ import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
+import re
+import sys
 
 import numpy as np
 
-from workbench.errors import UndecidedComparisonError
-
-if TYPE_CHECKING:  # sympy is imported where it computes, not at start-up
-    import sympy
+from workbench.errors import BadParameterError, NotExpressibleError, UndecidedComparisonError
+from workbench.core.certified import ball, proved_zero, sign, spelled
+from workbench.core.heavy import flint, sympy
 
 INT64_SAFE = 1 << 62
 ONE = ("one",)
@@ -112,8 +113,6 @@ def _is_alg(elem: tuple) -> bool:
 
 def exact_sympy(x):
     """An exact constant (int, Fraction, one-row :class:`ValueBlock`, sympy number) as a sympy expression."""
-    import sympy
-
     if isinstance(x, ValueBlock):
         if x.n != 1:
             raise TypeError("a power, exponential or logarithm takes constants, not values that depend on the run")
@@ -140,14 +139,8 @@ def power_constant(base, exponent):
     >>> power_constant(Fraction(4, 9), Fraction(1, 2))
     Fraction(2, 3)
     """
-    import sympy
-
-    from workbench.errors import NotExpressibleError
-
     b, e = exact_sympy(base), exact_sympy(exponent)
     if not e.is_Integer:
-        from workbench.core.certified import sign
-
         if sign(b) <= 0:
             raise NotExpressibleError(f"{sympy.sstr(b)} ** {sympy.sstr(e)}: a non-integer power needs a positive base")
     return _constant_of(sympy.Pow(b, e))
@@ -155,18 +148,11 @@ def power_constant(base, exponent):
 
 def exp_constant(x):
     """``exp(x)`` of an exact constant (certified: ``exp`` of a non-zero algebraic number is transcendental)."""
-    import sympy
-
     return _constant_of(sympy.exp(exact_sympy(x)))
 
 
 def log_constant(x):
     """The natural logarithm of a positive exact constant."""
-    import sympy
-
-    from workbench.core.certified import sign
-    from workbench.errors import NotExpressibleError
-
     v = exact_sympy(x)
     if sign(v) <= 0:
         raise NotExpressibleError(f"log({sympy.sstr(v)}): the logarithm needs a positive value")
@@ -194,8 +180,6 @@ def real_constant(expr):
     >>> real_constant(sympy.Rational(3, 4))
     Fraction(3, 4)
     """
-    import sympy
-
     expr = sympy.sympify(expr)
     if expr.is_Rational:
         return Fraction(int(expr.p), int(expr.q))
@@ -214,8 +198,6 @@ def real_constant(expr):
 
 def basis_sympy(elem: tuple) -> sympy.Expr:
     """The basis element as an exact sympy expression."""
-    import sympy
-
     if elem == ONE:
         return sympy.Integer(1)
     if _is_alg(elem):
@@ -241,15 +223,11 @@ def _basis_sign(elem: tuple) -> int:
     if _is_alg(elem):
         return -1 if elem[1] < 0 and elem[2] % 2 else 1
     if _is_real(elem):
-        from workbench.core.certified import sign
-
         return sign(elem[1])
     return 1
 
 
 def _basis_arb(elem: tuple, prec: int):
-    import flint
-
     old = flint.ctx.prec
     flint.ctx.prec = prec
     try:
@@ -258,8 +236,6 @@ def _basis_arb(elem: tuple, prec: int):
         if _is_alg(elem):  # a ball certainly holding alpha, raised to k in ball arithmetic
             return elem[1].arb(prec + 8) ** elem[2]
         if _is_real(elem):
-            from workbench.core.certified import ball
-
             return ball(elem[1], prec)
         _, b, m = elem
         return flint.arb(b).log() / flint.arb(m).log()
@@ -277,7 +253,6 @@ def _check_basis_mix(basis: Sequence[tuple]) -> None:
     algs = {e[1] for e in basis if _is_alg(e)}
     if not algs:
         return
-    from workbench.errors import NotExpressibleError
 
     if len(algs) > 1:
         raise NotExpressibleError("values in two different algebraic numbers "
@@ -304,8 +279,6 @@ def certified_sign(coords: Sequence[int], basis: Sequence[tuple]) -> int:
     >>> certified_sign([0, 0], [ONE, ("logratio", 2, 3)])
     0
     """
-    import flint
-
     coords = [int(c) for c in coords]
     if not any(coords):
         return 0
@@ -328,13 +301,8 @@ def certified_sign(coords: Sequence[int], basis: Sequence[tuple]) -> int:
             flint.ctx.prec = old
         prec *= 4
     if any(_is_real(e) or _is_alg(e) for e in basis):
-        import sympy
-
-        from workbench.core.certified import proved_zero
-
         if proved_zero(sympy.Add(*(sympy.Integer(c) * basis_sympy(e) for c, e in zip(coords, basis) if c))):
             return 0
-    import sympy
 
     value = sympy.Add(*(sympy.Integer(c) * basis_sympy(e) for c, e in zip(coords, basis) if c))
     raise UndecidedComparisonError(
@@ -650,7 +618,6 @@ class ValueBlock:
         if isinstance(other, ValueBlock) and other.n == 1:
             if any(_is_real(e) for e in self.basis + other.basis) and other.scale == 1:
                 # real constants (certified numerics): multiply by the exact reciprocal, a monomial again
-                import sympy
 
                 if certified_sign(other.coords[0].tolist(), other.basis) == 0:
                     raise ZeroDivisionError("division of a value block by zero")
@@ -739,8 +706,6 @@ class ValueBlock:
             if alpha is not None:
                 return _field_ratio(a, b, alpha, if_zero)
             if any(_is_alg(e) for e in a.basis + b.basis):
-                from workbench.errors import NotExpressibleError
-
                 raise NotExpressibleError("a row-wise quotient of values in an algebraic number field is not supported")
             raise ValueError("a row-wise quotient needs rational values")
         z = Fraction(if_zero)
@@ -763,7 +728,6 @@ class ValueBlock:
         row = self.coords[i if self.n > 1 else 0]
         if self.is_rational and self.scale == 1:
             return Fraction(int(row[0]), self.den)
-        import sympy
 
         # one Add of all terms: summing term by term re-canonicalises the sum each time (quadratic)
         expr = sympy.Add(*(sympy.Integer(int(c)) * basis_sympy(e) for c, e in zip(row, self.basis) if c))
@@ -888,8 +852,6 @@ def _field_product(a: "ValueBlock", b: "ValueBlock", alpha) -> "ValueBlock":
 
 def _field_inverse(c: "ValueBlock", alpha) -> "ValueBlock":
     """The exact inverse of a one-row constant of QQ(alpha) (extended Euclid modulo the minimal polynomial)."""
-    import sympy
-
     x = sympy.Dummy("x")
     cols = _power_columns(c, alpha)
     h = sympy.Poly([sympy.Integer(int(col[0])) for col in reversed(cols)], x, domain="QQ")
@@ -911,8 +873,6 @@ def _monomial_product(a: "ValueBlock", b: "ValueBlock") -> "ValueBlock":
     coefficient out, so the result is again integer coordinates over
     monomials.  Used only for transcendental constants (few basis elements).
     """
-    import sympy
-
     terms = []
     for i, e in enumerate(a.basis):
         for j, f in enumerate(b.basis):
@@ -1064,11 +1024,9 @@ def exact_str(v) -> str:
         return str(v)
     if getattr(v, "is_proven_root", False):
         return str(v)
-    import sympy
 
     text = sympy.sstr(sympy.nsimplify(v) if isinstance(v, sympy.Rational) else v)
     if getattr(v, "free_symbols", None):  # a value at a proven root: its symbol spelled root_of(...)
-        from workbench.core.certified import spelled
 
         text = spelled(text, v)
     return text
@@ -1090,12 +1048,10 @@ def to_float(v) -> float:
             return float(v)
         except OverflowError:
             return math.inf if v > 0 else -math.inf
-    import sympy
 
     try:
         return float(sympy.N(v, 20))
     except TypeError:  # a number standing for a proven root: its ball
-        from workbench.core.certified import ball
 
         return float(ball(v, 128).mid())
 
@@ -1128,7 +1084,6 @@ def approx_str(v, digits: int = 6) -> str:
     x = json_float(v)
     if x is not None:
         return format(x, f".{digits}g")
-    import sympy
 
     text = sympy.sstr(sympy.N(sympy.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else v, digits))
     mantissa, _, exponent = text.lower().partition("e")
@@ -1144,8 +1099,6 @@ def _scale_float(scale) -> float:
     try:
         return float(scale)
     except (OverflowError, TypeError):
-        from workbench.core.certified import ball
-
         return float(ball(scale, 128).mid())
 
 
@@ -1178,8 +1131,6 @@ def int_str(n: int) -> str:
     >>> len(int_str(7 ** 6000))
     5071
     """
-    import sys
-
     n = int(n)
     limit = sys.get_int_max_str_digits()
     if limit == 0 or n.bit_length() < 3 * limit:
@@ -1277,8 +1228,6 @@ def number_digits(text: str) -> int:
     >>> number_digits("0.8"), number_digits("1/3"), number_digits("2.5e-400"), number_digits("1e999999999")
     (2, 2, 402, 1000000000)
     """
-    import re
-
     global _NUMBER_RE
     if _NUMBER_RE is None:
         _NUMBER_RE = re.compile(r"[eE]\s*([+-]?)\s*(\d[\d_]*)")
@@ -1303,8 +1252,6 @@ def check_number_text(text: str, what: str, error=None) -> None:
     ...
     workbench.errors.BadParameterError: RBP(p=1e-999999999): the number 1e-999999999 spans about 1,000,000,000 digits; exact numbers are limited to 1000 digits
     """
-    from workbench.errors import BadParameterError
-
     n = number_digits(text)
     if n > MAX_NUMBER_DIGITS:
         shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:20] + "..." + text.strip()[-12:]
@@ -1324,8 +1271,6 @@ def parse_exact(text: str, what: str, error=None) -> Fraction:
     >>> parse_exact("0.8", "p"), parse_exact(" 1/3 ", "p")
     (Fraction(4, 5), Fraction(1, 3))
     """
-    from workbench.errors import BadParameterError
-
     err = error or BadParameterError
     check_number_text(text, what, err)
     try:

@@ -17,6 +17,13 @@ import os
 import re
 from collections import deque
 from typing import Callable, Iterable, Iterator
+import importlib.util
+import math
+import socket
+import struct
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
 
 from workbench.errors import BadParameterError, SchedulerError
 
@@ -119,8 +126,6 @@ def check_connect_timeout(seconds) -> float:
     ...
     workbench.errors.BadParameterError: --connect-timeout inf: give a finite number of seconds > 0, e.g. 10
     """
-    import math
-
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
             or seconds <= 0:
         raise BadParameterError(f"--connect-timeout {seconds!r}: give a finite number of seconds > 0, e.g. 10")
@@ -128,9 +133,6 @@ def check_connect_timeout(seconds) -> float:
 
 
 def _read_exactly(sock, n: int, deadline: float, scheduler: str, timeout: float) -> bytes:
-    import socket
-    import time
-
     chunks, got = [], 0
     while got < n:
         left = deadline - time.monotonic()
@@ -148,8 +150,6 @@ def _read_exactly(sock, n: int, deadline: float, scheduler: str, timeout: float)
 
 def _read_message(sock, deadline: float, scheduler: str, timeout: float):
     """One message of Dask's TCP framing, decoded; :class:`SchedulerError` when the bytes are not that."""
-    import struct
-
     head = _read_exactly(sock, 8, deadline, scheduler, timeout)
     (size,) = struct.unpack("<Q", head)
 
@@ -180,8 +180,7 @@ def _read_message(sock, deadline: float, scheduler: str, timeout: float):
 
 
 def _write_message(sock, msg) -> None:
-    import struct
-
+    # dask is optional (the dask extra) and slow to load; only a cluster scheduler uses it
     from distributed.protocol.core import dumps
     from distributed.protocol.utils import pack_frames_prelude
 
@@ -229,12 +228,6 @@ def probe_scheduler(scheduler: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) ->
     ``distributed/comm/core.py`` (handshake); the ``identity`` handler of
     ``distributed.core.Server``.
     """
-    import socket
-    import sys
-    import time
-
-    import importlib.util
-
     host, port = scheduler_address(scheduler)
     timeout = check_connect_timeout(timeout)
     if importlib.util.find_spec("distributed") is None:  # Dask itself is imported only once bytes arrive
@@ -282,6 +275,7 @@ def probe_scheduler(scheduler: str, timeout: float = DEFAULT_CONNECT_TIMEOUT) ->
 
 def _dask():
     try:
+        # dask is optional (the dask extra) and slow to load; only a cluster scheduler uses it
         import distributed
     except ImportError:
         raise BadParameterError("--scheduler needs Dask: pip install 'ir-scale-workbench[dask]'") from None
@@ -315,13 +309,13 @@ def open_executor(workers: int = 1, scheduler: str | None = None,
         if workers == 1:
             yield None
             return
-        from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=workers) as pool:
             yield pool
         return
     distributed = _dask()
     if scheduler == "local":
+        # dask is optional (the dask extra) and slow to load; only a cluster scheduler uses it
         import dask.config
 
         # Dask starts workers with MALLOC_TRIM_THRESHOLD_=65536, which makes glibc hand every large

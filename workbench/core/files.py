@@ -46,6 +46,7 @@ import stat
 import tempfile
 from pathlib import Path
 from typing import Iterable, Union
+import io
 
 from workbench.errors import OutputPathError
 
@@ -347,6 +348,7 @@ REPRODUCIBLE_METADATA = {"pdf": {"CreationDate": None}, "svg": {"Date": None}, "
 
 def _savefig(fig, target, fmt: str, savefig: dict) -> None:
     """``fig.savefig`` under :data:`REPRODUCIBLE_RC` with :data:`REPRODUCIBLE_METADATA` (caller's keys win)."""
+    # matplotlib is slow to load (~0.5 s); only figures use it
     import matplotlib
 
     metadata = {**REPRODUCIBLE_METADATA.get(fmt, {}), **(savefig.pop("metadata", None) or {})}
@@ -375,8 +377,6 @@ def figure_bytes(fig, fmt: str, **savefig) -> bytes:
     matplotlib ``Figure.savefig`` (``metadata``) and rcParams ``pdf.fonttype``,
     ``svg.fonttype``, ``svg.hashsalt``.
     """
-    import io
-
     buf = io.BytesIO()
     _savefig(fig, buf, fmt, dict(savefig))
     return buf.getvalue()
@@ -416,6 +416,7 @@ def save_figure(fig, path: str | Path, what: str = "figure", close: bool = True,
         atomic_write(p, figure_bytes(fig, fmt, **savefig), what)
     finally:
         if close:
+            # matplotlib is slow to load (~0.5 s); only figures use it
             import matplotlib.pyplot as plt
 
             plt.close(fig)

@@ -27,6 +27,9 @@ Moffat and Mackenzie, JASIST 2024 (seed 001), sec. 2.6 and Table 2.
 from __future__ import annotations
 
 from typing import Callable, Optional
+from math import comb
+
+import flint
 
 __all__ = ["nonnegative_walks", "binary_nonnegative_walks", "binary_nonnegative_walks_ending_at"]
 
@@ -38,8 +41,6 @@ _PIECES = 16
 
 def _step_polynomial(steps: dict[int, int]):
     """``Q(x) = sum_s m(s) x^(s + D)`` with ``D`` the largest down step, and ``D``."""
-    import flint
-
     down = max(0, -min(steps))
     coeffs = [0] * (down + max(steps) + 1)
     for step, multiplicity in steps.items():
@@ -81,8 +82,6 @@ def nonnegative_walks(depth: int, steps: dict[int, int],
     Feller vol. 1, ch. III; Banderier and Flajolet, "Basic analytic combinatorics
     of directed lattice paths", TCS 281, 2002 (meanders).
     """
-    import flint
-
     if depth < 0:
         raise ValueError(f"depth {depth!r}: need >= 0 steps")
     steps = {s: m for s, m in steps.items() if m}
@@ -134,8 +133,6 @@ def binary_nonnegative_walks(depth: int) -> int:
     ----------
     Feller vol. 1, ch. III (the reflection principle).
     """
-    import flint
-
     return int(flint.fmpz.bin_uiui(2 * depth + 1, depth))
 
 
@@ -151,8 +148,6 @@ def binary_nonnegative_walks_ending_at(depth: int, height: int) -> int:
     ----------
     Feller vol. 1, ch. III.1 (reflection at -2 of the doubled walk).
     """
-    from math import comb
-
     if height < 0:
         return 0
 

@@ -100,6 +100,7 @@ def publication_style():
     ----------
     matplotlib ``rc_context``; ACM and IEEE author guides (Type 1 or TrueType fonts, no Type 3).
     """
+    # matplotlib is slow to load (~0.5 s); only figures use it
     import matplotlib
 
     with matplotlib.rc_context():
@@ -151,9 +152,11 @@ def pyplot():
     >>> pyplot().__name__
     'matplotlib.pyplot'
     """
+    # matplotlib is slow to load (~0.5 s); only figures use it
     import matplotlib
 
     matplotlib.use("Agg")
+    # matplotlib is slow to load (~0.5 s); only figures use it
     import matplotlib.pyplot as plt
 
     return plt

@@ -47,8 +47,6 @@ def _poly(element, x: sympy.Symbol, scale) -> sympy.Poly:
 
 def _fmpq(c):
     """A coefficient of sympy's polynomial ring over QQ (flint or Python ground types) as ``flint.fmpq``."""
-    import flint
-
     if isinstance(c, flint.fmpq):
         return c
     c = sympy.QQ.to_sympy(c)
@@ -57,8 +55,6 @@ def _fmpq(c):
 
 def _flint_poly(element, scale):
     """``element / scale`` as a python-flint ``fmpq_poly`` (exact, fast evaluation)."""
-    import flint
-
     deg = max(element.degree(), 0)
     coeffs = [flint.fmpq(0)] * (deg + 1)
     for (k,), v in element.terms():
@@ -111,8 +107,6 @@ class RationalFunction:
     def flint_polys(self):
         """``(num, den, |num'|, |den'|)`` as ``fmpq_poly`` (the last two: absolute coefficients of the derivatives)."""
         if self._flint is None:
-            import flint
-
             lc = _fmpq(self.element.denom.LC)
             n, d = _flint_poly(self.element.numer, lc), _flint_poly(self.element.denom, lc)
 
@@ -146,8 +140,6 @@ class RationalFunction:
 
     def value_at(self, q) -> Fraction:
         """The exact value at the rational ``q`` (not a root of ``den``)."""
-        import flint
-
         q = Fraction(q)
         n, d, _, _ = self.flint_polys()
         x = flint.fmpq(q.numerator, q.denominator)
@@ -164,7 +156,6 @@ class RationalFunction:
         if isinstance(x, AlgebraicPoint):
             s = _sign_at_root(n, dn, x)
             return s if self.is_polynomial else s * _sign_at_root(d, dd, x)
-        import flint
 
         q = Fraction(x)
         fq = flint.fmpq(q.numerator, q.denominator)

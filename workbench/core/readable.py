@@ -44,9 +44,13 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable
+import math
 
 from workbench.core.algebraic_syntax import is_algebraic
 from workbench.core.exact import approx_str, exact_str, perfect_power_root
+from workbench.core.algebraic import from_crootof
+from workbench.core.certified import root_of_symbol
+from workbench.core.heavy import sympy
 
 
 _RATIONAL = re.compile(r"-?[0-9]+(/[0-9]+)?")
@@ -113,7 +117,6 @@ def readable(value) -> Readable:
         return Readable(str(Fraction(value)))
     if is_algebraic(value):
         return Readable(str(value))  # root(POLY, APPROX) carries its approximation
-    import sympy
 
     expr = sympy.sympify(value)
     if expr.is_Rational:
@@ -203,11 +206,6 @@ def _wrap(text: str, denominator: bool) -> str:
 
 def _with_named_exponents(expr, approx: str) -> Readable:
     """A transcendental value with each algebraic or proven root inside it named once (``b = root_of(...)``)."""
-    import sympy
-
-    from workbench.core.algebraic import from_crootof
-    from workbench.core.certified import root_of_symbol
-
     names, where = {}, []
     for r in sorted(expr.atoms(sympy.CRootOf), key=sympy.default_sort_key):
         alpha = from_crootof(r)
@@ -225,12 +223,6 @@ def _with_named_exponents(expr, approx: str) -> Readable:
 
 def _in_number_field(expr, r) -> tuple[str, str | None] | None:
     """``expr`` as a polynomial in the algebraic number ``r`` (a ``CRootOf``), and the definition of ``r``."""
-    import math
-
-    import sympy
-
-    from workbench.core.algebraic import from_crootof
-
     alpha = from_crootof(r)
     if isinstance(alpha, Fraction):  # pragma: no cover - sympy evaluates a rational CRootOf itself
         return None
@@ -267,10 +259,6 @@ def _logs_in_base_two(expr) -> str | None:
     difference of them), it is written as such, ``(DCG-like sum)/(DCG-like
     sum)``, the coefficients of the ``1/log2(m)`` terms coprime integers.
     """
-    import math
-
-    import sympy
-
     logs = expr.atoms(sympy.log)
     if not all(g.args[0].is_Integer and g.args[0] >= 2 for g in logs):
         return None

@@ -115,8 +115,16 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Optional, Sequence
+import ast
+import contextlib
+import unicodedata
+import warnings
+from pathlib import Path
 
 from workbench.errors import WorkbenchError
+from workbench.core.algebraic_syntax import parse_real
+from workbench.core.exact import exact_str, json_safe
+from workbench.core.heavy import sympy
 
 #: The table formats every writer of the command line offers (``--format``).
 FORMATS = ("md", "csv", "json", "latex")
@@ -210,7 +218,6 @@ def exact_text(value) -> str:
     """The canonical exact string of a Fraction or an algebraic (sympy) value."""
     if isinstance(value, Fraction):
         return str(value)
-    from workbench.core.exact import exact_str
 
     return exact_str(value)
 
@@ -268,8 +275,6 @@ def latex_escape(text: str) -> str:
 
 def _control(ch: str) -> bool:
     """Whether ``ch`` is a control character or a line or paragraph separator."""
-    import unicodedata
-
     return unicodedata.category(ch) in ("Cc", "Zl", "Zp")
 
 
@@ -325,8 +330,6 @@ def _math_tree(text: str):
     non-negative number (it is the same as text), and no operation of two
     literal numbers other than a fraction (``3-5`` is text, not ``-2``).
     """
-    import ast
-
     if len(text) > _MATH_MAX_CHARS or not re.search(r"[0-9]", text):
         return None
     try:
@@ -373,8 +376,6 @@ def _math_functions():
     """sympy functions that typeset the roots as written: ``\\operatorname{root}\\left(p^{2} + p - 1, 0.618034\\right)``."""
     global _MATH_CLASSES
     if _MATH_CLASSES is None:
-        import sympy
-
         def named(name: str, tex: str, left: str = "\\operatorname{%s}\\left(" , right: str = "\\right)"):
             def _latex(self, printer, exp=None):
                 body = (left % tex if "%s" in left else left) + ", ".join(printer._print(a) for a in self.args) + right
@@ -410,9 +411,6 @@ def math_latex(text: str) -> Optional[str]:
     tree = _math_tree(text)
     if tree is None:
         return None
-    import ast
-
-    import sympy
 
     funcs = _math_functions()
     source = text.strip()
@@ -441,7 +439,6 @@ def math_latex(text: str) -> Optional[str]:
             return funcs["interval"](*(build(e, src) for e in n.elts), evaluate=False)
         name = n.func.id
         if name == "CRootOf":               # sympy's i-th real root, written as the root it is: root(POLY, APPROX)
-            from workbench.core.algebraic_syntax import parse_real
 
             value = parse_real(ast.get_source_segment(src, n))
             if isinstance(value, Fraction):
@@ -464,9 +461,6 @@ def math_latex(text: str) -> Optional[str]:
 
 
 def _quiet_sympy():
-    import contextlib
-    import warnings
-
     stack = contextlib.ExitStack()
     stack.enter_context(warnings.catch_warnings())
     warnings.simplefilter("ignore")
@@ -700,8 +694,6 @@ class Table:
         return obj
 
     def to_json_text(self) -> str:
-        from workbench.core.exact import json_safe
-
         return json.dumps(json_safe(self.to_json()), indent=2) + "\n"
 
     # ------------------------------------------------------------------ LaTeX
@@ -863,6 +855,7 @@ class Table:
     def to_frame(self):
         """A pandas DataFrame of the values (exact numbers stay Fractions, in object columns)."""
         try:
+            # pandas is optional (the tables and ecosystem extras) and slow to load
             import pandas as pd
         except ImportError:  # pragma: no cover - pandas is in the test extra
             raise WorkbenchError("to_frame needs pandas: pip install 'ir-scale-workbench[tables]'") from None
@@ -896,8 +889,6 @@ def format_of_path(path, default: Optional[str] = None) -> Optional[str]:
     >>> format_of_path("t.tex"), format_of_path("t.txt", "md")
     ('latex', 'md')
     """
-    from pathlib import Path
-
     return SUFFIX_FORMATS.get(Path(str(path)).suffix.lower(), default)
 
 
@@ -920,7 +911,6 @@ def render(tables: Sequence[Table], fmt: str, extra: Optional[Mapping] = None) -
     fmt = check_format(fmt)
     if fmt == "json":
         obj = tables[0].to_json() if len(tables) == 1 else {"tables": [t.to_json() for t in tables]}
-        from workbench.core.exact import json_safe
 
         return json.dumps(json_safe({**(extra or {}), **obj}), indent=2) + "\n"
     write = {"md": Table.to_markdown, "csv": Table.to_csv, "latex": Table.to_latex}[fmt]
