@@ -132,3 +132,13 @@ def test_python_examples_cover_the_api():
     for call in ("wb.classify(", "wb.thresholds(", "wb.counterexample(", "wb.hasse(", "wb.properties(",
                  "wb.conformance(", "wb.significance(", "wb.correlation(", "wb.score_matrix("):
         assert call in text, call
+
+
+def test_api_reference_lists_the_public_api():
+    """Every name of ``import workbench as wb`` has its entry in docs/reference/api.md."""
+    import workbench as wb
+
+    text = (ROOT / "docs" / "reference" / "api.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\.\. auto(?:function|class):: workbench\.(\w+)$", text, re.M))
+    assert set(wb.__all__) - {"WorkbenchError"} <= documented, set(wb.__all__) - documented
+    assert "automodule:: workbench.errors" in text
