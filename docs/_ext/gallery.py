@@ -48,6 +48,9 @@ class HasseFigure(SphinxDirective):
         diagram = _diagram(call)
         diagram.save(str(target))
         self.env.note_dependency(__file__)
+        if not hasattr(self.env, "hasse_figures"):
+            self.env.hasse_figures = {}
+        self.env.hasse_figures.setdefault(self.env.docname, set()).add(str(target))
 
         figure = nodes.figure(ids=[f"hasse-{name}"])
         image = nodes.image(uri=f"/{OUT.as_posix()}/{name}.svg", alt=repr(diagram).splitlines()[0])
@@ -65,6 +68,25 @@ class HasseFigure(SphinxDirective):
         return [figure, source, summary]
 
 
+def _purge(app, env, docname):
+    getattr(env, "hasse_figures", {}).pop(docname, None)
+
+
+def _merge(app, env, docnames, other):
+    if not hasattr(env, "hasse_figures"):
+        env.hasse_figures = {}
+    env.hasse_figures.update(getattr(other, "hasse_figures", {}))
+
+
+def _missing(app, env, added, changed, removed):
+    """Pages whose figures are gone (``_generated`` deleted, the build kept): read again, so drawn again."""
+    return [doc for doc, files in getattr(env, "hasse_figures", {}).items()
+            if doc not in removed and not all(Path(f).exists() for f in files)]
+
+
 def setup(app):  # noqa: D103 - the Sphinx extension hook
     app.add_directive("hasse-figure", HasseFigure)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("env-get-outdated", _missing)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
