@@ -63,6 +63,7 @@ from workbench.core.algebraic_syntax import is_algebraic
 from workbench.core.exact import (ValueBlock, algebraic_power, exp_constant, log_constant, log_ratio,
                                   power_constant)
 from workbench.space.runs import Gains, format_run
+from workbench.core.heavy import sympy
 
 
 def _is_root(value) -> bool:
@@ -240,8 +241,6 @@ class SympyAlgebra(_Base):
         self.keep_guards = keep_guards
 
     def const(self, q):
-        import sympy
-
         q = Fraction(q)
         return sympy.Rational(q.numerator, q.denominator)
 
@@ -249,25 +248,17 @@ class SympyAlgebra(_Base):
         return self.const(table[self.run[i]])
 
     def log_ratio(self, base: int, m: int):
-        import sympy
-
         q, elem = log_ratio(base, m)
         c = self.const(q)
         return c if elem[0] == "one" else c * sympy.log(elem[1]) / sympy.log(elem[2])
 
     def power(self, x, y):
-        import sympy
-
         return sympy.Pow(sympy.sympify(x), sympy.sympify(y))
 
     def exp(self, x):
-        import sympy
-
         return sympy.exp(sympy.sympify(x))
 
     def log(self, x):
-        import sympy
-
         return sympy.log(sympy.sympify(x))
 
     def on_run(self, run: Sequence[int]) -> "SympyAlgebra":
@@ -281,8 +272,6 @@ class SympyAlgebra(_Base):
         return SympyAlgebra(sorted(self.run, reverse=True), self.gains, self.keep_guards)
 
     def param(self, name: str, value=None):
-        import sympy
-
         if value is None:
             return sympy.Symbol(name, positive=True)
         if is_algebraic(value) or _is_root(value):
@@ -290,32 +279,22 @@ class SympyAlgebra(_Base):
         return self.const(value)
 
     def compare0(self, x, op: str):
-        import sympy
-
         _check_op(op)
         rel = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}[op](sympy.sympify(x), 0)
         return bool(rel) if rel in (sympy.true, sympy.false) else rel
 
     def both(self, c, d):
-        import sympy
-
         return (c and d) if isinstance(c, bool) and isinstance(d, bool) else sympy.And(c, d)
 
     def either(self, c, d):
-        import sympy
-
         return (c or d) if isinstance(c, bool) and isinstance(d, bool) else sympy.Or(c, d)
 
     def where(self, cond, x, y):
-        import sympy
-
         if isinstance(cond, bool):
             return x if cond else y
         return sympy.Piecewise((x, cond), (y, True))
 
     def ratio(self, x, y, if_zero=0):
-        import sympy
-
         y = sympy.sympify(y)
         if y.is_number:
             return self.const(if_zero) if y == 0 else sympy.sympify(x) / y
@@ -338,6 +317,7 @@ class Z3Algebra(_Base):
     """
 
     def __init__(self, run: Sequence, gains: Gains, params: dict | None = None):
+        # z3 is slow to load; only the SMT proofs use it
         import z3
 
         self._z3 = z3
@@ -679,8 +659,6 @@ class StrictValue:
         return format(self.value, spec)
 
     def _sympy_(self):
-        import sympy
-
         return sympy.sympify(self.value)
 
 
@@ -840,8 +818,6 @@ class StrictAlgebra:
         if isinstance(a, NumericAlgebra):
             return isinstance(v, ValueBlock)
         if isinstance(a, SympyAlgebra):
-            import sympy
-
             return isinstance(v, sympy.Expr) and not v.has(sympy.Float)
         if isinstance(a, Z3Algebra):
             return isinstance(v, a._z3.ArithRef)

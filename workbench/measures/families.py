@@ -72,13 +72,16 @@ from typing import Callable
 
 from workbench.measures.algebra import BadResultError, InexactNumberError, StrictAlgebra, StrictValue
 from workbench.measures.declare import declared_params
-from workbench.errors import (BadParameterError, NotExpressibleError, UndefinedMeasureError, UnknownMeasureError,
-                             UserMeasureError, WorkbenchError)
+from workbench.errors import (
+    BadParameterError, NotExpressibleError, TooLargeError, UndefinedMeasureError, UnknownMeasureError,
+    UserMeasureError, WorkbenchError,
+)
 from workbench.measures import twist as _tw
 from workbench.measures.params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
 from workbench.measures import cwl as _cwl
 from workbench.measures.params import CWL_OUTPUT, T_DESIRED
 from workbench.space.runs import Gains
+from workbench.core.exact import MAX_NUMBER_DIGITS, about
 
 
 @dataclass(frozen=True)
@@ -221,9 +224,6 @@ def _check_err_digits(gains: Gains) -> None:
     ...
     workbench.errors.TooLargeError: ERR with gains 0,100000000: 2**100000000 (the stop probability of the top grade is (2**g - 1)/2**100000000) spans 30,103,000 digits; exact numbers are limited to 1000 digits: integer gains up to 3321 fit
     """
-    from workbench.core.exact import MAX_NUMBER_DIGITS, about
-    from workbench.errors import TooLargeError
-
     top = int(gains.gmax)
     # floor(top * log10 2) + 1 without a float (top may have up to 1000 digits itself)
     digits = top * 30102999566398 // 10**14 + 1

@@ -48,6 +48,7 @@ from workbench.core.exact import ValueBlock
 from workbench.measures.families import FAMILIES, Family, get_family, is_user_spec, register_family, user_family  # noqa: F401
 from workbench.measures.params import BASE, DISCOUNT, P_PERSISTENCE, ParamSpec, param_text  # noqa: F401
 from workbench.space.runs import Gains, Topic
+from workbench.core.heavy import sympy
 
 
 def _as_block(v, n: int) -> ValueBlock:
@@ -324,7 +325,6 @@ class Measure:
         A, k = self._prepare(SympyAlgebra(run, gains, keep_guards), len(run), topic, gains)
         params = self._params_for(A, free)
         v = self._run_guard(lambda: self.family_obj.definition(A, params, topic, k))
-        import sympy
 
         return sympy.sympify(v)
 

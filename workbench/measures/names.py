@@ -47,12 +47,11 @@ from workbench.measures.families import ALIASES, add_family_loader, load_user_fa
 from workbench.measures.measure import FAMILIES, Measure, is_user_spec
 from workbench.measures.ranked import ranked_family
 from workbench.measures.params import param_text
+from workbench.core.exact import check_number_text
 
 def _number(node: ast.AST, text: str) -> Fraction:
     """An exact number from a literal, a signed literal or a quotient of them."""
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-        from workbench.core.exact import check_number_text
-
         # refuse 1e-999999999 (a billion-digit denominator) before building it
         check_number_text(ast.get_source_segment(text, node) or repr(node.value), text)
         if isinstance(node.value, int):

@@ -188,6 +188,7 @@ class ParamSpec:
         ----------
         DESIGN.md (one declaration serves validation and SMT side conditions).
         """
+        # z3 is slow to load; only the SMT proofs use it
         import z3
 
         conds = []

@@ -24,8 +24,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
+import numpy as np
+
 from workbench.core.executors import in_order
-from workbench.space.runs import Gains
+from workbench.space.runs import Gains, Topic
+from workbench.core.budget import Estimate
+from workbench.core.exact import log10_of
+from workbench.order.covers import covers_in_range, estimate_covers
+from workbench.order.orders import get_order
+from workbench.space.spaces import Space, about_runs
 
 #: Runs per block: the covers of a block take a few tens of MB at binary depth 30.
 STATISTICS_BLOCK = 1 << 17
@@ -46,19 +53,11 @@ def statistics_estimate(space, order, gains: Gains | None = None, workers: int =
     >>> e.what, round(e.seconds / 60)
     ('1,073,741,824 runs', 11)
     """
-    import numpy as np
-
-    from workbench.core.budget import Estimate
-    from workbench.order.covers import estimate_covers
-    from workbench.order.orders import get_order
-    from workbench.space.spaces import about_runs
-
     if isinstance(order, str):
         order = get_order(order)
     gains = gains or Gains.default(space.grades)
     size = int(space.size)
     if size.bit_length() > 62:  # past int64 indices: beyond counting, described from its logarithm
-        from workbench.core.exact import log10_of
 
         return Estimate(about_runs(log10_of(size) / np.log10(2)), bytes=float("inf"), seconds=float("inf"))
     sample = space.rows_at(np.unique(np.linspace(0, size - 1, min(size, 4096)).astype(np.int64)))
@@ -98,10 +97,6 @@ class DiagramStatistics:
 def _count_block(order: str, kind: str, depth: int, grades: int, topic: tuple | None, gains: tuple,
                  start: int, stop: int) -> tuple[int, int]:
     """``(covers, tied pairs)`` whose lower end lies in ``[start, stop)``; plain arguments, so it runs in any process."""
-    from workbench.order.covers import covers_in_range
-    from workbench.space.runs import Topic
-    from workbench.space.spaces import Space
-
     space = Space(kind, depth, grades, None if topic is None else Topic(topic))
     cov = covers_in_range(order, space, Gains(tuple(Fraction(g) for g in gains)), start, stop, sort=False)
     return len(cov.lower), len(cov.tie_lower)
@@ -141,8 +136,6 @@ def diagram_statistics(space, order, gains: Gains | None = None, executor=None, 
     ----------
     Seed 001 sec. 2.2; SPEC sec. 2.
     """
-    from workbench.order.orders import get_order
-
     if isinstance(order, str):
         order = get_order(order)
     order.check_space(space)

@@ -26,6 +26,7 @@ import numpy as np
 from workbench.errors import SpaceTooLargeError
 from workbench.order.orders import Order, get_order
 from workbench.space.runs import Gains
+from workbench.core.exact import about
 
 HASSE_LIMIT = 200_000
 """Largest space (number of runs) :func:`hasse_diagram` builds as a networkx graph."""
@@ -75,8 +76,6 @@ def hasse_diagram(space, order: Order | str, gains: Gains | None = None) -> nx.D
         order = get_order(order)
     size = int(space.size)
     if size > HASSE_LIMIT:
-        from workbench.core.exact import about
-
         raise SpaceTooLargeError(
             f"space of {about(size)} runs: a Hasse diagram as a graph is limited to {HASSE_LIMIT:,} runs; "
             f"use a smaller --depth or fewer --grades, or count its runs and covers in blocks "

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
-from workbench.errors import BadDepthError, BadGainsError, BadRunError, BadTopicError
+from workbench.errors import BadDepthError, BadGainsError, BadRunError, BadTopicError, TooLargeError
+from workbench.core.exact import check_number_text
 
 Run = tuple[int, ...]
 
@@ -91,8 +92,6 @@ class Gains:
     @classmethod
     def parse(cls, text: str) -> "Gains":
         """Parse ``"0,1,3"`` or ``"0,1/2,1"``."""
-        from workbench.core.exact import check_number_text
-
         parts = [p for p in text.split(",")]
         if len(parts) > MAX_GRADES + 1:
             raise BadGainsError(f"gains: {len(parts):,} values; at most {MAX_GRADES + 1} (grades 0..{MAX_GRADES})")
@@ -167,8 +166,6 @@ class Topic:
     @classmethod
     def parse(cls, text: str) -> "Topic":
         """Parse ``"3"`` (binary) or ``"2,1"`` (two grade-1, one grade-2)."""
-        from workbench.core.exact import check_number_text
-
         for p in text.split(","):
             check_number_text(p, f"topic {text!r}", BadTopicError)
         try:
@@ -280,8 +277,6 @@ def parse_depths(text: str) -> list[int]:
     if a < 1:
         raise BadDepthError(f"depth {text!r}: must be an integer >= 1")
     if b - a + 1 > MAX_DEPTH_RANGE:
-        from workbench.errors import TooLargeError
-
         raise TooLargeError(
             f"depth {text!r}: a range of {b - a + 1:,} depths; a range holds at most {MAX_DEPTH_RANGE:,} "
             f"depths: {a}..{a + MAX_DEPTH_RANGE - 1} fits"
