@@ -9,7 +9,7 @@ plus drawing the figure.  For scale, the naive approach (``compare_runs`` per
 pair, which re-reads and re-evaluates both runs) is timed on 4 pairs and
 extrapolated to 136.
 
-Data: ``$WORKBENCH_DATA`` (default ``<repo>/../shared/data``)/robust03.
+Data: ``$WORKBENCH_DATA/robust03`` (NIST's TREC 2003 Robust track: ``qrels.txt`` and ``runs/input.*.gz``).
 
 Run:  python benchmarks/ipso_agreement.py [--repeat 3] [--out benchmarks/results/ipso_agreement.md]
 """

@@ -1,4 +1,4 @@
-"""Benchmark: exact IPSO census (seed 001 Table 2), before and after issue 17.
+"""Benchmark: exact IPSO census (Moffat and Mackenzie 2024, Table 2), before and after issue 17.
 
 *After* is ``workbench.ipso.census.census`` as it stands: binary gains in closed
 form (``C(2k+1, k)``, ``proofs/33-census-binary-closed-form.toml``), other gains
@@ -15,7 +15,7 @@ timed, after a warm-up census at depth 2); we report the median of ``--repeat`` 
 once, as marked), and the growth exponent ``log(t2/t1) / log(k2/k1)`` between
 consecutive depths.  The end-to-end CLI (``workbench ipso census --depth
 10000``, whole process including start-up and printing) is timed too.  The
-brute-force oracle (all ``4^k`` pairs, seed 001 Alg. 1 per pair) is timed once
+brute-force oracle (all ``4^k`` pairs, Moffat and Mackenzie 2024, Alg. 1 per pair) is timed once
 at a small depth for contrast.
 
 Run:  python benchmarks/ipso_census.py [--repeat 3] [--out benchmarks/results/ipso_census.md]

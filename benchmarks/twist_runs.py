@@ -1,4 +1,4 @@
-"""Benchmark: Twist of all 17 Robust 2003 runs x all 100 topics at depth 1000 (seed 002).
+"""Benchmark: Twist of all 17 Robust 2003 runs x all 100 topics at depth 1000 (Ferro et al. 2016).
 
 Each case runs 3 times, each in a fresh subprocess (``harness.in_fresh_process``);
 we report median wall times of ``workbench.experiments.twist_runs.twist_table`` split into
@@ -9,7 +9,7 @@ for the ratios), the summaries (per-run means, Table 2, effort/gain grids),
 the effort/gain figure, and reading the runs alone (``trec.read_run``, for
 scale), plus peak resident memory.
 
-Data: ``$WORKBENCH_DATA`` (default ``<repo>/../shared/data``)/robust03.
+Data: ``$WORKBENCH_DATA/robust03`` (NIST's TREC 2003 Robust track: ``qrels.txt`` and ``runs/input.*.gz``).
 
 Run:  python benchmarks/twist_runs.py [--repeat 3] [--out benchmarks/results/twist_runs.md]
 """
@@ -122,7 +122,7 @@ def main() -> None:
                      f"| {med['peak_mib']:.0f} |")
     lines += ["", "Results identical in every repetition (exact sum of all Twist values, Table 2): "
               + str(all(s for _, s in results.values())) + ".", "",
-              "## Table 2 distribution (seed 002 columns; excellent includes ups-and-downs)", "",
+              "## Table 2 distribution (Ferro et al. 2016 columns; excellent includes ups-and-downs)", "",
               "| crossing | total | ideal | worst | typical A | typical B | excellent | full-scale | (ups-and-downs) |",
               "|---|---|---|---|---|---|---|---|---|"]
     for label, crossing, gains in CASES[1:]:
@@ -130,12 +130,12 @@ def main() -> None:
         lines.append(f"| {crossing} | {d['total']} | " + " | ".join(
             f"{d['percentages'][k]:.2f}% ({d['counts'][k]})" for k in
             ("ideal", "worst", "typical A", "typical B", "excellent", "full-scale")) + f" | {d['ups_and_downs']} |")
-    lines += ["| seed 002, TREC 14 (Robust 2005), for comparison | 3,700 | 0.00% | 1.86% | 80.24% | 17.89% | 0.00% | - | |",
+    lines += ["| Ferro et al. (2016), TREC 14 (Robust 2005), for comparison | 3,700 | 0.00% | 1.86% | 80.24% | 17.89% | 0.00% | - | |",
               "", "## Effort/gain shares", "", "| gain measure | crossing | diagonal | high-high |", "|---|---|---|---|"]
     for label, crossing, gains in CASES[1:]:
         for m, g in results[label][0]["grids"].items():
             lines.append(f"| {m} | {crossing} | {100 * g['diagonal']:.2f}% | {100 * g['high_high']:.2f}% |")
-    lines += ["| AP | seed 002, TREC 14 | not stated | 37% |", "| RBP(0.8) | seed 002, TREC 14 | 38% | 37.4% |"]
+    lines += ["| AP | Ferro et al. (2016), TREC 14 | not stated | 37% |", "| RBP(0.8) | Ferro et al. (2016), TREC 14 | 38% | 37.4% |"]
     full = results[CASES[1][0]][0]
     lines += ["", f"Highest mean Twist: {full['best'][0]} ({full['best'][1]:.4f}).", "",
               "## Full output (`workbench twist-runs`, literal crossing)", ""]

@@ -19,7 +19,7 @@ print(f"classify: {verdict.verdict} {''.join(map(str, w.lower))} {''.join(map(st
       f"{w.lower_value} {w.upper_value}")
 print()
 
-# 2. The Hasse diagram of the dominance order (seed 001 Fig. 1 at depth 4), saved as SVG.
+# 2. The Hasse diagram of the dominance order (Moffat and Mackenzie 2024, Fig. 1 at depth 4), saved as SVG.
 #    diagram.graph is the networkx DiGraph (edges go from the lower run to the upper one).
 diagram = wb.hasse(order="dominance", depth=4)
 print(diagram)
@@ -37,7 +37,7 @@ for row in table:
     print(f"thresholds: depth {row.depth} {checks}")
 print()
 
-# 4. The IPSO census (seed 001 Table 2): exact counts over all ordered pairs of runs.
+# 4. The IPSO census (Moffat and Mackenzie 2024, Table 2): exact counts over all ordered pairs of runs.
 census = wb.census(depth=6)
 print(census)
 print(f"census: depth 6 pairs {census.pairs} equal {census.equal} ni {census.ni} ns {census.ns} "

@@ -10,6 +10,7 @@ The slowest tests carry ``@pytest.mark.slow`` (or a module-level ``pytestmark``)
 """
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -19,6 +20,13 @@ from cli_inputs import run_cli
 
 #: The repository root (``examples/``, ``reports/``, ``README.md``).
 ROOT = Path(__file__).resolve().parents[1]
+
+#: The development data folder beside the repository (NIST's TREC 2003 Robust runs and qrels, trec_eval's
+#: test collection).  The package reads real data only from ``$WORKBENCH_DATA``; when that is unset and this
+#: folder exists, the tests (and the commands they start) read it from here, otherwise they skip.
+DEV_DATA = ROOT.parent / "shared" / "data"
+if not os.environ.get("WORKBENCH_DATA") and DEV_DATA.is_dir():
+    os.environ["WORKBENCH_DATA"] = str(DEV_DATA)
 
 
 #: Doctests among the slowest (a report built, z3 called, a figure drawn): a doctest cannot carry a

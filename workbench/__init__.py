@@ -41,7 +41,7 @@ subpackage :mod:`workbench.measures`.
 
 References
 ----------
-PEP 562 (module ``__getattr__`` and ``__dir__``); DESIGN.md ("a notebook user needs one import").
+PEP 562 (module ``__getattr__`` and ``__dir__``); docs/design.md ("A notebook user needs one import").
 """
 
 __version__ = "0.1.0"

@@ -39,7 +39,7 @@ class NeedsTopicError(WorkbenchError):
 
 
 class UnknownOrderError(WorkbenchError):
-    """An order name is not one of the orders of SPEC section 2."""
+    """An order name is not one of the orders (docs/theory/orders.md)."""
 
 
 class SpaceTooLargeError(WorkbenchError):
@@ -124,3 +124,7 @@ class UnknownImplementationError(WorkbenchError):
 
 class SchedulerError(WorkbenchError):
     """A Dask scheduler address refuses the connection, stays silent past the connect timeout or is not a Dask scheduler."""
+
+
+class MissingDataError(WorkbenchError):
+    """The real TREC data a command needs is not there: ``WORKBENCH_DATA`` is unset, or its folder lacks the files."""

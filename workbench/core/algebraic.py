@@ -320,7 +320,7 @@ class EquallyNearError(ValueError):
 
     References
     ----------
-    SPEC section 6 (an approximation names one root of a polynomial).
+    docs/reference/cli.md (an approximation names one root of a polynomial).
     """
 
 
@@ -531,7 +531,7 @@ def endpoint_label(x) -> str:
 
     References
     ----------
-    SPEC section 6 (threshold tables).
+    docs/reference/cli.md (threshold tables).
     """
     if isinstance(x, sympy.CRootOf):
         return str(from_crootof(x))

@@ -10,7 +10,7 @@ the largest setting that does.
 
 References
 ----------
-SPEC section 6 (bad input: one line, exit status 2); Linux cgroup v2 ``memory.max``.
+docs/reference/cli.md (bad input: one line, exit status 2); Linux cgroup v2 ``memory.max``.
 """
 from __future__ import annotations
 
@@ -304,7 +304,7 @@ def check_memory(what: str, option: str, value: int, bytes_per_unit: float, fixe
 
     References
     ----------
-    SPEC section 6 (bad input: one line, exit status 2).
+    docs/reference/cli.md (bad input: one line, exit status 2).
     """
     if limit is None:
         limit, allows = memory_budget()

@@ -169,7 +169,7 @@ def short_int(n: int, max_digits: int = MAX_DIGITS) -> str:
 
     References
     ----------
-    Seed 001 Table 2 (counts of pairs that outgrow any float).
+    Moffat and Mackenzie (2024), Table 2 (counts of pairs that outgrow any float).
     """
     n = int(n)
     if n.bit_length() > 400_000:  # printing every digit would take long (CPython's conversion is quadratic)
@@ -194,6 +194,6 @@ def grades_text(grades: int) -> str:
 
     References
     ----------
-    SPEC section 1 (grades).
+    docs/theory/runs.md (grades).
     """
     return f"{grades} relevant grade" + ("" if grades == 1 else "s")

@@ -29,7 +29,7 @@ integers (``dtype=object``) beyond, so values stay exact at any depth.
 
 References
 ----------
-DESIGN.md, "Arithmetic"; seed 000 sec. 4.1 (DCG discounts).
+docs/design.md, "Arithmetic"; Ferrante, Ferro and Losiouk (2020), sec. 4.1 (DCG discounts).
 """
 from __future__ import annotations
 
@@ -642,7 +642,7 @@ class ValueBlock:
             return ValueBlock.constant(other) / self
         return NotImplemented
 
-    # piecewise and per-row division (Twist, seed 002) -------------------
+    # piecewise and per-row division (Twist, Ferro et al. 2016) -------------------
     def sign(self) -> np.ndarray:
         """The sign of every value, decided exactly (``int8``; the scale is positive).
 
@@ -1330,7 +1330,7 @@ def decimal_str(q) -> str:
     References
     ----------
     ir_measures measure syntax (parameters as Python literals, so ``p=0.8``,
-    never ``p=4/5``); DESIGN.md, "Measures are immutable values".
+    never ``p=4/5``); docs/design.md, "Measures are immutable values".
     """
     q = Fraction(q)
     places = decimal_places(q)

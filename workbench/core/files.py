@@ -85,7 +85,7 @@ def check_output_path(path, what: str = "output") -> Path:
 
     References
     ----------
-    SPEC section 6 (bad input: one line naming the bad value, exit status 2).
+    docs/reference/cli.md (bad input: one line naming the bad value, exit status 2).
     """
     p = Path(path)
     if p.is_dir():

@@ -3,7 +3,7 @@
 A walk takes ``k`` steps, each an integer ``s`` drawn with multiplicity
 ``m(s)`` (the number of ways to take that step); the count of the walks that
 never go below 0 is what the IPSO census needs (the walk is the difference of
-the prefix sums of gains of two runs, seed 001 sec. 2.6).
+the prefix sums of gains of two runs, Moffat and Mackenzie (2024), sec. 2.6).
 
 * :func:`nonnegative_walks`: any step multiset, by divide and conquer on the
   number of steps with FLINT polynomial products.  From a height ``h`` with
@@ -22,7 +22,7 @@ References
 ----------
 Feller, *An Introduction to Probability Theory and Its Applications*, vol. 1,
 3rd ed., ch. III.1-2 (the reflection principle, the ballot theorem);
-Moffat and Mackenzie, JASIST 2024 (seed 001), sec. 2.6 and Table 2.
+Moffat and Mackenzie, JASIST 2024, sec. 2.6 and Table 2.
 """
 from __future__ import annotations
 

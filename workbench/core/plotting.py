@@ -124,7 +124,7 @@ def check_figure_path(path) -> Path:
 
     References
     ----------
-    SPEC section 6 (bad input: one line, exit status 2).
+    docs/reference/cli.md (bad input: one line, exit status 2).
     """
     p = Path(path)
     if p.suffix.lower() not in FIGURE_SUFFIXES:

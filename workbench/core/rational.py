@@ -17,8 +17,8 @@ Signs are exact: the sign of ``N/D`` at an exact real (a rational or an
 
 References
 ----------
-sympy ``QQ.frac_field`` (cancelled fractions of sparse polynomials); SPEC
-section 6 (``thresholds``).
+sympy ``QQ.frac_field`` (cancelled fractions of sparse polynomials);
+docs/reference/cli.md (``thresholds``).
 """
 from __future__ import annotations
 

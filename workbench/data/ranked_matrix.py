@@ -4,7 +4,7 @@ For a measure ``M``, a depth ``d`` and a topic (its recall base per grade),
 the attainable values are ``{M(r) : r}`` over every judged run ``r`` of depth
 ``d`` the topic allows (at most ``n_j`` documents of grade ``j``).  The
 transformed score of a run is the position ``0, 1, 2, ...`` of its value
-among them, sorted increasingly (Giner, seed 004; :func:`workbench.scale.intrinsic.interval_transformation`):
+among them, sorted increasingly (Giner 2023; :func:`workbench.scale.intrinsic.interval_transformation`):
 order and ties are kept and consecutive attainable values are one apart.
 Every position is an exact integer.
 
@@ -38,9 +38,8 @@ Examples
 References
 ----------
 Giner, "An intrinsic framework of information retrieval evaluation
-measures", IntelliSys 2023 (seed 004), Sect. 4; Ferrante, Ferro, Pontarollo,
-SEBD 2019 (seed 003), eq. 2-6; Ferrante, Ferro, Losiouk, IRJ 2020 (seed
-000), sec. 4.
+measures", IntelliSys 2023, Sect. 4; Ferrante, Ferro, Pontarollo,
+SEBD 2019, eq. 2-6; Ferrante, Ferro, Losiouk, IRJ 2020, sec. 4.
 """
 from __future__ import annotations
 
@@ -93,7 +92,7 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE, unit:
 
     References
     ----------
-    Giner 2023 (seed 004), Sect. 4; seed 003 eq. 2-6.
+    Giner 2023, Sect. 4; Ferrante et al. (2019), eq. 2-6.
     """
     if not m.exact or m.spec is None or m.judged is None:
         raise WorkbenchError(f"{m.measure}: the interval transformation needs an exact workbench matrix "

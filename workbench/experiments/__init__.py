@@ -2,6 +2,6 @@
 
 ``correlation`` (Kendall tau), ``significance`` (ANOVA, Kruskal-Wallis,
 Tukey HSD), ``baseline`` (runs against a baseline, paired tests), ``discrimination`` (Sakai's bootstrap), ``downsampling``
-(seed 000 pools) and ``twist_runs`` (seed 002 on runs).  It may import the
+(Ferrante, Ferro and Losiouk 2020 pools) and ``twist_runs`` (Ferro, Silvello, Keskustalo, Pirkola and Järvelin 2016 on runs).  It may import the
 layers below it: errors, core, space, order, measure, scale, data and ipso.
 """

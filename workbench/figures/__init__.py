@@ -3,6 +3,6 @@
 ``hasse_marks`` computes highlights and a measure's weak order,
 ``render`` lays a diagram out and writes DOT, TikZ and JSON,
 ``hasse_figure`` writes any format through Graphviz or matplotlib, and
-``twist_plots`` draws seed 002's figures.  It may import every layer below
+``twist_plots`` draws Ferro et al.'s (2016) figures.  It may import every layer below
 it (errors up to experiments), never the papers or the CLI.
 """

@@ -12,7 +12,7 @@ matplotlib drawing) and :meth:`HasseDiagram.save` in every format of
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001), Fig. 1; SPEC sections 2 and 6 (``hasse``).
+Moffat and Mackenzie, JASIST 2024, Fig. 1; docs/theory/orders.md and docs/reference/cli.md (``hasse``).
 """
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class HasseDiagram:
 
     References
     ----------
-    Seed 001 sec. 2.2 and Fig. 1; SPEC section 2 (a Hasse diagram is the transitive reduction).
+    Moffat and Mackenzie (2024), sec. 2.2 and Fig. 1; docs/theory/orders.md (a Hasse diagram is the transitive reduction).
     """
 
     def __init__(self, graph: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | None = None,
@@ -86,7 +86,7 @@ class HasseDiagram:
 
         References
         ----------
-        SPEC section 1 (canonical order of runs).
+        docs/theory/runs.md (canonical order of runs).
         """
         return sorted(self.graph.nodes, key=lambda v: self.graph.nodes[v].get("index", 0))
 
@@ -101,7 +101,7 @@ class HasseDiagram:
 
         References
         ----------
-        SPEC section 6 (``hasse``: ``edges`` from lower to upper).
+        docs/reference/cli.md (``hasse``: ``edges`` from lower to upper).
         """
         return sorted_edges(self.graph)
 
@@ -116,7 +116,7 @@ class HasseDiagram:
 
         References
         ----------
-        Seed 003 eq. 2-6 (rank functions); SPEC section 2.
+        Ferrante et al. (2019), eq. 2-6 (rank functions); docs/theory/orders.md.
         """
         return rank_function(self.graph)
 
@@ -130,7 +130,7 @@ class HasseDiagram:
 
         References
         ----------
-        SPEC section 6 (``hasse``: ``graded``).
+        docs/reference/cli.md (``hasse``: ``graded``).
         """
         return self.rank is not None
 
@@ -153,7 +153,7 @@ class HasseDiagram:
 
         References
         ----------
-        Seed 001 sec. 2.2 (the dominance order on binary runs).
+        Moffat and Mackenzie (2024), sec. 2.2 (the dominance order on binary runs).
         """
         return self._properties[0]
 
@@ -184,7 +184,7 @@ class HasseDiagram:
 
         References
         ----------
-        SPEC section 6 (``hasse``: ``nodes``, ``edges``, ``graded``, ``lattice``).
+        docs/reference/cli.md (``hasse``: ``nodes``, ``edges``, ``graded``, ``lattice``).
         """
         lattice, w, skipped = self._properties
         return {**self.meta, "lattice": lattice, "width": w, "skipped": skipped,
@@ -256,7 +256,7 @@ class HasseDiagram:
 
         References
         ----------
-        SPEC section 6 (``hasse``); seed 001 Fig. 1.
+        docs/reference/cli.md (``hasse``); Moffat and Mackenzie (2024), Fig. 1.
         """
         meta = {**self.meta, "lattice": self.lattice, "width": self.width, "skipped": self._properties[2],
                 "output": str(path), "figure": None}
@@ -274,7 +274,7 @@ class HasseDiagram:
 
         References
         ----------
-        SPEC section 6 (``hasse``).
+        docs/reference/cli.md (``hasse``).
         """
         what = f" of the {self.title}" if self.title else ""
         n, e = self.graph.number_of_nodes(), self.graph.number_of_edges()

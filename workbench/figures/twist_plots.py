@@ -1,4 +1,4 @@
-"""Figures of Twist on real runs (seed 002): effort/gain scatter grids and CRP/DCG curves.
+"""Figures of Twist on real runs (Ferro et al. 2016): effort/gain scatter grids and CRP/DCG curves.
 
 Every figure is PNG or PDF by suffix and saved atomically (a temporary file
 beside the target, then renamed: :func:`workbench.core.files.save_figure`), so a
@@ -6,7 +6,7 @@ failure never leaves half a figure; a missing folder is created.
 
 References
 ----------
-Ferro et al., JASIST 2016 (seed 002), Fig. 7-11.
+Ferro et al., JASIST 2016, Fig. 7-11.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def effort_gain_figure(table: TwistTable, path, title: str | None = None) -> Pat
 
     References
     ----------
-    Seed 002 Fig. 7-10.
+    Ferro et al. (2016), Fig. 7-10.
     """
     path = check_figure_path(path)
     if not table.gain_measures:
@@ -83,7 +83,7 @@ def _effort_gain_figure(table: TwistTable, path: Path, title: str | None) -> Pat
 
 
 def curve_figure(tc: TopicCurve, path, title: str | None = None) -> Path:
-    """CRP (recall base dotted, x axis at 0) above the DCG curve of one run and topic (seed 002 Fig. 11).
+    """CRP (recall base dotted, x axis at 0) above the DCG curve of one run and topic (Ferro et al. 2016, Fig. 11).
 
     One column wide.  The legend names the recall base, the first crossing
     and the Twist (and nDCG when computed); ``title`` adds a title (none by
@@ -97,7 +97,7 @@ def curve_figure(tc: TopicCurve, path, title: str | None = None) -> Path:
 
     References
     ----------
-    Seed 002 Fig. 11.
+    Ferro et al. (2016), Fig. 11.
     """
     path = check_figure_path(path)
     with publication_style():

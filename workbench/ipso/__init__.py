@@ -1,4 +1,4 @@
-"""IPSO (seed 001): innate pairwise SERP orderings, metric freedom and the census, on toy runs and TREC runs.
+"""IPSO (Moffat and Mackenzie 2024): innate pairwise SERP orderings, metric freedom and the census, on toy runs and TREC runs.
 
 ``compare`` is Algorithm 1 on a pair, ``freedom`` Table 1, ``census`` the
 exact Table 2 counts, ``pairgrid`` the pair grids, ``trec_runs`` IPSO over

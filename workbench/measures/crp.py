@@ -1,4 +1,4 @@
-"""CRP curves of a block of runs, computed at once, and the run archetypes of seed 002.
+"""CRP curves of a block of runs, computed at once, and the run archetypes of Ferro et al. (2016).
 
 :func:`curves` evaluates RP, CRP, the crossings and the spaces of many runs
 against one topic with integer numpy arithmetic (exact: every quantity is
@@ -7,7 +7,7 @@ real runs (thousands of ranks); :mod:`workbench.measures.twist` holds the one
 definition over an algebra that ``classify``, ``thresholds`` and
 ``counterexample`` use, and the tests check the two against each other.
 
-Archetypes (seed 002 Fig. 3-4), decided in this order:
+Archetypes (Ferro et al. 2016, Fig. 3-4), decided in this order:
 
 ==============  =============================================================
 ``ideal``       every document inside its ideal interval (RP is 0 everywhere)
@@ -21,7 +21,7 @@ Archetypes (seed 002 Fig. 3-4), decided in this order:
 ``excellent``   first crossing at or before the recall base otherwise
 ==============  =============================================================
 
-Seed 002 Table 2 merges ``excellent`` and ``ups-and-downs`` into one column;
+Ferro et al. (2016), Table 2 merges ``excellent`` and ``ups-and-downs`` into one column;
 :data:`TABLE2` gives that grouping.
 
 Examples
@@ -37,7 +37,7 @@ Examples
 
 References
 ----------
-Ferro et al., JASIST 2016 (seed 002), Def. 1-6, Fig. 3-6, Table 2.
+Ferro et al., JASIST 2016, Def. 1-6, Fig. 3-6, Table 2.
 """
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ class Curves:
         return "excellent"
 
     def row(self, i: int) -> dict:
-        """Everything decided about run ``i``, exact numbers as strings (SPEC sec. 6 keys)."""
+        """Everything decided about run ``i``, exact numbers as strings (docs/reference/cli.md keys)."""
         out = {
             "rp": [int(v) for v in self.rp[i]],
             "crp": [int(v) for v in self.crp[i]],

@@ -20,7 +20,7 @@ decorator.
 
 References
 ----------
-DESIGN.md, "Parameters declare their domain once"; SPEC section 4 (a user's own measure).
+docs/design.md, "Parameters declare their domain once"; docs/reference/measures.md (a user's own measure).
 """
 from __future__ import annotations
 
@@ -138,7 +138,7 @@ def declare(name: str, default, domain: str = "(0, 1)", *, integer: bool = False
 
     References
     ----------
-    DESIGN.md, "Parameters declare their domain once".
+    docs/design.md, "Parameters declare their domain once".
     """
     if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
         raise BadParameterError(f"parameter name {name!r} is not a Python identifier")
@@ -210,7 +210,7 @@ def parameter(name: str, default, domain: str = "(0, 1)", *, integer: bool = Fal
 
     References
     ----------
-    DESIGN.md, "Parameters declare their domain once"; SPEC section 4 (a user's own measure).
+    docs/design.md, "Parameters declare their domain once"; docs/reference/measures.md (a user's own measure).
     """
     where = _caller()
     try:
@@ -249,7 +249,7 @@ def declaration_error(where: tuple[str, int], text: str) -> UserMeasureError:
 
     References
     ----------
-    SPEC section 4 (a user's own measure).
+    docs/reference/measures.md (a user's own measure).
     """
     error = UserMeasureError(f"{where[0]}:{where[1]}: {text}")
     error.where, error.text = where, text
@@ -264,7 +264,7 @@ def declared_params(func: Callable) -> tuple:
 
     References
     ----------
-    SPEC section 4 (a user's own measure).
+    docs/reference/measures.md (a user's own measure).
     """
     specs = getattr(func, PARAMS_ATTRIBUTE, ())
     return specs if isinstance(specs, tuple) and all(isinstance(s, ParamSpec) for s in specs) else ()

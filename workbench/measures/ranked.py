@@ -44,7 +44,7 @@ path of these measures and of
    gain step; ``p <= 1/(c+1)`` for gains ``g(j) = j``; Ferrante, Ferro, Pontarollo, SEBD 2019) order runs
    lexicographically (rank space); ``RBP(p <= 1/2)`` does so on the binary
    pattern of the run (binary rank space with ``RB`` relevant documents);
-   ``SBTO`` is the index in the set space (Ferrante, Ferro, Pontarollo, SEBD 2019 eq. 2-3).
+   ``SBTO`` is the index in the set space (Ferrante, Ferro, Pontarollo, SEBD 2019, eq. 2-3).
 2. **Enumeration.**  Otherwise the topic's space at depth ``N`` is
    enumerated and the measure evaluated exactly on all of it: the set space
    (multisets) for set-based measures (``P``, ``gP``, ``R``, ``gR``, ``F``,
@@ -113,7 +113,7 @@ def closed_form(measure, gains: Gains) -> str | None:
 
     References
     ----------
-    Seed 003 eq. 2-6 (SBTO, RBTO) and sec. 5 (gRBP with ``p <= G / (1 + G)``).
+    Ferrante et al. (2019), eq. 2-6 (SBTO, RBTO) and sec. 5 (gRBP with ``p <= G / (1 + G)``).
     """
     fam, p = measure.family, measure.param_dict.get("p")
     if fam == "RBTO":
@@ -249,7 +249,7 @@ class SpacePositions:
 
     References
     ----------
-    Giner 2023, Sect. 4; Ferrante, Ferro, Pontarollo, SEBD 2019 eq. 2-6.
+    Giner 2023, Sect. 4; Ferrante, Ferro, Pontarollo, SEBD 2019, eq. 2-6.
     """
 
     def __init__(self, measure, gains: Gains, depth: int, max_space: int = MAX_SPACE, evaluate: Callable | None = None):

@@ -1,4 +1,4 @@
-"""Twist and its components (seed 002, Def. 1-6), each defined once over an algebra.
+"""Twist and its components (Ferro et al. 2016, Def. 1-6), each defined once over an algebra.
 
 Ferro et al. measure the avoidable effort a ranking costs: how far each
 document lies from the interval of ranks its grade occupies in the topic's
@@ -45,7 +45,7 @@ Conventions fixed here (each is tested):
   ``crossing="strict"``.  They differ: under the formula a CRP that starts at
   0 and then drops "crosses" at 1 (the paper's run ``b`` gets ``rho = 1``);
   under the strict reading the ideal run never crosses (``rho = 0``,
-  against seed 002 Fig. 4).  ``reports/twist.md`` shows both witnesses.
+  against Ferro et al. (2016), Fig. 4).  ``reports/twist.md`` shows both witnesses.
 * ``w`` generalises Def. 6 to ``tau_w = w rho + (1 - w) sigma``; ``w = 1/2``
   (the default) is Twist.
 
@@ -60,7 +60,7 @@ Examples
 References
 ----------
 Ferro, Silvello, Keskustalo, Pirkola, Järvelin, "The Twist measure for IR
-evaluation: taking user's effort into account", JASIST 2016 (seed 002),
+evaluation: taking user's effort into account", JASIST 2016,
 Def. 1-6 and 12-15.
 """
 from __future__ import annotations
@@ -80,7 +80,7 @@ def rank_ranges(topic: Topic, depth: int) -> list[tuple[int, int]]:
 
     A grade without documents gets the empty range ``(a + 1, a)``.
 
-    >>> rank_ranges(Topic((3, 2, 2)), 15)      # seed 002's example: pr, fr, hr
+    >>> rank_ranges(Topic((3, 2, 2)), 15)      # Ferro et al.'s (2016) example: pr, fr, hr
     [(8, 15), (5, 7), (3, 4), (1, 2)]
     """
     ranges: list[tuple[int, int]] = [(0, 0)] * (topic.grades + 1)
@@ -117,18 +117,18 @@ def require_full_scale(topic: Topic, depth: int, what: str = "the space ratios")
     >>> require_full_scale(Topic((0,)), 3)
     Traceback (most recent call last):
     ...
-    workbench.errors.UndefinedMeasureError: topic 0: the space ratios divide by the spaces of the full-scale run, both 0 without relevant documents (seed 002 Def. 5)
+    workbench.errors.UndefinedMeasureError: topic 0: the space ratios divide by the spaces of the full-scale run, both 0 without relevant documents (Ferro et al. 2016, Def. 5)
     """
     rb = topic.recall_base
     if rb == 0:
         raise UndefinedMeasureError(
             f"topic {topic}: {what} divide by the spaces of the full-scale run, both 0 without relevant "
-            f"documents (seed 002 Def. 5)"
+            f"documents (Ferro et al. 2016, Def. 5)"
         )
     if depth < 2 * rb:
         raise UndefinedMeasureError(
             f"depth {depth}: {what} need the full-scale run, defined for N >= 2 RB = {2 * rb} "
-            f"(seed 002 Def. 14; topic {topic})"
+            f"(Ferro et al. 2016, Def. 14; topic {topic})"
         )
 
 

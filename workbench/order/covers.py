@@ -76,7 +76,7 @@ top grade" is a down-set under dominance and replacement.
 
 References
 ----------
-Seed 001 sec. 2.2 (Rule 1, Rule 2) and Alg. 1 (IPSO); seed 003 eq. 1-6
+Moffat and Mackenzie (2024), sec. 2.2 (Rule 1, Rule 2) and Alg. 1 (IPSO); Ferrante et al. (2019), eq. 1-6
 (SBTO, RBTO); Ferrante, Ferro, Pontarollo, "A general theory of IR evaluation
 measures", IEEE TKDE 2019 (dominance, replacement).
 """
@@ -123,7 +123,7 @@ class Covers:
 
     References
     ----------
-    SPEC sec. 2 (Hasse diagram = transitive reduction).
+    docs/theory/orders.md (Hasse diagram = transitive reduction).
     """
 
     lower: np.ndarray
@@ -158,7 +158,7 @@ class Covers:
 
         References
         ----------
-        Seed 001 Alg. 1 (ties of prefix sums); SPEC sec. 2.
+        Moffat and Mackenzie (2024), Alg. 1 (ties of prefix sums); docs/theory/orders.md.
         """
         return list(zip(self.tie_lower.tolist(), self.tie_upper.tolist()))
 
@@ -607,7 +607,7 @@ def covers_in_range(name: str, space, gains: Gains, start: int, stop: int, sort:
 
     References
     ----------
-    Seed 001 sec. 2.2 (Rule 1, Rule 2); SPEC sec. 2.
+    Moffat and Mackenzie (2024), sec. 2.2 (Rule 1, Rule 2); docs/theory/orders.md.
     """
     size = int(space.size)
     stop = min(int(stop), size)

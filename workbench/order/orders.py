@@ -1,4 +1,4 @@
-"""The seven orders on judged runs (SPEC section 2) and their cover relations.
+"""The seven orders on judged runs (docs/theory/orders.md) and their cover relations.
 
 An :class:`Order` is an immutable value in the registry :data:`ORDERS`:
 ``rank`` and ``set`` (total), ``dominance``, ``ipso`` and ``replacement``
@@ -14,7 +14,7 @@ the registry.
 
 References
 ----------
-Seed 001 sec. 2.2 (Rule 1, Rule 2) and Alg. 1 (IPSO); seed 003 eq. 1-6
+Moffat and Mackenzie (2024), sec. 2.2 (Rule 1, Rule 2) and Alg. 1 (IPSO); Ferrante et al. (2019), eq. 1-6
 (SBTO, RBTO); Ferrante, Ferro, Pontarollo, "A general theory of IR evaluation
 measures", IEEE TKDE 2019 (dominance, replacement); Moffat, "Seven numeric
 properties of effectiveness metrics", AIRS 2013 (top-weightedness: swap;
@@ -139,7 +139,7 @@ def _cmp_replacement(r, s, c, gains):
 
 @dataclass(frozen=True)
 class Order:
-    """One of the orders of SPEC section 2.
+    """One of the orders (docs/theory/orders.md).
 
     Parameters
     ----------
@@ -167,7 +167,7 @@ class Order:
 
     References
     ----------
-    Seed 001 sec. 2.2 and Alg. 1; seed 003 eq. 1-6; Ferrante et al. (TKDE 2019).
+    Moffat and Mackenzie (2024), sec. 2.2 and Alg. 1; Ferrante et al. (2019), eq. 1-6; Ferrante et al. (TKDE 2019).
     """
 
     name: str
@@ -205,7 +205,7 @@ class Order:
 
         References
         ----------
-        SPEC sec. 2; seed 001 Alg. 1 (ipso); seed 003 eq. 1-6 (set, rank).
+        docs/theory/orders.md; Moffat and Mackenzie (2024), Alg. 1 (ipso); Ferrante et al. (2019), eq. 1-6 (set, rank).
         """
         r2, s2, c = _check_runs(self.name, r, s, gains)
         return self._cmp(r2, s2, c, gains)
@@ -218,7 +218,7 @@ class Order:
 
         References
         ----------
-        SPEC sec. 2.
+        docs/theory/orders.md.
         """
         return self.compare(r, s, gains) in ("<", "=", "~")
 
@@ -268,7 +268,7 @@ class Order:
 
         References
         ----------
-        SPEC sec. 1 (rank-based and set-based runs).
+        docs/theory/runs.md (rank-based and set-based runs).
         """
         if space.kind != self.space_kind:
             what = "runs as sequences" if self.space_kind == "rank" else "runs as multisets"
@@ -308,7 +308,7 @@ class Order:
 
         References
         ----------
-        Seed 001 sec. 2.2 (Rule 1, Rule 2); seed 001 Alg. 1; Ferrante et al.
+        Moffat and Mackenzie (2024), sec. 2.2 (Rule 1, Rule 2); Moffat and Mackenzie (2024), Alg. 1; Ferrante et al.
         """
         self.check_space(space)
         gains = _space_gains(space, gains)
@@ -341,7 +341,7 @@ ORDERS: dict[str, Order] = {
     "raise": Order("raise", "partial", "rank",
                    "Rule 1 alone: componentwise r_i <= s_i (grades raised in place)", _cmp_raise),
 }
-"""The registry of orders, by name (SPEC section 2)."""
+"""The registry of orders, by name (docs/theory/orders.md)."""
 
 
 def get_order(name: str) -> Order:
@@ -369,7 +369,7 @@ def get_order(name: str) -> Order:
 
     References
     ----------
-    SPEC sec. 2.
+    docs/theory/orders.md.
     """
     try:
         return ORDERS[name]

@@ -8,7 +8,7 @@ defaults include the empty topic), runs the checks asked for and returns a
 References
 ----------
 Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013;
-Amigó, Gonzalo, Verdejo, SIGIR 2013; SPEC section 3 ("Named properties").
+Amigó, Gonzalo, Verdejo, SIGIR 2013; docs/theory/scales.md ("Named properties").
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def default_topics(grades: int) -> list[Topic]:
 
     References
     ----------
-    SPEC section 1 (topics; the empty topic is valid).
+    docs/theory/runs.md (topics; the empty topic is valid).
     """
     if grades == 1:
         return [Topic((n,)) for n in range(4)]
@@ -53,7 +53,7 @@ def parse_topics(text: str, grades: int) -> list[Topic]:
 
     References
     ----------
-    SPEC section 1 (topics) and section 6 (common options).
+    docs/theory/runs.md (topics) and docs/reference/cli.md (common options).
     """
     text = text.strip()
     if not text:
@@ -107,7 +107,7 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
 
     References
     ----------
-    Moffat, AIRS 2013; Amigó et al., SIGIR 2013; SPEC section 3.
+    Moffat, AIRS 2013; Amigó et al., SIGIR 2013; docs/theory/scales.md.
     """
     gains = gains or Gains.default(grades)
     c = gains.grades

@@ -65,8 +65,8 @@ realizability
 References
 ----------
 Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013,
-LNCS 8281, pp. 1-12 (sec. 3, properties 1-7); SPEC section 3 ("Named
-properties"); Ferrante et al. (Rule 1 raise, Rule 2 swap; SPEC section 2).
+LNCS 8281, pp. 1-12 (sec. 3, properties 1-7); docs/theory/scales.md ("Named
+properties"); Ferrante et al. (Rule 1 raise, Rule 2 swap; docs/theory/orders.md).
 """
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ def best_index(space: ScoredSpace, want: int = 1) -> int:
 
     References
     ----------
-    DESIGN.md, "Arithmetic".
+    docs/design.md, "Arithmetic".
     """
     block = space.values
     n = len(space.runs)
@@ -405,7 +405,7 @@ def convergence(grid: ScoredGrid, strict: bool = True) -> PropertyVerdict:
 
     References
     ----------
-    Moffat, AIRS 2013, property 3 (convergence); SPEC section 2 (``raise``, Rule 1).
+    Moffat, AIRS 2013, property 3 (convergence); docs/theory/orders.md (``raise``, Rule 1).
     """
     c = grid.gains.grades
     return _within_space("convergence" if strict else "convergence (weak)", grid, strict,
@@ -426,7 +426,7 @@ def top_weightedness(grid: ScoredGrid, strict: bool = True) -> PropertyVerdict:
 
     References
     ----------
-    Moffat, AIRS 2013, property 4 (top-weightedness); SPEC section 2 (``swap``, Rule 2).
+    Moffat, AIRS 2013, property 4 (top-weightedness); docs/theory/orders.md (``swap``, Rule 2).
     """
     return _within_space("top-weightedness" if strict else "top-weightedness (weak)", grid, strict, _swap_pairs,
                          "exchanging r_i < r_j, i < j, inside the top k", "top-weightedness")
@@ -498,7 +498,7 @@ def completeness(grid: ScoredGrid) -> PropertyVerdict:
 
     References
     ----------
-    Moffat, AIRS 2013, property 6 (completeness); SPEC section 1 (empty topics).
+    Moffat, AIRS 2013, property 6 (completeness); docs/theory/runs.md (empty topics).
     """
     name = "completeness"
     empty = empty_topic(grid.gains.grades)

@@ -2,7 +2,7 @@
 
 A :class:`PropertyVerdict` is what every property check returns, so that
 Moffat's numeric properties and Amigó et al.'s constraints print, compare
-and serialise alike (SPEC section 3, "Named properties").
+and serialise alike (docs/theory/scales.md, "Named properties").
 
 Four verdicts: ``holds`` and ``fails`` are settled (on the scope the
 question itself names, or for every depth by an argument) and always carry
@@ -17,7 +17,7 @@ References
 ----------
 Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013;
 Amigó, Gonzalo, Verdejo, "A general evaluation measure for document
-organization tasks", SIGIR 2013; SPEC section 3.
+organization tasks", SIGIR 2013; docs/theory/scales.md.
 """
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ class PropertyVerdict:
 
     References
     ----------
-    SPEC section 3 ("Named properties").
+    docs/theory/scales.md ("Named properties").
     """
 
     name: str

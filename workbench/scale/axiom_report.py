@@ -7,7 +7,7 @@ Both :mod:`workbench.scale.axioms` (structures induced by values) and
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), Def. 1 and Theorem 1.
+Ferrante, Ferro, Pontarollo, SEBD 2019, Def. 1 and Theorem 1.
 """
 from __future__ import annotations
 

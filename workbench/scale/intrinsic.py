@@ -2,7 +2,7 @@
 
 A measure ``M`` induces the weak order ``r <=_M s  iff  M(r) <= M(s)`` and the
 distance ``d_M(r, s) = |M(r) - M(s)|``, which is a metric iff ``M`` is
-injective on the space.  The three categories (seed 004):
+injective on the space.  The three categories (Giner 2023):
 
 ``ordinal/pseudometric``  ``M`` is not injective;
 ``ordinal/metric``        injective, attained values not equally spaced;
@@ -15,7 +15,7 @@ with :func:`~workbench.core.distinct.interval_transformation`).
 References
 ----------
 Giner, "An intrinsic framework of information retrieval evaluation measures",
-IntelliSys 2023 (seed 004).
+IntelliSys 2023.
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def intrinsic_category(values: ValueBlock, presorted: tuple[np.ndarray, np.ndarr
 
     References
     ----------
-    Giner 2023 (seed 004): d_f is a metric iff f is injective; interval iff
+    Giner 2023: d_f is a metric iff f is injective; interval iff
     metric with equally spaced attained values.
     """
     n = values.n

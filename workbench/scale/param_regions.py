@@ -13,7 +13,7 @@ endpoints, the printed label, exact membership).
 
 References
 ----------
-Seed 003 sec. 5 (regions of RBP's ``p``); SPEC section 6 (threshold tables).
+Ferrante, Ferro and Pontarollo (2019), sec. 5 (regions of RBP's ``p``); docs/reference/cli.md (threshold tables).
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class ParamInterval:
 
     References
     ----------
-    SPEC section 6 (region labels).
+    docs/reference/cli.md (region labels).
     """
 
     low: sympy.Expr
@@ -84,7 +84,7 @@ class Piece:
 
     References
     ----------
-    SPEC section 6 (regions with exact endpoints).
+    docs/reference/cli.md (regions with exact endpoints).
     """
 
     low: object
@@ -124,7 +124,7 @@ def partition_domain(ps, critical: list, judge: Callable) -> list[Piece]:
 
     References
     ----------
-    Seed 003 sec. 5; SPEC section 6 (regions merged, certificates kept).
+    Ferrante et al. (2019), sec. 5; docs/reference/cli.md (regions merged, certificates kept).
     """
     pieces: list[Piece] = []
 

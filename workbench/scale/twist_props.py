@@ -1,4 +1,4 @@
-"""Seed 002's Propositions 1-3, checked exhaustively on one topic at one depth.
+"""Ferro et al.'s (2016) Propositions 1-3, checked exhaustively on one topic at one depth.
 
 Each property compares the paper's statement with the workbench's own
 computation: RP and CRP from :func:`workbench.measures.crp.curves` (Def. 1-2), the
@@ -6,7 +6,7 @@ full-scale run from :func:`workbench.measures.twist.full_scale` (Def. 14), ``min
 and ``max_i`` from :func:`workbench.measures.twist.rank_ranges` (Def. 15), and every
 run of :func:`workbench.space.spaces.rank_space` (at most ``n_j`` documents of
 grade ``j``).  ``max(REL)`` is the highest grade the topic has documents of
-(seed 002 footnote 8).
+(Ferro et al. 2016, footnote 8).
 
 * ``rp-bounds`` (Prop. 1): ``closed-form``: ``min rp_fs = rp_fs[min_i(max REL)] = -RB``
   and ``max rp_fs = rp_fs[max_i(min REL)] = N - max_i(max REL)``; ``all-runs``:
@@ -32,7 +32,7 @@ Examples
 
 References
 ----------
-Ferro et al., JASIST 2016 (seed 002), Def. 1-3, 14-15, Prop. 1-3 and their proofs.
+Ferro et al., JASIST 2016, Def. 1-3, 14-15, Prop. 1-3 and their proofs.
 """
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def check(prop: str, topic: Topic, depth: int, part: str | None = None, crossing
         raise WorkbenchError(f"property {prop!r} is not one of {', '.join(PROPERTIES)}")
     if depth < 2 * topic.recall_base:
         raise WorkbenchError(f"depth {depth}: the full-scale run needs N >= 2 RB = {2 * topic.recall_base} "
-                             f"(seed 002 Def. 14; topic {topic})")
+                             f"(Ferro et al. 2016, Def. 14; topic {topic})")
     if prop == "fs-recovery-below-half":
         found = _fs_recovery(topic, depth, crossing)
         n = 1

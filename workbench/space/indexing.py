@@ -4,7 +4,7 @@ Two mechanisms, both exact on Python integers so that spaces far beyond
 ``2**63`` runs can be counted and indexed:
 
 * :func:`rank_digits`: rows of an unconstrained rank space ``{0..c}^N``,
-  whose index is the run read as base-``(c+1)`` digits (RBTO, seed 003
+  whose index is the run read as base-``(c+1)`` digits (RBTO, Ferrante et al. 2019
   eq. 5-6), computed in ``int64`` arithmetic on the low digits.
 * :class:`Automaton`: every other space (set spaces, topic-restricted
   spaces).
@@ -17,8 +17,8 @@ at once.
 
 References
 ----------
-SPEC section 1 (spaces); Ferrante, Ferro, Pontarollo, "A formal theory to
-determine scale properties of evaluation measures", SEBD 2019 (seed 003),
+docs/theory/runs.md (spaces); Ferrante, Ferro, Pontarollo, "A formal theory to
+determine scale properties of evaluation measures", SEBD 2019,
 eq. 1-6.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Spaces of judged runs, enumerated exactly in canonical order (SPEC section 1).
+"""Spaces of judged runs, enumerated exactly in canonical order (docs/theory/runs.md).
 
 A :class:`Space` is either the rank-based space ``R(N) = {0..c}^N`` or the
 set-based space of multisets of ``N`` grades (stored as runs sorted
@@ -13,10 +13,10 @@ Sizes, ranks and unranking are exact Python integers, so spaces far beyond
 Canonical orders
 ----------------
 * ``rank``: ascending lexicographic order, position 1 most significant, so
-  without a topic ``index(r) = sum_i r_i (c+1)^(N-i)`` (RBTO, seed 003
+  without a topic ``index(r) = sum_i r_i (c+1)^(N-i)`` (RBTO, Ferrante et al. 2019
   eq. 5-6).  With a topic: the constrained runs in the same relative order.
 * ``set``: rows in canonical form (sorted non-increasing), ascending in the
-  ``set`` order of SPEC section 2 (compare the counts ``(n_c, ..., n_1)``
+  ``set`` order of docs/theory/orders.md (compare the counts ``(n_c, ..., n_1)``
   lexicographically).  On sorted runs this is exactly lexicographic order of
   the rows, so the same machinery serves both kinds.
 
@@ -26,9 +26,9 @@ in :mod:`workbench.space.indexing`.
 
 References
 ----------
-SPEC section 1 (spaces) and section 2 (orders); Ferrante, Ferro, Pontarollo,
+docs/theory/runs.md (spaces) and docs/theory/orders.md (orders); Ferrante, Ferro, Pontarollo,
 "A formal theory to determine scale properties of evaluation measures",
-SEBD 2019 (seed 003), eq. 1-6.
+SEBD 2019, eq. 1-6.
 """
 from __future__ import annotations
 
@@ -139,9 +139,9 @@ class Space:
     Notes
     -----
     Rank space order: lexicographic, position 1 most significant (without a
-    topic ``index = RBTO``).  Set space order: the ``set`` order of SPEC
-    section 2, which on canonical (sorted non-increasing) rows is lexicographic
-    order; ``index = SBTO`` of seed 003 eq. 2-3 without a topic.
+    topic ``index = RBTO``).  Set space order: the ``set`` order of
+    docs/theory/orders.md, which on canonical (sorted non-increasing) rows is lexicographic
+    order; ``index = SBTO`` of Ferrante et al. (2019), eq. 2-3 without a topic.
 
     Examples
     --------
@@ -155,7 +155,7 @@ class Space:
 
     References
     ----------
-    SPEC sec. 1; seed 003 eq. 2-6 (SBTO, RBTO).
+    docs/theory/runs.md; Ferrante et al. (2019), eq. 2-6 (SBTO, RBTO).
     """
 
     kind: str
@@ -216,7 +216,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1.
+        docs/theory/runs.md.
         """
         if self._free_rank:
             bits = self.depth * math.log2(self.grades + 1)
@@ -289,7 +289,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1; seed 003 eq. 5-6 (rank order).
+        docs/theory/runs.md; Ferrante et al. (2019), eq. 5-6 (rank order).
         """
         size = self.size
         bs = _check_int(block_size, "block_size", 1)
@@ -322,7 +322,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1.
+        docs/theory/runs.md.
         """
         if self.log2_size > 62:
             size = None
@@ -386,7 +386,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1; seed 003 eq. 2-3 and 5-6.
+        docs/theory/runs.md; Ferrante et al. (2019), eq. 2-3 and 5-6.
         """
         i = self._check_index(index)
         if self._free_rank:
@@ -453,7 +453,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1-2; seed 003 eq. 2-3 (SBTO) and 5-6 (RBTO).
+        docs/theory/runs.md and docs/theory/orders.md; Ferrante et al. (2019), eq. 2-3 (SBTO) and 5-6 (RBTO).
         """
         r = self._check_run(run)
         if self._free_rank:
@@ -533,7 +533,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1; seed 003 eq. 2-3 and 5-6.
+        docs/theory/runs.md; Ferrante et al. (2019), eq. 2-3 and 5-6.
         """
         rows = self._rows_array(runs)
         idx, ok = self._rank_rows(rows)
@@ -569,7 +569,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1.
+        docs/theory/runs.md.
         """
         rows = self._rows_array(runs)
         return self._rank_rows(rows)[1]
@@ -589,7 +589,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1.
+        docs/theory/runs.md.
         """
         k = _check_int(k, "sample size", 0)
         rng = np.random.default_rng(seed)
@@ -623,7 +623,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1.
+        docs/theory/runs.md.
         """
         return self.rows_at(self.sample_indices(k, seed))
 
@@ -642,7 +642,7 @@ class Space:
 
         References
         ----------
-        SPEC sec. 1; seed 003 eq. 2-3 and 5-6.
+        docs/theory/runs.md; Ferrante et al. (2019), eq. 2-3 and 5-6.
         """
         idx = np.asarray(indices)
         if idx.dtype != object:
@@ -696,7 +696,7 @@ def rank_space(depth: int, grades: int = 1, topic: Topic | None = None) -> Space
 
     References
     ----------
-    SPEC sec. 1; seed 003 eq. 4-6 (RBTO).
+    docs/theory/runs.md; Ferrante et al. (2019), eq. 4-6 (RBTO).
     """
     return Space("rank", depth, grades, topic)
 
@@ -715,6 +715,6 @@ def set_space(depth: int, grades: int = 1, topic: Topic | None = None) -> Space:
 
     References
     ----------
-    SPEC sec. 1-2; seed 003 eq. 1-3 (SBTO).
+    docs/theory/runs.md and docs/theory/orders.md; Ferrante et al. (2019), eq. 1-3 (SBTO).
     """
     return Space("set", depth, grades, topic)
