@@ -3,7 +3,7 @@
 ``python -m workbench.cli.ir_measures_cli QRELS RUN MEASURE ...`` is exactly
 ``ir_measures QRELS RUN MEASURE ...`` (same options: ``-q``, ``-p``,
 ``-o jsonl``, ``--provider``) where a measure may also be
-``Workbench(measure='RBP(p=0.8)')`` (:mod:`workbench.data.ir_measures_provider`):
+``Workbench(measure='RBP(p=0.8)')`` (:func:`workbench.api.register_ir_measures`):
 ir_measures' command line has no plugin hook, so the registration has to
 happen in the same process before it parses the names.  Also installed as
 the ``workbench-ir-measures`` console script.
@@ -34,7 +34,7 @@ def main() -> None:
     """Register the workbench's measures with ir_measures, then run ir_measures' command line."""
     from ir_measures.__main__ import main_cli
 
-    from workbench.data.ir_measures_provider import register_ir_measures
+    from workbench.api import register_ir_measures
 
     register_ir_measures()
     main_cli()

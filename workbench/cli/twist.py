@@ -1,10 +1,10 @@
-"""``workbench twist``: RP, CRP, crossings, ratios, Twist and archetype of one judged run (seed 002).
+"""``workbench twist``: RP, CRP, crossings, ratios, Twist and archetype of one judged run (Ferro et al. 2016).
 
-One call of :func:`workbench.measures.crp.curves` plus formatting.
+One call of :func:`workbench.api.twist.twist` plus formatting.
 
 References
 ----------
-Ferro et al., "The Twist measure for IR evaluation", JASIST 2016 (seed 002).
+Ferro et al., "The Twist measure for IR evaluation", JASIST 2016.
 """
 from __future__ import annotations
 
@@ -20,25 +20,19 @@ def register(app: typer.Typer) -> None:
 
 def twist(
     run: str = typer.Argument(..., help="Judged run: digit string (0112) or comma-separated grades."),
-    topic: str = typer.Option(..., "--topic", help="Relevant documents per grade, e.g. 3 or 3,2,2 (seed 002's example)."),
+    topic: str = typer.Option(..., "--topic", help="Relevant documents per grade, e.g. 3 or 3,2,2 (the example of Ferro et al. 2016)."),
     crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """RP, CRP, crossings, recovery and space ratios, Twist and archetype of one run (seed 002 Def. 1-6).
+    """RP, CRP, crossings, recovery and space ratios, Twist and archetype of one run (Ferro et al. 2016, Def. 1-6).
 
     Twist needs the depth N >= 2 RB (Def. 14): a shorter run, a run of depth 1
     included, gets its RP, CRP and recovery ratio (no crossing at depth 1:
     0), and the space ratios and Twist print as undefined with the reason.
     """
-    from workbench.measures.crp import curves
-    from workbench.space.runs import Topic, parse_run
+    from workbench.api.twist import twist as twist_row
 
-    t = Topic.parse(topic)
-    r = parse_run(run, t.grades)
-    c = curves([r], t, crossing)
-    row = c.row(0)
-    out = {"run": list(r), "topic": list(t.counts), "depth": len(r), "recall_base": t.recall_base,
-           "crossing": crossing, **row}
+    out = twist_row(run, topic, crossing)
     if as_json:
         emit_json(out)
         return

@@ -1,11 +1,11 @@
-"""``workbench twist-curve``: CRP and DCG curves of one run on one topic (seed 002 Fig. 11).
+"""``workbench twist-curve``: CRP and DCG curves of one run on one topic (Ferro et al. 2016, Fig. 11).
 
-One call of :func:`workbench.experiments.twist_runs.topic_curve` plus the
-figure and formatting.
+One call of :func:`workbench.api.twist.twist_curve` (the curves, the
+figure drawn) plus formatting.
 
 References
 ----------
-Ferro et al., "The Twist measure for IR evaluation", JASIST 2016 (seed 002).
+Ferro et al., "The Twist measure for IR evaluation", JASIST 2016.
 """
 from __future__ import annotations
 
@@ -33,13 +33,11 @@ def twist_curve(
     score_precision: str = ScorePrecisionOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """CRP and DCG curves of one run on one topic (seed 002 Fig. 11), with its Twist, archetype and crossings."""
-    from workbench.figures.twist_plots import check_figure_path, curve_figure
-    from workbench.experiments.twist_runs import topic_curve
+    """CRP and DCG curves of one run on one topic (Ferro et al. 2016, Fig. 11), with its Twist, archetype and crossings."""
+    from workbench.api.twist import twist_curve as topic_curve
 
-    check_figure_path(output)
-    tc = topic_curve(qrels, run, topic_id, depth, crossing, score_precision=score_precision)
-    curve_figure(tc, output, title=title)
+    tc = topic_curve(qrels, run, topic_id, depth, crossing, score_precision=score_precision, figure=output,
+                     title=title)
     out = {**tc.to_dict(), "figure": str(output)}
     if as_json:
         emit_json(out)

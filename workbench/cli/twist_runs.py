@@ -1,11 +1,11 @@
-"""``workbench twist-runs``: Twist of TREC runs over the topics of a qrels file (seed 002 Table 2, Fig. 7-10).
+"""``workbench twist-runs``: Twist of TREC runs over the topics of a qrels file (Ferro et al. 2016, Table 2, Fig. 7-10).
 
-One call of :func:`workbench.experiments.twist_runs.twist_table` plus
-formatting, and the effort/gain figure on request.
+One call of :func:`workbench.api.twist.twist_runs` (the effort/gain figure
+drawn on request) plus formatting.
 
 References
 ----------
-Ferro et al., "The Twist measure for IR evaluation", JASIST 2016 (seed 002).
+Ferro et al., "The Twist measure for IR evaluation", JASIST 2016.
 """
 from __future__ import annotations
 
@@ -28,28 +28,17 @@ def twist_runs(
     depth: int = typer.Option(1000, "--depth", help="N: each ranking is cut to N and padded with grade 0 up to N."),
     crossing: str = typer.Option("literal", "--crossing", help="literal: Def. 3's formula; strict: the text's reading."),
     per_topic: bool = typer.Option(False, "--per-topic", help="Also list every (run, topic) row."),
-    effort_gain: Optional[Path] = typer.Option(None, "--effort-gain", help="Draw the effort/gain scatter (seed 002 Fig. 7-10): FIG.png or FIG.pdf."),
+    effort_gain: Optional[Path] = typer.Option(None, "--effort-gain", help="Draw the effort/gain scatter (Ferro et al. 2016, Fig. 7-10): FIG.png or FIG.pdf."),
     score_precision: str = ScorePrecisionOpt,
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Twist of TREC runs over the topics of the qrels: mean Twist per run, Table 2 archetypes, effort/gain grids (seed 002)."""
-    from workbench.figures.twist_plots import check_figure_path, effort_gain_figure
-    from workbench.experiments.twist_runs import twist_table
+    """Twist of TREC runs over the topics of the qrels: mean Twist per run, Table 2 archetypes, effort/gain grids (Ferro et al. 2016)."""
+    from workbench.api.twist import twist_runs as twist_table
 
-    if effort_gain is not None:
-        check_figure_path(effort_gain)
-    with progress_bar(total=len(runs), label="twist runs") as bar:
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage == "runs":
-                bar.advance(1, f"read, judged, scored run {done}/{total}")
-            else:
-                bar.phase(f"Twist of topic {done}/{total}")
-
-        table = twist_table(qrels, runs, depth, crossing, progress=progress, score_precision=score_precision)
-        if effort_gain is not None:
-            bar.phase("drawing")
-            effort_gain_figure(table, effort_gain, title=title)
+    with progress_bar(label="twist runs") as bar:
+        table = twist_table(qrels, runs, depth, crossing, score_precision=score_precision, effort_gain=effort_gain,
+                            title=title, progress=bar)
     if as_json:
         out = table.to_dict(per_topic)
         out["effort_gain_figure"] = None if effort_gain is None else str(effort_gain)

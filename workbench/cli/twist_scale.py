@@ -1,11 +1,11 @@
 """``workbench twist-scale``: the scale of Twist and of each component on the rank and dominance orders.
 
-Calls of :mod:`workbench.papers.twist_scale` plus the report
+One call of :func:`workbench.api.twist.twist_scale` plus the report
 ``reports/twist.md``, written atomically.
 
 References
 ----------
-Ferro et al., "The Twist measure for IR evaluation", JASIST 2016 (seed 002).
+Ferro et al., "The Twist measure for IR evaluation", JASIST 2016.
 """
 from __future__ import annotations
 
@@ -26,22 +26,17 @@ def twist_scale(
     as_json: bool = JsonOpt,
 ) -> None:
     """Settle the scale of Twist and each component on the rank and dominance orders (reports/twist.md)."""
+    from workbench.api.twist import twist_scale as settle
     from workbench.core.files import atomic_write, check_output_path
-    from workbench.papers.twist_scale import scale_rows, summary, surprises, twist_markdown, weight_rows
 
     check_output_path(output)
     with progress_bar(label="Twist scale") as bar:
-        rows = scale_rows(progress=bar.phase)
-        bar.phase("weights")
-        weights = weight_rows()
-    text = twist_markdown(rows, weights, surprises())
-    atomic_write(output, text)
-    counts: dict = {}
-    for r in rows:
-        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+        result = settle(progress=bar)
+    atomic_write(output, result.text)
+    rows, counts = result.rows, result.verdicts
     if as_json:
         emit_json({"report": str(output), "classifications": len(rows), "verdicts": counts,
-                   "summary": [{"measure": m, "order": o, "verdicts": sorted(v)} for m, o, v, _ in summary(rows)]})
+                   "summary": result.summary})
         return
     stdout.print(f"{len(rows)} classifications ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))}); "
                  f"wrote {output}", markup=False, highlight=False)

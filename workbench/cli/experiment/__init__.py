@@ -1,9 +1,11 @@
-"""The ``workbench experiment`` group (issue 7): one module per study, each one library call plus formatting.
+"""The ``workbench experiment`` group: one module per study, each parsing, one API call and formatting.
 
 The group's :data:`experiment_app` lives here and :func:`register` adds it
-to the main app as ``workbench experiment ...``; the subcommand modules
-import :mod:`workbench.cli.common` (options, reading, scoring and table
-output shared by the studies) and no other module of the command line.
+to the main app as ``workbench experiment ...``; each subcommand module
+makes one call into :mod:`workbench.api.experiments` (which checks the
+inputs, reads and scores the runs and computes the study) and formats its
+result with :mod:`workbench.cli.common` (options, progress bar and table
+output shared by the studies), no other module of the command line.
 
 Every study takes a qrels file and run files (plain or gzip), a comma-separated
 ``--measures`` list (parenthesised parameters may hold commas:
@@ -20,8 +22,8 @@ line on stderr and exit status 2, and nothing is written.
 
 References
 ----------
-Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000), sec. 5, Tables 1-4, Fig. 1-2;
-Ferro et al., JASIST 2016 (seed 002), Fig. 13-14; Sakai, SIGIR 2006.
+Ferrante, Ferro, Losiouk, IRJ 2020, sec. 5, Tables 1-4, Fig. 1-2;
+Ferro et al., JASIST 2016, Fig. 13-14; Sakai, SIGIR 2006.
 """
 from __future__ import annotations
 

@@ -1,15 +1,13 @@
 """``workbench experiment correlation``: Kendall tau-b between measures, overall and topic by topic.
 
-Scores the runs (:mod:`workbench.data.score_matrix`), then one call of
-:func:`workbench.experiments.correlation.correlation_table` plus the table;
-with ``--transform``, one call of
-:func:`workbench.experiments.correlation.transform_correlation` per
-transformation depth ``N`` (the measures scored again on the rankings cut
-at ``N`` when the study's cut is another), in a second table.
+One call of :func:`workbench.api.experiments.correlation_study` (the runs
+scored, tau-b of every pair of measures; with ``--transform``, each measure
+against its interval transformation at each ``--transform-depth``) plus the
+tables.
 
 References
 ----------
-Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000), Tables 1-2; Ferrante,
+Ferrante, Ferro, Losiouk, IRJ 2020, Tables 1-2; Ferrante,
 Ferro, Fuhr, IEEE Access 2021 (a measure against its interval-scaled version).
 """
 from __future__ import annotations
@@ -20,9 +18,8 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    ScorePrecisionOpt, check_range,
-    CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SkipOpt, StudyGainsOpt, ViewOpt, caption,
-    JsonOpt, emit_table, matrix_notes, prepare_study, progress_bar, scorer, study_setting, with_notes,
+    ScorePrecisionOpt, CutDepthOpt, FormatOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SkipOpt, StudyGainsOpt,
+    ViewOpt, caption, JsonOpt, emit_table, progress_bar, table_format, with_notes,
 )
 
 
@@ -50,49 +47,27 @@ def correlation_cmd(
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Overall and topic-by-topic Kendall tau-b of every pair of measures (seed 000 Tables 1-2).
+    """Overall and topic-by-topic Kendall tau-b of every pair of measures (Ferrante et al. 2020, Tables 1-2).
 
     With --transform, also each measure M against its interval transformation rank[M]@N
     (Ferrante, Ferro, Fuhr 2021), both on the rankings cut at N, for each --transform-depth N.
     """
-    from workbench.errors import WorkbenchError
-    from workbench.experiments.correlation import CorrelationTable, correlation_table, transform_correlation
-    from workbench.measures.names import parse_ranked
+    from workbench.api.experiments import correlation_study
 
-    if transform_depth and not transform:
-        raise WorkbenchError("--transform-depth without --transform: add --transform")
-    for n in transform_depth or []:
-        check_range("--transform-depth", n, 1)
-        if depth is not None and n > depth:
-            raise WorkbenchError(f"--transform-depth {n}: beyond --depth {depth}, the rankings' cut")
-    names, q, r, fmt, output, _ = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output,
-                                           least=1 if transform else 2, as_json=as_json,
-                                           score_precision=score_precision)
-    hint = "give --transform-depth "
+    from workbench.core.files import check_output_path
+    from workbench.core.table import format_of_path
+
+    # --json is --format json; else the -o file's suffix, else Markdown
+    fmt = table_format(fmt, as_json) or ("json" if as_json else format_of_path(output, "md") if output else "md")
+    output = None if output is None else check_output_path(output)
     with progress_bar(label="correlation") as bar:
-        matrices = scorer(view, depth, gains, skip_missing, bar)(q, r, names)
-        bar.phase("Kendall tau")
-        table = correlation_table(matrices) if len(matrices) > 1 else CorrelationTable((), matrices[0].view)
-        tables, skipped = [], []
-        for n in (transform_depth or [None]) if transform else []:
-            bar.phase("interval transformation" + ("" if n is None else f" at depth {n}"))
-            if n is None or n == depth:
-                cut = matrices
-            else:                     # the measures again, on the rankings cut at n (ranked ones have their depth)
-                plain = [x for x in names if parse_ranked(x) is None]
-                cut = scorer(view, n, gains, skip_missing, bar)(q, r, plain) if plain else []
-                skipped_ranked = [f"{x} (ranked already)" for x in names if parse_ranked(x) is not None]
-            t, skipped = transform_correlation(cut, hint=hint)
-            if cut is not matrices:
-                skipped += skipped_ranked
-            tables.append((n if n is not None else matrices[0].judged.depth, t))
-    s, notes = study_setting(matrices, view, depth), matrix_notes(matrices)
-    notes += [f"{x}: no interval transformation" for x in skipped]
+        study = correlation_study(qrels, runs, measures, view=view, depth=depth, gains=gains,
+                                  skip_missing=skip_missing, score_precision=score_precision, transform=transform,
+                                  transform_depth=transform_depth or [], progress=bar)
+    s, notes, table, tables, t_table = study.setting, study.notes, study.table, study.transform, study.transformed
     cap = caption("Kendall's tau-b", s)
     t_cap = ("Kendall's tau-b of each measure M and its interval transformation rank[M]@N, "
              "M on the rankings cut at N")
-    t_rows = [row for _, t in tables for row in t.rows]
-    t_table = CorrelationTable(tuple(t_rows), table.view)
     parts = ([table] if table.rows or not transform else []) + ([t_table] if transform else [])
     caps = ([cap] if table.rows or not transform else []) + ([t_cap] if transform else [])
 

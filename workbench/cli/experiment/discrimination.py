@@ -1,11 +1,11 @@
 """``workbench experiment discrimination``: Sakai's paired bootstrap over all system pairs.
 
-One call of :func:`workbench.experiments.discrimination.paired_bootstrap`
-per measure plus the table and the ASL curves.
+One call of :func:`workbench.api.experiments.discrimination_study` (the
+bootstrap per measure, the ASL curves drawn on request) plus the table.
 
 References
 ----------
-Ferro et al., JASIST 2016 (seed 002), Fig. 14; Sakai, SIGIR 2006.
+Ferro et al., JASIST 2016, Fig. 14; Sakai, SIGIR 2006.
 """
 from __future__ import annotations
 
@@ -16,10 +16,8 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    ScorePrecisionOpt,
-    CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt, StudyGainsOpt, ViewOpt,
-    caption, check_range, csv_table, emit_table, markdown_table, matrix_notes, prepare_study, progress_bar,
-    scorer, study_setting, with_notes,
+    ScorePrecisionOpt, CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt,
+    StudyGainsOpt, ViewOpt, caption, csv_table, emit_table, markdown_table, progress_bar, table_format, with_notes,
 )
 
 
@@ -46,28 +44,20 @@ def discrimination_cmd(
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Sakai's paired bootstrap over all system pairs: ASL curves, discriminative power, minimum delta (seed 002 Fig. 14)."""
-    from workbench.errors import WorkbenchError
-    from workbench.experiments.discrimination import asl_curve_figure, discrimination_rows, paired_bootstrap
+    """Sakai's paired bootstrap over all system pairs: ASL curves, discriminative power, minimum delta (Ferro et al. 2016, Fig. 14)."""
+    from workbench.api.experiments import discrimination_study
 
-    check_range("--bootstrap", bootstrap, 1)
-    check_range("--seed", seed, 0)
-    check_range("--alpha", alpha, 0, 1, open_interval=True)
-    names, q, r, fmt, output, figure = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt,
-                                                output, figure, as_json=as_json, score_precision=score_precision)
+    from workbench.core.files import check_output_path
+    from workbench.core.table import format_of_path
+
+    # --json is --format json; else the -o file's suffix, else Markdown
+    fmt = table_format(fmt, as_json) or ("json" if as_json else format_of_path(output, "md") if output else "md")
+    output = None if output is None else check_output_path(output)
     with progress_bar(label="discrimination") as bar:
-        matrices = scorer(view, depth, gains, skip_missing, bar)(q, r, names)
-        results = []
-        for m in matrices:
-            bar.phase(f"bootstrap {m.measure}")
-            try:
-                results.append(paired_bootstrap(m.floats, m.systems, m.measure, alpha=alpha, B=bootstrap, seed=seed))
-            except WorkbenchError as e:
-                raise type(e)(f"{m.measure}: {e}") from None
-        if figure is not None:
-            bar.phase("figure")
-            asl_curve_figure(results, figure, title=title)
-    s, notes = study_setting(matrices, view, depth), matrix_notes(matrices)
+        study = discrimination_study(qrels, runs, measures, view=view, depth=depth, gains=gains,
+                                     skip_missing=skip_missing, score_precision=score_precision, bootstrap=bootstrap,
+                                     seed=seed, alpha=alpha, figure=figure, title=title, progress=bar)
+    s, notes, results, figure = study.setting, study.notes, study.results, study.figure
     head = ["measure", "significant", "pairs", "power", "min_delta", "alpha", "bootstrap", "seed"]
     table = [[d.measure, d.significant, len(d.pair_asl), d.power, None if math.isnan(d.min_delta) else d.min_delta,
               alpha, bootstrap, seed] for d in results]
@@ -76,14 +66,14 @@ def discrimination_cmd(
     md_head = ["Measure", "Significant pairs", "Discriminative power", "Minimum delta"]
 
     def md():
-        return with_notes(cap + "\n\n" + markdown_table(md_head, discrimination_rows(results)), notes)
+        return with_notes(cap + "\n\n" + markdown_table(md_head, study.rows), notes)
 
     def tables():
         from workbench.core.table import Cell, Table
 
         return [Table(md_head, [[name, Cell(d.significant, sig), Cell(d.power, power),
                                  Cell(None if math.isnan(d.min_delta) else d.min_delta, delta)]
-                                for d, (name, sig, power, delta) in zip(results, discrimination_rows(results))],
+                                for d, (name, sig, power, delta) in zip(results, study.rows)],
                       caption=cap, notes=notes)]
 
     obj = {"study": "discrimination", **s, "alpha": alpha, "bootstrap": bootstrap, "seed": seed,

@@ -1,11 +1,11 @@
 """``workbench experiment downsampling``: self Kendall tau between the full pool and nested samples of it.
 
-One call of :func:`workbench.experiments.downsampling.self_tau_curves` plus
-the table and the figure.
+One call of :func:`workbench.api.experiments.downsampling_study` (the
+curves, drawn on request) plus the table.
 
 References
 ----------
-Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000), Fig. 1-2.
+Ferrante, Ferro, Losiouk, IRJ 2020, Fig. 1-2.
 """
 from __future__ import annotations
 
@@ -15,37 +15,14 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    ScorePrecisionOpt,
-    CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt, StudyGainsOpt, ViewOpt,
-    canonical_name, caption, check_range, csv_table, emit_table, fmt_number, prepare_study,
-    progress_bar, scorer,
+    ScorePrecisionOpt, CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SeedOpt, SkipOpt,
+    StudyGainsOpt, ViewOpt, caption, csv_table, emit_table, fmt_number, progress_bar, table_format,
 )
 
 
 def register(app: typer.Typer) -> None:
     """Add ``downsampling`` to ``app``."""
     app.command("downsampling")(downsampling_cmd)
-
-
-def _ints(text: str, name: str) -> list[int]:
-    """Comma-separated integers, or a one-line error naming the bad item.
-
-    >>> _ints("90, 50,5", "--fractions")
-    [90, 50, 5]
-    >>> _ints("90,half", "--fractions")
-    Traceback (most recent call last):
-    ...
-    workbench.errors.WorkbenchError: --fractions: 'half' is not an integer (in '90,half')
-    """
-    from workbench.errors import WorkbenchError
-
-    out = []
-    for item in (x.strip() for x in text.split(",")):
-        try:
-            out.append(int(item))
-        except ValueError:
-            raise WorkbenchError(f"{name}: {item!r} is not an integer (in {text!r})") from None
-    return out
 
 
 def downsampling_cmd(
@@ -67,39 +44,22 @@ def downsampling_cmd(
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Self Kendall tau of each measure between the full pool and nested random samples of it (seed 000 Fig. 1-2)."""
-    from dataclasses import replace
+    """Self Kendall tau of each measure between the full pool and nested random samples of it (Ferrante et al. 2020, Fig. 1-2)."""
+    from workbench.api.experiments import downsampling_study
 
-    from workbench.experiments.downsampling import curve_figure, self_tau_curves
+    from workbench.core.files import check_output_path
+    from workbench.core.table import format_of_path
 
-    fr = _ints(fractions, "--fractions")
-    st = [x.strip() for x in strategies.split(",")]
-    if "" in st:
-        from workbench.errors import WorkbenchError
-
-        raise WorkbenchError(f"--strategies {strategies!r}: name {st.index('') + 1} of {len(st)} is empty "
-                             "(a comma at the start or end, or two in a row); remove the extra comma")
-    check_range("--repetitions", repetitions, 1)
-    check_range("--seed", seed, 0)
-    names, q, r, fmt, output, figure = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt,
-                                                output, figure, as_json=as_json, score_precision=score_precision)
-    label = {n: canonical_name(n) for n in names}
-    total = len(st) * repetitions * len(fr)
-    with progress_bar(total=total, label="downsampling") as bar:
-        from workbench.experiments.correlation import overall_tau
-
-        result = self_tau_curves(q, r, names, score=scorer(view, depth, gains, skip_missing),
-                                 tau=lambda a, b: float(overall_tau(a, b)), fractions=fr, strategies=st,
-                                 repetitions=repetitions, seed=seed,
-                                 progress=lambda stage, done, tot: bar.advance(1, stage))
-        result = replace(result, measures=tuple(label[m] for m in result.measures),
-                         cells=tuple(replace(c, measure=label[c.measure]) for c in result.cells))
-        if figure is not None:
-            bar.phase("figure")
-            curve_figure(result, figure, title=title)
+    # --json is --format json; else the -o file's suffix, else Markdown
+    fmt = table_format(fmt, as_json) or ("json" if as_json else format_of_path(output, "md") if output else "md")
+    output = None if output is None else check_output_path(output)
+    with progress_bar(label="downsampling") as bar:
+        study = downsampling_study(qrels, runs, measures, view=view, depth=depth, gains=gains,
+                                   skip_missing=skip_missing, score_precision=score_precision, strategies=strategies,
+                                   fractions=fractions, repetitions=repetitions, seed=seed, figure=figure,
+                                   title=title, progress=bar)
+    result, s, figure = study.result, study.setting, study.figure
     rows = result.to_rows()
-    s = {"view": view, "depth": depth, "topics": len({t for t in q if any(g >= 1 for g in q[t].values())}),
-         "systems": list(r)}
     head = list(rows[0])
 
     cap = caption(f"Self Kendall's tau-b, mean ± sd over {repetitions} repetition(s), seed {seed}", s)

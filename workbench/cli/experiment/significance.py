@@ -1,12 +1,12 @@
 """``workbench experiment significance``: significantly different system pairs per measure.
 
-Tukey HSD after Kruskal-Wallis and after ANOVA
-(:mod:`workbench.experiments.significance`), optionally on each measure's
-interval transformation, plus the tables.
+One call of :func:`workbench.api.experiments.significance_study` (Tukey HSD
+after Kruskal-Wallis and after ANOVA, optionally on each measure's interval
+transformation) plus the tables.
 
 References
 ----------
-Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000), Tables 3-4.
+Ferrante, Ferro, Losiouk, IRJ 2020, Tables 3-4.
 """
 from __future__ import annotations
 
@@ -16,64 +16,14 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    ScorePrecisionOpt,
-    CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SkipOpt, StudyGainsOpt, ViewOpt,
-    canonical_name, caption, check_range, csv_table, emit_table, fmt_number, markdown_table, matrix_notes,
-    measure_names, prepare_study, progress_bar, scorer, study_setting, with_notes,
+    ScorePrecisionOpt, CutDepthOpt, FormatOpt, JsonOpt, MeasuresOpt, OutputOpt, QrelsArg, RunsArg, SkipOpt,
+    StudyGainsOpt, ViewOpt, caption, csv_table, emit_table, fmt_number, markdown_table, progress_bar, table_format, with_notes,
 )
 
 
 def register(app: typer.Typer) -> None:
     """Add ``significance`` to ``app``."""
     app.command("significance")(significance_cmd)
-
-
-def _transform(m, transform_depth: Optional[int]):
-    """The interval transformation ``rank[M]@N`` of ``m``; None for ir_measures floats and ranked measures.
-
-    ``N`` is ``--transform-depth`` when given, else the depth of the scored
-    rankings; a space too large to enumerate is one CLI line naming the
-    largest ``--transform-depth`` that fits.
-    """
-    from workbench.errors import WorkbenchError
-    from workbench.experiments.ranked import ranked_version
-
-    if not m.exact or m.spec is None:
-        return None
-    try:
-        return ranked_version(m, transform_depth, hint="give --transform-depth ")
-    except WorkbenchError as e:
-        raise type(e)(f"--transform: {e}") from None
-
-
-def _comparisons(m, alpha: float):
-    from workbench.errors import WorkbenchError
-    from workbench.experiments.significance import anova_tukey, kruskal_tukey
-
-    try:
-        return kruskal_tukey(m.floats, m.systems, alpha), anova_tukey(m.floats, m.systems, alpha)
-    except WorkbenchError as e:
-        raise type(e)(f"{m.measure}: {e}") from None
-
-
-def _find(name: str, names: list[str]) -> int:
-    """Index in ``names`` of measure ``name``, as typed or by canonical name (``RBP(p=0.8)`` is ``RBP(p=0.8)``)."""
-    from workbench.errors import WorkbenchError
-
-    canon = [canonical_name(n) for n in names]
-    for k, n in enumerate(names):
-        if name == n or _canonical_or_none(name) == canon[k]:
-            return k
-    raise WorkbenchError(f"--compare: measure {name!r} is not among --measures ({', '.join(names)})")
-
-
-def _canonical_or_none(name: str) -> Optional[str]:
-    from workbench.errors import WorkbenchError
-
-    try:
-        return canonical_name(name)
-    except WorkbenchError:
-        return None
 
 
 def _mc(mc) -> dict:
@@ -108,58 +58,40 @@ def significance_cmd(
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Significantly different system pairs per measure: Tukey HSD after Kruskal-Wallis and after ANOVA (seed 000 Tables 3-4).
+    """Significantly different system pairs per measure: Tukey HSD after Kruskal-Wallis and after ANOVA (Ferrante et al. 2020, Tables 3-4).
 
     CSV: the counts table; with --compare, a blank line and then the table of pairs decided differently.
     LaTeX: the same tables; in the pairs table a dagger marks each p-value below alpha.
     """
-    from workbench.errors import WorkbenchError
-    from workbench.experiments.significance import decision_changes, format_count
+    from workbench.api.experiments import significance_study
 
-    check_range("--alpha", alpha, 0, 1, open_interval=True)
-    if transform_depth is not None:
-        check_range("--transform-depth", transform_depth, 1)
-    pairs = [measure_names(text) for text in compare or []]
-    for text, ab in zip(compare or [], pairs):
-        if len(ab) != 2:
-            raise WorkbenchError(f"--compare {text!r}: give two measures A,B")
-    names, q, r, fmt, output, _ = prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output,
-                                                as_json=as_json, score_precision=score_precision)
-    idx = [(_find(a, names), _find(b, names)) for a, b in pairs]
-    rows = []
+    from workbench.core.files import check_output_path
+    from workbench.core.table import format_of_path
+
+    # --json is --format json; else the -o file's suffix, else Markdown
+    fmt = table_format(fmt, as_json) or ("json" if as_json else format_of_path(output, "md") if output else "md")
+    output = None if output is None else check_output_path(output)
     with progress_bar(label="significance") as bar:
-        matrices = scorer(view, depth, gains, skip_missing, bar)(q, r, names)
-        for m in matrices:
-            bar.phase(f"Tukey HSD {m.measure}")
-            row = dict(zip(("kw", "an"), _comparisons(m, alpha)), m=m, t=None)
-            if transform:
-                bar.phase(f"interval transformation {m.measure}")
-            if transform and (tm := _transform(m, transform_depth)) is not None:
-                row.update(zip(("tkw", "tan"), _comparisons(tm, alpha)), t=tm)
-                row.update(ckw=decision_changes(row["kw"], row["tkw"]), can=decision_changes(row["an"], row["tan"]))
-            rows.append(row)
-    changes = [{"measure_a": rows[i]["m"].measure, "measure_b": rows[j]["m"].measure, "test": test,
-                "system_a": c.a, "system_b": c.b, "kind": c.kind, "p_first": c.first.p_value,
-                "p_second": c.second.p_value, "diff_first": c.first.diff, "diff_second": c.second.diff}
-               for i, j in idx for key, test in (("kw", "kruskal-wallis+hsd"), ("an", "anova+hsd"))
-               for c in decision_changes(rows[i][key], rows[j][key]).changes]
-    s, notes = study_setting(matrices, view, depth), matrix_notes(matrices)
+        study = significance_study(qrels, runs, measures, view=view, depth=depth, gains=gains,
+                                   skip_missing=skip_missing, score_precision=score_precision, alpha=alpha,
+                                   compare=compare or [], transform=transform, transform_depth=transform_depth,
+                                   progress=bar)
+    rows, changes, pairs, s, notes = study.rows, study.changes, study.compare, study.setting, study.notes
 
     def counts(a, b):
         return [a.significant, a.ratio, b.significant, b.ratio]
 
     table, md_rows = [], []
     for row in rows:
-        kw, an, t = row["kw"], row["an"], row["t"]
-        table.append([row["m"].measure, kw.total, *counts(kw, an)])
-        md_rows.append([row["m"].measure, format_count(kw), format_count(an)])
+        kw, an, t = row.kw, row.an, row.t
+        table.append([row.m.measure, kw.total, *counts(kw, an)])
+        md_rows.append([row.m.measure, row.kw_text, row.an_text])
         if transform and t is not None:
-            table[-1] += [t.measure, *counts(row["tkw"], row["tan"]), row["ckw"].count, row["can"].count]
-            md_rows[-1] += [t.measure, format_count(row["tkw"]), format_count(row["tan"]), row["ckw"].count,
-                            row["can"].count]
+            table[-1] += [t.measure, *counts(row.tkw, row.tan), row.ckw.count, row.can.count]
+            md_rows[-1] += [t.measure, row.tkw_text, row.tan_text, row.ckw.count, row.can.count]
         elif transform:
             table[-1] += [None] * len(SIG_T_HEAD)
-            md_rows[-1] += ["n/a (ranked already)" if row["m"].exact else "n/a (ir_measures)", "-", "-", "-", "-"]
+            md_rows[-1] += ["n/a (ranked already)" if row.m.exact else "n/a (ir_measures)", "-", "-", "-", "-"]
 
     head = ["Measure", "Kruskal-Wallis + HSD", "ANOVA + HSD"]
     head += ["Interval version", "KW + HSD", "ANOVA + HSD", "KW changes", "ANOVA changes"] if transform else []
@@ -198,16 +130,15 @@ def significance_cmd(
         return text + ("\n" + csv_table(CHANGE_HEAD, [[c[k] for k in CHANGE_HEAD] for c in changes]) if pairs else "")
 
     def row_json(row):
-        d = {"measure": row["m"].measure, "topics": len(row["m"].topics), "kruskal_wallis_hsd": _mc(row["kw"]),
-             "anova_hsd": _mc(row["an"])}
+        d = {"measure": row.m.measure, "topics": len(row.m.topics), "kruskal_wallis_hsd": _mc(row.kw),
+             "anova_hsd": _mc(row.an)}
         if transform:
-            t = row["t"]
+            t = row.t
             d["transformed"] = t and {"measure": t.measure, "topics": len(t.topics),
-                                      "kruskal_wallis_hsd": _mc(row["tkw"]), "anova_hsd": _mc(row["tan"]),
-                                      "kruskal_wallis_changes": row["ckw"].count, "anova_changes": row["can"].count}
+                                      "kruskal_wallis_hsd": _mc(row.tkw), "anova_hsd": _mc(row.tan),
+                                      "kruskal_wallis_changes": row.ckw.count, "anova_changes": row.can.count}
         return d
 
     obj = {"study": "significance", **s, "alpha": alpha, "rows": [row_json(row) for row in rows],
-           "compare": [{"measure_a": rows[i]["m"].measure, "measure_b": rows[j]["m"].measure} for i, j in idx],
-           "changes": changes, "notes": notes}
+           "compare": pairs, "changes": changes, "notes": notes}
     emit_table(fmt, output, md, csv_text, obj, tables=tables)

@@ -1,10 +1,10 @@
 """``workbench experiment study``: the whole Robust 2003 study as one report.
 
-One call of :func:`workbench.papers.study.run_study`.
+One call of :func:`workbench.api.experiments.robust_study`.
 
 References
 ----------
-Seed 000 Tables 1-4, Fig. 1-2; seed 002 Tables 3-4, Fig. 13-14.
+Ferrante, Ferro and Losiouk (2020), Tables 1-4, Fig. 1-2; Ferro, Silvello, Keskustalo, Pirkola and Järvelin (2016), Tables 3-4, Fig. 13-14.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, SeedOpt, check_range, emit_json, progress_bar
+from workbench.cli.common import JsonOpt, SeedOpt, emit_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
@@ -23,37 +23,18 @@ def register(app: typer.Typer) -> None:
 
 
 def study_cmd(
-    data: Optional[Path] = typer.Option(None, "--data", help="Folder with qrels.txt and runs/ (default: <shared data>/robust03)."),
+    data: Optional[Path] = typer.Option(None, "--data", help="Folder with qrels.txt and runs/ (default: $WORKBENCH_DATA/robust03)."),
     reports: Path = typer.Option(Path("reports"), "--reports", help="Folder to write experiments-robust03.md and its figures into (created if missing)."),
     repetitions: int = typer.Option(5, "--repetitions", help="Seeded repetitions of every pool sample (>= 1)."),
     bootstrap: int = typer.Option(1000, "--bootstrap", help="Bootstrap samples B (>= 1)."),
     seed: int = SeedOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """The whole Robust 2003 study (seed 000 Tables 1-4, Fig. 1-2; seed 002 Tables 3-4, Fig. 13-14) as one report."""
-    from workbench.errors import WorkbenchError
-    from workbench.ipso.trec_runs import data_dir
-
-    from workbench.core.files import check_output_path
-
-    check_output_path(reports / "experiments-robust03.md", "--reports")
-    data = data_dir() / "robust03" if data is None else data
-    if not data.is_dir():
-        raise WorkbenchError(f"--data {str(data)!r}: no such folder")
-    check_range("--repetitions", repetitions, 1)
-    check_range("--bootstrap", bootstrap, 1)
-    check_range("--seed", seed, 0)
-    from workbench.papers.study import run_study
+    """The whole Robust 2003 study (Ferrante et al. 2020, Tables 1-4, Fig. 1-2; Ferro et al. 2016, Tables 3-4, Fig. 13-14) as one report."""
+    from workbench.api.experiments import robust_study
 
     with progress_bar(label="Robust 2003 study") as bar:
-        def progress(*args) -> None:
-            if len(args) == 3:
-                bar.phase(f"{args[0]} {args[1]}/{args[2]}")
-            else:
-                bar.phase(" ".join(str(a) for a in args))
-
-        path = run_study(data=data, out=reports, repetitions=repetitions, bootstrap=bootstrap, seed=seed,
-                         progress=progress)
+        path = robust_study(data, reports, repetitions=repetitions, bootstrap=bootstrap, seed=seed, progress=bar)
     if as_json:
         emit_json({"study": "robust03", "report": str(path), "repetitions": repetitions, "bootstrap": bootstrap,
                    "seed": seed})

@@ -1,13 +1,14 @@
-"""The ``workbench ipso`` group (seed 001): one module per subcommand, each one library call plus formatting.
+"""The ``workbench ipso`` group (Moffat and Mackenzie 2024): one module per subcommand, each parsing, one API call and formatting.
 
 The group's :data:`ipso_app` lives here and :func:`register` adds it to the
-main app; the subcommand modules import :mod:`workbench.cli.common` and no
-other module of the command line.
+main app; each subcommand module makes one call into :mod:`workbench.api.ipso`
+and formats its result with :mod:`workbench.cli.common`, no other module of
+the command line.
 
 References
 ----------
 Moffat and Mackenzie, "How much freedom does an effectiveness metric really
-have?", JASIST 2024 (seed 001).
+have?", JASIST 2024.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from workbench.cli.ipso import agreement, census, compare, freedom, grid, runs
 ipso_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Innate pairwise SERP orderings (seed 001): compare, census, freedom, runs, agreement, grid.",
+    help="Innate pairwise SERP orderings (Moffat and Mackenzie 2024): compare, census, freedom, runs, agreement, grid.",
 )
 
 

@@ -1,10 +1,10 @@
 """``workbench ipso agreement``: the IPSO sign test against the usual tests of six metrics (Fig. 7).
 
-One call of :func:`workbench.ipso.agreement.agreement` plus the table and figure.
+One call of :func:`workbench.api.ipso.agreement` (the figure drawn on request) plus the table.
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001).
+Moffat and Mackenzie, JASIST 2024.
 """
 from __future__ import annotations
 
@@ -29,41 +29,25 @@ def agreement_cmd(
     gains: Optional[str] = typer.Option(None, "--gains", help="Graded view with these gains, e.g. 0,1,2 (default: binary view)."),
     relevance_level: int = typer.Option(1, "--relevance-level", help="Binary view: relevant when grade >= this (also RR/P/AP)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level (p < alpha)."),
-    figure: Optional[Path] = typer.Option(None, "--figure", help="Stacked bars (seed 001 Fig. 7): writes .png and .pdf (a missing folder is created)."),
+    figure: Optional[Path] = typer.Option(None, "--figure", help="Stacked bars (Moffat and Mackenzie 2024, Fig. 7): writes .png and .pdf (a missing folder is created)."),
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     table: Optional[Path] = typer.Option(None, "--table", help="Also write the summary table to this file (atomically; a missing folder is created), in --format or as its suffix says (.md .csv .json .tex; default Markdown)."),
     score_precision: str = ScorePrecisionOpt,
     as_json: bool = JsonOpt,
     fmt: Optional[str] = TableFormatOpt,
 ) -> None:
-    """IPSO sign test vs paired t / Wilcoxon / sign tests of six metrics, all unordered run pairs (seed 001 Fig. 7)."""
-    from workbench.errors import WorkbenchError
-
+    """IPSO sign test vs paired t / Wilcoxon / sign tests of six metrics, all unordered run pairs (Moffat and Mackenzie 2024, Fig. 7)."""
     fmt = table_format(fmt, as_json)
     as_json = as_json or fmt == "json"
+    from workbench.api.ipso import AGREEMENT, AGREEMENT_NAMES, TEST_NAMES, agreement
     from workbench.core.files import check_output_path
-    from workbench.ipso.agreement import AGREEMENT, AGREEMENT_NAMES, TEST_NAMES, agreement, agreement_figure
 
-    if len(runs) < 2:
-        raise WorkbenchError(f"agreement: give at least two runs, got {len(runs)}")
-    if not 0 < alpha < 1:
-        raise WorkbenchError(f"alpha {alpha}: must be in (0, 1)")
-    if figure is not None and figure.suffix.lower() not in (".png", ".pdf"):
-        raise WorkbenchError(f"figure {str(figure)!r}: unknown format {figure.suffix!r} (use .png or .pdf)")
-    for path, what in ((figure, "--figure"), (table, "--table")):
-        if path is not None:
-            check_output_path(path, what)
-    n_pairs = len(runs) * (len(runs) - 1) // 2
-    with progress_bar(total=n_pairs, label="system pairs") as bar:
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage == "runs":
-                bar.phase(f"reading runs {done}/{total}")
-            else:
-                bar.advance(1, f"pair {done}/{total}")
-
-        result = agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=progress,
-                           score_precision=score_precision)
-        written = agreement_figure(result, figure, title=title) if figure is not None else []
+    if table is not None:
+        check_output_path(table, "--table")
+    with progress_bar(label="system pairs") as bar:
+        study = agreement(runs, qrels, depth, gains, relevance_level, alpha, figure=figure, title=title,
+                          score_precision=score_precision, progress=bar)
+    result, written, n_pairs = study.result, study.figures, study.pairs
     if table is not None:
         write_table_file(table, fmt, result.markdown, lambda: [result.table()])
     if fmt in ("md", "csv", "latex"):

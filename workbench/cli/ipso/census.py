@@ -1,10 +1,10 @@
 """``workbench ipso census``: exact counts of the IPSO categories over all pairs of runs (Table 2).
 
-One call of :func:`workbench.ipso.census.census` plus formatting.
+One call of :func:`workbench.api.ipso.census` plus formatting.
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001).
+Moffat and Mackenzie, JASIST 2024.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, progress_bar, setting, stdout
+from workbench.cli.common import JsonOpt, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -26,23 +26,18 @@ def census_cmd(
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Exact counts of equal/ni/ns/nonsep over all ordered pairs of runs in {0..c}^k (seed 001 Table 2)."""
-    from workbench.ipso.census import _float_fraction, census
+    """Exact counts of equal/ni/ns/nonsep over all ordered pairs of runs in {0..c}^k (Moffat and Mackenzie 2024, Table 2)."""
+    from workbench.api.ipso import census
 
-    depth, c, g, _ = setting(depth, grades, gains, None)
-    with progress_bar(total=depth, label=f"census depth {depth}") as bar:
-        steps_done = [0]
-
-        def advance(done: int) -> None:
-            bar.advance(done - steps_done[0])
-            steps_done[0] = done
-
-        result = census(depth, c, g, progress=advance)
+    with progress_bar(label=f"census depth {depth}") as bar:
+        result = census(depth, grades, gains, progress=bar)
+    c, g = result.grades, result.gains
     if as_json:
         emit_json(result.to_json())
         return
     stdout.print(f"depth {depth}, {c} relevant grade(s), gains {g}: {result.pairs} ordered pairs",
                  soft_wrap=True, highlight=False)
+    share = result.to_json()
     for key in ("equal", "ni", "ns", "nonsep"):
-        stdout.print(f"  {key:7s} {getattr(result, key)}  ({_float_fraction(getattr(result, key), result.pairs):.6%})",
+        stdout.print(f"  {key:7s} {getattr(result, key)}  ({share[key + '_fraction']:.6%})",
                      soft_wrap=True, highlight=False)

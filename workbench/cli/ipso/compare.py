@@ -1,10 +1,10 @@
 """``workbench ipso compare``: the IPSO category of two runs with its per-depth trace.
 
-One call of :func:`workbench.ipso.compare.compare` plus formatting.
+One call of :func:`workbench.api.ipso.compare` plus formatting.
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001).
+Moffat and Mackenzie, JASIST 2024.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, ipso_gains, stdout
+from workbench.cli.common import JsonOpt, emit_json, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -29,19 +29,15 @@ def compare_cmd(
     as_json: bool = JsonOpt,
 ) -> None:
     """IPSO category of RUN_A against RUN_B (equal/ni/ns/nonsep), the per-depth trace, dominance vs ipso."""
-    from workbench.ipso.compare import compare
-    from workbench.space.runs import Gains, format_run, parse_run
+    from workbench.api.ipso import compare
 
-    g = ipso_gains(grades, gains)
-    a, b = parse_run(run_a), parse_run(run_b)
-    if g is None:
-        g = Gains.default(max(1, max(a), max(b)))
-    result = compare(a, b, gains=g, depth=depth)
+    result = compare(run_a, run_b, depth=depth, grades=grades, gains=gains)
     if as_json:
         emit_json(result.to_json())
         return
+    shown = result.to_json()
     stdout.print(
-        f"A = {format_run(result.run_a)}, B = {format_run(result.run_b)}, "
+        f"A = {shown['run_a']}, B = {shown['run_b']}, "
         f"depth {result.depth}, gains {result.gains}: [bold]{result.category}[/bold]"
     )
     for note in result.notes:

@@ -1,10 +1,10 @@
 """``workbench ipso freedom``: the metric freedom of a pair of runs (Table 1).
 
-One call of :func:`workbench.ipso.freedom.freedom` plus formatting.
+One call of :func:`workbench.api.ipso.freedom` plus formatting.
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001).
+Moffat and Mackenzie, JASIST 2024.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, ipso_gains, stdout
+from workbench.cli.common import JsonOpt, emit_json, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -31,24 +31,12 @@ def freedom_cmd(
     topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 2 (needed by AP, nDCG, R, ...)."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Metric freedom of a pair (seed 001 Table 1): each measure's order, and exact parameter values where it ties."""
+    """Metric freedom of a pair (Moffat and Mackenzie 2024, Table 1): each measure's order, and exact parameter values where it ties."""
     from rich.markup import escape
 
-    from workbench.ipso.freedom import freedom
-    from workbench.errors import WorkbenchError
-    from workbench.space.runs import Topic
+    from workbench.api.ipso import freedom
 
-    if not measures.strip(" ,"):
-        raise WorkbenchError(f"--measures {measures!r}: name at least one measure, e.g. 'RR,P@3,RBP(p=0.5),AP'")
-    if param_measure is not None and not param_measure.strip(" ,"):
-        raise WorkbenchError(f"--param-measure {param_measure!r}: name a measure with a parameter, e.g. RBP")
-    g = ipso_gains(grades, gains)
-    t = Topic.parse(topic) if topic is not None else None
-    if g is None and t is not None:
-        from workbench.space.runs import Gains
-
-        g = Gains.default(t.grades)
-    result = freedom(run_a, run_b, measures, gains=g, topic=t, vary=param_measure, depth=depth)
+    result = freedom(run_a, run_b, measures, param_measure, depth=depth, grades=grades, gains=gains, topic=topic)
     if as_json:
         emit_json(result.to_json())
         return

@@ -1,10 +1,10 @@
 """``workbench ipso grid``: the grid of pair categories, rows and columns ordered by two measures (Fig. 2-3).
 
-One call of :func:`workbench.ipso.pairgrid.pair_grid` plus formatting and the figure.
+One call of :func:`workbench.api.ipso.grid` (the figure drawn on request) plus formatting.
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001).
+Moffat and Mackenzie, JASIST 2024.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, progress_bar, setting, stdout
+from workbench.cli.common import JsonOpt, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -32,22 +32,13 @@ def grid(
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """The grid of pair categories (equal/ni/ns/nonsep), rows and columns ordered by two measures (seed 001 Fig. 2-3)."""
-    from workbench.errors import WorkbenchError
-    from workbench.ipso.pairgrid import draw_pair_grid, pair_grid
+    """The grid of pair categories (equal/ni/ns/nonsep), rows and columns ordered by two measures (Moffat and Mackenzie 2024, Fig. 2-3)."""
+    from workbench.api.ipso import grid as pair_grid
 
-    for option, name in (("--rows", rows), ("--cols", cols)):
-        if not name.strip():
-            raise WorkbenchError(f"{option} {name!r}: name a measure, e.g. 'RBP(p=0.5)' or AP")
-    depth, c, g, t = setting(depth, grades, gains, topic)
-    if figure is not None and figure.suffix.lower() not in (".png", ".pdf"):
-        raise WorkbenchError(f"figure {str(figure)!r}: unknown format {figure.suffix!r} (use .png or .pdf)")
     with progress_bar(label=f"pair grid {rows} x {cols}") as bar:
-        bar.phase("categories")
-        result = pair_grid(depth, rows, cols, grades=c, gains=g, topic=t)
-        if figure is not None:
-            bar.phase("drawing")
-            draw_pair_grid(result, figure, title=title)
+        result = pair_grid(depth, rows, cols, grades=grades, gains=gains, topic=topic, figure=figure, title=title,
+                           progress=bar)
+    c, g, t = result.grades, result.gains, result.topic
     out = result.to_json()
     out["figure"] = None if figure is None else str(figure)
     if as_json:

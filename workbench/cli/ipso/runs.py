@@ -1,10 +1,10 @@
 """``workbench ipso runs``: IPSO per topic between two TREC runs, with the sign test (Fig. 5).
 
-One call of :func:`workbench.ipso.trec_runs.compare_runs` plus the table.
+One call of :func:`workbench.api.ipso.runs` plus the table.
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001).
+Moffat and Mackenzie, JASIST 2024.
 """
 from __future__ import annotations
 
@@ -35,21 +35,17 @@ def runs_cmd(
     as_json: bool = JsonOpt,
     fmt: Optional[str] = TableFormatOpt,
 ) -> None:
-    """IPSO per topic between two TREC runs: categories, counts, sign test on |ni| vs |ns|, seed 001 Fig. 5 table."""
+    """IPSO per topic between two TREC runs: categories, counts, sign test on |ni| vs |ns|, Moffat and Mackenzie (2024), Fig. 5 table."""
     from rich.console import Console
-
-    from workbench.errors import WorkbenchError
 
     fmt = table_format(fmt, as_json)
     as_json = as_json or fmt == "json"
+    from workbench.api.ipso import runs
     from workbench.core.files import check_output_path
-    from workbench.ipso.trec_runs import compare_runs
 
-    if not 0 < alpha < 1:
-        raise WorkbenchError(f"alpha {alpha}: must be in (0, 1)")
     if table is not None:
         check_output_path(table, "--table")
-    result = compare_runs(run_a, run_b, qrels, depth, gains, relevance_level, alpha, score_precision=score_precision)
+    result = runs(run_a, run_b, qrels, depth, gains, relevance_level, alpha, score_precision=score_precision)
     if table is not None:
         write_table_file(table, fmt, result.markdown, lambda: [result.table()])
     if fmt in ("md", "csv", "latex"):
@@ -79,10 +75,10 @@ def runs_cmd(
 
 
 def _rich_rows_table(result):
-    """A rich table of the seed 001 Fig. 5 rows (groups separated by a rule)."""
+    """A rich table of the Moffat and Mackenzie (2024), Fig. 5 rows (groups separated by a rule)."""
     from rich.table import Table
 
-    from workbench.ipso.trec_runs import METRICS, TIE
+    from workbench.api.ipso import METRICS, TIE
 
     table = Table(show_lines=False)
     for head in ["Grp", "Topic", "A", "B", "Relationship"] + [result.label(m) for m in METRICS]:

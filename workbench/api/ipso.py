@@ -1,0 +1,256 @@
+"""Innate pairwise SERP orderings, one call each: ``workbench ipso grid|compare|census|freedom|runs|agreement``.
+
+Each function takes what its command takes (depth, grades, gains ``"0,1,3"``,
+topic ``"2,1"``, runs ``"0110"``, measure names, TREC files), checks them
+with the command's one-line messages (typed errors of
+:mod:`workbench.errors`; options named as the caller spells them:
+``grades=2`` in Python, ``--grades 2`` on the command line), computes and
+returns the library's result object; a figure asked for is drawn on the way.
+The command line only formats the result.
+
+``progress`` is a progress report (:mod:`workbench.api.progress`: the
+command line's progress bar); ``None`` runs silently.
+
+Examples
+--------
+>>> from workbench.api.ipso import compare
+>>> compare("0110", "1001", depth=4).category
+'nonsep'
+
+References
+----------
+Moffat and Mackenzie, "How much freedom does an effectiveness metric really
+have?", JASIST 75(6), 2024.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from workbench.api.progress import reporter
+from workbench.api.convert import as_depth, as_gains, as_grades, as_setting, as_topic, option
+from workbench.errors import BadGainsError, WorkbenchError
+
+__all__ = ["setting", "gains_of", "census", "compare", "freedom", "grid", "runs", "agreement", "AgreementStudy"]
+
+#: Names the command line's tables take from the library (loaded on first use): the agreement categories of
+#: one run pair (seed 001 Fig. 7), their names and the tests' names; the metrics of ``ipso runs``' table (seed
+#: 001 Fig. 5) and the difference below which two scores tie.
+_LIBRARY_NAMES = {"AGREEMENT": "workbench.ipso.agreement", "AGREEMENT_NAMES": "workbench.ipso.agreement",
+                  "TEST_NAMES": "workbench.ipso.agreement", "METRICS": "workbench.ipso.trec_runs",
+                  "TIE": "workbench.ipso.trec_runs"}
+
+
+def __getattr__(name: str):
+    if name in _LIBRARY_NAMES:
+        import importlib
+
+        return getattr(importlib.import_module(_LIBRARY_NAMES[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def setting(depth, grades=None, gains=None, topic=None):
+    """``(depth, c, Gains, Topic|None)`` from the common options (:func:`workbench.api.convert.as_setting`).
+
+    >>> d, c, g, t = setting(4, gains="0,1,3")
+    >>> d, c, str(g), t
+    (4, 2, '0,1,3', None)
+    >>> setting(4, grades=2, gains="0,1")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadGainsError: gains 0,1: give 3 values for grades=2
+    """
+    n = as_depth(depth)
+    c, g, t = as_setting(grades, gains, topic)
+    return n, c, g, t
+
+
+def gains_of(grades=None, gains=None):
+    """The gain mapping from ``grades``/``gains``, or None when neither is given (the runs decide).
+
+    >>> str(gains_of(grades=2)), gains_of()
+    ('0,1,2', None)
+    >>> gains_of(grades=2, gains="0,1")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadGainsError: gains 0,1: give 3 values for grades=2
+    """
+    from workbench.space.runs import Gains
+
+    c = as_grades(grades)
+    g = as_gains(gains)
+    if g is not None:
+        if c is not None and g.grades != c:
+            raise BadGainsError(f"gains {g}: give {c + 1} values for {option('grades', c)}")
+        return g
+    return Gains.default(c) if c is not None else None
+
+
+def census(depth=4, grades=None, gains=None, progress=None):
+    """Exact counts of the IPSO categories over all ordered pairs of runs (``workbench ipso census``).
+
+    ``progress.advance`` counts the depths done.
+
+    >>> census(5).nonsep, census(5).pairs
+    (132, 1024)
+    """
+    from workbench.ipso.census import census as run_census
+
+    bar = reporter(progress)
+    n, c, g, _ = setting(depth, grades, gains, None)
+    bar.total(n)
+    done = [0]
+
+    def advance(now: int) -> None:
+        bar.advance(now - done[0])
+        done[0] = now
+
+    return run_census(n, c, g, progress=advance)
+
+
+def compare(run_a, run_b, depth=None, grades=None, gains=None):
+    """The IPSO category of ``run_a`` against ``run_b`` with its per-depth trace (``workbench ipso compare``).
+
+    Gains default to ``g(i) = i`` up to ``grades``, else up to the largest grade present.
+
+    >>> compare("02", "11", gains="0,1,2").differ
+    True
+    """
+    from workbench.ipso.compare import compare as run_compare
+    from workbench.space.runs import Gains, parse_run
+
+    g = gains_of(grades, gains)
+    a, b = parse_run(run_a), parse_run(run_b)
+    if g is None:
+        g = Gains.default(max(1, max(a), max(b)))
+    return run_compare(a, b, gains=g, depth=depth)
+
+
+def freedom(run_a, run_b, measures="RR,P,RBP(p=0.5)", param_measure=None, depth=None, grades=None, gains=None,
+            topic=None):
+    """Each measure's order of a pair, and the exact parameter values where it ties (``workbench ipso freedom``).
+
+    ``param_measure`` names the measures whose parameter is swept (default:
+    the parameterised ones in ``measures``).
+
+    >>> f = freedom("100", "011", "RR,P@3")
+    >>> f.category, [(m.measure, m.order) for m in f.orders]
+    ('nonsep', [('RR', 'a>b'), ('P@3', 'a<b')])
+    """
+    from workbench.ipso.freedom import freedom as run_freedom
+    from workbench.space.runs import Gains
+
+    if not measures.strip(" ,"):
+        raise WorkbenchError(f"{option('measures', repr(measures))}: name at least one measure, e.g. 'RR,P@3,RBP(p=0.5),AP'")
+    if param_measure is not None and not param_measure.strip(" ,"):
+        raise WorkbenchError(f"{option('param_measure', repr(param_measure))}: name a measure with a parameter, e.g. RBP")
+    g = gains_of(grades, gains)
+    t = as_topic(topic)
+    if g is None and t is not None:
+        g = Gains.default(t.grades)
+    return run_freedom(run_a, run_b, measures, gains=g, topic=t, vary=param_measure, depth=depth)
+
+
+def _figure_suffix(figure) -> None:
+    if figure is not None and Path(figure).suffix.lower() not in (".png", ".pdf"):
+        raise WorkbenchError(f"figure {str(figure)!r}: unknown format {Path(figure).suffix!r} (use .png or .pdf)")
+
+
+def grid(depth=4, rows="RBP(p=0.5)", cols="AP", grades=None, gains=None, topic=None, figure=None,
+         title: Optional[str] = None, progress=None):
+    """The grid of pair categories, rows and columns ordered by two measures (``workbench ipso grid``).
+
+    ``figure`` (``.png`` or ``.pdf``) draws it as in seed 001 Fig. 2-3.
+
+    >>> g = grid(2, "RBP(p=0.5)", "RR")
+    >>> g.n, g.counts["equal"]
+    (4, 4)
+    """
+    from workbench.ipso.pairgrid import draw_pair_grid, pair_grid
+
+    bar = reporter(progress)
+    for key, name in (("rows", rows), ("cols", cols)):
+        if not name.strip():
+            raise WorkbenchError(f"{option(key, repr(name))}: name a measure, e.g. 'RBP(p=0.5)' or AP")
+    n, c, g, t = setting(depth, grades, gains, topic)
+    _figure_suffix(figure)
+    bar.phase("categories")
+    result = pair_grid(n, rows, cols, grades=c, gains=g, topic=t)
+    if figure is not None:
+        bar.phase("drawing")
+        draw_pair_grid(result, figure, title=title)
+    return result
+
+
+def _alpha(alpha: float) -> None:
+    if not 0 < alpha < 1:
+        raise WorkbenchError(f"alpha {alpha}: must be in (0, 1)")
+
+
+def runs(run_a, run_b, qrels, depth: int = 10, gains=None, relevance_level: int = 1, alpha: float = 0.05,
+         score_precision: str = "float32"):
+    """IPSO per topic between two TREC run files, with the sign test on ``|ni|`` vs ``|ns|`` (``workbench ipso runs``).
+
+    >>> from pathlib import Path
+    >>> trec = Path(__file__).resolve().parents[2] / "examples" / "trec"
+    >>> r = runs(trec / "run.good.txt", trec / "run.poor.txt", trec / "qrels.txt", depth=5)
+    >>> r.name_a, r.name_b, len(r.rows)
+    ('run.good.txt', 'run.poor.txt', 8)
+    """
+    from workbench.ipso.trec_runs import compare_runs
+
+    _alpha(alpha)
+    return compare_runs(run_a, run_b, qrels, depth, gains, relevance_level, alpha, score_precision=score_precision)
+
+
+@dataclass
+class AgreementStudy:
+    """The agreement of the IPSO sign test with six metrics' tests (``result``) and the figure files written."""
+
+    result: Any
+    figures: list
+
+    @property
+    def pairs(self) -> int:
+        """Unordered run pairs compared."""
+        return len(self.result.pairs)
+
+
+def agreement(runs, qrels, depth: int = 10, gains=None, relevance_level: int = 1, alpha: float = 0.05,
+              figure=None, title: Optional[str] = None, score_precision: str = "float32",
+              progress=None) -> AgreementStudy:
+    """The IPSO sign test against paired t, Wilcoxon and sign tests of six metrics (``workbench ipso agreement``).
+
+    All unordered pairs of ``runs`` (two or more files); ``figure`` writes the
+    stacked bars of seed 001 Fig. 7 as ``.png`` and ``.pdf``.
+    ``progress.advance`` counts the pairs.
+
+    >>> agreement(["a.txt"], "q.txt")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.WorkbenchError: agreement: give at least two runs, got 1
+    """
+    from workbench.core.files import check_output_path
+    from workbench.ipso.agreement import agreement as run_agreement, agreement_figure
+
+    bar = reporter(progress)
+    runs = list(runs)
+    if len(runs) < 2:
+        raise WorkbenchError(f"agreement: give at least two runs, got {len(runs)}")
+    _alpha(alpha)
+    _figure_suffix(figure)
+    if figure is not None:
+        check_output_path(figure, option("figure"))
+    bar.total(len(runs) * (len(runs) - 1) // 2)
+
+    def stage(text: str, done: int, total: int) -> None:
+        if text == "runs":
+            bar.phase(f"reading runs {done}/{total}")
+        else:
+            bar.advance(1, f"pair {done}/{total}")
+
+    result = run_agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=stage,
+                           score_precision=score_precision)
+    written = agreement_figure(result, figure, title=title) if figure is not None else []
+    return AgreementStudy(result, list(written))
