@@ -195,9 +195,11 @@ def test_two_grade_census_equals_the_kernel_method_sum(depth):
 
 def test_binary_closed_form_obligation_notices_a_wrong_dp(monkeypatch):
     import workbench.core.lattice_paths as lattice_paths
+    import workbench.scale.proofs as proofs
     from workbench.scale.proofs import ob_census_binary_closed_form
 
     real = lattice_paths.nonnegative_walks
-    monkeypatch.setattr(lattice_paths, "nonnegative_walks", lambda k, steps: real(k, steps) + (k == 40))
+    for module in (lattice_paths, proofs):  # the proof holds its own name for it
+        monkeypatch.setattr(module, "nonnegative_walks", lambda k, steps: real(k, steps) + (k == 40))
     outcome = ob_census_binary_closed_form({"obligation": "census_binary_closed_form", "grades": 1})
     assert outcome.status == "unknown" and "fast DP at depth 40" in outcome.detail

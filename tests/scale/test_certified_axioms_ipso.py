@@ -132,6 +132,7 @@ def test_freedom_undecided_signs_are_unknown_never_guessed(monkeypatch):
         raise UndecidedComparisonError("no ball excludes 0")
 
     monkeypatch.setattr("workbench.core.certified.sign_at", undecided)
+    monkeypatch.setattr(fr, "sign_at", undecided)  # freedom holds its own name for it
     s = fr._certified_sweep("dp", "b", ParamSpec("b", Fraction(1), Fraction(0)), 1 - 2**-x - 3**-x, x)
     assert [r["order"] for r in s.regions] == ["unknown", "tie", "unknown"]
     assert all("no ball excludes 0" in r["reason"] for r in s.regions if r["order"] == "unknown")

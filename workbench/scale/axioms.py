@@ -76,12 +76,13 @@ from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
+import sympy
 
-from workbench.errors import WorkbenchError
+from workbench.errors import BadRunError, WorkbenchError
 from workbench.core.exact import INT64_SAFE, ValueBlock, exact_str, signs_of_rows, to_float
 from workbench.scale.axiom_report import AXIOMS, REPRESENTATION_JSON_LIMIT, AxiomReport, AxiomResult  # noqa: F401 (public here)
 from workbench.scale.intrinsic import sorted_distinct
-from workbench.space.runs import Gains, format_run
+from workbench.space.runs import Gains, format_run, parse_run
 from workbench.scale.structures import (  # noqa: F401 - re-exported: explicit structures and their file format
     RELATION_LIMIT,
     IntervalRelation,
@@ -91,6 +92,7 @@ from workbench.scale.structures import (  # noqa: F401 - re-exported: explicit s
     read_structure,
     relation_from_values,
 )
+from workbench.scale.classify import ENUMERATION_LIMIT
 
 #: Most distinct values settled by the exhaustive search (beyond: spacing lemma).
 SEARCH_LIMIT = 4096
@@ -313,8 +315,6 @@ def affine_fit(reference: Sequence[int], values: ValueBlock) -> tuple | None:
     alpha = (values.value(i1) - values.value(i0)) / dr
     beta = values.value(i0) - alpha * int(ref[i0])
     if not isinstance(alpha, Fraction):
-        import sympy
-
         alpha, beta = sympy.simplify(alpha), sympy.simplify(beta)
     return alpha, beta
 
@@ -438,8 +438,6 @@ def check_measure(measure, space, gains: Gains | None = None) -> AxiomReport:
     ----------
     Seed 003 sec. 2 (Definition 1, Theorem 1).
     """
-    from workbench.scale.classify import ENUMERATION_LIMIT
-
     gains = gains or Gains.default(space.grades)
     measure.check_topic(space.topic)
     runs = space.array(limit=ENUMERATION_LIMIT)
@@ -465,8 +463,6 @@ def check_rank(order, space) -> AxiomReport:
     ----------
     Seed 003 sec. 2 steps 1-5, sec. 4 (SBTO) and 5 (RBTO).
     """
-    from workbench.scale.classify import ENUMERATION_LIMIT
-
     if order.kind != "total":
         raise WorkbenchError(f"order {order.name!r} is {order.kind}: a rank function needs a total order (rank or set)")
     order.check_space(space)
@@ -491,9 +487,6 @@ def relation_runs(relation: IntervalRelation, grades: int, source: str = "the st
     ----------
     Seed 003 sec. 2; SPEC section 1 (judged runs).
     """
-    from workbench.errors import BadRunError
-    from workbench.space.runs import parse_run
-
     rows = []
     for name in relation.elements:
         try:

@@ -45,7 +45,7 @@ import numpy as np
 import sympy
 
 from workbench.core.certified import RealRoot, ball, domain_roots, in_unsettled, sign_at
-from workbench.core.exact import exact_str
+from workbench.core.exact import exact_str, signs_of_rows
 from workbench.errors import NotExpressibleError, SpaceTooLargeError, UndecidedComparisonError
 from workbench.scale.axiom_report import AxiomResult, spacing_failure
 from workbench.scale.axioms import axioms_by_construction, check_measure
@@ -278,8 +278,6 @@ class CertifiedAxiomAnalysis:
                                   f"(all {self.runs} runs scored, exact radicals; {report.method})")
 
     def _certify_at_root(self, at) -> tuple:
-        from workbench.core.exact import signs_of_rows
-
         try:
             block = self.measure.with_params(**{self.param: at}).evaluate(
                 np.asarray(self.rows, dtype=np.int64), self.gains, self.space.topic)

@@ -59,16 +59,23 @@ from typing import Callable
 
 import numpy as np
 import sympy
+import flint
 
 from workbench.core.algebraic import AlgebraicPoint, as_sympy, compare_reals, roots_in
 from workbench.core.exact import exact_str, json_float as to_float
-from workbench.errors import NotExpressibleError, SpaceTooLargeError, WorkbenchError
+from workbench.errors import BadParameterError, NotExpressibleError, SpaceTooLargeError, WorkbenchError
 from workbench.scale.axiom_report import AXIOMS, AxiomResult, spacing_failure
 from workbench.scale.axioms import axioms_by_construction, check_measure
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.space.runs import Gains, format_run
 from workbench.space.setting import Setting, SettingFields
 from workbench.core.exact import about
+from workbench.core.budget import Estimate, refuse_unless_fits
+from workbench.measures.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.scale.axioms_certified import CertifiedAxiomAnalysis, SECONDS_PER_FUNCTION
+from workbench.scale.thresholds import continuous_param_spec, free_name
+from workbench.scale.thresholds_certified import is_transcendental_in
 
 #: Most runs scored as polynomials (one sympy expression each).
 RUN_LIMIT = 4096
@@ -211,8 +218,6 @@ class AxiomRegions(SettingFields):
         ----------
         Seed 003 Def. 1.
         """
-        from workbench.errors import BadParameterError
-
         q = Fraction(value)
         for r in self.regions:
             if r.contains(q):
@@ -320,8 +325,6 @@ def _critical_polynomials(V: np.ndarray) -> list[tuple]:
 
 def _irreducible_factors(polys: list[tuple]) -> list[tuple]:
     """Distinct irreducible factors (primitive, positive leading coefficient, degree >= 1)."""
-    import flint
-
     out = set()
     for row in polys:
         _, facs = flint.fmpz_poly(list(row)).factor()
@@ -413,8 +416,6 @@ class _PointValues:
             self._gap_equal = lambda i, j: self._gap(i) == self._gap(j)
 
     def _algebraic(self, V: np.ndarray, den: int, a: AlgebraicPoint) -> None:
-        import flint
-
         f = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(a.coeffs)])
         reduced = [flint.fmpq_poly([int(c) for c in row]) % f for row in V.tolist()]
         keys = [tuple(str(c) for c in r.coeffs()) for r in reduced]
@@ -450,8 +451,6 @@ class _PointValues:
 
     @staticmethod
     def _horner_arb(poly, ball):
-        import flint
-
         acc = flint.arb(0)
         for c in reversed(poly.coeffs()):
             acc = acc * ball + flint.arb(c)
@@ -487,8 +486,6 @@ class _Analysis:
     """Run polynomials of one (measure, parameter, space) and verdicts at exact points."""
 
     def __init__(self, measure, param: str, space, gains: Gains, step) -> None:
-        from workbench.scale.thresholds import continuous_param_spec
-
         self.measure, self.param, self.space, self.gains = measure, param, space, gains
         self.ps = continuous_param_spec(measure, param)
         self.x = sympy.Symbol(param, positive=True)
@@ -695,11 +692,6 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
     ----------
     Seed 003 Def. 1 and Theorem 1; SPEC sections 3 and 6.
     """
-    from workbench.measures.names import parse_measure
-    from workbench.scale.thresholds import free_name
-
-    from workbench.order.orders import get_order
-
     if isinstance(measure, str):
         measure = parse_measure(measure)
     order = get_order(order if order is not None else space.kind) if not hasattr(order, "check_space") else order
@@ -709,7 +701,6 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
         raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
     measure.check_topic(space.topic)
     step = progress or (lambda phase: None)
-    from workbench.scale.thresholds_certified import is_transcendental_in
 
     if is_transcendental_in(measure, param, space, gains):
         return _certified_axioms(measure, param, order, space, gains, step)
@@ -749,9 +740,6 @@ def certified_estimate(functions: int):
     >>> certified_estimate(271).seconds
     5.42
     """
-    from workbench.core.budget import Estimate
-    from workbench.scale.axioms_certified import SECONDS_PER_FUNCTION
-
     return Estimate(f"certified root isolation of {functions:,} distinct critical functions",
                     bytes=0.0, seconds=functions * SECONDS_PER_FUNCTION)
 
@@ -762,10 +750,6 @@ def _certified_axioms(measure, param, order, space, gains, step) -> AxiomRegions
     Regions whose verdict certified numerics cannot decide have axiom iv
     ``holds`` None (:attr:`AxiomRegion.unknown`), never a guess.
     """
-    from workbench.core.budget import refuse_unless_fits
-    from workbench.scale.axioms_certified import CertifiedAxiomAnalysis
-    from workbench.scale.thresholds import continuous_param_spec, free_name
-
     ps = continuous_param_spec(measure, param)
 
     def estimate(functions: int) -> None:

@@ -67,10 +67,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from workbench.core.exact import exact_str, json_float as to_float
-from workbench.errors import NotExpressibleError, WorkbenchError
+from workbench.errors import BadDepthError, NotExpressibleError, WorkbenchError
 from workbench.scale.axiom_report import AXIOMS
 from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.space.setting import Setting, SettingFields
+from workbench.core.deadline import check, clip, z3_section
+from workbench.measures.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.scale.classify import ENUMERATION_LIMIT
+from workbench.scale.smt import SMT_MAX_DEPTH, SymbolicRuns, Watchdog, linearize
+from workbench.space.spaces import Space
 
 STATUSES = ("holds", "fails", "unknown")
 #: Default time limit per axiom, in seconds.
@@ -177,15 +183,11 @@ class _Budget:
 
     def left(self) -> float:
         """Seconds left; also a safe point where the command's deferred ``--timeout`` raises."""
-        from workbench.core.deadline import check
-
         check()
         return self.end - time.perf_counter()
 
     def ms(self) -> int:
         """z3's timeout in milliseconds: what is left of this budget, clipped to the command's deadline."""
-        from workbench.core.deadline import clip
-
         return max(1, int(clip(self.left()) * 1000))
 
 
@@ -238,8 +240,6 @@ class _Space:
 
     def run(self):
         """A fresh symbolic run: ``(grades, constraints, term)``."""
-        from workbench.scale.smt import linearize, SymbolicRuns
-
         z3 = self.z3
         self.count += 1
         R = SymbolicRuns(z3, self.depth, self.gains.grades, f"e{self.count}_")
@@ -305,8 +305,6 @@ def _real(z3, q: Fraction):
 
 
 def _check(z3, solver, budget: _Budget):
-    from workbench.scale.smt import Watchdog
-
     if budget.left() <= 0:
         raise _Undecided("timeout")
     solver.set("timeout", budget.ms())
@@ -393,7 +391,6 @@ class _Solvability:
         opt.set("timeout", self.budget.ms())
         opt.add(*cons, *[c(t) for c in conditions])
         (opt.minimize if lowest else opt.maximize)(t)
-        from workbench.scale.smt import Watchdog
 
         with Watchdog(z3, self.budget.left() + 1.0):
             answer = opt.check()
@@ -502,9 +499,6 @@ class _Solvability:
 
 def _recheck(sp: _Space, z3, quad, budget: _Budget) -> dict:
     """The witness re-checked exactly: values of the four runs, premises, and the needed value absent."""
-    from workbench.scale.classify import ENUMERATION_LIMIT
-    from workbench.space.spaces import Space
-
     a, b, c, d = quad
     m, g, t = sp.measure, sp.gains, sp.topic
     va, vb, vc, vd = (Fraction(m.value(r, g, t)) for r in quad)
@@ -569,11 +563,8 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
     ----------
     Seed 003 Def. 1; DESIGN.md, "Three-valued answers" and "let z3 search spaces too large to enumerate".
     """
+    # z3 is slow to load; only the SMT proofs use it
     import z3
-
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.scale.smt import SMT_MAX_DEPTH
 
     if isinstance(measure, str):
         measure = parse_measure(measure)
@@ -584,8 +575,6 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
         raise WorkbenchError(f"timeout {timeout!r}: must be a positive, finite number of seconds per axiom "
                              f"up to {MAX_AXIOM_TIMEOUT:,} (z3's limit, about 49 days)")
     if depth > SMT_MAX_DEPTH:
-        from workbench.errors import BadDepthError
-
         raise BadDepthError(f"depth {depth}: the SMT encoding goes up to depth {SMT_MAX_DEPTH}")
     gains = gains or Gains.default(grades)
     if gains.grades != grades:
@@ -597,7 +586,6 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 1000 + 12 * depth))
     results = {}
-    from workbench.core.deadline import z3_section
 
     try:
         with z3_section(z3):  # --timeout interrupts z3 and raises at a safe point, not in a z3 destructor

@@ -34,6 +34,9 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
+import sys
+import time
+import tracemalloc
 
 import numpy as np
 
@@ -42,10 +45,24 @@ from workbench.core.exact import ValueBlock, exact_str, json_float as to_float, 
 from workbench.measures.additive import additive_form
 from workbench.scale import kind_blocks
 from workbench.scale.by_cover_type import decided_by_cover_type, distinct_values, summary_by_cover_type
-from workbench.scale.intrinsic import Intrinsic, interval_transformation, intrinsic_category, sorted_distinct
+from workbench.scale.intrinsic import (
+    CATEGORIES, Intrinsic, interval_transformation, intrinsic_category, sorted_distinct,
+)
 from workbench.space.runs import Gains, Run, format_run
 from workbench.space.setting import Setting, SettingFields
 from workbench.core.exact import about
+from workbench.core.budget import (
+    Estimate, human_bytes, human_seconds, largest_fitting, memory_budget, refuse_unless_fits,
+)
+from workbench.core.display import Markup, bold, cell, code, html_fields
+from workbench.core.executors import (
+    DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, open_executor, probe_scheduler,
+)
+from workbench.core.frames import frame
+from workbench.core.readable import joined, show_value as readable_value, show_values
+from workbench.order.covers import estimate_covers
+from workbench.scale.stream import DEFAULT_BLOCK, classify_block, in_process, job_for, run_blocks, shippable
+from workbench.space.spaces import Space, about_runs, log2_space_size
 
 VERDICTS = ("interval", "ordinal", "strict", "weak", "violated")
 
@@ -139,9 +156,6 @@ class Workload:
         return 2.0 ** min(self.log2_runs, 1000.0)
 
     def estimate(self) -> "Estimate":
-        from workbench.core.budget import Estimate
-        from workbench.space.spaces import about_runs
-
         n, d, c = self.runs, self.depth, self.covers
         ib, ob = self.int_bytes, self.obj_bytes
         mem = (n * (_MEM_PER_RUN_POSITION * d + _MEM_PER_INT_BYTE * ib + _MEM_PER_OBJ_BYTE * ob
@@ -166,10 +180,6 @@ class Workload:
         log2(runs))`` more runs for the rule-based orders (moves at positions
         in the block's shared prefix land in other blocks).
         """
-        from workbench.core.budget import Estimate
-        from workbench.scale.stream import DEFAULT_BLOCK
-        from workbench.space.spaces import about_runs
-
         if self.log2_runs >= 1000:
             return Estimate(about_runs(self.log2_runs), float("inf"), float("inf"))
         block = block or DEFAULT_BLOCK
@@ -194,8 +204,6 @@ class Workload:
 
 def _value_bytes(block) -> tuple[float, float]:
     """``(int64 bytes, Python-int bytes)`` of exact coordinates per run of a value block."""
-    import sys
-
     coords = getattr(block, "coords", None)
     if coords is None or len(coords) == 0:
         return 8.0, 0.0
@@ -215,10 +223,6 @@ def _probe(measure, kind: str, depth: int, grades: int, topic, gains) -> tuple[f
     :mod:`tracemalloc`; the difference of the peaks over the difference of
     the sizes is what scoring one more run allocates.
     """
-    import tracemalloc
-
-    from workbench.space.spaces import Space
-
     key = (str(measure), kind, depth, grades, topic, gains)
     if key not in _PROBES:
         if len(_PROBES) > 256:
@@ -254,10 +258,6 @@ def classify_workload(measure, order, kind: str, depth: int, grades: int, topic,
     (logarithms bring one coordinate per position, rational values grow with
     the depth) and the order's rules are run on the sample to count covers.
     """
-    from workbench.order.covers import estimate_covers
-    from workbench.core.budget import memory_budget
-    from workbench.space.spaces import Space, log2_space_size
-
     lg = log2_space_size(kind, depth, grades, topic)
     if lg > 40 or (not streaming and 2.0**lg * depth > 4 * memory_budget()[0]):
         return Workload(lg, depth, covers=2.0 ** min(lg, 1000.0))
@@ -289,12 +289,6 @@ def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gain
     runs through :func:`workbench.scale.stream.classify_block` twice: once
     timed, once under :mod:`tracemalloc`.
     """
-    import time
-    import tracemalloc
-
-    from workbench.scale.stream import classify_block, job_for
-    from workbench.space.spaces import Space
-
     key = ("stream", str(measure), order.name, kind, depth, grades, topic, gains)
     if key not in _PROBES:
         if len(_PROBES) > 256:
@@ -359,8 +353,6 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
     ``classify DCG on rank order at depth 24: 16,777,216 runs needing ~12 GB;
     this machine allows ~4 GB: depth <= 22 fits``.
     """
-    from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
-
     gains = gains or Gains.default(space.grades)
     if decided_by_cover_type(measure, order, space, gains):
         return  # nothing is enumerated: a few exact differences decide every cover
@@ -394,8 +386,6 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
     best = largest_fitting(at, 1, space.depth - 1)
     fits = (f"depth <= {best} fits" if best is not None else "no depth fits") + hint
     if streaming:
-        from workbench.core.budget import human_bytes, human_seconds
-
         fits += (f" (it expects {human_bytes(est.bytes)} and {human_seconds(est.seconds)} with {workers} "
                  f"worker(s))")
         fits += (f"; or shard it: --workers N (now {workers}) on this machine, --scheduler tcp://host:port "
@@ -442,8 +432,6 @@ class Witness:
         ----------
         SPEC section 3 (a violation comes with a witness pair and both exact values).
         """
-        from workbench.core.readable import joined
-
         lo, up = format_run(self.lower), format_run(self.upper)
         return f"{lo} <= {up} in the order, but {lo} {relation} it: " + joined(
             [self.lower_value, self.upper_value], " vs ")
@@ -476,8 +464,6 @@ def show_value(v) -> str:
     ----------
     DESIGN.md, "Arithmetic" (floats are for the approximations printed beside exact values).
     """
-    from workbench.core.readable import show_value as readable_value
-
     return readable_value(v)
 
 
@@ -492,8 +478,6 @@ def increments_text(witnesses) -> str:
     ----------
     :func:`workbench.core.readable.show_values`.
     """
-    from workbench.core.readable import show_values
-
     witnesses = list(witnesses)
     items = show_values([w.upper_value - w.lower_value for w in witnesses])
     steps = [f"{format_run(w.lower)}->{format_run(w.upper)} gains {g}" for w, g in zip(witnesses, items)]
@@ -507,19 +491,14 @@ def affine_text(measure: str, a, b) -> str:
     >>> affine_text("P@2", Fraction(1, 2), Fraction(0))
     'P@2 = 1/2 * rank + 0'
     """
-    from workbench.core.readable import show_values
-
     items = show_values([a, b])
     return f"{measure} = {items[0]} * rank + {items[1]}" + (f", where {', '.join(items[2:])}" if items[2:] else "")
 
 
 def _html_witness(w: Witness, relation: str) -> tuple:
     """Two rows of a verdict's HTML table: the pair in the order, and its exact values."""
-    from workbench.core.display import Markup, cell, code
-
     lo, up = format_run(w.lower), format_run(w.upper)
     pair = Markup(f"{code(lo)} \u2264 {code(up)} in the order, but {code(lo)} {cell(relation)} it")
-    from workbench.core.readable import show_values
 
     items = show_values([w.lower_value, w.upper_value])
     values = Markup(f"M({cell(lo)}) = {code(items[0])}, M({cell(up)}) = {code(items[1])}"
@@ -595,8 +574,6 @@ class Classification(SettingFields):
         ----------
         pandas ``DataFrame``; the fields of :meth:`to_json`.
         """
-        from workbench.core.frames import frame
-
         w = self.witness
         row = {"measure": self.measure, "order": self.order, "space": self.kind, "depth": self.depth,
                "grades": self.grades, "gains": str(self.gains), "topic": None if self.topic is None else str(self.topic),
@@ -722,8 +699,6 @@ class Classification(SettingFields):
         ----------
         IPython's rich display protocol; SPEC section 3.
         """
-        from workbench.core.display import bold, code, html_fields
-
         fields = [("measure", code(self.measure)), ("setting", self._setting()),
                   ("size", f"{self.runs} runs, {self.covers} covers"), ("verdict", bold(self.verdict)),
                   ("intrinsic (Giner)", self.intrinsic_text if self.intrinsic is None
@@ -812,8 +787,6 @@ def _distinct_bytes(measure, order, space, gains) -> float:
 
 def intrinsic_bytes_limit() -> float:
     """Memory the distinct-value table may take: an eighth of the memory budget."""
-    from workbench.core.budget import memory_budget
-
     return memory_budget()[0] / 8
 
 
@@ -947,12 +920,6 @@ def _undecided(measure, order, space, gains, exc) -> Classification:
 def _classify(measure, order, space, gains, progress, ranked_limit, workers, scheduler, block_size, advance,
               intrinsic, connect_timeout) -> Classification:
     """:func:`classify` itself (a comparison it cannot decide raises :class:`UndecidedComparisonError`)."""
-    from workbench.core.budget import human_bytes
-    from workbench.core.executors import (
-        DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, open_executor, probe_scheduler,
-    )
-    from workbench.scale.stream import DEFAULT_BLOCK, in_process, job_for, run_blocks, shippable
-
     gains = _check_arguments(measure, order, space, gains, ranked_limit)
     workers = check_workers(workers)
     scheduler = check_scheduler(scheduler)
@@ -1065,8 +1032,6 @@ def _classify(measure, order, space, gains, progress, ranked_limit, workers, sch
 
 def _intrinsic_from_table(table, runs: int) -> Intrinsic:
     """Giner's category from the merged sorted distinct values (see :func:`intrinsic_category`)."""
-    from workbench.scale.intrinsic import CATEGORIES
-
     distinct = table.values.n
     if distinct < runs:
         k = int(np.flatnonzero(table.second >= 0)[0])

@@ -58,12 +58,25 @@ from fractions import Fraction
 from typing import Callable
 
 import numpy as np
+import sympy
 
-from workbench.errors import BadParameterError, NotExpressibleError, WorkbenchError
-from workbench.core.exact import exact_str, json_float as to_float
-from workbench.space.runs import Gains, Run, Topic, check_depth
+from workbench.errors import BadParameterError, NotExpressibleError, TooLargeError, WorkbenchError
+from workbench.core.exact import check_number_text, exact_str, json_float as to_float
+from workbench.space.runs import Gains, Run, Topic, check_depth, format_run
 from workbench.space.setting import Setting, SettingFields
-from workbench.scale.smt import decide_depth, rational_candidates
+from workbench.scale.smt import SMT_MAX_DEPTH, decide_depth, rational_candidates
+from workbench.core.algebraic import compare_reals, from_crootof, rational_between
+from workbench.core.display import Markup, bold, cell, code, grades_text, html_fields
+from workbench.core.executors import (
+    DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, probe_scheduler,
+)
+from workbench.measures.measure import Measure
+from workbench.measures.names import parse_measure
+from workbench.measures.params import param_text
+from workbench.order.orders import Order, get_order
+from workbench.scale.classify import check_classify, classify, show_value
+from workbench.scale.thresholds import thresholds
+from workbench.space.spaces import Space
 
 METHODS = ("enumeration", "smt")
 STATUSES = ("found", "none", "unknown")
@@ -237,8 +250,6 @@ class Counterexample(SettingFields):
         }
 
     def _where(self) -> str:
-        from workbench.core.display import grades_text
-
         return (f"{self.measure} on the {self.order} order, {grades_text(self.grades)}, gains {self.gains}"
                 + (f", topic {self.topic}" if self.topic else ""))
 
@@ -268,9 +279,6 @@ class Counterexample(SettingFields):
         ----------
         DESIGN.md, "Three-valued answers"; SPEC section 6 (``counterexample``).
         """
-        from workbench.scale.classify import show_value
-        from workbench.space.runs import format_run
-
         if self.status == "found":
             lines = [f"Counterexample found ({self.method}, depth {self.depth}): {self._where()}",
                      f"  {format_run(self.lower)} < {format_run(self.upper)} in the order, but{self._at()} "
@@ -299,10 +307,6 @@ class Counterexample(SettingFields):
         ----------
         IPython's rich display protocol; SPEC section 6 (``counterexample``).
         """
-        from workbench.core.display import Markup, bold, cell, code, html_fields
-        from workbench.scale.classify import show_value
-        from workbench.space.runs import format_run
-
         fields = [("status", bold(self.status)), ("measure", code(self.measure)), ("setting", self._where()),
                   ("method", self.method), ("searched", self.searched)]
         if self.status == "found":
@@ -344,7 +348,6 @@ def parse_param_range(text: str) -> tuple[str, Fraction, Fraction]:
     name = name.strip()
     if not eq or not dots or not name.isidentifier():
         raise BadParameterError(f"--param-range {text!r}: write NAME=LOW..HIGH, e.g. p=0.4..0.6")
-    from workbench.core.exact import check_number_text
 
     check_number_text(lo_text, f"--param-range {text!r}")
     check_number_text(hi_text, f"--param-range {text!r}")
@@ -386,17 +389,12 @@ def _display_name(measure, prange) -> str:
     text = str(measure)
     if prange is None:
         return text
-    from workbench.measures.params import param_text
 
     name, lo, hi = prange
     return text.replace(f"{name}={param_text(measure.param_dict[name])}", f"{name} in [{lo}, {hi}]", 1)
 
 
 def _check_inputs(measure, order, depth, max_depth, grades, gains, topic, method, timeout):
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import Order, get_order
-    from workbench.measures.measure import Measure
-
     m = parse_measure(measure) if isinstance(measure, str) else measure
     if not isinstance(m, Measure):
         raise WorkbenchError(f"measure {measure!r}: give a measure name or a Measure")
@@ -518,9 +516,6 @@ def find_counterexample(
     step = progress or (lambda d, s: None)
     base = dict(measure=_display_name(m, prange), order=o.name, kind=o.space_kind, method=method, grades=c, gains=g,
                 topic=topic, param_range=prange)
-    from workbench.core.executors import (
-        DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, probe_scheduler,
-    )
 
     workers, scheduler = check_workers(workers), check_scheduler(scheduler)
     connect_timeout = check_connect_timeout(DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout)
@@ -553,11 +548,6 @@ def _check_size(m, o, top: int, g, topic, method: str, workers: int = 1) -> None
     one level per position, so ``smt`` takes depths up to
     :data:`workbench.scale.smt.SMT_MAX_DEPTH`.
     """
-    from workbench.errors import TooLargeError
-    from workbench.scale.classify import check_classify
-    from workbench.scale.smt import SMT_MAX_DEPTH
-    from workbench.space.spaces import Space
-
     if method == "enumeration":
         check_classify(m, o, Space(o.space_kind, top, g.grades, topic), g, command="counterexample",
                        hint=", or use --method smt", workers=workers)
@@ -590,8 +580,6 @@ def _in_space(run, c, topic, sorted_runs) -> bool:
 
 def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, scheduler=None,
                connect_timeout=None) -> Counterexample:
-    from workbench.scale.classify import classify
-
     c = g.grades
     _check_size(m, o, depths[-1], g, topic, "enumeration")
     done: list[int] = []
@@ -648,9 +636,6 @@ def _enumerate_over_range(m, o, depths, g, topic, prange, timeout, start, step, 
     pair and :func:`_recheck` confirms it exactly.  A region meeting the
     range whose verdict is ``unknown`` keeps the answer ``unknown``.
     """
-    from workbench.scale.classify import classify
-    from workbench.scale.thresholds import thresholds
-
     name, lo, hi = prange
     done: list[int] = []
     undecided: list[str] = []
@@ -694,10 +679,6 @@ def _enumerate_over_range(m, o, depths, g, topic, prange, timeout, start, step, 
 
 def _rational_in(region, lo: Fraction, hi: Fraction) -> Fraction | None:
     """A rational of ``region`` inside the closed ``[lo, hi]`` (an interior one when there is room), or None."""
-    import sympy
-
-    from workbench.core.algebraic import compare_reals, from_crootof, rational_between
-
     a = lo if region.low == -sympy.oo else from_crootof(region.low)
     b = hi if region.high == sympy.oo else from_crootof(region.high)
     a = lo if compare_reals(a, lo) < 0 else a
@@ -718,6 +699,7 @@ def _rational_in(region, lo: Fraction, hi: Fraction) -> Fraction | None:
 
 def _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base) -> Counterexample:
     """Each depth by :func:`workbench.scale.smt.decide_depth`; a ``sat`` pair is re-checked exactly."""
+    # z3 is slow to load; only the SMT proofs use it
     import z3
 
     c = g.grades

@@ -50,6 +50,7 @@ from workbench.core.executors import in_order
 from workbench.order.cover_types import cover_types, full_rank_space
 from workbench.scale.stream import BlockSummary, Distinct, Job, Pair, setting
 from workbench.space.indexing import rank_digits
+from workbench.space.runs import Gains
 
 #: The orders whose covers on a rank space this module handles by kind.
 KIND_ORDERS = ("dominance", "swap", "raise", "ipso")
@@ -104,8 +105,6 @@ class _Layout:
 
 @functools.lru_cache(maxsize=4)
 def _layout(order: str, depth: int, grades: int, gains_key: tuple, low: int) -> _Layout:
-    from workbench.space.runs import Gains
-
     base = grades + 1
     high = depth - low
     kinds = cover_types(order, depth, grades, Gains(gains_key))

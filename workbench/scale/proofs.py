@@ -48,12 +48,28 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+import itertools
+import json
+from fractions import Fraction
+from math import comb
 
 import sympy
+import numpy as np
 
-from workbench.errors import WorkbenchError
+from workbench.errors import UndecidedComparisonError, WorkbenchError
 from workbench.space.runs import Gains, Topic, check_depth, format_run, parse_run
 from workbench.space.runs import parse_depths as runs_parse_depths
+from workbench.core.deadline import clip, z3_section
+from workbench.core.exact import exact_str
+from workbench.core.lattice_paths import nonnegative_walks
+from workbench.core.table import Cell, Table
+from workbench.measures.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.scale.classify import classify
+from workbench.scale.counterexample import find_counterexample
+from workbench.scale.smt import Watchdog
+from workbench.scale.thresholds import thresholds
+from workbench.scale.twist_props import PARTS, PROPERTIES, check, topics
 
 METHODS = ("enumeration", "pair", "symbolic", "thresholds", "smt", "bounds")
 STATUSES = ("proved", "refuted", "unknown")
@@ -195,8 +211,6 @@ def _is_int(x) -> bool:
 
 def _is_number_text(x) -> bool:
     """An exact number as TOML gives it: an integer or a string such as ``"1/2"`` or ``"0.45"``."""
-    from fractions import Fraction
-
     if _is_int(x):
         return True
     if not isinstance(x, str) or len(x) > 100:
@@ -275,9 +289,6 @@ def check_scope(method: str, scope: dict, path: str = "<scope>") -> None:
     ...
     workbench.scale.proofs.ClaimFileError: c.toml: scope.measures = 'P': need a non-empty list of measure names, e.g. ["P", "AP"]
     """
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-
     required, optional = SCOPE_OF[method]
     for key in required:
         if key not in scope:
@@ -320,8 +331,6 @@ def check_scope(method: str, scope: dict, path: str = "<scope>") -> None:
                 parse_run(scope[key], gains.grades)
         key = "regions"
         for region in scope.get("regions", []):
-            from fractions import Fraction
-
             if Fraction(str(region["low"])) > Fraction(str(region["high"])):
                 raise ClaimFileError(f"{path}: scope.regions: low {region['low']} > high {region['high']}")
     except WorkbenchError as exc:
@@ -369,10 +378,6 @@ def _topic(scope: dict, measure, depth: int, grades: int) -> Topic | None:
 
 def settle_enumeration(scope: dict) -> Outcome:
     """Classify each measure at each depth; ``quantifier`` all or some."""
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.scale.classify import classify
-
     order = get_order(scope["order"])
     gains = _gains(scope)
     grades = gains.grades
@@ -410,12 +415,6 @@ def settle_enumeration(scope: dict) -> Outcome:
 
 def settle_pair(scope: dict) -> Outcome:
     """``lower < upper`` in the order, yet every measure scores ``lower`` higher (signs certified)."""
-    import numpy as np
-
-    from workbench.core.exact import exact_str
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-
     order = get_order(scope["order"])
     gains = _gains(scope)
     lower, upper = parse_run(scope["lower"], gains.grades), parse_run(scope["upper"], gains.grades)
@@ -440,10 +439,8 @@ def settle_pair(scope: dict) -> Outcome:
 
 
 def _z3_unsat(build: Callable) -> tuple[bool, str]:
+    # z3 is slow to load; only the SMT proofs use it
     import z3
-
-    from workbench.core.deadline import clip, z3_section
-    from workbench.scale.smt import Watchdog
 
     s = z3.Solver()
     s.set("timeout", max(1, int(clip(20.0) * 1000)))
@@ -574,11 +571,6 @@ def ob_census_binary_closed_form(scope: dict) -> Outcome:
        fast DP (:func:`workbench.core.lattice_paths.nonnegative_walks`)
        equals ``C(2k+1, k)`` for ``k <= 64`` and ``k = 128, 300``.
     """
-    import itertools
-    from math import comb
-
-    from workbench.core.lattice_paths import nonnegative_walks
-
     k, h, j, H = sympy.symbols("k h j H", integer=True)
     B = sympy.Function("B")  # B(j) = C(2k, j)
 
@@ -678,10 +670,6 @@ def settle_thresholds(scope: dict) -> Outcome:
     with rational endpoints; the exact regions come from
     :func:`workbench.scale.thresholds.thresholds`.
     """
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.scale.thresholds import thresholds
-
     measure = parse_measure(scope["measure"])
     order = get_order(scope["order"])
     gains = _gains(scope)
@@ -712,8 +700,6 @@ def settle_smt(scope: dict) -> Outcome:
     Runs far beyond enumeration (e.g. 3^30 runs); a solver ``unknown`` is
     ``unknown``, never a proof either way.
     """
-    from workbench.scale.counterexample import find_counterexample
-
     gains = _gains(scope)
     topic = Topic(_topic_counts(scope["topic"])) if "topic" in scope else None
     result = find_counterexample(scope["measure"], scope["order"], int(scope["depth"]), grades=gains.grades,
@@ -724,8 +710,6 @@ def settle_smt(scope: dict) -> Outcome:
         return Outcome("unknown", f"z3 could not decide at depth {depth}: {result.reason}")
     wants_violation = scope["claim"] == "violation"
     if result.found:
-        from workbench.core.exact import exact_str
-
         witness = {"depth": depth, "lower": format_run(result.lower), "upper": format_run(result.upper),
                    "lower_value": exact_str(result.lower_value), "upper_value": exact_str(result.upper_value)}
         status = "proved" if wants_violation else "refuted"
@@ -746,10 +730,6 @@ def settle_bounds(scope: dict) -> Outcome:
     with ``N >= min_depth_factor * RB`` (default 2, and at least 2: Def. 14).  The
     witness is the first violation in the order depth, RB, grades, topic, run.
     """
-    from fractions import Fraction
-
-    from workbench.scale.twist_props import PARTS, PROPERTIES, check, topics
-
     prop = scope["property"]
     if prop not in PROPERTIES:
         raise ClaimFileError(f"scope: property {prop!r} is not one of {', '.join(PROPERTIES)}")
@@ -797,8 +777,6 @@ SETTLERS: dict[str, Callable[[dict], Outcome]] = {
 
 def settle(claim: Claim) -> Outcome:
     """Settle one claim with its method; an undecidable step is ``unknown``, never ``refuted``."""
-    from workbench.errors import UndecidedComparisonError
-
     where = claim.path or f"claim {claim.id!r}"
     if claim.method not in SETTLERS:
         raise ClaimFileError(f"{where}: method {_show(claim.method)} is not one of {', '.join(METHODS)}")
@@ -830,8 +808,6 @@ def run_claims(folder: Path, progress: Callable[[str], None] | None = None) -> l
 
 def summary_table(settled: list[Settled]):
     """One row per claim: id, source, method, outcome, scope (a :class:`~workbench.core.table.Table`)."""
-    from workbench.core.table import Cell, Table
-
     return Table(["claim", "source", "method", "outcome", "scope of the proof"],
                  [[Cell(s.claim.id, f"`{s.claim.id}`"), s.claim.source, s.claim.method,
                    Cell(s.outcome.status, f"**{s.outcome.status}**"),
@@ -868,6 +844,4 @@ def report_markdown(settled: list[Settled]) -> str:
 
 
 def _witness_text(w) -> str:
-    import json
-
     return json.dumps(w, indent=1, sort_keys=True)

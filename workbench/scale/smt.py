@@ -66,11 +66,15 @@ import threading
 import time
 from fractions import Fraction
 from typing import Sequence
+import sys
 
 from workbench.errors import NotExpressibleError, WorkbenchError
 from workbench.space.runs import Gains
 
 from workbench.core import deadline as _deadline
+from workbench.core.algebraic_syntax import is_algebraic
+from workbench.core.deadline import check, clip, z3_section
+from workbench.measures.params import param_text
 
 __all__ = ["decide_depth", "rational_candidates", "SMT_MAX_DEPTH"]
 
@@ -173,8 +177,6 @@ def _algebraic_params(z3, m, free: tuple) -> list:
     pinned exactly by its minimal polynomial and its rational isolating
     interval: ``f(p) = 0 and lo < p < hi`` has the one solution ``alpha``.
     """
-    from workbench.core.algebraic_syntax import is_algebraic
-
     out = []
     for name, value in m.params:
         if name in free or not is_algebraic(value):
@@ -293,21 +295,15 @@ class Watchdog:
     """
 
     def __init__(self, z3, seconds: float):
-        from workbench.core.deadline import clip
-
         self._timer = threading.Timer(clip(seconds), z3.main_ctx().interrupt)
         self._timer.daemon = True
 
     def __enter__(self):
-        from workbench.core.deadline import check
-
         check()  # a safe point: the command's --timeout passed while the query was built
         self._timer.start()
         return self
 
     def __exit__(self, *exc):
-        from workbench.core.deadline import check
-
         self._timer.cancel()
         if exc[0] is None:
             check()  # a safe point: the query came back interrupted by the command's --timeout
@@ -323,15 +319,12 @@ def decide_depth(z3, m, o, N, g, topic, prange, budget):
     violations far sooner) for another, then the linearised one again for the
     rest of the budget.
     """
-    import sys
-
     end = time.perf_counter() + budget
     slices = [(True, min(5.0, budget / 4)), (False, min(10.0, budget / 4)), (True, None)]
     why = "timeout"
     # the formulas nest one level per position and are walked recursively
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 1000 + 12 * N))
-    from workbench.core.deadline import z3_section
 
     try:
         with z3_section(z3):  # --timeout interrupts z3 and raises here, not in a z3 destructor
@@ -354,7 +347,6 @@ def _smt_attempt(z3, m, o, N, g, topic, prange, budget, linear):
     c = g.grades
     R, S = SymbolicRuns(z3, N, c, "r"), SymbolicRuns(z3, N, c, "s")
     solver = z3.Solver()
-    from workbench.core.deadline import clip
 
     solver.set("timeout", max(1, int(clip(budget) * 1000)))
     table = {}
@@ -382,7 +374,6 @@ def _smt_attempt(z3, m, o, N, g, topic, prange, budget, linear):
     except NotExpressibleError as exc:
         text = str(exc)
         if prange is not None:  # the parameter is free: not the default value the measure's name carries
-            from workbench.measures.params import param_text
 
             name = prange[0]
             text = text.replace(str(m), str(m).replace(f"{name}={param_text(m.param_dict[name])}", name, 1), 1)

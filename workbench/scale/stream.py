@@ -35,9 +35,16 @@ from typing import Callable
 
 import numpy as np
 
-from workbench.core.exact import ValueBlock, rows_differ
+from workbench.core.exact import ValueBlock, basis_sympy, rows_differ
 from workbench.core.executors import in_order
 from workbench.space.setting import Setting, SettingFields
+from workbench.core.certified import sign
+from workbench.measures.families import is_user_spec
+from workbench.measures.names import parse_measure
+from workbench.order.covers import covers_in_range
+from workbench.order.orders import get_order
+from workbench.scale.intrinsic import sort_runs, sorted_distinct
+from workbench.core.heavy import sympy
 
 #: Runs per block by default: about 40 MB of work per block at binary depth 30.
 DEFAULT_BLOCK = 1 << 17
@@ -60,8 +67,6 @@ class Job(SettingFields):
 
 def job_for(measure, order, space, gains, distinct: bool = True) -> Job:
     """The :class:`Job` of classifying ``measure`` relative to ``order`` on ``space``."""
-    from workbench.measures.families import is_user_spec
-
     name, measure_file = str(measure), None
     if is_user_spec(measure.family):  # a user's measure file: workers may run elsewhere
         path = measure.family.rpartition(":")[0]
@@ -111,9 +116,6 @@ def setting(job: Job):
 @functools.lru_cache(maxsize=8)
 def _setting_from_names(job: Job):
     """``(measure, order, space, gains)`` of a job, built once per process."""
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-
     s = job.setting
     return parse_measure(s.measure), get_order(s.order), s.space, s.gains
 
@@ -136,8 +138,6 @@ class Distinct:
 
     @staticmethod
     def of(values: ValueBlock, offset: int) -> "Distinct":
-        from workbench.scale.intrinsic import sort_runs, sorted_distinct
-
         coords = values.coords
         if coords.dtype != object and coords.shape[1] == 1:  # int64 numerators: one stable sort, no hash
             order, new = sort_runs(coords[:, 0])
@@ -171,8 +171,6 @@ class Distinct:
 
     @staticmethod
     def merge_all(parts: list["Distinct"]) -> "Distinct":
-        from workbench.scale.intrinsic import sorted_distinct
-
         if len(parts) == 1:
             return parts[0]
         head = parts[0].values
@@ -235,10 +233,6 @@ def _same_increment(a: tuple, b: tuple) -> bool:
         return True
     if not any(e[0] == "real" for key in (a, b) for e, _ in key[1]):
         return False
-    import sympy
-
-    from workbench.core.certified import sign
-    from workbench.core.exact import basis_sympy
 
     def value(key):
         scale, terms = key
@@ -302,8 +296,6 @@ def classify_block(job: Job, start: int, stop: int) -> BlockSummary:
     ----------
     Seed 003 sec. 2 (steps 1-6): a measure is on a scale iff it respects every cover.
     """
-    from workbench.order.covers import covers_in_range
-
     measure, order, space, gains = setting(job)
     cov = covers_in_range(order.name, space, gains, start, stop, sort=False)
     n = stop - start

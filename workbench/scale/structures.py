@@ -44,16 +44,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.core.exact import ValueBlock
 from workbench.scale.intrinsic import sorted_distinct
-
-if TYPE_CHECKING:
-    from workbench.scale.axiom_report import AxiomReport
+from workbench.scale.axiom_report import AXIOMS, AxiomReport, AxiomResult
 
 #: Most elements of an explicit relation (its matrix has ``n^4`` entries).
 RELATION_LIMIT = 40
@@ -143,8 +141,6 @@ def check_relation(relation: IntervalRelation) -> AxiomReport:
     ----------
     Seed 003 sec. 2, Definition 1 and Theorem 1.
     """
-    from workbench.scale.axiom_report import AXIOMS, AxiomReport, AxiomResult
-
     names, leq = relation.elements, np.asarray(relation.leq, dtype=bool)
     n = len(names)
     m = n * n

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from typing import Sequence
+import math
 
 import flint
 import numpy as np
@@ -61,6 +62,8 @@ import sympy
 from workbench.core.algebraic import AlgebraicPoint, sgn
 from workbench.core.rational import RationalFunction, RootContext, _field
 from workbench.measures.additive import Affine, AdditiveForm, Coefficients, NotAdditive, additive_form
+from workbench.core.exact import log_ratio, to_float
+from workbench.measures.algebra import _Base, _OPS, _check_op
 
 
 class Unsupported(Exception):
@@ -224,8 +227,6 @@ class RF:
         >>> f.element(x) == sympy.QQ.frac_field(x).from_sympy((2 * x + 2) / (4 * x - 6))
         True
         """
-        import math
-
         field = _field(x).field
         ring = field.ring
         num, den = self.num.coeffs(), self.den.coeffs()
@@ -284,16 +285,12 @@ class FieldAlgebra:
         return total
 
     def check_counts(self, topic) -> None:
-        from workbench.measures.algebra import _Base
-
         _Base.check_counts(self, topic)
 
     def _concrete_rows(self):
         return [self.run]
 
     def log_ratio(self, base: int, m: int) -> RF:
-        from workbench.core.exact import log_ratio
-
         q, elem = log_ratio(base, m)
         if elem[0] != "one":
             raise Unsupported("a logarithm")
@@ -316,8 +313,6 @@ class FieldAlgebra:
         return RF.const(Fraction(value))
 
     def compare0(self, x, op: str) -> bool:
-        from workbench.measures.algebra import _OPS, _check_op
-
         _check_op(op)
         x = RF.lift(x)
         if not x.is_const:
@@ -697,8 +692,6 @@ def _newton_enclosure(minimal, lo, hi, sign_at_lo: int, steps: int = 4):
     relative width ``2**-60`` is below :data:`_FLOAT_SLACK`, so
     :func:`root_float` needs no bisection after it.
     """
-    import math
-
     deriv = minimal.derivative()
     c = (lo + hi) / 2
     for _ in range(steps):
@@ -740,8 +733,6 @@ def root_float(x: AlgebraicPoint, crootof=None) -> float:
     >>> root_float(golden) == float(sympy.N(golden.sympy(), 20))
     True
     """
-    from workbench.core.exact import to_float
-
     minimal = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in reversed(x.coeffs)])
     lo = flint.fmpq(x.lo.numerator, x.lo.denominator)
     hi = flint.fmpq(x.hi.numerator, x.hi.denominator)

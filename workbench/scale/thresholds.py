@@ -82,24 +82,36 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cmp_to_key
 from typing import Callable, Iterable
+import time
 
 import numpy as np
 import sympy
 
-from workbench.core.algebraic import (AlgebraicPoint, as_sympy, compare_reals, endpoint_label, roots_in,
-                                      sample_points)
+from workbench.core.algebraic import (
+    AlgebraicPoint, as_sympy, compare_reals, endpoint_label, from_crootof, roots_in, sample_points,
+)
 from workbench.core.rational import RationalFunction, rational_function
-from workbench.errors import BadParameterError, NotExpressibleError, WorkbenchError
+from workbench.errors import BadDepthError, BadParameterError, NotExpressibleError, WorkbenchError
 from workbench.core.exact import exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.space.setting import Setting, SettingFields
-from workbench.scale.classify import Witness, verdict_from_group_signs
+from workbench.scale.classify import (
+    STREAMING_LIMIT, Witness, classify_workload, increments_text, verdict_from_group_signs,
+)
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.scale.stream import block_ranges
 from workbench.scale.thresholds_certified import UNKNOWN, CertifiedAnalysis, is_transcendental_in
 from workbench.scale.threshold_fast import (_sympy_poly, additive_in_param, crootof_text, first_of_each_key,
                                             no_roots_in, prepare_signs, refine_to, root_float, run_rational_function,
                                             signs_at_prepared, signs_at_rational, type_keys)
+from workbench.core.algebraic_syntax import parse_real
+from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
+from workbench.core.display import Markup, bold, cell, code, html_table
+from workbench.core.frames import frame
+from workbench.core.readable import joined
+from workbench.measures.names import parse_measure
+from workbench.order.covers import covers_in_range
+from workbench.order.orders import get_order
 
 #: Use the exact shortcuts of :mod:`workbench.scale.threshold_fast` (tests compare with them switched off).
 FAST_PATHS = True
@@ -149,7 +161,6 @@ def _printed(v) -> tuple[str, float | None]:
     if v not in _PRINTED:
         if len(_PRINTED) > 4096:
             _PRINTED.clear()
-        from workbench.core.algebraic import from_crootof
 
         try:
             x = root_float(_POINT_OF.get(v) or from_crootof(v), v)
@@ -245,10 +256,8 @@ class Region(ParamInterval):
         at = f"{param}={exact_str(self.at)}"
         if self.gap_witness is not None:
             w0, w1 = self.gap_witness
-            from workbench.scale.classify import increments_text
 
             return f"at {at}: {increments_text([w0, w1])}"
-        from workbench.core.readable import joined
 
         rel = "tied with" if self.verdict == "weak" else "above"
         return (f"at {at}: {format_run(w.lower)} <= {format_run(w.upper)} but scores {rel} it: "
@@ -295,8 +304,6 @@ class ThresholdTable(SettingFields):
         ----------
         pandas ``DataFrame``; the regions of :meth:`to_json`.
         """
-        from workbench.core.frames import frame
-
         return frame(self.frame_rows(), FRAME_COLUMNS)
 
     def to_json(self) -> dict:
@@ -333,8 +340,6 @@ class ThresholdTable(SettingFields):
         ----------
         SPEC section 3.
         """
-        from workbench.core.algebraic_syntax import parse_real
-
         if isinstance(value, AlgebraicPoint):
             q = value
         elif isinstance(value, str):
@@ -387,8 +392,6 @@ class ThresholdTable(SettingFields):
         ----------
         IPython's rich display protocol; SPEC section 6 (``thresholds``).
         """
-        from workbench.core.display import bold, code, html_table
-
         rows = [(r.label(), bold(r.verdict), ", ".join(exact_str(ch.point) for ch in r.certificate),
                  code(r.witness_text(self.param)) if r.witness is not None else "")
                 for r in self.regions]
@@ -471,8 +474,6 @@ class ThresholdSeries:
         ----------
         SPEC section 6 (one row per depth).
         """
-        from workbench.errors import BadDepthError
-
         for r in self.rows:
             if r.depth == depth:
                 return r
@@ -498,8 +499,6 @@ class ThresholdSeries:
         ----------
         pandas ``DataFrame``; ``thresholds --depth A..B`` (one table per depth).
         """
-        from workbench.core.frames import frame
-
         return frame([row for t in self.rows for row in t.frame_rows()], FRAME_COLUMNS)
 
     def to_json(self) -> dict:
@@ -566,8 +565,6 @@ class ThresholdSeries:
         ----------
         IPython's rich display protocol; SPEC section 6 (``thresholds``).
         """
-        from workbench.core.display import Markup, bold, cell, html_table
-
         rows = [(str(row.depth), Markup("<br/>".join(f"{cell(r.label())} {bold(r.verdict)}" for r in row.regions)),
                  str(row.groups)) for row in self.rows]
         return html_table(rows, header=("depth", "regions of the domain and their verdicts", "distinct differences"),
@@ -935,8 +932,6 @@ class _Analysis:
 
     def _block(self, start: int, stop: int) -> _Block:
         """The covers and tied pairs whose lower end lies in ``[start, stop)``, and the runs they need."""
-        from workbench.order.covers import covers_in_range
-
         cov = covers_in_range(self.order.name, self.space, self.gains, start, stop, sort=True)
         n = stop - start
         rows = next(self.space.blocks(n, start, stop))[1] if n else np.zeros((0, self.space.depth), dtype=np.uint8)
@@ -964,8 +959,6 @@ class _Analysis:
         the first ``counted`` runs (all of them once ``complete``); the count
         only grows, so the request is refused as soon as it passes the budget.
         """
-        from workbench.core.budget import Estimate, refuse_unless_fits
-
         seconds = n * self.degree ** 2 * _SEC_PER_GROUP_DEGREE2 + n * n * max(self.degree, 1) * _SEC_PER_GROUP_PAIR
         what = f"{n:,} distinct cover differences of degree bound {self.degree} in {self.param}"
         if not complete:
@@ -985,8 +978,6 @@ class _Analysis:
         up-front estimate counted one (:func:`thresholds_estimate`, additive
         path) or none; the rest is checked here, before any certificate.
         """
-        from workbench.core.budget import Estimate, refuse_unless_fits
-
         ends = sum(1 for end, closed in ((self.ps.low, self.ps.low_closed), (self.ps.high, self.ps.high_closed))
                    if end is not None and closed)
         passes = (len(critical) + 1 + ends + sum(1 for c in critical if not isinstance(c, AlgebraicPoint))
@@ -1005,8 +996,6 @@ class _Analysis:
 
     def _timed_pass(self) -> float:
         """Seconds of one exact certificate pass (every run scored at a rational inside the domain), measured."""
-        import time
-
         low, high = self.ps.low, self.ps.high
         if low is not None and high is not None:
             q = (Fraction(low) + Fraction(high)) / 2
@@ -1437,8 +1426,6 @@ def _uses_additive_path(measure, param: str | None, depth: int, gains: Gains, to
 
 def _pass_seconds(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> float:
     """Classify's estimate of one exact scoring pass over the space (every run, every cover)."""
-    from workbench.scale.classify import classify_workload
-
     return classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True).estimate().seconds
 
 
@@ -1484,9 +1471,6 @@ def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topi
     ----------
     SPEC section 6 (refusing a request that would not fit, before enumerating).
     """
-    from workbench.scale.classify import STREAMING_LIMIT, classify_workload
-    from workbench.core.budget import Estimate
-
     w = classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True)
     est = w.estimate()
     points = 2 * depth + 2
@@ -1519,8 +1503,6 @@ def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gain
     ``param`` (the parameter varied) lets the estimate count the additive
     path where it applies (:func:`thresholds_estimate`).
     """
-    from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
-
     depths = list(depths)
     if not depths:
         return
@@ -1620,9 +1602,6 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     ----------
     Seed 003 sec. 5 (the claims re-derived here); SPEC sections 3 and 6.
     """
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-
     if isinstance(measure, str):
         measure = parse_measure(measure)
     if isinstance(order, str):
@@ -1719,14 +1698,10 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
     ----------
     Seed 003 sec. 5; SPEC section 3.
     """
-    from workbench.order.orders import get_order
-
     if isinstance(order, str):
         order = get_order(order)
     depths = list(depths)
     if isinstance(measure, str):
-        from workbench.measures.names import parse_measure
-
         measure = parse_measure(measure)
     for d in depths:
         check_depth(d)
