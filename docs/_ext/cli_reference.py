@@ -34,7 +34,7 @@ def _paragraphs(text: str) -> list[str]:
 
 
 def command_lines(command, ctx, path: list[str], level: int) -> list[str]:
-    """The Markdown of ``command`` (reached by ``path``) and of its subcommands, headings from ``level``."""
+    """The Markdown of ``command`` (reached by ``path``) and of its subcommands, each a heading of ``level``."""
     import typer._click as click  # typer's own copy of click: what the app's objects are
 
     name = " ".join(path)
@@ -61,7 +61,7 @@ def command_lines(command, ctx, path: list[str], level: int) -> list[str]:
             if sub is None or getattr(sub, "hidden", False):
                 continue
             sub_ctx = click.Context(sub, info_name=sub_name, parent=ctx)
-            lines += command_lines(sub, sub_ctx, path + [sub_name], level + 1)
+            lines += command_lines(sub, sub_ctx, path + [sub_name], level)
     return lines
 
 
@@ -74,7 +74,7 @@ def reference_markdown() -> str:
 
     root = typer.main.get_command(app)
     ctx = click.Context(root, info_name="workbench")
-    return "\n".join(command_lines(root, ctx, ["workbench"], 2)).rstrip() + "\n"
+    return "\n".join(command_lines(root, ctx, ["workbench"], 3)).rstrip() + "\n"
 
 
 def write_reference(app) -> None:
