@@ -14,7 +14,6 @@ al., ECIR 2022); cwl-eval (Azzopardi, Thomas and Moffat, SIGIR 2019).
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Optional
 
@@ -29,35 +28,23 @@ def register(app: typer.Typer) -> None:
 
 
 def conformance_report(
-    data: Optional[Path] = typer.Option(None, "--data", help="Data folder holding robust03/ (default: $WORKBENCH_DATA, "
-                                                            "else <repo>/../shared/data)."),
+    data: Optional[Path] = typer.Option(None, "--data", help="Data folder holding robust03/ (default: $WORKBENCH_DATA)."),
     reports: Path = typer.Option(Path("reports"), "--reports", help="Folder to write conformance.md and .json into."),
     workers: int = typer.Option(2, "--workers", min=1, help="Processes comparing the runs."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Compare every paired measure per topic with trec_eval, ir_measures and cwl-eval on the Robust 2003 runs
     and on synthetic stress runs; write reports/conformance.md and reports/conformance.json."""
-    from workbench.peers.real_runs import CHUNKS, build_report, default_data_dir, report_dict, write_reports
-    from workbench.errors import WorkbenchError
+    from workbench.api.peers import conformance_report as compare
 
-    root = data if data is not None else default_data_dir()
-    if not (root / "robust03" / "qrels.txt").is_file():
-        raise WorkbenchError(f"--data {str(root)!r}: no robust03/qrels.txt there")
-    if not reports.is_dir():
-        raise WorkbenchError(f"--reports {str(reports)!r}: no such folder")
-    start = time.perf_counter()
-    with progress_bar(total=CHUNKS + 3, label="conformance") as bar:
-        rep = build_report(root, progress=lambda text: bar.advance(text=text), workers=workers)
-    paths = write_reports(rep, reports)
-    seconds = time.perf_counter() - start
-    d = report_dict(rep)
-    summary = {k: d[k] for k in ("cells", "agree", "explained", "unexplained")}
+    with progress_bar(label="conformance", lazy=True) as bar:
+        summary = compare(data, reports, workers=workers, progress=bar)
     if as_json:
-        emit_json({"reports": [str(p) for p in paths], **summary, "seconds": round(seconds, 1)})
+        emit_json({**summary, "seconds": round(summary["seconds"], 1)})
     else:
         typer.echo(f"{summary['cells']} cells: {summary['agree']} agree, {summary['explained']} explained by a "
-                   f"convention, {summary['unexplained']} unexplained ({seconds:.1f} s)")
-        for p in paths:
+                   f"convention, {summary['unexplained']} unexplained ({summary['seconds']:.1f} s)")
+        for p in summary["reports"]:
             typer.echo(f"  -> {p}")
     if summary["unexplained"]:
         raise typer.Exit(1)

@@ -4,7 +4,7 @@ One call of :func:`workbench.measures.names.describe_families` plus a table.
 
 References
 ----------
-SPEC section 4 (the measures).
+docs/reference/measures.md (the measures).
 """
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ def measures(as_json: bool = JsonOpt) -> None:
     """List the measures with their parameters, domains and whether they need a topic (and the ranked forms rank[M]@N)."""
     from rich.table import Table
 
-    from workbench.measures.names import describe_families
+    from workbench.api.measures import families
 
-    fams = describe_families()
+    fams = families()
     if as_json:
         emit_json({"measures": fams})
         return

@@ -2,13 +2,13 @@
 
 One call of :func:`workbench.property.check.properties` plus formatting:
 a text table (``--format md`` for Markdown) or, with ``--json``, one JSON
-object (SPEC section 6): ``measure``, ``grades``, ``gains``, ``depths``,
+object (docs/reference/cli.md): ``measure``, ``grades``, ``gains``, ``depths``,
 ``topics`` and ``properties`` (one verdict each: ``property``, ``source``,
 ``verdict``, ``scope``, ``every_depth``, ``witness``, ``why``, ``detail``).
 
 References
 ----------
-Moffat, AIRS 2013; Amigó, Gonzalo, Verdejo, SIGIR 2013; SPEC sections 3 and 6.
+Moffat, AIRS 2013; Amigó, Gonzalo, Verdejo, SIGIR 2013; docs/theory/scales.md and docs/reference/cli.md.
 """
 from __future__ import annotations
 
@@ -65,19 +65,18 @@ def properties(
 
 def write_report(path: Path, measure: Optional[str], as_json: bool) -> None:
     """Build the properties report (every built-in measure, or ``measure``) and write it atomically."""
+    from workbench.api.papers import properties_report
     from workbench.core.files import atomic_write, companion_path
-    from workbench.papers.properties_report import (REPORT_MEASURES, build_properties_report, properties_json,
-                                                    properties_json_text, properties_markdown)
 
-    with progress_bar(label="properties report"):
-        tables = build_properties_report([measure] if measure else REPORT_MEASURES)
+    with progress_bar(label="properties report") as bar:
+        result = properties_report(measure, progress=bar)
     json_path = companion_path(path, ".json", "--report")  # none beside a device or FIFO (/dev/null)
-    atomic_write(path, properties_markdown(tables), "--report")
+    atomic_write(path, result.markdown(), "--report")
     if json_path is not None:
-        atomic_write(json_path, properties_json_text(tables), "--report")
+        atomic_write(json_path, result.json_text(), "--report")
     if as_json:
-        emit_json(properties_json(tables) | {"report": str(path),
-                                             "json_report": None if json_path is None else str(json_path)})
+        emit_json(result.to_json() | {"report": str(path),
+                                      "json_report": None if json_path is None else str(json_path)})
     else:
         wrote = f"{path}" if json_path is None else f"{path} and {json_path}"
-        stdout.print(f"{len(tables)} tables; wrote {wrote}", markup=False, highlight=False)
+        stdout.print(f"{len(result.tables)} tables; wrote {wrote}", markup=False, highlight=False)

@@ -5,7 +5,7 @@ when an outcome differs from the one recorded in its claim file.
 
 References
 ----------
-SPEC section 6 (``prove``).
+docs/reference/cli.md (``prove``).
 """
 from __future__ import annotations
 
@@ -30,34 +30,23 @@ def prove(
     """Settle every claim in proofs/ and write the report; exit 1 if any outcome changed."""
     from rich.table import Table
 
+    from workbench.api.papers import prove as settle_all
     from workbench.core.files import atomic_write
-    from workbench.scale.proofs import load_claims, report_markdown, settle, Settled
 
-    claims = load_claims(folder)
-    settled = []
-    with progress_bar(total=len(claims), label="claims") as bar:
-        for claim in claims:
-            settled.append(Settled(claim, settle(claim)))
-            bar.advance(1, claim.id)
+    with progress_bar(label="claims", lazy=True) as bar:
+        result = settle_all(folder, progress=bar)
     if report is not None:
-        atomic_write(report, report_markdown(settled))
-    changed = [x for x in settled if not x.as_expected]
+        atomic_write(report, result.markdown())
     if as_json:
-        emit_json({
-            "claims": [{"id": x.claim.id, "source": x.claim.source, "method": x.claim.method,
-                        "status": x.outcome.status, "expected": x.claim.expect, "detail": x.outcome.detail,
-                        "bound": x.outcome.bound, "witness": x.outcome.witness} for x in settled],
-            "changed": [x.claim.id for x in changed],
-            "report": None if report is None else str(report),
-        })
+        emit_json({**result.to_json(), "report": None if report is None else str(report)})
     else:
         table = Table("claim", "method", "outcome", "scope", "as recorded")
-        for x in settled:
+        for x in result.settled:
             table.add_row(x.claim.id, x.claim.method, x.outcome.status,
                           x.outcome.bound or ("every depth" if x.claim.method == "symbolic" else ""),
                           "yes" if x.as_expected else f"NO (expected {x.claim.expect})")
         stdout.print(table)
         if report is not None:
             stdout.print(f"wrote {report}")
-    if changed:
+    if result.changed:
         raise typer.Exit(1)

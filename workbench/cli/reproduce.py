@@ -1,11 +1,11 @@
-"""The ``workbench reproduce`` command: regenerate the seed papers' reproduction reports.
+"""The ``workbench reproduce`` command: regenerate the source papers' reproduction reports.
 
 Registered on the main app by :mod:`workbench.cli.main`; one call of
 :func:`workbench.papers.reproduce.reproduce` plus formatting.
 
 References
 ----------
-Seeds 000-004; :mod:`workbench.papers.reproduce`.
+docs/references.md (the papers); :mod:`workbench.papers.reproduce`.
 """
 from __future__ import annotations
 
@@ -22,24 +22,15 @@ def register(app: typer.Typer) -> None:
 
 
 def reproduce(
-    paper: str = typer.Argument("all", help="all, a paper key (ferrante2019, moffat2024, ferro2018, giner2023) "
-                                            "or a seed number (000-004)."),
+    paper: str = typer.Argument("all", help="all or a paper key: ferrante2019, moffat2024, ferro2018, giner2023."),
     reports: Path = typer.Option(Path("reports"), "--reports", help="Folder to write <paper>.md and figures/ into."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Re-derive every checkable claim of a seed paper: reports/<paper>.md with its figures."""
-    from workbench.errors import WorkbenchError
-    from workbench.papers.reproduce import PAPERS, get_paper, reproduce as run
+    """Re-derive every checkable claim of a source paper: reports/<paper>.md with its figures."""
+    from workbench.api.papers import reproduce as run
 
-    keys = list(PAPERS) if paper == "all" else [get_paper(paper).key]
-    if not reports.is_dir():
-        raise WorkbenchError(f"--reports {str(reports)!r}: no such folder")
-    rows = []
-    with progress_bar(total=len(keys), label="reproducing") as bar:
-        for key in keys:
-            bar.phase(key)
-            rows += run(key, reports)
-            bar.advance()
+    with progress_bar(label="reproducing", lazy=True) as bar:
+        rows = run(paper, reports, progress=bar)
     if as_json:
         emit_json({"reports": rows})
         return

@@ -4,7 +4,7 @@ One call of :func:`workbench.papers.tour.run_tour` plus a table.
 
 References
 ----------
-SPEC section 6 (``tour``).
+docs/reference/cli.md (``tour``).
 """
 from __future__ import annotations
 
@@ -30,27 +30,25 @@ def tour(
     """The main job on a small default: classify the papers' measures and draw a Hasse diagram."""
     from rich.table import Table
 
+    from workbench.api.papers import tour as run_tour
     from workbench.core.files import atomic_write, check_output_path
-    from workbench.space.runs import check_depth
-    from workbench.papers.tour import TOUR_CASES, run_tour, tour_markdown, tour_rows
 
-    check_depth(depth)
     if report_path is not None:
         check_output_path(report_path, "--report")
-    with progress_bar(total=len(TOUR_CASES) + 1, label="tour") as bar:
-        report = run_tour(depth, out, progress=lambda text: bar.advance(1, text))
+    with progress_bar(label="tour", lazy=True) as bar:
+        result = run_tour(depth, out, progress=bar)
     if report_path is not None:
-        atomic_write(report_path, tour_markdown(report))
+        atomic_write(report_path, result.markdown())
     if as_json:
-        emit_json(report)
+        emit_json(result.report)
         return
     def short(exact: str, approx: float) -> str:
         return exact if len(exact) <= 8 else f"{approx:.4g}"
 
     table = Table("measure", "order", "c", "topic", "verdict", "witness: lower < upper, values", "Giner",
                   title=f"Scales of the papers' measures, depth {depth} (exact values: --json)")
-    for row in tour_rows(report, value_text=short):
+    for row in result.rows(value_text=short):
         table.add_row(*row)
     stdout.print(table)
-    for fig in report["figures"]:
+    for fig in result.report["figures"]:
         stdout.print(f"wrote {fig}")
