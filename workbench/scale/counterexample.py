@@ -76,7 +76,6 @@ from workbench.measures.params import param_text
 from workbench.order.orders import Order, get_order
 from workbench.scale.classify import check_classify, classify, show_value
 from workbench.scale.thresholds import thresholds
-from workbench.space.spaces import Space
 
 METHODS = ("enumeration", "smt")
 STATUSES = ("found", "none", "unknown")
@@ -549,7 +548,7 @@ def _check_size(m, o, top: int, g, topic, method: str, workers: int = 1) -> None
     :data:`workbench.scale.smt.SMT_MAX_DEPTH`.
     """
     if method == "enumeration":
-        check_classify(m, o, Space(o.space_kind, top, g.grades, topic), g, command="counterexample",
+        check_classify(m, o, o.space(top, g.grades, topic), g, command="counterexample",
                        hint=", or use --method smt", workers=workers)
     elif top > SMT_MAX_DEPTH:
         raise TooLargeError(
