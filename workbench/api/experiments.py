@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from workbench.api.convert import in_shell, option
+from workbench.api.convert import as_gains, in_shell, option
 from workbench.api.progress import reporter
 from workbench.errors import MissingTopicError, WorkbenchError
 
@@ -165,6 +165,7 @@ def study_inputs(qrels, runs, measures: str, *, view: str = "graded", depth: Opt
         raise WorkbenchError(f"{option('measures', repr(measures))}: give at least {least} measures")
     for n in names:
         canonical_name(n)                       # unknown measures fail before the files are read
+    gains = as_gains(gains)
     check_score_precision(score_precision)
     q = read_qrels(qrels)
     if not q:

@@ -201,7 +201,7 @@ def runs(run_a, run_b, qrels, depth: int = 10, gains=None, relevance_level: int 
     from workbench.ipso.trec_runs import compare_runs
 
     _alpha(alpha)
-    return compare_runs(run_a, run_b, qrels, depth, gains, relevance_level, alpha, score_precision=score_precision)
+    return compare_runs(run_a, run_b, qrels, depth, as_gains(gains), relevance_level, alpha, score_precision=score_precision)
 
 
 @dataclass
@@ -250,7 +250,7 @@ def agreement(runs, qrels, depth: int = 10, gains=None, relevance_level: int = 1
         else:
             bar.advance(1, f"pair {done}/{total}")
 
-    result = run_agreement(runs, qrels, depth, gains, relevance_level, alpha, progress=stage,
+    result = run_agreement(runs, qrels, depth, as_gains(gains), relevance_level, alpha, progress=stage,
                            score_precision=score_precision)
     written = agreement_figure(result, figure, title=title) if figure is not None else []
     return AgreementStudy(result, list(written))
