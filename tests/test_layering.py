@@ -95,6 +95,30 @@ def test_the_package_is_layered_without_cycles():
     assert problems(import_graph(PACKAGE)) == []
 
 
+#: What a module of the command line may import from the package: the API (which reads the options' values,
+#: computes and returns a result), the errors, the command line itself, and what prints or writes a result --
+#: tables (core.table), exact values for a reader (core.readable), atomic output files and their checks
+#: (core.files), Hasse figures rendered and written (figures.hasse_figure).  Relative to the package's name.
+CLI_ALLOWED = ("api", "errors", "cli", "core.table", "core.readable", "core.files", "figures.hasse_figure")
+
+
+def cli_problems(graph: nx.DiGraph, allowed=CLI_ALLOWED) -> list[str]:
+    """Every import of a command-line module outside ``allowed``: a command is parsing, one API call, formatting."""
+    out = []
+    for a, b in sorted(graph.edges):
+        root, _, rest = a.partition(".")
+        if not rest.startswith("cli"):
+            continue
+        inside = b.partition(".")[2]
+        if not any(inside == x or inside.startswith(x + ".") for x in allowed):
+            out.append(f"cli: {a} imports {b} (outside {', '.join(allowed)})")
+    return out
+
+
+def test_the_command_line_goes_through_the_api():
+    assert cli_problems(import_graph(PACKAGE)) == []
+
+
 def test_every_subpackage_says_what_lives_there_and_what_it_may_import():
     for init in sorted(PACKAGE.glob("*/__init__.py")):
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
@@ -136,6 +160,33 @@ def test_checker_fails_on_a_cycle_within_a_layer(tmp_path):
         "scale/__init__.py": "", "scale/b.py": "from . import d\n", "scale/d.py": "from .b import *\n",
     })
     assert problems(import_graph(root), SYNTHETIC_LAYERS) == ["cycle: pkg.scale.b <-> pkg.scale.d"]
+
+
+def test_cli_checker_passes_a_command_that_calls_the_api(tmp_path):
+    root = _package(tmp_path, {
+        "core/__init__.py": "", "core/table.py": "", "core/maths.py": "",
+        "api/__init__.py": "", "api/scale.py": "from ..core import maths\n",
+        "cli/__init__.py": "", "cli/common.py": "from pkg.core.table import X\n",
+        "cli/c.py": "from pkg.cli.common import Y\ndef f():\n    from pkg.api.scale import g\n    import pkg.errors\n",
+        "errors.py": "",
+    })
+    assert cli_problems(import_graph(root)) == []
+
+
+def test_cli_checker_fails_on_a_command_that_computes_itself(tmp_path):
+    # a lazy import of the library beside the API call is still found; core.table is allowed, core.tablet is not
+    root = _package(tmp_path, {
+        "core/__init__.py": "", "core/table.py": "", "core/tablet.py": "",
+        "scale/__init__.py": "", "scale/b.py": "",
+        "api/__init__.py": "",
+        "cli/__init__.py": "", "cli/c.py": "import pkg.api\ndef f():\n    from pkg.scale.b import g\n    from ..core.tablet import T\n",
+    })
+    assert cli_problems(import_graph(root)) == [
+        "cli: pkg.cli.c imports pkg.core.tablet (outside api, errors, cli, core.table, core.readable, core.files, "
+        "figures.hasse_figure)",
+        "cli: pkg.cli.c imports pkg.scale.b (outside api, errors, cli, core.table, core.readable, core.files, "
+        "figures.hasse_figure)",
+    ]
 
 
 def test_checker_refuses_a_module_outside_the_layers(tmp_path):

@@ -1,11 +1,14 @@
-"""What several subcommands share: the common options and their setting, progress bars, output.
+"""What several subcommands share: the common options, progress bars, standard input, output.
 
 Every subcommand module imports this module and no other module of the
 command line (:mod:`workbench.cli.main` registers the subcommands and holds
 the ``--timeout``/``--traceback`` options and the one-line error contract).
-Start-up stays light: at module level this imports typer and rich only; the
-library (numpy, sympy, the workbench layers below the command line) is
-imported inside the function that needs it.
+A command is parsing, one call into :mod:`workbench.api` and formatting:
+the options' values are read (and refused) by the API
+(:mod:`workbench.api.convert`), so this module holds no converter, only
+what prints and writes a result.  Start-up stays light: at module level
+this imports typer and rich only; the API is imported inside the function
+that needs it.
 
 References
 ----------
@@ -69,24 +72,6 @@ TableFormatOpt = typer.Option(
     None, "--format",
     help="Print the result as a table: md, csv, json or latex (booktabs); json is the --json object. "
          "Default: the terminal view.")
-
-
-def setting(depth: int, grades: Optional[int], gains: Optional[str], topic: Optional[str]):
-    """Validate the common options; return ``(depth, grades, Gains, Topic|None)``."""
-    from workbench.space.runs import Gains, Topic, check_depth, resolve_scale
-
-    check_depth(depth)
-    g = Gains.parse(gains) if gains is not None else None
-    t = Topic.parse(topic) if topic is not None else None
-    c, g, t = resolve_scale(grades, g, t)
-    return depth, c, g, t
-
-
-def make_space(order, depth: int, grades: int, topic):
-    from workbench.space.spaces import rank_space, set_space
-
-    build = rank_space if order.space_kind == "rank" else set_space
-    return build(depth, grades, topic)
 
 
 @contextmanager
@@ -153,9 +138,9 @@ def progress_bar(total: Optional[int] = None, label: str = "working", force: boo
 def emit_json(obj: dict) -> None:
     """Print ``obj`` as one JSON object on stdout; integers beyond 2^53 become strings with ``K_digits`` beside.
 
-    See :func:`workbench.core.exact.json_safe`.
+    See :func:`workbench.api.show.json_safe`.
     """
-    from workbench.core.exact import json_safe
+    from workbench.api.show import json_safe
 
     sys.stdout.write(json.dumps(json_safe(obj), indent=2, sort_keys=False) + "\n")
 
@@ -177,23 +162,7 @@ def say_ratios(say, out: dict, width: int) -> None:
     say(f"{'archetype':<{width}} {out['archetype']}")
 
 
-def ipso_gains(grades: Optional[int], gains: Optional[str]):
-    """The gain mapping from --grades/--gains, or None when neither is given."""
-    from workbench.errors import WorkbenchError
-    from workbench.space.runs import Gains, check_grades
-
-    if grades is not None:
-        check_grades(grades)
-    if gains is not None:
-        g = Gains.parse(gains)
-        if grades is not None and g.grades != grades:
-            raise WorkbenchError(f"gains {g}: give {grades + 1} values for --grades {grades}")
-        return g
-    return Gains.default(grades) if grades is not None else None
-
-
 # ---------------------------------------------------------------- the studies on TREC runs (workbench experiment)
-TABLE_FORMATS = ("md", "csv", "json", "latex")
 
 QrelsArg = typer.Argument(..., help="TREC qrels file (topic iter docid grade), plain or gzip; - reads standard input.")
 RunsArg = typer.Argument(..., help="Two or more TREC run files (topic Q0 docid rank score tag), plain or gzip; - reads standard input.")
@@ -296,141 +265,6 @@ def _rename_in_message(exc: BaseException, old: str, new: str) -> None:
             setattr(exc, attr, value.replace(old, new))
 
 
-def check_table_format(fmt: str) -> str:
-    """The table format, or a one-line error naming it.
-
-    >>> check_table_format("CSV")
-    'csv'
-    >>> check_table_format("xml")
-    Traceback (most recent call last):
-    ...
-    workbench.errors.WorkbenchError: --format 'xml': use md, csv, json or latex
-    """
-    from workbench.core.table import check_format
-
-    return check_format(fmt, TABLE_FORMATS)
-
-
-def check_range(name: str, value, low, high=None, open_interval: bool = False):
-    """``value`` if ``low <= value (<= high)`` (strictly inside with ``open_interval``), else a one-line error."""
-    from workbench.errors import WorkbenchError
-
-    bad = not (low < value < high) if open_interval else not (value >= low and (high is None or value <= high))
-    if bad:
-        where = f"in ({low}, {high})" if open_interval else (f"in {low}..{high}" if high is not None else f">= {low}")
-        raise WorkbenchError(f"{name} {value!r}: must be {where}")
-    return value
-
-
-def measure_names(text: str) -> list[str]:
-    from workbench.ipso.freedom import split_measures
-
-    return split_measures(text)
-
-
-def canonical_name(name: str) -> str:
-    """The matrix name the studies give measure ``name`` (``rank[M]@N`` too; :func:`scorer`)."""
-    from workbench.data.score_matrix import resolve_measure
-    from workbench.measures.names import parse_ranked
-
-    ranked = parse_ranked(name)
-    if ranked is not None:
-        return str(ranked)
-    src, m = resolve_measure(name)
-    return str(m) if src == "workbench" else f"ir:{m}"
-
-
-def _load(qrels: Path, runs: list[Path], score_precision: str = "float32"):
-    """``(qrels dict, runs dict)`` from the files; an empty qrels file is an error naming it."""
-    from workbench.errors import WorkbenchError
-    from workbench.data.adapters import load_runs
-    from workbench.data.trec import check_score_precision, read_qrels
-
-    check_score_precision(score_precision)
-    q = read_qrels(qrels)
-    if not q:
-        raise WorkbenchError(f"{qrels}: empty qrels (no line 'topic iter docid grade')")
-    return q, load_runs(runs, score_precision)
-
-
-def scorer(view: str, depth: Optional[int], gains: Optional[str], skip_missing: bool, bar=None):
-    """``score(qrels, runs, measures)`` with the command's view, depth, gains and missing-topic rule.
-
-    A measure named ``rank[M]@N`` is ``M``'s interval transformation at
-    depth ``N`` (:func:`workbench.experiments.ranked.score_with_ranked`).
-    """
-    from workbench.errors import MissingTopicError
-    from workbench.data.score_matrix import score_matrices
-    from workbench.experiments.ranked import score_with_ranked
-
-    def progress(stage: str, done: int, total: int) -> None:
-        bar.phase(f"scoring {stage} {done}/{total}")
-
-    def score_plain(q, r, measures):
-        try:
-            return score_matrices(q, r, list(measures), view, depth, progress if bar else None,
-                                  gains=gains, skip_missing=skip_missing)
-        except MissingTopicError as e:
-            raise MissingTopicError(f"{e} (--skip-missing ignores such topics)") from None
-
-    def score(q, r, measures):
-        return score_with_ranked(score_plain, q, r, list(measures))
-
-    return score
-
-
-def prepare_study(qrels, runs, measures, view, depth, gains, skip_missing, fmt, output, figure=None, least=1,
-                  as_json: bool = False, score_precision="float32"):
-    """Validate the common options and read the files: ``(names, qrels dict, runs dict, fmt, output, figure)``.
-
-    ``--json`` is ``--format json``; with another ``--format`` it is an error.
-    Without either, the format is the one the ``-o`` file's suffix names, else Markdown.
-    """
-    from workbench.core.table import format_of_path
-
-    from workbench.errors import WorkbenchError
-    from workbench.core.files import check_output_path
-    from workbench.data.score_matrix import VIEWS
-    from workbench.core.plotting import check_figure_path
-
-    if len(runs) < 2:
-        raise WorkbenchError(f"one run file ({runs[0]}): the studies compare systems, give at least two run files"
-                             if runs else "give at least two run files")
-    if fmt is not None:
-        fmt = check_table_format(fmt)
-        if as_json and fmt != "json":
-            raise WorkbenchError(f"--json with --format {fmt}: give one of them")
-    fmt = "json" if as_json else fmt or (format_of_path(output, "md") if output is not None else "md")
-    output = None if output is None else check_output_path(output)
-    figure = None if figure is None else check_figure_path(figure)
-    if view not in VIEWS:
-        raise WorkbenchError(f"--view {view!r}: use {' or '.join(VIEWS)}")
-    if depth is not None:
-        check_range("--depth", depth, 1)
-    names = measure_names(measures)
-    if len(names) < least:
-        raise WorkbenchError(f"--measures {measures!r}: give at least {least} measures")
-    for n in names:
-        canonical_name(n)                       # unknown measures fail before the files are read
-    q, r = _load(qrels, runs, score_precision)
-    return names, q, r, fmt, output, figure
-
-
-def matrix_notes(matrices) -> list[str]:
-    """Missing and skipped topics (once) and each matrix's dropped topics."""
-    out = list(matrices[0].notes) if matrices else []
-    for m in matrices:
-        if m.dropped:
-            out.append(f"{m.measure}: undefined on {len(m.dropped)} topic(s) "
-                       f"({', '.join(t for t, _ in m.dropped[:5])}{' ...' if len(m.dropped) > 5 else ''}): left out")
-    return out
-
-
-def study_setting(matrices, view: str, depth: Optional[int]) -> dict:
-    j = matrices[0].judged
-    return {"view": view, "depth": depth, "topics": len(j.topics), "systems": list(j.systems)}
-
-
 def caption(title: str, s: dict) -> str:
     cut = "uncut" if s["depth"] is None else f"cut at {s['depth']}"
     return f"{title} ({s['view']} view, rankings {cut}; {s['topics']} topics, {len(s['systems'])} systems)"
@@ -519,7 +353,7 @@ def emit_table(fmt: str, output: Optional[Path], md, csv_text, obj: dict, figure
         from workbench.core.files import atomic_write
 
         text = fmt_text.get(fmt)
-        from workbench.core.exact import json_safe
+        from workbench.api.show import json_safe
 
         atomic_write(output, text() if text else json.dumps(json_safe(_clean(obj)), indent=2) + "\n")
         sys.stderr.write(f"table: {output}\n")

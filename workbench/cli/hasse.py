@@ -1,8 +1,9 @@
 """The ``workbench hasse`` command: a Hasse diagram, its highlights, and its figure.
 
-Registered on the main app by :mod:`workbench.cli.main`; the shared helpers
-(``setting``, ``make_space``, ``emit_json``, ``progress_bar``) come from
-:mod:`workbench.cli.common`.  Without ``-o`` the text formats (json, dot,
+Registered on the main app by :mod:`workbench.cli.main`; one call of
+:func:`workbench.api.figures.hasse` builds the diagram (or counts it, for a
+statistics table beyond the diagram's limit) and the command writes it, with
+the shared helpers of :mod:`workbench.cli.common`.  Without ``-o`` the text formats (json, dot,
 tikz) go to stdout; with ``-o FILE`` any format of
 :data:`workbench.figures.hasse_figure.FORMATS` is written to FILE atomically.
 ``--figure FILE`` additionally writes a figure whose format is given by
