@@ -121,6 +121,8 @@ import unicodedata
 import warnings
 from pathlib import Path
 
+import numpy as np
+
 from workbench.errors import WorkbenchError
 from workbench.core.algebraic_syntax import parse_real
 from workbench.core.exact import exact_str, json_safe
@@ -181,8 +183,6 @@ def _normal(value) -> Any:
         return Cell(_normal(value.value), value.text, tuple(value.marks))
     mod = type(value).__module__
     if mod == "numpy":
-        import numpy as np
-
         if isinstance(value, np.bool_):
             return bool(value)
         if isinstance(value, np.integer):

@@ -34,11 +34,14 @@ from typing import Sequence
 
 import numpy as np
 import sympy
+import flint
 
 from workbench.errors import UndecidedComparisonError, WorkbenchError
 from workbench.core.exact import ValueBlock, basis_float, basis_sympy
 from workbench.data.fast_scores import fast_evaluate
 from workbench.space.runs import Gains, Topic
+from workbench.measures.measure import Measure
+from workbench.scale.intrinsic import sorted_distinct
 
 
 #: Families whose value on a ranking is unchanged when non-relevant documents are appended to it (their terms
@@ -73,7 +76,6 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic, *, ideal_de
     if m.family != "nDCG":
         fast = fast_evaluate(m, arr, gains, topic)
         return fast if fast is not None else m.evaluate(arr, gains, topic)
-    from workbench.measures.measure import Measure
 
     topic.check_grades(gains.grades)
     dcg = Measure("DCG", m.params, m.cutoff)
@@ -218,8 +220,6 @@ def block_floats(block: ValueBlock) -> np.ndarray:
 
 def _scale_float(scale) -> float:
     """A block's positive scale as a float (ball arithmetic: sympy's evalf is slow on long sums)."""
-    import flint
-
     if scale == 1:
         return 1.0
     old = flint.ctx.prec
@@ -260,7 +260,6 @@ def dense_ranks(block: ValueBlock) -> np.ndarray:
         sg[lower, upper] = -sg[upper, lower]
         below = (sg > 0).sum(axis=1)                    # values strictly below each: equal for equal values
         return np.unique(below, return_inverse=True)[1].reshape(-1).astype(np.int64)
-    from workbench.scale.intrinsic import sorted_distinct
 
     return np.asarray(sorted_distinct(block)[1], dtype=np.int64)
 
@@ -281,8 +280,6 @@ def signs_from_ranks(r: np.ndarray) -> np.ndarray:
 
 def _arb(expr, prec: int):
     """A ball enclosing a sympy expression built from rationals, logs, sums, products, integer powers."""
-    import flint
-
     if expr.is_Rational:
         return flint.arb(int(expr.p)) / int(expr.q)
     if expr.is_Add:
@@ -312,8 +309,6 @@ def _basis_ball(elem: tuple, prec: int):
     >>> round(float(_basis_ball(("logratio", 2, 3), 128).mid()), 12), float(_basis_ball(("one",), 128).mid())
     (0.630929753571, 1.0)
     """
-    import flint
-
     if elem == ("one",):
         return flint.arb(1)
     if elem[0] == "logratio":
@@ -324,8 +319,6 @@ def _basis_ball(elem: tuple, prec: int):
 
 def _grouped_sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:
     """S x S signs of the row sums of blocks with several scales (certified ball arithmetic)."""
-    import flint
-
     groups: dict = {}
     for b in blocks:
         groups.setdefault(b.scale, []).append(b)
@@ -372,8 +365,6 @@ def _decide_by_system_balls(sums, n: int, pairs: list, out: np.ndarray, prec: in
     Each ball certainly holds its system's total, so a difference ball
     excluding 0 certifies the sign; the rest go to the pairwise differences.
     """
-    import flint
-
     old = flint.ctx.prec
     flint.ctx.prec = prec
     try:

@@ -62,6 +62,7 @@ import numpy as np
 
 from workbench.core.exact import INT64_SAFE, ONE, ValueBlock, log_ratio, union_basis
 from workbench.space.runs import Gains, Topic
+from workbench.measures import twist as tw
 
 FAST_FAMILIES = frozenset({"P", "gP", "R", "gR", "F", "AP", "RBP", "gRBP", "RBTO", "SBTO", "ERR", "DCG", "Twist",
                            "RR", "Succ"})
@@ -243,8 +244,6 @@ def _dcg(runs, gains, params):
 
 
 def _twist(runs, topic, params):
-    from workbench.measures import twist as tw
-
     N = runs.shape[1]
     rb = topic.recall_base
     if rb == 0 or N < 2 * rb:

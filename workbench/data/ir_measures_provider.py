@@ -74,6 +74,8 @@ from ir_measures.util import Metric, QrelsConverter, RunConverter
 from workbench.errors import BadParameterError, UndefinedMeasureError
 from workbench.measures.names import parse_measure
 from workbench.space.runs import Gains, Topic
+from workbench.data.exact_scores import block_floats, evaluate_rankings
+from workbench.data.score_matrix import score_matrices
 
 #: The name of the measure type in ir_measures (``Workbench(measure=...)``) and of the provider.
 MEASURE_NAME = "Workbench"
@@ -198,9 +200,6 @@ def per_query_values(qrels: dict, run: dict, measures: list, view: str = "graded
     ----------
     NIST trec_eval ``-c``; the module notes.
     """
-    from workbench.data.exact_scores import block_floats, evaluate_rankings
-    from workbench.data.score_matrix import score_matrices
-
     names = [m.workbench_name for m in measures]
     relevant = [t for t, judged in qrels.items() if any(g >= 1 for g in judged.values())]
     mine = {t: docs for t, docs in run.items() if t in qrels}

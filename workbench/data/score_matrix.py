@@ -108,7 +108,7 @@ from workbench.errors import (
     UnknownMeasureError,
     WorkbenchError,
 )
-from workbench.core.exact import ValueBlock
+from workbench.core.exact import ValueBlock, approx_str, exact_str
 from workbench.data.exact_scores import (block_floats, dense_ranks, evaluate_measure, evaluate_rankings, signs_from_ranks,
                                          sum_signs)
 from workbench.space.runs import Gains, Topic, check_depth
@@ -116,6 +116,10 @@ from workbench.core.budget import check_memory
 from workbench.data.adapters import as_qrels, as_runs, load_runs, run_name
 from workbench.data.gc_pause import cyclic_gc_paused
 from workbench.data.trec import check_score_precision, topic_key as _topic_key, require_common_topics
+from workbench.core.display import MAX_ROWS, Markup, cell, html_table
+from workbench.core.frames import pandas
+from workbench.data.ranked_matrix import MAX_SPACE, ranked_matrix
+from workbench.measures.names import parse_measure
 
 VIEWS = ("graded", "binary")
 IR_PREFIXES = ("ir:", "ir_measures:")
@@ -138,9 +142,8 @@ def resolve_measure(name: str):
     ----------
     ir_measures measure syntax; trec_eval measure names.
     """
+    # a peer library, slow to load; only what it scores uses it
     import ir_measures
-
-    from workbench.measures.names import parse_measure
 
     text = str(name).strip()
     for pre in IR_PREFIXES + (TREC_PREFIX,):
@@ -184,6 +187,7 @@ def _ir_supported(text: str, measure):
     ----------
     ir_measures ``DefaultPipeline`` (``FallbackProvider``: the first available provider that supports a measure).
     """
+    # a peer library, slow to load; only what it scores uses it
     import ir_measures
 
     missing = []
@@ -201,8 +205,6 @@ def _ir_supported(text: str, measure):
     if missing:
         hint = f"; {', '.join(missing)} would (not installed)"
     elif bare is not None:
-        from workbench.measures.names import parse_measure
-
         try:
             parse_measure(bare)
             hint = "; without the prefix the workbench computes it"
@@ -496,8 +498,6 @@ class ScoreMatrix:
 
     def transformed(self, depth: int | None = None, max_space: int | None = None, unit: bool = False) -> "ScoreMatrix":
         """The interval transformation (:func:`workbench.data.ranked_matrix.ranked_matrix`; ``unit``: scaled to [0, 1])."""
-        from workbench.data.ranked_matrix import MAX_SPACE, ranked_matrix
-
         return ranked_matrix(self, depth, MAX_SPACE if max_space is None else max_space, unit)
 
     def to_frame(self, exact: bool = False):
@@ -523,8 +523,6 @@ class ScoreMatrix:
         ----------
         Seed 000 sec. 5.2 (the T x S matrix); pandas ``DataFrame``.
         """
-        from workbench.core.frames import pandas
-
         pd = pandas()
         if exact and self.exact:
             data = [[self.blocks[k].value(j) for j in range(len(self.systems))] for k in range(len(self.topics))]
@@ -560,9 +558,6 @@ class ScoreMatrix:
         ----------
         IPython's rich display protocol; seed 000 sec. 5.2 (the T x S matrices).
         """
-        from workbench.core.display import MAX_ROWS, Markup, cell, html_table
-        from workbench.core.exact import approx_str, exact_str
-
         def shown(k: int, j: int):
             if not self.exact:
                 return format(float(self.floats[k, j]), ".6g")
@@ -581,6 +576,7 @@ class ScoreMatrix:
 
 def _ir_floats(judged: JudgedRuns, qrels: dict, ims: list) -> list[np.ndarray]:
     """trec_eval floats of ir_measures measures: ``T x S`` per measure, 0 where a run has no ranking."""
+    # a peer library, slow to load; only what it scores uses it
     import ir_measures
 
     binary = judged.view == "binary"

@@ -51,9 +51,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
+import operator
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from workbench.errors import BadParameterError, CorruptFileError, TrecFormatError
 from workbench.space.runs import MAX_GRADES, Run, Topic
+from workbench.data.gc_pause import cyclic_gc_paused
 
 GZIP_MAGIC = b"\x1f\x8b"
 RUN_LINE = "topic Q0 docid rank score tag"
@@ -296,7 +301,6 @@ def sort_keys(scores: Sequence, score_precision: str = "float32") -> list[float]
     doubles = [float(s) for s in scores]
     if check_score_precision(score_precision) == "float64":
         return doubles
-    import numpy as np
 
     with np.errstate(over="ignore"):
         return np.asarray(doubles, dtype=np.float64).astype(np.float32).astype(np.float64).tolist()
@@ -448,8 +452,6 @@ _SCORE_CHARS = b"0123456789.+-eE\n"
 
 
 def _ascii_space():
-    import numpy as np
-
     table = np.zeros(256, dtype=bool)
     table[[ord(c) for c in " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"]] = True  # what str.split() splits ASCII text on
     return table
@@ -477,8 +479,6 @@ def _read_run_fast(path, score_precision: str) -> RankedRun | None:
     the file again and decides (so the errors and their line numbers are
     the same).
     """
-    from workbench.data.gc_pause import cyclic_gc_paused
-
     p = Path(path)
     if not p.is_file():
         return None
@@ -489,8 +489,6 @@ def _read_run_fast(path, score_precision: str) -> RankedRun | None:
 
 
 def _read_run_chunks(p: Path, score_precision: str) -> RankedRun | None:
-    import numpy as np
-
     ranked: dict[str, list[str]] = {}
     cur, docs, scores = None, [], []
 
@@ -563,8 +561,6 @@ def _run_fields(raw):
     >>> _run_fields(np.frombuffer(b"1 Q0 a 1 2.5\\n", dtype=np.uint8)) is None
     True
     """
-    import numpy as np
-
     ws = np.take(_ASCII_SPACE, raw)
     starts = ~ws
     starts[1:] &= ws[:-1]
@@ -603,8 +599,6 @@ def _field_texts(raw, starts, ends) -> list[str]:
     >>> _field_texts(raw, np.array([5, 19]), np.array([7, 20]))
     ['ab', 'c']
     """
-    import numpy as np
-
     lengths = ends - starts + 1
     offsets = np.cumsum(lengths) - lengths
     at = np.repeat(starts - offsets, lengths) + np.arange(int(offsets[-1] + lengths[-1]))
@@ -631,15 +625,12 @@ def _topic_runs(text: str, raw, starts, ends) -> tuple[list[int], list[str]] | N
     >>> _topic_runs(text, raw, np.array([0, 26, 13]), np.array([1, 28, 14])) is None
     True
     """
-    import numpy as np
-
     lengths = ends - starts
     width = int(lengths.max())
     if width > _TOPIC_BYTES:
         tops = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
         bounds = _topic_bounds(tops)
         return None if bounds is None else (bounds, [tops[a] for a in bounds[:-1]])
-    from numpy.lib.stride_tricks import sliding_window_view
 
     if starts[-1] + width > raw.size:  # a short last line: pad the chunk
         raw = np.concatenate([raw, np.zeros(width, dtype=np.uint8)])
@@ -657,10 +648,6 @@ def _topic_bounds(tops: list[str]) -> list[int] | None:
     >>> _topic_bounds(["1", "1", "2", "3", "3"]), _topic_bounds(["1", "2", "1"])
     ([0, 2, 3, 5], None)
     """
-    import operator
-
-    import numpy as np
-
     n = len(tops)
     if tops.count(tops[0]) == n:
         return [0, n]
@@ -684,8 +671,6 @@ def _score_tables():
     the field).  Per field width ``w``, a ``(w + 1) x w`` boolean table whose
     row ``k`` marks the last ``k`` columns.
     """
-    import numpy as np
-
     kind = np.full(256, 5, dtype=np.uint8)
     kind[list(b"0123456789")] = 1
     kind[[ord("."), ord("+"), ord("-")]] = 2, 3, 4
@@ -714,8 +699,6 @@ def _chunk_scores(text: str, raw, starts, ends):
     >>> _chunk_scores(text, raw, np.array([9, 26]), np.array([14, 30])).tolist()
     [-2.5, 0.001]
     """
-    import numpy as np
-
     vals = _decimal_scores(raw, starts, ends)
     if vals is not None:
         return vals
@@ -762,9 +745,6 @@ def _decimal_scores(raw, starts, ends):
     1990 (exact integer over an exact power of ten: one correctly rounded
     division); IEEE 754 (division and ``fmod`` of doubles).
     """
-    import numpy as np
-    from numpy.lib.stride_tricks import sliding_window_view
-
     lengths = ends - starts
     width = int(lengths.max())
     if width > _SCORE_WIDTH:
@@ -813,8 +793,6 @@ def _order_columns(vals, docs: list[str], score_precision: str) -> list[str]:
     >>> _order_columns(np.array([3.0, 1.0, 1.0]), docs, "float32"), docs
     (['a', 'c', 'b'], ['a', 'c', 'b'])
     """
-    import numpy as np
-
     if score_precision == "float32":
         with np.errstate(over="ignore"):
             keys = vals.astype(np.float32).astype(np.float64)

@@ -52,6 +52,9 @@ from workbench.ipso.trec_runs import (
     sign_test,
 )
 from workbench.space.runs import Gains
+from workbench.core.files import check_output_path, save_figure
+from workbench.core.plotting import PNG_DPI, TEXT_WIDTH, publication_style, pyplot
+from workbench.core.table import Cell, Table
 
 TESTS = ("t", "wilcoxon", "sign")
 TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank", "sign": "sign test"}
@@ -88,6 +91,7 @@ def metric_tests(values_a, values_b, alpha: float = 0.05) -> dict[str, PairedTes
     ----------
     Seed 001 sec. 4 and Fig. 7; scipy.stats.ttest_rel, wilcoxon, binomtest.
     """
+    # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy.stats import binomtest, rankdata, ttest_rel, wilcoxon
 
     a, b = np.asarray(values_a, float), np.asarray(values_b, float)
@@ -195,8 +199,6 @@ class AgreementResult:
 
     def table(self):
         """The agreement counts per metric and test as a :class:`~workbench.core.table.Table`."""
-        from workbench.core.table import Cell, Table
-
         n = len(self.pairs)
         head = ["Metric", "Test"] + [AGREEMENT_NAMES[c] for c in AGREEMENT] + ["agree %"]
         rows = []
@@ -285,9 +287,6 @@ def agreement_figure(result: AgreementResult, path, title: str | None = None) ->
     ----------
     Seed 001 Fig. 7.
     """
-    from workbench.core.files import check_output_path, save_figure
-    from workbench.core.plotting import PNG_DPI, TEXT_WIDTH, publication_style, pyplot
-
     base = Path(path)
     out = [base.with_suffix(".png"), base.with_suffix(".pdf")]
     for p in out:

@@ -34,11 +34,14 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Optional
+import itertools
 
 from workbench.core.lattice_paths import binary_nonnegative_walks, nonnegative_walks
 from workbench.core.table import Cell, Table
 from workbench.errors import BadGainsError, WorkbenchError
 from workbench.space.runs import Gains, check_depth
+from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
+from workbench.core.display import grades_text, html_table, short_int
 
 __all__ = ["Census", "census", "brute_census", "PAPER_TABLE2", "table2_rows", "table2_markdown"]
 
@@ -126,8 +129,6 @@ class Census:
         return out
 
     def _head(self) -> str:
-        from workbench.core.display import grades_text, short_int
-
         return (f"depth {self.depth}, {grades_text(self.grades)}, gains {self.gains}: "
                 f"{short_int(self.pairs)} ordered pairs")
 
@@ -151,8 +152,6 @@ class Census:
         ----------
         Seed 001 Table 2; SPEC section 6 (``ipso census``).
         """
-        from workbench.core.display import short_int
-
         counts = {key: short_int(getattr(self, key)) for key in ("equal", "ni", "ns", "nonsep")}
         width = max(len(v) for v in counts.values())
         lines = [f"Census at {self._head()}"]
@@ -179,8 +178,6 @@ class Census:
         ----------
         IPython's rich display protocol; seed 001 Table 2.
         """
-        from workbench.core.display import html_table, short_int
-
         rows = [(key, short_int(getattr(self, key)), f"{_float_fraction(getattr(self, key), self.pairs):.6%}")
                 for key in ("equal", "ni", "ns", "nonsep")]
         return html_table(rows, header=("category", "pairs", "share"), caption=f"IPSO census at {self._head()}",
@@ -323,8 +320,6 @@ def census_estimate(depth: int, gains: Gains):
     >>> census_estimate(20000, Gains.default(2)).seconds > 60
     True
     """
-    from workbench.core.budget import Estimate
-
     ints = _integer_gains(gains)
     steps = _step_multiplicities(ints)
     bits = 2 * depth * math.log2(gains.grades + 1)
@@ -348,8 +343,6 @@ def check_census(depth: int, gains: Gains) -> None:
     ...
     workbench.errors.TooLargeError: census at depth 30000 with gains 0,1,2: 28,627-digit counts needing ~...: depth <= ... fits
     """
-    from workbench.core.budget import largest_fitting, refuse_unless_fits
-
     est = census_estimate(depth, gains)
     if est.fits():
         return
@@ -370,8 +363,6 @@ def brute_census(depth: int, grades: int = 1, gains: Optional[Gains] = None) -> 
     ----------
     Seed 001 Alg. 1; DESIGN.md ("fast code is always checked against a slow oracle").
     """
-    import itertools
-
     check_depth(depth)
     g = gains if gains is not None else Gains.default(grades)
     runs = list(itertools.product(range(g.grades + 1), repeat=depth))

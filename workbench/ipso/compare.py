@@ -25,6 +25,8 @@ from typing import Optional, Sequence
 from workbench.errors import BadDepthError, BadRunError
 from workbench.core.budget import check_memory
 from workbench.space.runs import Gains, format_run, parse_run
+from workbench.core.display import bold, html_table
+from workbench.order.orders import get_order
 
 __all__ = ["CATEGORIES", "IpsoComparison", "compare", "category_of"]
 
@@ -258,8 +260,6 @@ class IpsoComparison:
         ----------
         IPython's rich display protocol; seed 001 Fig. 4.
         """
-        from workbench.core.display import bold, html_table
-
         last = len(self.trace) - 1
         rows = [(str(i + 1), str(pa), str(pb), bold(cat) if i == last else cat)
                 for i, (cat, pa, pb) in enumerate(zip(self.trace, self.prefix_a, self.prefix_b))]
@@ -305,8 +305,6 @@ def compare(run_a, run_b, gains: Optional[Gains] = None, depth: Optional[int] = 
     ----------
     Seed 001 sec. 2.2 (Rules 1-2), Alg. 1, Fig. 4, sec. 3.8; SPEC section 5.
     """
-    from workbench.order.orders import get_order
-
     a, b, g, k, notes = _align(run_a, run_b, gains, depth)
     cum = Fraction(0)
     pa, pb = Fraction(0), Fraction(0)

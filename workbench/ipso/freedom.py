@@ -26,12 +26,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
+from functools import cmp_to_key
 
 import numpy as np
 import sympy
 
-from workbench.errors import BadParameterError, NotExpressibleError
+from workbench.errors import BadParameterError, NotExpressibleError, UndecidedComparisonError, WorkbenchError
 from workbench.space.runs import Gains, Topic, format_run
+from workbench.core.algebraic import compare_reals, rational_between
+from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
+from workbench.core.certified import isolate_roots, sign_at
+from workbench.core.exact import exact_str, json_float as to_float
+from workbench.ipso.compare import _align, compare
+from workbench.measures.names import parse_measure
 
 __all__ = ["MeasureOrder", "ParamSweep", "Freedom", "freedom", "split_measures"]
 
@@ -111,8 +118,6 @@ class MeasureOrder:
         ----------
         SPEC section 6.
         """
-        from workbench.core.exact import exact_str, json_float as to_float
-
         return {"measure": self.measure, "order": self.order, "allowed": self.allowed,
                 "value_a": exact_str(self.value_a), "value_a_approx": to_float(self.value_a),
                 "value_b": exact_str(self.value_b), "value_b_approx": to_float(self.value_b)}
@@ -338,8 +343,6 @@ def _transcendental(expr, x) -> bool:
 
 def _below(u, v) -> bool:
     """``u < v`` for exact reals (Fraction, :class:`~workbench.core.certified.RealRoot`); ``None`` is infinite."""
-    from workbench.core.algebraic import compare_reals
-
     if u is None or v is None:
         return True
     return compare_reals(u, v) < 0
@@ -370,17 +373,11 @@ def _certified_sweep(name: str, param: str, ps, diff, x) -> ParamSweep:
     >>> [r["order"] for r in s.regions], str(s.ties[0]).startswith("root_of(1 - 1/3**b - 1/2**b, [0.787884911025869")
     (['a<b', 'tie', 'a>b'], True)
     """
-    from workbench.core.algebraic import rational_between
-    from workbench.core.certified import isolate_roots, sign_at
-    from workbench.errors import UndecidedComparisonError
-
     roots, pieces = isolate_roots(diff, x, ps.low, ps.high, ps.low_closed, ps.high_closed)
     events = [("tie", r, r) for r in roots] + [("unknown", lo, hi) for lo, hi in pieces]
 
     def before(e, f) -> int:
         return -1 if e[1] is None else 1 if f[1] is None else (-1 if _below(e[1], f[1]) else 1)
-
-    from functools import cmp_to_key
 
     events.sort(key=cmp_to_key(before))
     regions: list[dict] = []
@@ -515,8 +512,6 @@ def sweep_estimate(degree: int):
     >>> round(sweep_estimate(5000).seconds / 60)
     49
     """
-    from workbench.core.budget import Estimate
-
     seconds = 0.0 if degree <= 0 else _SWEEP_SECONDS * (degree / _SWEEP_DEGREE) ** _SWEEP_POWER
     return Estimate(f"the roots of a polynomial of degree {degree:,}", bytes=0.0, seconds=seconds)
 
@@ -534,8 +529,6 @@ def certified_sweep_estimate(terms: int):
     >>> round(certified_sweep_estimate(1000).seconds, 1)
     7.6
     """
-    from workbench.core.budget import Estimate
-
     seconds = 0.0 if terms <= 0 else _CERT_SECONDS * (terms / _CERT_TERMS) ** _CERT_POWER
     return Estimate(f"certified root isolation of a difference with {terms:,} transcendental terms",
                     bytes=0.0, seconds=seconds)
@@ -543,8 +536,6 @@ def certified_sweep_estimate(terms: int):
 
 def _probe_transcendental(measure, grade: int) -> bool:
     """Whether the swept measure's value on a short run of top grade is transcendental in its parameter."""
-    from workbench.errors import WorkbenchError
-
     try:
         param = _continuous_param(measure)
         expr = measure.expression((grade,) * 3, Gains.default(grade), None, free=(param,))
@@ -571,8 +562,6 @@ def check_sweep(measure, a, b) -> None:
     ...
     workbench.errors.TooLargeError: ipso freedom: the tie parameters of RBP on runs of depth 5000: the roots of a polynomial of degree 5,000 needing ~49 min of work; the workbench allows ~10 s: runs that differ only in their first 515 positions fit; or leave RBP out of --measures (--param-measure names the measures swept)
     """
-    from workbench.core.budget import largest_fitting, refuse_unless_fits
-
     differ = [i for i in range(len(a)) if a[i] != b[i]]
     degree = differ[-1] + 1 if differ else 0
     if _probe_transcendental(measure, max([*a, *b, 1])):
@@ -596,8 +585,6 @@ def check_sweep(measure, a, b) -> None:
 
 def _swept(ms: list, vary) -> list:
     """The measures whose continuous parameter is swept: ``vary``, or every measure of ``ms`` with exactly one."""
-    from workbench.measures.names import parse_measure
-
     if vary is None:
         return [m for m in ms if sum(1 for ps in m.family_obj.params if ps.numeric and not ps.integer) == 1]
     vnames = split_measures(vary) if isinstance(vary, str) else list(vary)
@@ -647,9 +634,6 @@ def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Option
     ----------
     Seed 001 sec. 2.4, Table 1 (RBP ties 100 and 011 at (sqrt(5)-1)/2).
     """
-    from workbench.ipso.compare import _align, compare
-    from workbench.measures.names import parse_measure
-
     a, b, g, k, notes = _align(run_a, run_b, gains, depth)
     names = split_measures(measures) if isinstance(measures, str) else list(measures)
     ms = [parse_measure(m) if isinstance(m, str) else m for m in names]

@@ -44,6 +44,8 @@ from workbench.scale.intrinsic import sorted_distinct
 from workbench.measures.measure import Measure
 from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.core.exact import about
+from workbench.measures.names import parse_measure
+from workbench.space.spaces import rank_space
 
 #: Category names in code order: ``categories[i, j]`` holds an index into this tuple.
 CATEGORIES = ("equal", "ni", "ns", "nonsep")
@@ -214,7 +216,6 @@ def category_matrix(prefix: np.ndarray, row_idx: np.ndarray | None = None, col_i
 def _measure(m) -> Measure:
     if isinstance(m, Measure):
         return m
-    from workbench.measures.names import parse_measure
 
     return parse_measure(str(m))
 
@@ -249,6 +250,7 @@ def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float | None:
     Kendall, "The treatment of ties in ranking problems", Biometrika 1945
     (tau-b); seed 001 sec. 3.3 (Fig. 3 correlations).
     """
+    # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy.stats import kendalltau
 
     x, y = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)
@@ -326,8 +328,6 @@ def pair_grid(
     Moffat and Mackenzie, JASIST 2024 (seed 001), Fig. 2 (k = 3) and Fig. 3
     (k = 6, RBP(0.5), NDCG and AP orderings).
     """
-    from workbench.space.spaces import rank_space
-
     depth = check_depth(depth)
     if gains is None:
         gains = Gains.default(grades)
@@ -412,6 +412,7 @@ def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -
 
 
 def _draw_pair_grid(grid: PairGrid, path: Path, title: str | None) -> Path:
+    # matplotlib is slow to load (~0.5 s); only figures use it
     from matplotlib.colors import BoundaryNorm, ListedColormap
     from matplotlib.patches import Patch
 

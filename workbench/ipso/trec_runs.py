@@ -67,9 +67,13 @@ import numpy as np
 
 from workbench.errors import WorkbenchError
 from workbench.core.budget import check_memory
-from workbench.space.runs import Gains
+from workbench.space.runs import Gains, check_depth
 from workbench.data.adapters import as_qrels, named_run, run_list
 from workbench.data.trec import topic_key as _topic_key, judge, require_common_topics
+from workbench.core.exact import to_float
+from workbench.core.table import Cell, Table
+from workbench.ipso.compare import compare
+from workbench.measures.measure import Measure
 
 METRICS = ("RR", "P@k", "RBP(0.5)", "RBP(0.8)", "AP", "nDCG@k")
 CATEGORIES = ("ni", "ns", "equal", "nonsep")
@@ -159,8 +163,6 @@ def ipso_category(run_a: Sequence[int], run_b: Sequence[int], gains: Gains | Non
 
 @lru_cache(maxsize=65536)
 def _cached_category(run_a: tuple, run_b: tuple, gains: Gains | None):
-    from workbench.ipso.compare import compare
-
     c = compare(run_a, run_b, gains, len(run_a))
     return c.category, tuple(c.trace)
 
@@ -192,6 +194,7 @@ def sign_test(ni: int, ns: int, alpha: float = 0.05) -> SignTest:
     ----------
     Seed 001 sec. 3.5 (81 ns vs 109 ni topics, p = 0.0499).
     """
+    # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy.stats import binomtest
 
     n = ni + ns
@@ -222,10 +225,9 @@ class _Evaluator:
     """ir_measures for the metrics (pytrec_eval; cwl_eval for binary RBP); workbench.measures.measure for graded RBP."""
 
     def __init__(self, qrels: dict, depth: int, view: View):
+        # a peer library, slow to load; only what it scores uses it
         import ir_measures
         from ir_measures import AP, RBP, RR, P, nDCG
-
-        from workbench.measures.measure import Measure
 
         L = view.relevance_level
         all_grades = {g for q in qrels.values() for g in q.values()}
@@ -255,8 +257,6 @@ class _Evaluator:
         self.view = view
 
     def scores(self, top: dict[str, list[str]], topics: Sequence[str], serps: dict) -> dict[str, np.ndarray]:
-        from workbench.core.exact import to_float
-
         idx = {t: i for i, t in enumerate(topics)}
         out = {m: np.zeros(len(topics)) for m in METRICS}
         run = {t: {d: float(len(docs) - i) for i, d in enumerate(docs)} for t, docs in top.items() if docs and t in idx}
@@ -307,8 +307,6 @@ def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = 
     ----------
     trec_eval run ordering; seed 001 sec. 3.1 (unjudged documents not relevant).
     """
-    from workbench.space.runs import check_depth
-
     check_depth(depth)
     view = View.make(gains, relevance_level)
     runs = run_list(runs)
@@ -466,8 +464,6 @@ class RunComparison:
 
     def table(self):
         """The seed 001 Fig. 5 rows as a :class:`~workbench.core.table.Table` (metric differences B - A as floats)."""
-        from workbench.core.table import Cell, Table
-
         head = ["Group", "Topic", "A", "B", "Relationship"] + [self.label(m) for m in METRICS]
         rows = [[r.group, r.topic, Cell(r.serp_a, f"`{r.serp_a}`"), Cell(r.serp_b, f"`{r.serp_b}`"),
                  Cell(r.trace_str, f"`{r.trace_str}`")]

@@ -111,11 +111,12 @@ priority, deepness, deepness threshold, closeness threshold, confidence).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cmp_to_key, lru_cache
 from fractions import Fraction
 from typing import Iterable, Sequence
 
 import numpy as np
+import sympy
 
 from workbench.core.exact import ValueBlock, exact_str
 from workbench.errors import (BadDepthError, BadParameterError, NotExpressibleError,
@@ -125,6 +126,9 @@ from workbench.property.scored import exact_sign
 from workbench.property.verdict import PropertyVerdict
 from workbench.space.runs import Gains, Topic, format_run, resolve_scale
 from workbench.space.spaces import Space
+from workbench.core.algebraic import compare_reals, endpoint_label, horner, rational_between, roots_in
+from workbench.core.rational import rational_function
+from workbench.measures.names import parse_measure
 
 __all__ = ["SOURCE", "amigo_properties", "priority", "deepness", "deepness_threshold", "closeness_threshold",
            "confidence", "rbp_obligations", "additive_obligations", "TAIL_FACTOR"]
@@ -175,8 +179,6 @@ class _Setting:
 
 
 def _setting(measure, grades, gains, depths, topics) -> _Setting:
-    from workbench.measures.names import parse_measure
-
     m = measure if isinstance(measure, Measure) else parse_measure(str(measure))
     c, gains, _ = resolve_scale(grades, gains, None, "grades=")
     given = list(depths)
@@ -959,14 +961,9 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
     {member key: [parameter values where that pair ties]}}``, or
     ``{"unavailable": why}``.
     """
-    import sympy
-
-    from workbench.core.algebraic import compare_reals, endpoint_label, horner, rational_between, roots_in
-
     ps = _free_param(setting.measure)
     if ps is None:
         return None
-    from workbench.core.rational import rational_function
 
     polys, ties = {}, {}
     cache: dict = {}
@@ -997,7 +994,6 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
         for r in roots_in(poly, ps, cache):
             if not any(compare_reals(r, q) == 0 for q in points):
                 points.append(r)
-    from functools import cmp_to_key
 
     points.sort(key=cmp_to_key(compare_reals))
     ends = [ps.low] + points + [ps.high]
@@ -1055,8 +1051,6 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
 @lru_cache(maxsize=1)
 def _dcg_discount_shape() -> bool:
     """sympy: ``d(x) = 1/log2(x+1)`` is strictly decreasing and strictly convex for ``x > 0``."""
-    import sympy
-
     x = sympy.Symbol("x", positive=True)
     d = sympy.log(2) / sympy.log(x + 1)
     return bool(sympy.diff(d, x).is_negative) and bool(sympy.simplify(sympy.diff(d, x, 2)).is_positive)
@@ -1131,8 +1125,6 @@ def additive_obligations(measure, gains: Gains) -> dict | None:
 @lru_cache(maxsize=1)
 def _check_rbp_identities() -> bool:
     """Verify with sympy, once, the three identities :func:`rbp_obligations` rests on."""
-    import sympy
-
     P, i, m, n, s, k = sympy.symbols("p i m n s k", positive=True, integer=True)
     wa, wb = sympy.symbols("w_a w_b")
 

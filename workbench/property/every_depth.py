@@ -58,6 +58,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import sympy
+
+from workbench.measures.families import FAMILIES
+
 
 #: Why a measure that needs no topic is localized and complete at every depth.
 NO_TOPIC = ("the measure needs no topic: its value is computed from the run's grades alone, "
@@ -75,8 +79,6 @@ _PREFIX_SUM = {"RBP", "gRBP", "DCG", "RR", "Succ", "ERR", "AP", "R", "gR"}
 
 
 def _builtin(measure) -> str | None:
-    from workbench.measures.families import FAMILIES
-
     return measure.family if measure.family in FAMILIES else None
 
 
@@ -169,8 +171,6 @@ def pairwise(prop: str, grid, strict: bool) -> str | None:
 
 def _geometric_series_checked() -> bool:
     """sympy: ``(1-p) sum_{i=1..N} p^(i-1) = 1 - p^N`` for a symbolic ``p`` and depth ``N``."""
-    import sympy
-
     p = sympy.Symbol("p", positive=True)
     i, n = sympy.symbols("i N", integer=True, positive=True)
     total = sympy.summation((1 - p) * p ** (i - 1), (i, 1, n))

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
+import flint
+import sympy
 
 from workbench.core.exact import ValueBlock
 from workbench.errors import UndecidedComparisonError, UndefinedMeasureError
@@ -176,7 +178,6 @@ def exact_sign(x) -> int:
     """
     if isinstance(x, (int, Fraction)):
         return (x > 0) - (x < 0)
-    import sympy
 
     x = sympy.sympify(x)
     if x.is_Rational:
@@ -207,9 +208,6 @@ def to_arb(expr, prec: int):
     ----------
     python-flint ``arb``.
     """
-    import flint
-    import sympy
-
     old = flint.ctx.prec
     flint.ctx.prec = prec
     try:

@@ -14,8 +14,13 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+import sympy
+
 from workbench.errors import WorkbenchError
 from workbench.property.verdict import PropertyVerdict
+from workbench.core.frames import frame
+from workbench.core.readable import show_value
+from workbench.core.table import Table
 
 
 def witness_text(v: PropertyVerdict) -> str:
@@ -65,9 +70,6 @@ def shown(value):
     """
     if not isinstance(value, str) or not any(k in value for k in ("log(", "CRootOf(", "sqrt(")):
         return value
-    import sympy
-
-    from workbench.core.readable import show_value
 
     try:
         expr = sympy.sympify(value)
@@ -172,8 +174,6 @@ class PropertyTable:
 
     def table(self):
         """The verdicts as a :class:`~workbench.core.table.Table` (one row per property), the setting as caption."""
-        from workbench.core.table import Table
-
         return Table(["property", "source", "verdict", "every depth", "witness / why"],
                      [[name, source, verdict, every == "yes", text.replace("|", "/")]
                       for name, source, verdict, every, text in self.rows()],
@@ -205,8 +205,6 @@ class PropertyTable:
         ----------
         pandas ``DataFrame``; the rows of :meth:`rows`.
         """
-        from workbench.core.frames import frame
-
         rows = [{"measure": self.measure, "property": v.name, "source": v.source, "verdict": v.verdict,
                  "every_depth": bool(v.every_depth), "scope": v.scope, "witness": witness_text(v) or None}
                 for v in self.verdicts]
