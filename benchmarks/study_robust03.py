@@ -17,7 +17,7 @@ so that both see the same load; its Markdown must be byte-identical.  With
 ``--scaling`` the current code also runs with 1 repetition, on the first 50
 topics, and on the first 9 runs, to show how the cost grows.
 
-Data: ``$WORKBENCH_DATA`` (default ``<repo>/../shared/data``)/robust03.
+Data: ``$WORKBENCH_DATA/robust03`` (NIST's TREC 2003 Robust track: ``qrels.txt`` and ``runs/input.*.gz``).
 
 Run:  python benchmarks/study_robust03.py [--repeat 3] [--baseline DIR [--baseline-repeat 1]] [--scaling]
                                           [--out benchmarks/results/study_robust03.md]
@@ -74,7 +74,9 @@ def child(code: str = "", repetitions: int = 5, bootstrap: int = 1000, seed: int
         starts.setdefault(stage, time.perf_counter())
 
     import workbench
-    data = Path(os.environ.get("WORKBENCH_DATA", ROOT.parent / "shared" / "data")) / "robust03"
+    from workbench.data.trec import data_dir
+
+    data = data_dir() / "robust03"
     kw = {"workers": workers} if "workers" in inspect.signature(run_study).parameters else {}
     with tempfile.TemporaryDirectory() as tmp:
         if topics or runs:

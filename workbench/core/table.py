@@ -20,7 +20,7 @@ The writers:
 - :meth:`Table.to_csv`: the header and rows through :mod:`csv`; exact
   numbers as exact strings (``1/2``), ``None`` as an empty field, booleans
   as ``true``/``false``;
-- :meth:`Table.to_json`: one JSON object (SPEC section 6): exact numbers as
+- :meth:`Table.to_json`: one JSON object (docs/reference/cli.md): exact numbers as
   strings (``"1/2"``), non-finite floats as ``null``;
 - :meth:`Table.to_latex`: a booktabs table (``\\toprule``, ``\\midrule``,
   ``\\bottomrule``), see *LaTeX for papers* below;
@@ -100,7 +100,7 @@ columns of numbers cannot wrap, so they are scaled.
 References
 ----------
 GitHub Flavored Markdown, "Tables (extension)"; RFC 4180 (CSV) and Python's
-:mod:`csv`; SPEC section 6 (exact numbers as JSON strings); S. Fear, the
+:mod:`csv`; docs/reference/cli.md (exact numbers as JSON strings); S. Fear, the
 LaTeX ``booktabs`` package; D. Carlisle, the ``tabularx`` and ``graphicx``
 packages; sympy's ``latex()`` printer; pandas ``DataFrame``.
 """
@@ -243,7 +243,7 @@ def csv_field(value) -> str:
 
 
 def json_value(value):
-    """The JSON value of a cell (SPEC section 6): exact numbers as strings, non-finite floats as null.
+    """The JSON value of a cell (docs/reference/cli.md): exact numbers as strings, non-finite floats as null.
 
     >>> [json_value(v) for v in (None, True, Fraction(1, 2), Fraction(4), float("nan"), 0.5, 3, "x")]
     [None, True, '1/2', '4', None, 0.5, 3, 'x']

@@ -23,7 +23,7 @@ Examples
 
 References
 ----------
-DESIGN.md, "Arithmetic"; python-flint (arb ball arithmetic).
+docs/design.md, "Arithmetic"; python-flint (arb ball arithmetic).
 """
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ from workbench.scale.intrinsic import sorted_distinct
 #: past the last document are 0 and nothing divides by the ranking's length), given the ideal run's depth:
 #: rankings of several lengths can then be scored in one block padded with zeros.  Every other family
 #: (``P``, ``gP``, ``F``, ``SBTO``, ``RBTO``, Twist's, the C/W/L families, a user's measure) is scored
-#: one ranking length at a time.  ``tests/test_real_run_semantics.py`` checks the claim on every small run.
+#: one ranking length at a time.  ``tests/data/test_real_run_semantics.py`` checks the claim on every small run.
 PADDING_INVARIANT = frozenset({"AP", "R", "gR", "RBP", "gRBP", "DCG", "nDCG", "ERR", "RR", "Succ", "ForwardSpace"})
 
 
@@ -71,7 +71,7 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic, *, ideal_de
 
     References
     ----------
-    SPEC section 4 (nDCG); trec_eval ``ndcg_cut``.
+    docs/reference/measures.md (nDCG); trec_eval ``ndcg_cut``.
     """
     if m.family != "nDCG":
         fast = fast_evaluate(m, arr, gains, topic)
@@ -200,7 +200,7 @@ def block_floats(block: ValueBlock) -> np.ndarray:
 
     References
     ----------
-    DESIGN.md, "Arithmetic" (floats only for statistics and display).
+    docs/design.md, "Arithmetic" (floats only for statistics and display).
     """
     def fl(q: Fraction) -> float:
         try:
@@ -272,7 +272,7 @@ def signs_from_ranks(r: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    Seed 000 eq. 7 (pairs concordant, discordant or tied).
+    Ferrante et al. (2020), eq. 7 (pairs concordant, discordant or tied).
     """
     r = np.asarray(r)
     return np.sign(r[:, None] - r[None, :]).astype(np.int8)

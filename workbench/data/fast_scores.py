@@ -15,9 +15,9 @@ dtype), so its float read-out is unchanged too:
   the sum of gains;
 * ``AP = (1/RB) sum_i [r_i >= 1] c_i / i`` over ``lcm(1..N)``;
 * ``RBP``, ``gRBP``: ``(1 - p) sum_i p^(i-1) w(r_i)`` over ``b^(N-1)`` for ``p = a / b``;
-* ``RBTO``, ``SBTO``: integer weighted sums (seed 003 eq. 2-3);
+* ``RBTO``, ``SBTO``: integer weighted sums (Ferrante, Ferro and Pontarollo 2019, eq. 2-3);
 * ``ERR`` over ``2^(g_max N) lcm(1..N)``;
-* ``Twist`` (seed 002 Def. 1-6) from integer RP / CRP rows, one Fraction per run;
+* ``Twist`` (Ferro, Silvello, Keskustalo, Pirkola and Järvelin 2016, Def. 1-6) from integer RP / CRP rows, one Fraction per run;
 * ``DCG`` (and so ``nDCG``'s numerator): coordinates over the logarithm basis;
 * ``RR = 1 / f`` (``f`` the first relevant position) over the lcm of the rows' ``f``; ``Succ``.
 
@@ -36,7 +36,7 @@ the generic evaluation would raise (bad grades, a topic the measure is
 undefined on, a run with more documents of a grade than the topic has, an
 algebraic parameter, non-integer ERR gains): the caller then takes the generic
 path, which raises the usual errors.  Tests compare every family here with the
-generic evaluation on random blocks (``tests/test_fast_scores.py``).
+generic evaluation on random blocks (``tests/data/test_fast_scores.py``).
 
 Examples
 --------
@@ -48,7 +48,7 @@ Examples
 
 References
 ----------
-SPEC section 4 (the families); seed 003 eq. 2-3 (SBTO, RBTO); seed 002
+docs/reference/measures.md (the families); Ferrante et al. (2019), eq. 2-3 (SBTO, RBTO); Ferro et al. (2016)
 Def. 1-6 (Twist); trec_eval (AP, ndcg, P, recall, ERR as in Chapelle et al.,
 CIKM 2009).
 """
@@ -454,7 +454,7 @@ def fast_evaluate(m, runs: np.ndarray, gains: Gains, topic: Topic | None = None)
 
     References
     ----------
-    SPEC section 4; the module notes.
+    docs/reference/measures.md; the module notes.
     """
     fam = m.family
     if fam not in FAST_FAMILIES:

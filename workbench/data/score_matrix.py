@@ -29,7 +29,7 @@ Rules:
   :class:`~workbench.errors.UnknownMeasureError`.  Matrices come back in the
   order of ``measures``; ir_measures matrices are named ``ir:<name>``.
 * **Views.**  ``graded``: grades as judged (negative grades count 0), gains
-  ``g(j) = j`` (seed 000's ``W1 = [0, 1, 2]``) unless ``gains`` is given.
+  ``g(j) = j`` (the ``W1 = [0, 1, 2]`` of Ferrante et al. 2020) unless ``gains`` is given.
   ``binary`` (lenient): every grade ``>= 1`` becomes 1, gains ``0, 1``.
   ir_measures gets the qrels of the view (negative grades as 0).
 * **Topics.**  The qrels topics with at least one relevant document, sorted
@@ -40,7 +40,7 @@ Rules:
   :class:`MissingTopicError` naming the run and the topic, unless
   ``skip_missing=True`` (then it is ignored and listed in the notes).
 * **Depth.**  ``depth`` cuts every ranking to its first ``depth`` documents
-  (seed 000 uses 250); a depth whose arrays would exceed
+  (Ferrante et al. 2020 use 250); a depth whose arrays would exceed
   :func:`workbench.core.budget.memory_budget` (estimated at ``(64 T + 256) S N``
   bytes) is refused first (:class:`~workbench.errors.TooLargeError`).  With
   ``depth``, exact measures see every ranking padded with non-relevant
@@ -87,7 +87,7 @@ Examples
 References
 ----------
 Ferrante, Ferro, Losiouk, "How do interval scales help us with better
-understanding IR evaluation measures?", IRJ 2020 (seed 000), sec. 5.1-5.2;
+understanding IR evaluation measures?", IRJ 2020, sec. 5.1-5.2;
 NIST trec_eval (``-c``: missing topics score 0); ir_measures (MacAvaney et
 al., ECIR 2022).
 """
@@ -308,7 +308,7 @@ def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gain
 
     References
     ----------
-    trec_eval (unjudged documents are not relevant; ``-c``); seed 000 sec. 5.1 (runs cut to 250).
+    trec_eval (unjudged documents are not relevant; ``-c``); Ferrante et al. (2020), sec. 5.1 (runs cut to 250).
     """
     qrels, runs = as_qrels(qrels), _runs_dict(runs, score_precision)
     if depth is not None:
@@ -403,7 +403,7 @@ class ScoreMatrix:
 
     References
     ----------
-    Seed 000 sec. 5.2 (the T x S matrices M_1, M_2 and their column means).
+    Ferrante et al. (2020), sec. 5.2 (the T x S matrices M_1, M_2 and their column means).
     """
 
     measure: str
@@ -521,7 +521,7 @@ class ScoreMatrix:
 
         References
         ----------
-        Seed 000 sec. 5.2 (the T x S matrix); pandas ``DataFrame``.
+        Ferrante et al. (2020), sec. 5.2 (the T x S matrix); pandas ``DataFrame``.
         """
         pd = pandas()
         if exact and self.exact:
@@ -556,7 +556,7 @@ class ScoreMatrix:
 
         References
         ----------
-        IPython's rich display protocol; seed 000 sec. 5.2 (the T x S matrices).
+        IPython's rich display protocol; Ferrante et al. (2020), sec. 5.2 (the T x S matrices).
         """
         def shown(k: int, j: int):
             if not self.exact:
@@ -618,7 +618,7 @@ def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", d
         Measure names (module rules: workbench exact, ``ir:`` / ``trec:`` prefixes for ir_measures).
     view : {"graded", "binary"}
     depth : int, optional
-        Cut every ranking to ``depth`` documents (seed 000: 250).
+        Cut every ranking to ``depth`` documents (Ferrante et al. 2020: 250).
     progress : callable, optional
         ``progress("topics", done, total)`` after each topic.
     gains : Gains or str, optional
@@ -646,7 +646,7 @@ def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", d
 
     References
     ----------
-    Seed 000 sec. 5.1-5.2 (T x S matrices, runs cut to 250); trec_eval ``-c``.
+    Ferrante et al. (2020), sec. 5.1-5.2 (T x S matrices, runs cut to 250); trec_eval ``-c``.
     """
     if isinstance(measures, str):
         measures = [measures]

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import os
 import re
 import zlib
 from collections.abc import Mapping
@@ -56,13 +57,66 @@ import operator
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from workbench.errors import BadParameterError, CorruptFileError, TrecFormatError
+from workbench.errors import BadParameterError, CorruptFileError, MissingDataError, TrecFormatError
 from workbench.space.runs import MAX_GRADES, Run, Topic
 from workbench.data.gc_pause import cyclic_gc_paused
 
 GZIP_MAGIC = b"\x1f\x8b"
+DATA_ENV = "WORKBENCH_DATA"
+ROBUST03_LAYOUT = "robust03/qrels.txt and robust03/runs/input.*.gz"
 RUN_LINE = "topic Q0 docid rank score tag"
 QRELS_LINE = "topic iter docid grade"
+
+
+def data_dir(need: str = "robust03/qrels.txt") -> Path:
+    """The real-data folder, ``$WORKBENCH_DATA``; refused in one line when unset or without ``need``.
+
+    The commands and studies on real runs read NIST's TREC 2003 Robust track
+    (its qrels and 17 of its submitted runs) from
+    ``$WORKBENCH_DATA/robust03/qrels.txt`` and
+    ``$WORKBENCH_DATA/robust03/runs/input.*.gz`` (TREC run format, gzip).
+    The package ships no data and assumes no folder.
+
+    Parameters
+    ----------
+    need : str
+        A file under the folder that must exist (default the Robust 2003
+        qrels); ``""`` accepts any existing folder.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    workbench.errors.MissingDataError
+        ``WORKBENCH_DATA`` is unset or empty, or ``need`` is not in it.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from unittest import mock
+    >>> d = tempfile.mkdtemp()
+    >>> os.makedirs(os.path.join(d, "robust03"))
+    >>> _ = open(os.path.join(d, "robust03", "qrels.txt"), "w").write("301 0 a 1\\n")
+    >>> with mock.patch.dict(os.environ, {"WORKBENCH_DATA": d}):
+    ...     data_dir() == Path(d)
+    True
+    >>> with mock.patch.dict(os.environ, {"WORKBENCH_DATA": ""}):
+    ...     data_dir()
+    Traceback (most recent call last):
+    ...
+    workbench.errors.MissingDataError: WORKBENCH_DATA is not set: set it to the folder that holds NIST's TREC 2003 Robust track data (robust03/qrels.txt and robust03/runs/input.*.gz), or pass the folder (--data)
+    """
+    env = os.environ.get(DATA_ENV, "")
+    if not env:
+        raise MissingDataError(f"{DATA_ENV} is not set: set it to the folder that holds NIST's TREC 2003 Robust track "
+                               f"data ({ROBUST03_LAYOUT}), or pass the folder (--data)")
+    root = Path(env)
+    if need and not (root / need).is_file():
+        raise MissingDataError(f"{DATA_ENV}={env!r} has no {need}: the folder must hold NIST's TREC 2003 Robust track "
+                               f"data ({ROBUST03_LAYOUT})")
+    return root
 
 
 def _is_gzip(path: Path) -> bool:
@@ -872,7 +926,7 @@ def topic_of(qrels_topic: dict[str, int], grades: int | None = None) -> Topic:
 
     References
     ----------
-    SPEC section 1 (topic, recall base).
+    docs/theory/runs.md (topic, recall base).
     """
     top = max([g for g in qrels_topic.values()] + [1])
     c = top if grades is None else grades

@@ -1,4 +1,4 @@
-"""IPSO sign test against metric tests over all pairs of a set of TREC runs (seed 001 Fig. 7).
+"""IPSO sign test against metric tests over all pairs of a set of TREC runs (Moffat and Mackenzie 2024, Fig. 7).
 
 For every unordered pair of runs, the IPSO sign test on ``|ni|`` vs ``|ns|``
 (:func:`workbench.ipso.trec_runs.sign_test`) is set beside each metric's paired
@@ -28,7 +28,7 @@ Examples
 References
 ----------
 Moffat and Mackenzie, "How much freedom does an effectiveness metric really
-have?", JASIST 2024 (seed 001), sec. 3.5, sec. 4 and Fig. 7.
+have?", JASIST 2024, sec. 3.5, sec. 4 and Fig. 7.
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def metric_tests(values_a, values_b, alpha: float = 0.05) -> dict[str, PairedTes
 
     References
     ----------
-    Seed 001 sec. 4 and Fig. 7; scipy.stats.ttest_rel, wilcoxon, binomtest.
+    Moffat and Mackenzie (2024), sec. 4 and Fig. 7; scipy.stats.ttest_rel, wilcoxon, binomtest.
     """
     # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy.stats import binomtest, rankdata, ttest_rel, wilcoxon
@@ -130,7 +130,7 @@ def agreement_category(ipso: SignTest, metric: PairedTest) -> str:
 
     References
     ----------
-    Seed 001 sec. 4, Fig. 7.
+    Moffat and Mackenzie (2024), sec. 4, Fig. 7.
     """
     if ipso.significant and metric.significant:
         return "both_yes" if ipso.favours == metric.direction else "conflict"
@@ -151,7 +151,7 @@ class PairResult:
 
 @dataclass
 class AgreementResult:
-    """All unordered pairs of a set of runs: IPSO sign test vs metric tests (seed 001 Fig. 7)."""
+    """All unordered pairs of a set of runs: IPSO sign test vs metric tests (Moffat and Mackenzie 2024, Fig. 7)."""
 
     runs: list[str]
     depth: int
@@ -212,7 +212,7 @@ class AgreementResult:
 def agreement(runs: Sequence, qrels, depth: int, gains: Gains | str | None = None, relevance_level: int = 1,
               alpha: float = 0.05, names: Sequence[str] | None = None, progress: Progress = None,
               score_precision: str = "float32") -> AgreementResult:
-    """IPSO sign test and metric tests for every unordered pair of runs (seed 001 Fig. 7).
+    """IPSO sign test and metric tests for every unordered pair of runs (Moffat and Mackenzie 2024, Fig. 7).
 
     Each run is read and evaluated once (:func:`prepare_runs`); then for each
     pair ``i < j`` the IPSO counts and sign test, and for each metric the
@@ -242,7 +242,7 @@ def agreement(runs: Sequence, qrels, depth: int, gains: Gains | str | None = Non
 
     References
     ----------
-    Seed 001 sec. 4 and Fig. 7.
+    Moffat and Mackenzie (2024), sec. 4 and Fig. 7.
     """
     prepared = prepare_runs(runs, qrels, depth, gains, relevance_level, names,
                             (lambda s, d, t: progress(s, d, t)) if progress else None, score_precision)
@@ -285,7 +285,7 @@ def agreement_figure(result: AgreementResult, path, title: str | None = None) ->
 
     References
     ----------
-    Seed 001 Fig. 7.
+    Moffat and Mackenzie (2024), Fig. 7.
     """
     base = Path(path)
     out = [base.with_suffix(".png"), base.with_suffix(".pdf")]

@@ -1,7 +1,7 @@
-"""Exact IPSO census: how many ordered pairs of runs fall in each category (SPEC 5).
+"""Exact IPSO census: how many ordered pairs of runs fall in each category (docs/theory/ipso.md).
 
 Over all ordered pairs ``(r, s)`` of runs in ``{0..c}^k`` the four categories
-of seed 001 (``equal``, ``ni``, ``ns``, ``nonsep``) are counted exactly by
+of Moffat and Mackenzie (2024) (``equal``, ``ni``, ``ns``, ``nonsep``) are counted exactly by
 dynamic programming over the difference ``d_i = G_i(r) - G_i(s)`` of the two
 prefix sums of gains (gains scaled to integers), never by sampling:
 
@@ -19,14 +19,14 @@ Other gains run the DP of :func:`workbench.core.lattice_paths.nonnegative_walks`
 
 Counts are Python integers (they exceed ``10^600`` at binary depth 1000).
 
-:func:`table2_markdown` regenerates seed 001 Table 2 with the exact values
+:func:`table2_markdown` regenerates Moffat and Mackenzie (2024), Table 2 with the exact values
 beside the paper's (the paper's numbers are transcribed in
 :data:`PAPER_TABLE2` as its claim, not our result).
 
 References
 ----------
 Moffat and Mackenzie, "How much freedom does an effectiveness metric really
-have?", JASIST 75(6), 2024 (seed 001), sec. 2.6, Alg. 1, sec. 3.2 Table 2.
+have?", JASIST 75(6), 2024, sec. 2.6, Alg. 1, sec. 3.2 Table 2.
 """
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ class Census:
 
     References
     ----------
-    Seed 001 sec. 2.3 (Fig. 2: one non-separable pair, in both orders, at k = 3).
+    Moffat and Mackenzie (2024), sec. 2.3 (Fig. 2: one non-separable pair, in both orders, at k = 3).
     """
 
     depth: int
@@ -93,7 +93,7 @@ class Census:
 
         References
         ----------
-        Seed 001 Table 2 (fractions of SERP pairs).
+        Moffat and Mackenzie (2024), Table 2 (fractions of SERP pairs).
         """
         if key == "separable":
             count = self.ni + self.ns
@@ -119,7 +119,7 @@ class Census:
 
         References
         ----------
-        SPEC section 6 (``ipso census`` keys).
+        docs/reference/cli.md (``ipso census`` keys).
         """
         out: dict = {"depth": self.depth, "grades": self.grades, "gains": self.gains, "pairs": self.pairs}
         for key in ("equal", "ni", "ns", "nonsep"):
@@ -150,7 +150,7 @@ class Census:
 
         References
         ----------
-        Seed 001 Table 2; SPEC section 6 (``ipso census``).
+        Moffat and Mackenzie (2024), Table 2; docs/reference/cli.md (``ipso census``).
         """
         counts = {key: short_int(getattr(self, key)) for key in ("equal", "ni", "ns", "nonsep")}
         width = max(len(v) for v in counts.values())
@@ -176,7 +176,7 @@ class Census:
 
         References
         ----------
-        IPython's rich display protocol; seed 001 Table 2.
+        IPython's rich display protocol; Moffat and Mackenzie (2024), Table 2.
         """
         rows = [(key, short_int(getattr(self, key)), f"{_float_fraction(getattr(self, key), self.pairs):.6%}")
                 for key in ("equal", "ni", "ns", "nonsep")]
@@ -271,7 +271,7 @@ def census(depth: int, grades: int = 1, gains: Optional[Gains] = None,
 
     References
     ----------
-    Seed 001 Alg. 1 and Table 2; SPEC section 5 (census).
+    Moffat and Mackenzie (2024), Alg. 1 and Table 2; docs/theory/ipso.md (census).
     """
     check_depth(depth)
     if isinstance(grades, bool) or not isinstance(grades, int) or grades < 1:
@@ -354,14 +354,14 @@ def check_census(depth: int, gains: Gains) -> None:
 def brute_census(depth: int, grades: int = 1, gains: Optional[Gains] = None) -> Census:
     """The census by enumerating every ordered pair (slow oracle for tests).
 
-    Runs seed 001 Alg. 1 on gains for each of the ``(c+1)^(2k)`` pairs.
+    Runs Moffat and Mackenzie (2024), Alg. 1 on gains for each of the ``(c+1)^(2k)`` pairs.
 
     >>> brute_census(3) == census(3)
     True
 
     References
     ----------
-    Seed 001 Alg. 1; DESIGN.md ("fast code is always checked against a slow oracle").
+    Moffat and Mackenzie (2024), Alg. 1; docs/design.md, "Fast code is checked against a slow oracle".
     """
     check_depth(depth)
     g = gains if gains is not None else Gains.default(grades)
@@ -381,9 +381,9 @@ def brute_census(depth: int, grades: int = 1, gains: Optional[Gains] = None) -> 
 
 
 # ---------------------------------------------------------------------------
-# seed 001 Table 2
+# Moffat and Mackenzie (2024), Table 2
 
-#: Seed 001, sec. 3.2, Table 2 ("Fraction of SERP pairs of length k that are
+#: Moffat and Mackenzie (2024), sec. 3.2, Table 2 ("Fraction of SERP pairs of length k that are
 #: equal, separable, and non-separable, based on enumeration (k <= 15) and
 #: random generation of a billion SERP pairs (k >= 20)"), binary relevance.
 #: Transcribed as printed: (k, equal %, separable %, non-separable %, method).
@@ -415,7 +415,7 @@ def _pct_str(q: Fraction, places: int = 4) -> str:
 
 
 def table2_rows() -> list[dict]:
-    """Seed 001 Table 2, row by row, with the exact census beside the paper's numbers.
+    """Moffat and Mackenzie (2024), Table 2, row by row, with the exact census beside the paper's numbers.
 
     A paper value agrees when it equals the exact percentage rounded down or
     up at two decimals (the paper's rounding is not stated; it appears to
@@ -431,7 +431,7 @@ def table2_rows() -> list[dict]:
 
     References
     ----------
-    Seed 001 sec. 3.2, Table 2.
+    Moffat and Mackenzie (2024), sec. 3.2, Table 2.
     """
     rows = []
     for k, eq, sep, nonsep, method in PAPER_TABLE2:
@@ -448,7 +448,7 @@ def table2_rows() -> list[dict]:
 
 
 def table2_comparison(rows: list[dict]) -> Table:
-    """Seed 001 Table 2 beside the exact percentages (exact Fractions, shown rounded at four decimals).
+    """Moffat and Mackenzie (2024), Table 2 beside the exact percentages (exact Fractions, shown rounded at four decimals).
 
     >>> t = table2_comparison(table2_rows()[:1])
     >>> t.columns[:4], t.values()[0][:2], t.values()[0][3]
@@ -456,7 +456,7 @@ def table2_comparison(rows: list[dict]) -> Table:
 
     References
     ----------
-    Moffat and Mackenzie, JASIST 2024 (seed 001), Table 2.
+    Moffat and Mackenzie, JASIST 2024, Table 2.
     """
     def flag(r):
         text = ", ".join(r["differs"]) if r["differs"] else "-"
@@ -471,29 +471,29 @@ def table2_comparison(rows: list[dict]) -> Table:
 
 
 def table2_markdown() -> str:
-    """Deterministic Markdown for ``reports/ipso-table2.md`` (seed 001 Table 2, exact).
+    """Deterministic Markdown for ``reports/ipso-table2.md`` (Moffat and Mackenzie 2024, Table 2, exact).
 
     Examples
     --------
     >>> text = table2_markdown()
     >>> text.splitlines()[0]
-    '# Seed 001 Table 2, recomputed exactly'
+    '# Moffat and Mackenzie (2024), Table 2, recomputed exactly'
     >>> "| 20 |" in text
     True
 
     References
     ----------
-    Seed 001 sec. 3.2, Table 2; :func:`census`.
+    Moffat and Mackenzie (2024), sec. 3.2, Table 2; :func:`census`.
     """
     rows = table2_rows()
     out = [
-        "# Seed 001 Table 2, recomputed exactly",
+        "# Moffat and Mackenzie (2024), Table 2, recomputed exactly",
         "",
         "Generated by `workbench.ipso.census.table2_markdown()`; do not edit by hand.",
         "Regenerate with `python -c \"from workbench.ipso.census import table2_markdown as t; "
         "open('reports/ipso-table2.md','w').write(t())\"`.",
         "",
-        "Moffat and Mackenzie (JASIST 2024, seed 001), sec. 3.2, Table 2: fraction of ordered",
+        "Moffat and Mackenzie (JASIST 2024), sec. 3.2, Table 2: fraction of ordered",
         "binary SERP pairs of length k that are equal, separable (ni or ns) and non-separable.",
         "The paper enumerated all 2^(2k) pairs for k <= 15 and sampled 10^9 random pairs for",
         "k >= 20. The exact values below come from the census dynamic program over the",

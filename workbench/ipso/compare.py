@@ -1,6 +1,6 @@
-"""Innate pairwise SERP orderings (IPSO, seed 001): compare two runs.
+"""Innate pairwise SERP orderings (IPSO, Moffat and Mackenzie 2024): compare two runs.
 
-* :func:`compare` runs seed 001 Algorithm 1 on prefix sums of gains and
+* :func:`compare` runs Moffat and Mackenzie (2024), Algorithm 1 on prefix sums of gains and
   returns the category of a pair (``equal``, ``ni``, ``ns``, ``nonsep``), the
   per-depth trace (Fig. 4), and, beside it, whether the pair is related under
   ``dominance`` (Rules 1-2 on ordinal grades) and under ``ipso`` (gains), with
@@ -13,7 +13,7 @@ over all pairs exactly (Table 2).
 References
 ----------
 Moffat and Mackenzie, "How much freedom does an effectiveness metric really
-have?", JASIST 75(6), 2024 (seed 001): sec. 2.2 (Rules 1-2), sec. 2.4
+have?", JASIST 75(6), 2024: sec. 2.2 (Rules 1-2), sec. 2.4
 (Table 1), sec. 2.6 (Alg. 1, Fig. 4), sec. 3.8 (graded relevance).
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from workbench.order.orders import get_order
 
 __all__ = ["CATEGORIES", "IpsoComparison", "compare", "category_of"]
 
-#: The four categories of a pair (seed 001 sec. 2.2), first run against second.
+#: The four categories of a pair (Moffat and Mackenzie 2024, sec. 2.2), first run against second.
 CATEGORIES = ("equal", "ni", "ns", "nonsep")
 
 _FROM_SYMBOL = {"=": "equal", "~": "equal", ">": "ni", "<": "ns", None: "nonsep"}
@@ -44,7 +44,7 @@ def category_of(been_pos: bool, been_neg: bool) -> str:
 
     References
     ----------
-    Seed 001 Alg. 1, lines 10-17.
+    Moffat and Mackenzie (2024), Alg. 1, lines 10-17.
     """
     if been_pos and been_neg:
         return "nonsep"
@@ -123,7 +123,7 @@ class IpsoComparison:
         ``equal``, ``ni`` (A's prefix sums never below B's, somewhere above),
         ``ns`` or ``nonsep``.
     trace : tuple of str
-        The category at every depth ``1..k`` (seed 001 Fig. 4).
+        The category at every depth ``1..k`` (Moffat and Mackenzie 2024, Fig. 4).
     prefix_a, prefix_b : tuple of Fraction
         Prefix sums of gains.
     dominance : str
@@ -139,7 +139,7 @@ class IpsoComparison:
 
     References
     ----------
-    Seed 001 Alg. 1, Fig. 4, sec. 3.8.
+    Moffat and Mackenzie (2024), Alg. 1, Fig. 4, sec. 3.8.
 
     Examples
     --------
@@ -170,19 +170,19 @@ class IpsoComparison:
 
         References
         ----------
-        SPEC section 1 (grades).
+        docs/theory/runs.md (grades).
         """
         return self.gains.grades > 1
 
     def to_json(self) -> dict:
-        """JSON object (SPEC 6 keys ``category`` and ``trace`` first).
+        """JSON object (docs/reference/cli.md keys ``category`` and ``trace`` first).
 
         >>> compare("100", "011").to_json()["trace"]
         ['ni', 'ni', 'nonsep']
 
         References
         ----------
-        SPEC section 6 (``ipso compare``).
+        docs/reference/cli.md (``ipso compare``).
         """
         return {
             "category": self.category,
@@ -211,7 +211,7 @@ class IpsoComparison:
 
         References
         ----------
-        Seed 001 Fig. 4 (the category as the depth grows).
+        Moffat and Mackenzie (2024), Fig. 4 (the category as the depth grows).
         """
         words, start = [], 0
         for end in range(1, len(self.trace) + 1):
@@ -232,7 +232,7 @@ class IpsoComparison:
 
         References
         ----------
-        Seed 001 Alg. 1 and Fig. 4; SPEC section 6 (``ipso compare``).
+        Moffat and Mackenzie (2024), Alg. 1 and Fig. 4; docs/reference/cli.md (``ipso compare``).
         """
         lines = [f"IpsoComparison of A = {format_run(self.run_a)} and B = {format_run(self.run_b)} "
                  f"at depth {self.depth}, gains {self.gains}: {self.category}",
@@ -258,7 +258,7 @@ class IpsoComparison:
 
         References
         ----------
-        IPython's rich display protocol; seed 001 Fig. 4.
+        IPython's rich display protocol; Moffat and Mackenzie (2024), Fig. 4.
         """
         last = len(self.trace) - 1
         rows = [(str(i + 1), str(pa), str(pb), bold(cat) if i == last else cat)
@@ -271,7 +271,7 @@ class IpsoComparison:
 
 
 def compare(run_a, run_b, gains: Optional[Gains] = None, depth: Optional[int] = None) -> IpsoComparison:
-    """Compare two runs by IPSO (seed 001 Alg. 1 on prefix sums of gains).
+    """Compare two runs by IPSO (Moffat and Mackenzie 2024, Alg. 1 on prefix sums of gains).
 
     Parameters
     ----------
@@ -303,7 +303,7 @@ def compare(run_a, run_b, gains: Optional[Gains] = None, depth: Optional[int] = 
 
     References
     ----------
-    Seed 001 sec. 2.2 (Rules 1-2), Alg. 1, Fig. 4, sec. 3.8; SPEC section 5.
+    Moffat and Mackenzie (2024), sec. 2.2 (Rules 1-2), Alg. 1, Fig. 4, sec. 3.8; docs/theory/ipso.md.
     """
     a, b, g, k, notes = _align(run_a, run_b, gains, depth)
     cum = Fraction(0)
@@ -328,7 +328,7 @@ def compare(run_a, run_b, gains: Optional[Gains] = None, depth: Optional[int] = 
             note = (f"gains {g} relate the pair ({ips}: prefix sums of gains of A never "
                     f"{'below' if ips == 'ni' else 'above'} B's), but on ordinal grades Rules 1-2 do not "
                     "(some grade threshold has A ahead at one depth and behind at another); "
-                    "IPSO on gains depends on the gain mapping (seed 001 sec. 3.8)")
+                    "IPSO on gains depends on the gain mapping (Moffat and Mackenzie 2024, sec. 3.8)")
         else:
             note = f"dominance gives {dom} but ipso gives {ips} (dominance should imply ipso; please report)"
     return IpsoComparison(a, b, k, g, category, tuple(trace), tuple(prefix_a), tuple(prefix_b),

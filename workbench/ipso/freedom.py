@@ -1,4 +1,4 @@
-"""Metric freedom (seed 001): which order each measure gives a pair of runs, and where it ties.
+"""Metric freedom (Moffat and Mackenzie 2024): which order each measure gives a pair of runs, and where it ties.
 
 * :func:`freedom` says which order each measure gives a pair (Table 1), whether
   the pair's IPSO category (:func:`workbench.ipso.compare.compare`) allows it, and, for
@@ -18,7 +18,7 @@ Examples
 References
 ----------
 Moffat and Mackenzie, "How much freedom does an effectiveness metric really
-have?", JASIST 75(6), 2024 (seed 001): sec. 2.4 (Table 1; RBP ties 100 and 011
+have?", JASIST 75(6), 2024: sec. 2.4 (Table 1; RBP ties 100 and 011
 at the golden-ratio conjugate).
 """
 from __future__ import annotations
@@ -62,7 +62,7 @@ def split_measures(text: str) -> list[str]:
 
     References
     ----------
-    SPEC section 4 (ir_measures names).
+    docs/reference/measures.md (ir_measures names).
     """
     out, depth, cur = [], 0, []
     for ch in text:
@@ -99,7 +99,7 @@ class MeasureOrder:
 
     References
     ----------
-    Seed 001 Table 1.
+    Moffat and Mackenzie (2024), Table 1.
     """
 
     measure: str
@@ -116,7 +116,7 @@ class MeasureOrder:
 
         References
         ----------
-        SPEC section 6.
+        docs/reference/cli.md.
         """
         return {"measure": self.measure, "order": self.order, "allowed": self.allowed,
                 "value_a": exact_str(self.value_a), "value_a_approx": to_float(self.value_a),
@@ -147,7 +147,7 @@ class ParamSweep:
 
     References
     ----------
-    Seed 001 sec. 2.4 (RBP at the golden-ratio conjugate ties 100 and 011).
+    Moffat and Mackenzie (2024), sec. 2.4 (RBP at the golden-ratio conjugate ties 100 and 011).
     """
 
     measure: str
@@ -169,7 +169,7 @@ class ParamSweep:
 
         References
         ----------
-        Seed 001 Table 1.
+        Moffat and Mackenzie (2024), Table 1.
         """
         return {r["order"] for r in self.regions} - {"unknown"}
 
@@ -185,7 +185,7 @@ class ParamSweep:
 
         References
         ----------
-        SPEC section 6 (exact numbers as strings).
+        docs/reference/cli.md (exact numbers as strings).
         """
         def w(x):
             return None if x is None else sympy.sstr(x)
@@ -226,7 +226,7 @@ class Freedom:
 
     References
     ----------
-    Seed 001 sec. 2.4, Table 1.
+    Moffat and Mackenzie (2024), sec. 2.4, Table 1.
     """
 
     run_a: tuple
@@ -247,7 +247,7 @@ class Freedom:
 
         References
         ----------
-        Seed 001 Table 1 (all three arrangements for the k = 3 pair).
+        Moffat and Mackenzie (2024), Table 1 (all three arrangements for the k = 3 pair).
         """
         seen = {m.order for m in self.orders}
         for s in self.sweeps:
@@ -262,7 +262,7 @@ class Freedom:
 
         References
         ----------
-        SPEC section 6.
+        docs/reference/cli.md.
         """
         return {"run_a": format_run(self.run_a), "run_b": format_run(self.run_b), "depth": self.depth,
                 "gains": str(self.gains), "category": self.category, "free": self.category == "nonsep",
@@ -632,7 +632,7 @@ def freedom(run_a, run_b, measures, gains: Optional[Gains] = None, topic: Option
 
     References
     ----------
-    Seed 001 sec. 2.4, Table 1 (RBP ties 100 and 011 at (sqrt(5)-1)/2).
+    Moffat and Mackenzie (2024), sec. 2.4, Table 1 (RBP ties 100 and 011 at (sqrt(5)-1)/2).
     """
     a, b, g, k, notes = _align(run_a, run_b, gains, depth)
     names = split_measures(measures) if isinstance(measures, str) else list(measures)

@@ -2,7 +2,7 @@
 
 For the runs of a rank-based space ``{0..c}^k`` (restricted by a topic if
 given), every ordered pair ``(r, s)`` falls in one of four categories of the
-innate pairwise SERP orderings (SPEC section 5), decided on the prefix sums
+innate pairwise SERP orderings (docs/theory/ipso.md), decided on the prefix sums
 ``P_r(i) = g(r_1) + ... + g(r_i)``, ``i = 1..k``:
 
 ``equal``   ``P_r = P_s`` at every depth (identical runs: gains are strictly
@@ -11,7 +11,7 @@ innate pairwise SERP orderings (SPEC section 5), decided on the prefix sums
 ``ns``      ``r`` non-superior: ``P_r <= P_s`` everywhere, ``<`` somewhere;
 ``nonsep``  both signs occur (the pair is non-separable).
 
-Seed 001 (Fig. 2-3) draws these as a ``(c+1)^k x (c+1)^k`` grid of coloured
+Moffat and Mackenzie (2024, Fig. 2-3) draw these as a ``(c+1)^k x (c+1)^k`` grid of coloured
 cells whose rows are sorted by one measure and columns by another; the
 counts of each colour are the same under every ordering, only their
 arrangement changes, and the Kendall correlation of the two orderings
@@ -27,7 +27,7 @@ floating point never decides one.
 References
 ----------
 Moffat and Mackenzie, "How much freedom does an effectiveness metric really
-have?", JASIST 2024 (seed 001), Fig. 2 and Fig. 3.
+have?", JASIST 2024, Fig. 2 and Fig. 3.
 """
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ from workbench.space.spaces import rank_space
 #: Category names in code order: ``categories[i, j]`` holds an index into this tuple.
 CATEGORIES = ("equal", "ni", "ns", "nonsep")
 
-#: Colours of seed 001 Fig. 2: dark blue, yellow, light blue, red.
+#: Colours of Moffat and Mackenzie (2024), Fig. 2: dark blue, yellow, light blue, red.
 COLOURS = ("#1f3b8c", "#f2d13a", "#9cc9ee", "#d62728")
 
 #: Largest number of runs for which the full grid is built (the grid has this squared cells).
@@ -120,7 +120,7 @@ class PairGrid:
 
         References
         ----------
-        SPEC section 6 (JSON contract).
+        docs/reference/cli.md (JSON contract).
         """
         return {
             "depth": self.depth,
@@ -160,7 +160,7 @@ def integer_prefix_sums(runs: np.ndarray, gains: Gains) -> np.ndarray:
 
     References
     ----------
-    Seed 001 sec. 3 (prefix sums of gains decide the innate orderings).
+    Moffat and Mackenzie (2024), sec. 3 (prefix sums of gains decide the innate orderings).
     """
     runs = np.asarray(runs)
     den = math.lcm(*(v.denominator for v in gains.values))
@@ -199,7 +199,7 @@ def category_matrix(prefix: np.ndarray, row_idx: np.ndarray | None = None, col_i
 
     References
     ----------
-    Seed 001 sec. 3, Fig. 2.
+    Moffat and Mackenzie (2024), sec. 3, Fig. 2.
     """
     prefix = np.asarray(prefix)
     R = prefix if row_idx is None else prefix[np.asarray(row_idx)]
@@ -248,7 +248,7 @@ def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float | None:
     References
     ----------
     Kendall, "The treatment of ties in ranking problems", Biometrika 1945
-    (tau-b); seed 001 sec. 3.3 (Fig. 3 correlations).
+    (tau-b); Moffat and Mackenzie (2024), sec. 3.3 (Fig. 3 correlations).
     """
     # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy.stats import kendalltau
@@ -325,7 +325,7 @@ def pair_grid(
 
     References
     ----------
-    Moffat and Mackenzie, JASIST 2024 (seed 001), Fig. 2 (k = 3) and Fig. 3
+    Moffat and Mackenzie, JASIST 2024, Fig. 2 (k = 3) and Fig. 3
     (k = 6, RBP(0.5), NDCG and AP orderings).
     """
     depth = check_depth(depth)
@@ -367,7 +367,7 @@ def pair_grid(
 
 
 def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -> Path:
-    """Draw the grid as in seed 001 Fig. 2-3; ``.png`` or ``.pdf`` by suffix.
+    """Draw the grid as in Moffat and Mackenzie (2024), Fig. 2-3; ``.png`` or ``.pdf`` by suffix.
 
     Cells coloured by category (dark blue equal, yellow ni, light blue ns,
     red nonsep) with a legend below giving the counts and Kendall's tau-b;
@@ -400,7 +400,7 @@ def draw_pair_grid(grid: PairGrid, path: str | Path, title: str | None = None) -
 
     References
     ----------
-    Moffat and Mackenzie, JASIST 2024 (seed 001), Fig. 2 and Fig. 3.
+    Moffat and Mackenzie, JASIST 2024, Fig. 2 and Fig. 3.
     """
     path = Path(path)
     suffix = path.suffix.lower()

@@ -2,9 +2,9 @@
 
 For two systems' runs at depth ``k`` every topic of the qrels gets its IPSO
 category (``equal``, ``ni``, ``ns``, ``nonsep``) and trace, from the prefix
-sums of the gains of the two judged SERPs (seed 001, Algorithm 1).  The counts
+sums of the gains of the two judged SERPs (Moffat and Mackenzie 2024, Algorithm 1).  The counts
 ``|ni|``, ``|ns|``, ``|equal|``, ``|nonsep|`` feed a two-tailed sign test on
-``|ni|`` vs ``|ns|`` (seed 001 sec. 3.5).  The per-topic table follows seed 001
+``|ni|`` vs ``|ns|`` (Moffat and Mackenzie 2024, sec. 3.5).  The per-topic table follows Moffat and Mackenzie (2024)
 Fig. 5.
 
 This module holds reading and judging runs (:class:`View`,
@@ -52,11 +52,10 @@ Examples
 References
 ----------
 Moffat and Mackenzie, "How much freedom does an effectiveness metric really
-have?", JASIST 2024 (seed 001), Algorithm 1, sec. 3.4-3.5, Fig. 5 and Fig. 7.
+have?", JASIST 2024, Algorithm 1, sec. 3.4-3.5, Fig. 5 and Fig. 7.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -69,7 +68,7 @@ from workbench.errors import WorkbenchError
 from workbench.core.budget import check_memory
 from workbench.space.runs import Gains, check_depth
 from workbench.data.adapters import as_qrels, named_run, run_list
-from workbench.data.trec import topic_key as _topic_key, judge, require_common_topics
+from workbench.data.trec import data_dir as _data_dir, topic_key as _topic_key, judge, require_common_topics
 from workbench.core.exact import to_float
 from workbench.core.table import Cell, Table
 from workbench.ipso.compare import compare
@@ -83,17 +82,17 @@ Progress = Optional[Callable[[str, int, int], None]]
 
 
 def data_dir() -> Path:
-    """The real-data folder: ``$WORKBENCH_DATA`` or ``<repo>/../shared/data``.
+    """The real-data folder, ``$WORKBENCH_DATA`` (:func:`workbench.data.trec.data_dir`; refused in one line without it).
 
-    >>> data_dir().name == "data" or "WORKBENCH_DATA" in os.environ
-    True
-
-    References
-    ----------
-    /work/shared/data/README.md (one setting for the data path).
+    >>> import os
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"WORKBENCH_DATA": ""}):
+    ...     data_dir()
+    Traceback (most recent call last):
+    ...
+    workbench.errors.MissingDataError: WORKBENCH_DATA is not set: set it to the folder that holds NIST's TREC 2003 Robust track data (robust03/qrels.txt and robust03/runs/input.*.gz), or pass the folder (--data)
     """
-    env = os.environ.get("WORKBENCH_DATA")
-    return Path(env) if env else Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    return _data_dir()
 
 
 @dataclass(frozen=True)
@@ -108,7 +107,7 @@ class View:
 
     References
     ----------
-    Seed 001 sec. 3.1 (binary, grade >= 1 relevant, unjudged not relevant).
+    Moffat and Mackenzie (2024), sec. 3.1 (binary, grade >= 1 relevant, unjudged not relevant).
     """
 
     gains: Gains
@@ -141,7 +140,7 @@ class View:
 
 
 def ipso_category(run_a: Sequence[int], run_b: Sequence[int], gains: Gains | None = None) -> tuple[str, tuple[str, ...]]:
-    """IPSO category and trace of two judged SERPs of equal length (seed 001 Algorithm 1).
+    """IPSO category and trace of two judged SERPs of equal length (Moffat and Mackenzie 2024, Algorithm 1).
 
     Exact prefix sums of gains; the trace holds the category at depths
     ``1..k``.  A thin, cached wrapper around :func:`workbench.ipso.compare.compare`
@@ -154,7 +153,7 @@ def ipso_category(run_a: Sequence[int], run_b: Sequence[int], gains: Gains | Non
 
     References
     ----------
-    Seed 001, Algorithm 1; SPEC section 5.
+    Moffat and Mackenzie (2024), Algorithm 1; docs/theory/ipso.md.
     """
     if len(run_a) != len(run_b):
         raise WorkbenchError(f"SERPs of lengths {len(run_a)} and {len(run_b)}: need equal depth")
@@ -192,7 +191,7 @@ def sign_test(ni: int, ns: int, alpha: float = 0.05) -> SignTest:
 
     References
     ----------
-    Seed 001 sec. 3.5 (81 ns vs 109 ni topics, p = 0.0499).
+    Moffat and Mackenzie (2024), sec. 3.5 (81 ns vs 109 ni topics, p = 0.0499).
     """
     # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy.stats import binomtest
@@ -305,7 +304,7 @@ def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = 
 
     References
     ----------
-    trec_eval run ordering; seed 001 sec. 3.1 (unjudged documents not relevant).
+    trec_eval run ordering; Moffat and Mackenzie (2024), sec. 3.1 (unjudged documents not relevant).
     """
     check_depth(depth)
     view = View.make(gains, relevance_level)
@@ -338,7 +337,7 @@ def prepare_runs(runs: Sequence, qrels, depth: int, gains: Gains | str | None = 
 
 @dataclass(frozen=True)
 class TopicRow:
-    """One row of the seed 001 Fig. 5 table."""
+    """One row of the Moffat and Mackenzie (2024), Fig. 5 table."""
 
     topic: str
     group: int
@@ -372,7 +371,7 @@ def _group_and_key(topic: str, category: str, trace: Sequence[str]):
 
 
 def order_rows(rows: Sequence[TopicRow]) -> list[TopicRow]:
-    """Rows in the five groups of seed 001 Fig. 5, ordered within each group.
+    """Rows in the five groups of Moffat and Mackenzie (2024), Fig. 5, ordered within each group.
 
     Groups: 1 ``nonsep`` with an ``ns`` midpoint, 2 ``ns``, 3 ``equal``,
     4 ``ni``, 5 ``nonsep`` with an ``ni`` midpoint.  Within a group rows go by
@@ -388,7 +387,7 @@ def order_rows(rows: Sequence[TopicRow]) -> list[TopicRow]:
 
     References
     ----------
-    Seed 001 sec. 3.4 and Fig. 5.
+    Moffat and Mackenzie (2024), sec. 3.4 and Fig. 5.
     """
     keyed = []
     for r in rows:
@@ -463,7 +462,7 @@ class RunComparison:
         return "\n".join(lines) + "\n"
 
     def table(self):
-        """The seed 001 Fig. 5 rows as a :class:`~workbench.core.table.Table` (metric differences B - A as floats)."""
+        """The Moffat and Mackenzie (2024), Fig. 5 rows as a :class:`~workbench.core.table.Table` (metric differences B - A as floats)."""
         head = ["Group", "Topic", "A", "B", "Relationship"] + [self.label(m) for m in METRICS]
         rows = [[r.group, r.topic, Cell(r.serp_a, f"`{r.serp_a}`"), Cell(r.serp_b, f"`{r.serp_b}`"),
                  Cell(r.trace_str, f"`{r.trace_str}`")]
@@ -507,7 +506,7 @@ def compare_runs(run_a, run_b, qrels, depth: int, gains: Gains | str | None = No
 
     References
     ----------
-    Seed 001 sec. 3.4-3.5, Fig. 5 and Fig. 6.
+    Moffat and Mackenzie (2024), sec. 3.4-3.5, Fig. 5 and Fig. 6.
     """
     a, b = prepare_runs([run_a, run_b], qrels, depth, gains, relevance_level, names,
                         score_precision=score_precision)

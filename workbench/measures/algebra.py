@@ -47,7 +47,7 @@ Examples
 
 References
 ----------
-DESIGN.md, "One definition, three algebras"; cwl-eval (a family from one primitive).
+docs/design.md, "One definition, three algebras"; cwl-eval (a family from one primitive).
 """
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ class _Base:
         """Reject a concrete run holding more documents of a grade than ``topic`` has.
 
         Documents in a run are distinct, so such a run cannot be judged against
-        the topic (SPEC section 1).  Symbolic grades are left to the caller's
+        the topic (docs/theory/runs.md).  Symbolic grades are left to the caller's
         constraints.
         """
         for row in self._concrete_rows():
@@ -523,7 +523,7 @@ class InexactNumberError(TypeError):
 
     References
     ----------
-    SPEC section 4 (exact values); DESIGN.md, "One definition, three algebras".
+    docs/reference/measures.md (exact values); docs/design.md, "One definition, three algebras".
     """
 
     def __init__(self, value, produced: bool = False, text: str | None = None):
@@ -604,7 +604,7 @@ class StrictValue:
 
     References
     ----------
-    DESIGN.md, "One definition, three algebras".
+    docs/design.md, "One definition, three algebras".
     """
 
     __slots__ = ("value",)
@@ -695,7 +695,7 @@ class StrictAlgebra:
 
     References
     ----------
-    DESIGN.md, "One definition, three algebras"; SPEC section 4 (a user's own measure).
+    docs/design.md, "One definition, three algebras"; docs/reference/measures.md (a user's own measure).
     """
 
     __slots__ = ("algebra",)
@@ -795,7 +795,7 @@ class StrictAlgebra:
 
         References
         ----------
-        SPEC section 4 (a user's own measure).
+        docs/reference/measures.md (a user's own measure).
         """
         v = value.value if type(value) is StrictValue else value
         if self._is_value(v):

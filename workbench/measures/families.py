@@ -1,4 +1,4 @@
-"""The measure families of SPEC section 4, each defined once over an algebra.
+"""The measure families (docs/reference/measures.md), each defined once over an algebra.
 
 Every measure family is one plain function ``definition(A, params, topic, k)``
 that reads the run only through an algebra ``A`` (:mod:`workbench.measures.algebra`):
@@ -16,14 +16,14 @@ loads a user's own family, named ``path/to/file.py:function``, on first use.
 A :class:`~workbench.measures.measure.Measure` is a family with its parameters and
 cut-off filled in.
 
-Conventions fixed here (SPEC sec. 4 leaves them open):
+Conventions fixed here (docs/reference/measures.md leaves them open):
 
 * ``RBP(p)`` uses the binary (lenient) view ``[r_i >= 1]``; ``gRBP(p)`` uses
   ``g_i / g_max``.  They agree on binary runs with ``g(1) = 1``.
 * ``DCG`` and ``nDCG`` default to ``discount=log2p1``: ``sum_i g_i / log2(i+1)``
   with the gain of a grade its gain ``g`` (default ``g(j) = j``), so that
   ``nDCG@k`` is exactly ir_measures' ``nDCG@k`` (trec_eval ``ndcg_cut.k``).
-  The seeds' ``DCG_b`` (``sum_i g_i / max(1, log_b i)``, seed 000 sec. 4.1) is
+  The ``DCG_b`` of Ferrante et al. (2020), sec. 4.1 (``sum_i g_i / max(1, log_b i)``) is
   ``DCG(b=2,discount=logb)``; ``b`` (integer >= 2, default 2) applies only to
   ``discount=logb``.
 * ``nDCG`` divides by the DCG of the topic's ideal run at depth ``k`` (the
@@ -49,8 +49,8 @@ Conventions fixed here (SPEC sec. 4 leaves them open):
 References
 ----------
 Ferrante, Ferro, Losiouk, "How do interval scales help us with better
-understanding IR evaluation measures?", IRJ 2020 (seed 000), sec. 4.1;
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), eq. 2-3 and 5-6.
+understanding IR evaluation measures?", IRJ 2020, sec. 4.1;
+Ferrante, Ferro, Pontarollo, SEBD 2019, eq. 2-3 and 5-6.
 """
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ class Family:
 
     References
     ----------
-    SPEC section 4; DESIGN.md, "One definition, three algebras".
+    docs/reference/measures.md; docs/design.md, "One definition, three algebras".
     """
 
     name: str
@@ -300,60 +300,60 @@ _BY_FULL_SCALE = "it divides by the spaces of the full-scale run, both 0 without
 FAMILIES: dict[str, Family] = {
     f.name: f
     for f in [
-        Family("P", (), False, "precision: (1/k) sum_{i<=k} [r_i >= 1]", "seed 000 sec. 4.1.1; trec_eval P_k", _def_P),
+        Family("P", (), False, "precision: (1/k) sum_{i<=k} [r_i >= 1]", "Ferrante et al. (2020), sec. 4.1.1; trec_eval P_k", _def_P),
         Family("gP", (), False, "generalised precision: (1/k) sum_{i<=k} g_i / g_max",
-               "Kekalainen & Jarvelin 2002; seed 000 sec. 4.1.1", _def_gP),
-        Family("R", (), True, "recall: sum_{i<=k} [r_i >= 1] / RB", "seed 000 sec. 4.1.1; trec_eval recall_k", _def_R,
+               "Kekalainen & Jarvelin 2002; Ferrante et al. (2020), sec. 4.1.1", _def_gP),
+        Family("R", (), True, "recall: sum_{i<=k} [r_i >= 1] / RB", "Ferrante et al. (2020), sec. 4.1.1; trec_eval recall_k", _def_R,
                undefined_without_relevant=_BY_RB),
         Family("gR", (), True, "generalised recall: sum_{i<=k} g_i / RB_g",
-               "Kekalainen & Jarvelin 2002; seed 000 sec. 4.1.1", _def_gR,
+               "Kekalainen & Jarvelin 2002; Ferrante et al. (2020), sec. 4.1.1", _def_gR,
                undefined_without_relevant="it divides by the gain recall base RB_g = 0"),
-        Family("F", (), True, "F-measure: 2 sum_{i<=k} [r_i >= 1] / (k + RB)", "seed 000 sec. 4.1.1", _def_F),
+        Family("F", (), True, "F-measure: 2 sum_{i<=k} [r_i >= 1] / (k + RB)", "Ferrante et al. (2020), sec. 4.1.1", _def_F),
         Family("AP", (), True, "average precision (lenient binary): (1/RB) sum_i [r_i>=1] (sum_{j<=i} [r_j>=1]) / i",
-               "Buckley & Voorhees 2005; seed 000 sec. 4.1.2; trec_eval map", _def_AP,
+               "Buckley & Voorhees 2005; Ferrante et al. (2020), sec. 4.1.2; trec_eval map", _def_AP,
                undefined_without_relevant=_BY_RB),
         Family("RBP", (P_PERSISTENCE,), False, "rank-biased precision (binary view): (1-p) sum_i p^(i-1) [r_i >= 1]",
-               "Moffat & Zobel 2008; seed 000 sec. 4.1.2", _def_RBP),
+               "Moffat & Zobel 2008; Ferrante et al. (2020), sec. 4.1.2", _def_RBP),
         Family("gRBP", (P_PERSISTENCE,), False, "graded RBP: ((1-p)/g_max) sum_i p^(i-1) g_i",
-               "Moffat & Zobel 2008; Sakai & Kando 2008; seed 000 sec. 4.1.2", _def_gRBP),
+               "Moffat & Zobel 2008; Sakai & Kando 2008; Ferrante et al. (2020), sec. 4.1.2", _def_gRBP),
         Family("DCG", (BASE, DISCOUNT), False,
                "discounted cumulated gain: sum_i g_i / log2(i+1) (discount=log2p1) or sum_i g_i / max(1, log_b i) (discount=logb)",
-               "Jarvelin & Kekalainen 2002; seed 000 sec. 4.1.2", _def_DCG, True,
+               "Jarvelin & Kekalainen 2002; Ferrante et al. (2020), sec. 4.1.2", _def_DCG, True,
                lambda p: _validate_dcg("DCG", p)),
         Family("nDCG", (BASE, DISCOUNT), True, "DCG over the DCG of the topic's ideal run at depth k",
                "Jarvelin & Kekalainen 2002; trec_eval ndcg_cut", _def_nDCG, True,
                lambda p: _validate_dcg("nDCG", p),
                undefined_without_relevant="it divides by the DCG of the ideal run, 0 without relevant documents"),
         Family("ERR", (), False, "expected reciprocal rank: sum_i (1/i) x_i prod_{j<i} (1 - x_j), x = (2^g - 1)/2^g_max",
-               "Chapelle et al. 2009; seed 000 sec. 4.1.2", _def_ERR),
+               "Chapelle et al. 2009; Ferrante et al. (2020), sec. 4.1.2", _def_ERR),
         Family("RR", (), False, "reciprocal rank: 1/i for the first i with r_i >= 1, else 0",
                "trec_eval recip_rank", _def_RR),
         Family("Succ", (), False, "success: [exists i <= k: r_i >= 1]", "trec_eval success_k", _def_Succ),
         Family("SBTO", (), False, "set-based total order rank function: sum_j C(delta(r_j) + N - j, N - j + 1), r sorted non-increasing",
-               "seed 003 eq. 2-3", _def_SBTO),
+               "Ferrante et al. (2019), eq. 2-3", _def_SBTO),
         Family("RBTO", (), False, "rank-based total order rank function: sum_i delta(r_i) (c+1)^(N-i)",
-               "seed 003 eq. 5-6", _def_RBTO),
+               "Ferrante et al. (2019), eq. 5-6", _def_RBTO),
         Family("Twist", (CROSSING, TWIST_WEIGHT), True,
                "Twist: (rho + sigma) / 2, recovery ratio and space ratio of the CRP curve (w rho + (1-w) sigma)",
-               "seed 002 Def. 6", _tw.def_twist, undefined_without_relevant=_BY_FULL_SCALE),
+               "Ferro et al. (2016), Def. 6", _tw.def_twist, undefined_without_relevant=_BY_FULL_SCALE),
         Family("RecoveryRatio", (CROSSING,), True, "rho = RB / max(RB, first crossing of CRP), 0 without a crossing",
-               "seed 002 Def. 3", _tw.def_recovery_ratio),
+               "Ferro et al. (2016), Def. 3", _tw.def_recovery_ratio),
         Family("SpaceRatio", (), True, "sigma: harmonic mean of the forward and backward space ratios",
-               "seed 002 Def. 5", _tw.def_space_ratio, undefined_without_relevant=_BY_FULL_SCALE),
+               "Ferro et al. (2016), Def. 5", _tw.def_space_ratio, undefined_without_relevant=_BY_FULL_SCALE),
         Family("ForwardSpaceRatio", (), True, "sigma+ = 1 - s+ / s+ of the full-scale run",
-               "seed 002 Def. 5", _tw.def_forward_space_ratio,
+               "Ferro et al. (2016), Def. 5", _tw.def_forward_space_ratio,
                undefined_without_relevant=_BY_FULL_SCALE),
         Family("BackwardSpaceRatio", (), True, "sigma- = 1 - s- / s- of the full-scale run",
-               "seed 002 Def. 5", _tw.def_backward_space_ratio,
+               "Ferro et al. (2016), Def. 5", _tw.def_backward_space_ratio,
                undefined_without_relevant=_BY_FULL_SCALE),
         Family("ForwardSpace", (), True, "s+: sum of the positive relative positions",
-               "seed 002 Def. 4", _tw.def_forward_space),
+               "Ferro et al. (2016), Def. 4", _tw.def_forward_space),
         Family("BackwardSpace", (), True, "s-: sum of the absolute negative relative positions",
-               "seed 002 Def. 4", _tw.def_backward_space),
+               "Ferro et al. (2016), Def. 4", _tw.def_backward_space),
         Family("RP", (), True, "relative position of the document at the last rank (rp_k at @k)",
-               "seed 002 Def. 1", _tw.def_rp),
+               "Ferro et al. (2016), Def. 1", _tw.def_rp),
         Family("CRP", (), True, "cumulated relative position at the last rank (crp_k at @k)",
-               "seed 002 Def. 2", _tw.def_crp),
+               "Ferro et al. (2016), Def. 2", _tw.def_crp),
     ]
 }
 
@@ -404,7 +404,7 @@ def get_family(name: str) -> Family:
 
     References
     ----------
-    SPEC section 4.
+    docs/reference/measures.md.
     """
     if name in FAMILIES:
         return FAMILIES[name]
@@ -499,7 +499,7 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
 
     References
     ----------
-    SPEC section 4 (a user's own measure).
+    docs/reference/measures.md (a user's own measure).
     """
     files = _user_files(path, func)
     declared = declared_params(func)
@@ -839,7 +839,7 @@ def register_family(family: Family) -> Family:
 
     References
     ----------
-    SPEC section 4 (a user's own measure).
+    docs/reference/measures.md (a user's own measure).
     """
     _USER_FAMILIES[family.name] = family
     return family
@@ -936,7 +936,7 @@ def load_user_family(spec: str) -> Family:
 
     References
     ----------
-    Python :func:`importlib.util.spec_from_file_location`; SPEC section 4.
+    Python :func:`importlib.util.spec_from_file_location`; docs/reference/measures.md.
     """
     path, _, func_name = spec.rpartition(":")
     file = Path(path)

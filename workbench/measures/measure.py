@@ -1,4 +1,4 @@
-"""The evaluation measures of SPEC section 4: families with parameters and cut-off.
+"""The evaluation measures (docs/reference/measures.md): families with parameters and cut-off.
 
 A :class:`Measure` is an immutable value (family, parameters with defaults
 filled in, cut-off) whose canonical string is its identity.  The same family
@@ -7,7 +7,7 @@ definition gives exact values of a whole block of runs
 (:meth:`Measure.expression`) and a z3 term over symbolic grades
 (:meth:`Measure.z3_term`).
 
-The families and their definitions (with the conventions SPEC section 4
+The families and their definitions (with the conventions docs/reference/measures.md
 leaves open) are in :mod:`workbench.measures.families`, the parameter domains in
 :mod:`workbench.measures.params`; their public names are importable from here too.
 
@@ -24,8 +24,8 @@ Examples
 References
 ----------
 Ferrante, Ferro, Losiouk, "How do interval scales help us with better
-understanding IR evaluation measures?", IRJ 2020 (seed 000), sec. 4.1;
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), eq. 2-3 and 5-6.
+understanding IR evaluation measures?", IRJ 2020, sec. 4.1;
+Ferrante, Ferro, Pontarollo, SEBD 2019, eq. 2-3 and 5-6.
 """
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ class Measure:
 
     References
     ----------
-    ir_measures (measures as immutable named values); SPEC section 4.
+    ir_measures (measures as immutable named values); docs/reference/measures.md.
     """
 
     family: str
@@ -150,7 +150,7 @@ class Measure:
 
         References
         ----------
-        SPEC section 4.
+        docs/reference/measures.md.
         """
         return Measure(self.family, {**self.param_dict, **params}, self.cutoff)
 
@@ -172,7 +172,7 @@ class Measure:
 
         References
         ----------
-        SPEC section 1 (measures that need a recall base or an ideal run).
+        docs/theory/runs.md (measures that need a recall base or an ideal run).
         """
         if self.needs_topic and topic is None:
             raise NeedsTopicError(
@@ -187,7 +187,7 @@ class Measure:
 
         Only a topic without relevant documents (``RB = 0``) makes a built-in
         measure undefined: those that divide by the recall base, the ideal
-        run's value or the full-scale run's spaces (SPEC sections 1 and 3).
+        run's value or the full-scale run's spaces (docs/theory/runs.md and docs/theory/scales.md).
 
         >>> from workbench.space.runs import Topic
         >>> Measure("AP").undefined_reason(Topic((0,))), Measure("P").undefined_reason(Topic((0,)))
@@ -199,7 +199,7 @@ class Measure:
 
         References
         ----------
-        SPEC sections 1, 3 and 4; Moffat, "Seven numeric properties of
+        docs/theory/runs.md, docs/theory/scales.md and docs/reference/measures.md; Moffat, "Seven numeric properties of
         effectiveness metrics", AIRS 2013 (completeness).
         """
         if topic is None or not topic.empty:
@@ -266,7 +266,7 @@ class Measure:
 
         References
         ----------
-        SPEC section 4.
+        docs/reference/measures.md.
         """
         runs = np.asarray(runs)
         if runs.ndim == 1:
@@ -295,7 +295,7 @@ class Measure:
 
         References
         ----------
-        SPEC section 4.
+        docs/reference/measures.md.
         """
         run = tuple(int(g) for g in run)
         if not run:
@@ -316,7 +316,7 @@ class Measure:
 
         References
         ----------
-        SPEC section 4; DESIGN.md, "One definition, three algebras".
+        docs/reference/measures.md; docs/design.md, "One definition, three algebras".
         """
         run = tuple(int(g) for g in run)
         for g in run:
@@ -343,7 +343,7 @@ class Measure:
 
         References
         ----------
-        SPEC section 4; z3 real arithmetic.
+        docs/reference/measures.md; z3 real arithmetic.
         """
         run = list(run)
         for g in run:

@@ -148,7 +148,7 @@ def parse_measure(text: str) -> Measure:
 
     References
     ----------
-    ir_measures measure syntax; SPEC section 4.
+    ir_measures measure syntax; docs/reference/measures.md.
     """
     if not isinstance(text, str) or not text.strip():
         raise UnknownMeasureError(f"measure name {text!r} is empty")
@@ -303,7 +303,7 @@ def describe_families() -> list[dict]:
 
     References
     ----------
-    SPEC section 4.
+    docs/reference/measures.md.
     """
     out = []
     for fam in FAMILIES.values():

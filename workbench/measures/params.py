@@ -9,7 +9,7 @@ families share are declared here: :data:`P_PERSISTENCE` (RBP's ``p``),
 
 References
 ----------
-DESIGN.md, "Parameters declare their domain once"; SPEC section 4.
+docs/design.md, "Parameters declare their domain once"; docs/reference/measures.md.
 """
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ class ParamSpec:
 
     References
     ----------
-    DESIGN.md, "Parameters declare their domain once".
+    docs/design.md, "Parameters declare their domain once".
     """
 
     name: str
@@ -112,7 +112,7 @@ class ParamSpec:
 
         References
         ----------
-        SPEC section 4 (parameter domains).
+        docs/reference/measures.md (parameter domains).
         """
         if self.choices is not None:
             return "{" + ", ".join(self.choices) + "}"
@@ -186,7 +186,8 @@ class ParamSpec:
 
         References
         ----------
-        DESIGN.md (one declaration serves validation and SMT side conditions).
+        docs/design.md, "Parameters declare their domain once" (one declaration serves validation and SMT side
+        conditions).
         """
         # z3 is slow to load; only the SMT proofs use it
         import z3
@@ -206,7 +207,7 @@ P_PERSISTENCE = ParamSpec(
 )
 DISCOUNT = ParamSpec(
     "discount", "log2p1", choices=("log2p1", "logb"), quiet=True,
-    description="log2p1: g_i / log2(i+1) (trec_eval); logb: g_i / max(1, log_b i) (seed 000)",
+    description="log2p1: g_i / log2(i+1) (trec_eval); logb: g_i / max(1, log_b i) (Ferrante et al. 2020)",
 )
 BASE = ParamSpec("b", Fraction(2), Fraction(2), None, True, False, integer=True, quiet=True,
                  description="logarithm base of discount=logb")
@@ -215,7 +216,7 @@ TWIST_WEIGHT = ParamSpec("w", Fraction(1, 2), Fraction(0), Fraction(1), True, Tr
                          description="weight of the recovery ratio in w rho + (1 - w) sigma (Twist: 1/2)")
 CROSSING = ParamSpec(
     "crossing", "literal", choices=("literal", "strict"), quiet=True,
-    description="literal: seed 002 Def. 3's formula (<= 0 then >= 0); strict: the text's reading (< 0 then >= 0)",
+    description="literal: Ferro et al. (2016), Def. 3's formula (<= 0 then >= 0); strict: the text's reading (< 0 then >= 0)",
 )
 
 T_DESIRED = ParamSpec("T", Fraction(1), Fraction(0), None, False, False,

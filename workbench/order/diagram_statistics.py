@@ -15,7 +15,7 @@ graded, lattice and width properties (they need the whole diagram).
 
 References
 ----------
-Seed 001 sec. 2.2 (the dominance order's Hasse diagram); SPEC sec. 2 (Hasse
+Moffat and Mackenzie (2024), sec. 2.2 (the dominance order's Hasse diagram); docs/theory/orders.md (Hasse
 diagram = transitive reduction).
 """
 from __future__ import annotations
@@ -134,7 +134,7 @@ def diagram_statistics(space, order, gains: Gains | None = None, executor=None, 
 
     References
     ----------
-    Seed 001 sec. 2.2; SPEC sec. 2.
+    Moffat and Mackenzie (2024), sec. 2.2; docs/theory/orders.md.
     """
     if isinstance(order, str):
         order = get_order(order)

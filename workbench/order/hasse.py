@@ -12,7 +12,7 @@ quadratic or worse and meant for small diagrams (see :data:`PROPERTY_LIMIT`).
 
 References
 ----------
-Seed 001 sec. 2.2 (Hasse diagram of the dominance order) and Alg. 1; seed 003
+Moffat and Mackenzie (2024), sec. 2.2 (Hasse diagram of the dominance order) and Alg. 1; Ferrante et al. (2019)
 eq. 1-6; Ferrante, Ferro, Pontarollo, "A general theory of IR evaluation
 measures", IEEE TKDE 2019.
 """
@@ -70,7 +70,7 @@ def hasse_diagram(space, order: Order | str, gains: Gains | None = None) -> nx.D
 
     References
     ----------
-    Seed 001 sec. 2.2; SPEC sec. 2 (Hasse diagram = transitive reduction).
+    Moffat and Mackenzie (2024), sec. 2.2; docs/theory/orders.md (Hasse diagram = transitive reduction).
     """
     if isinstance(order, str):
         order = get_order(order)
@@ -137,7 +137,7 @@ def rank_function(G: nx.DiGraph) -> dict | None:
 
     References
     ----------
-    Seed 003 eq. 2-6 (SBTO and RBTO as rank functions of total orders).
+    Ferrante et al. (2019), eq. 2-6 (SBTO and RBTO as rank functions of total orders).
     """
     rho: dict = {}
     for node in nx.topological_sort(G):
@@ -165,7 +165,7 @@ def is_graded(G: nx.DiGraph) -> bool:
 
     References
     ----------
-    Seed 001 sec. 2.2; Ferrante et al. (TKDE 2019).
+    Moffat and Mackenzie (2024), sec. 2.2; Ferrante et al. (TKDE 2019).
     """
     return rank_function(G) is not None
 
@@ -222,7 +222,7 @@ def is_lattice(G: nx.DiGraph) -> bool:
 
     References
     ----------
-    Seed 001 sec. 2.2; Ferrante et al. (TKDE 2019).
+    Moffat and Mackenzie (2024), sec. 2.2; Ferrante et al. (TKDE 2019).
     """
     _guard(G, "the lattice test")
     n = G.number_of_nodes()
@@ -268,7 +268,7 @@ def width(G: nx.DiGraph) -> int:
 
     References
     ----------
-    Dilworth (1950); seed 001 sec. 2.2.
+    Dilworth (1950); Moffat and Mackenzie (2024), sec. 2.2.
     """
     _guard(G, "the width")
     n = G.number_of_nodes()

@@ -1,6 +1,6 @@
 """Amigó, Gonzalo and Verdejo's formal constraints for ranking measures, decided exactly with witnesses.
 
-Notation: a run ``r = (r_1, ..., r_N)`` of grades ``0..c`` (SPEC section 1),
+Notation: a run ``r = (r_1, ..., r_N)`` of grades ``0..c`` (docs/theory/runs.md),
 ``M(r)`` the measure at depth ``N`` (``M`` with cut-off ``@k`` truncates as
 usual), ``c`` the top grade, which plays "relevant" in the threshold
 constraints (the paper assumes binary relevance there), ``0`` "non-relevant".
@@ -17,7 +17,7 @@ are offered as variants, checked too.
 score"): for every run ``r`` and position ``i < N`` with ``r_i < r_(i+1)``,
 ``M(r with r_i, r_(i+1) swapped) > M(r)``.  Variant **priority (any
 distance)**: the same for any ``i < j`` with ``r_i < r_j`` (Rule 2 of
-SPEC section 2, strictness on the ``swap`` order), which adjacent swaps do
+docs/theory/orders.md, strictness on the ``swap`` order), which adjacent swaps do
 not imply.
 
 **deepness** ("correctly swapping contiguous items has more effect in early
@@ -1085,7 +1085,7 @@ def additive_obligations(measure, gains: Gains) -> dict | None:
 
     References
     ----------
-    Amigó et al., SIGIR 2013, sec. 3; Järvelin and Kekäläinen, TOIS 2002 (DCG); seed 003 eq. 5-6 (RBTO).
+    Amigó et al., SIGIR 2013, sec. 3; Järvelin and Kekäläinen, TOIS 2002 (DCG); Ferrante et al. (2019), eq. 5-6 (RBTO).
     """
     fam = measure.family
     if measure.cutoff is not None:

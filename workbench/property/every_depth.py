@@ -52,7 +52,7 @@ References
 ----------
 Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013;
 Moffat and Zobel, "Rank-biased precision", TOIS 2008 (geometric series);
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), eq. 2-6 (SBTO, RBTO).
+Ferrante, Ferro, Pontarollo, SEBD 2019, eq. 2-6 (SBTO, RBTO).
 """
 from __future__ import annotations
 

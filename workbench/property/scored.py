@@ -13,7 +13,7 @@ measures always do), otherwise by ball arithmetic on the exact values
 
 References
 ----------
-SPEC section 1 (spaces, topics) and section 3 (named properties); DESIGN.md,
+docs/theory/runs.md (spaces, topics) and docs/theory/scales.md (named properties); docs/design.md,
 "Arithmetic" (floating point never decides an order or a tie).
 """
 from __future__ import annotations
@@ -62,7 +62,7 @@ class ScoredSpace:
 
     References
     ----------
-    SPEC section 1 (rank-based spaces restricted by a topic).
+    docs/theory/runs.md (rank-based spaces restricted by a topic).
     """
 
     depth: int
@@ -105,7 +105,7 @@ def score_space(measure, depth: int, gains: Gains, topic: Topic | None = None) -
 
     References
     ----------
-    SPEC section 3 ("a measure that divides by its recall base is undefined there").
+    docs/theory/scales.md ("a measure that divides by its recall base is undefined there").
     """
     runs = rank_space(depth, gains.grades, topic).array()
     try:
@@ -144,7 +144,7 @@ def signs_between(a: ValueBlock, ia, b: ValueBlock, ib) -> np.ndarray:
 
     References
     ----------
-    DESIGN.md, "Arithmetic"; :func:`workbench.core.exact.certified_sign`.
+    docs/design.md, "Arithmetic"; :func:`workbench.core.exact.certified_sign`.
     """
     ia = np.asarray(ia, dtype=np.int64).reshape(-1)
     ib = np.asarray(ib, dtype=np.int64).reshape(-1)
@@ -243,7 +243,7 @@ def empty_topic(grades: int) -> Topic:
 
     References
     ----------
-    SPEC section 1 ("a topic with no relevant document is a valid topic").
+    docs/theory/runs.md ("a topic with no relevant document is a valid topic").
     """
     return Topic((0,) * grades)
 
@@ -256,7 +256,7 @@ def saturated_topic(grades: int, depth: int) -> Topic:
 
     References
     ----------
-    SPEC section 1 (a topic restricts the runs only where ``n_j < depth``).
+    docs/theory/runs.md (a topic restricts the runs only where ``n_j < depth``).
     """
     return Topic((depth,) * grades)
 
@@ -284,7 +284,7 @@ class ScoredGrid:
 
     References
     ----------
-    SPEC section 3 ("Named properties": the scope a verdict was settled on).
+    docs/theory/scales.md ("Named properties": the scope a verdict was settled on).
     """
 
     measure: object

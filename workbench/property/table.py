@@ -3,11 +3,11 @@
 A :class:`PropertyTable` holds the setting (measure, grades, gains, depths,
 topics) and the :class:`~workbench.property.verdict.PropertyVerdict` of each
 property; it prints as a short text table, as Markdown, as HTML in Jupyter,
-and as the one JSON object of ``workbench properties --json`` (SPEC section 6).
+and as the one JSON object of ``workbench properties --json`` (docs/reference/cli.md).
 
 References
 ----------
-SPEC section 3 ("Named properties") and section 6 (JSON contract).
+docs/theory/scales.md ("Named properties") and docs/reference/cli.md (JSON contract).
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def witness_text(v: PropertyVerdict) -> str:
 
     References
     ----------
-    SPEC section 3 (a witness with every ``fails``).
+    docs/theory/scales.md (a witness with every ``fails``).
     """
     w = v.witness
     if v.verdict == "unknown":
@@ -134,7 +134,7 @@ class PropertyTable:
 
     References
     ----------
-    SPEC section 3 and section 6.
+    docs/theory/scales.md and docs/reference/cli.md.
     """
 
     measure: str

@@ -1,4 +1,4 @@
-"""Difference structures (seed 003, Definition 1): check axioms i-iv and build
+"""Difference structures (Ferrante et al. 2019, Definition 1): check axioms i-iv and build
 the interval scale of Theorem 1.
 
 A difference structure is a weak order ``≾_d`` on the intervals ``(a, b)`` of
@@ -17,7 +17,7 @@ Three kinds of structure are checked:
 1. **a measure** ``f = M`` on a space of runs, ``Δab ≾ Δcd  iff
    f(b) - f(a) <= f(d) - f(c)`` on exact values (:func:`check_measure`);
 2. **a rank function** ``f = ρ`` of a total order (``rank`` or ``set``; the
-   canonical index on the space): seed 003's natural distance
+   canonical index on the space): Ferrante et al.'s (2019) natural distance
    (:func:`check_rank`);
 3. **an explicit relation** read from a text file (:func:`read_structure`,
    :func:`check_relation`): its format, checks and costs are in
@@ -66,9 +66,9 @@ comparison of differences), and for (3) on the whole ``m × m`` matrix
 References
 ----------
 Ferrante, Ferro, Pontarollo, "An interval-like scale property for IR
-evaluation measures", SEBD 2019 (seed 003), sec. 2, Definition 1 and
+evaluation measures", SEBD 2019, sec. 2, Definition 1 and
 Theorem 1; Krantz, Luce, Suppes, Tversky, Foundations of Measurement I
-(1971), ch. 4; Giner 2023 (seed 004).
+(1971), ch. 4; Giner 2023.
 """
 from __future__ import annotations
 
@@ -283,7 +283,7 @@ def affine_fit(reference: Sequence[int], values: ValueBlock) -> tuple | None:
 
     References
     ----------
-    Seed 003 sec. 2, step 6 (a measure is an interval scale iff it is a
+    Ferrante et al. (2019), sec. 2, step 6 (a measure is an interval scale iff it is a
     positive linear transformation of the representing scale).
     """
     ref = np.asarray(reference)
@@ -361,7 +361,7 @@ def check_values(
 
     References
     ----------
-    Seed 003 sec. 2, Definition 1 and Theorem 1.
+    Ferrante et al. (2019), sec. 2, Definition 1 and Theorem 1.
     """
     n = values.n
     names = names if names is not None else [str(i) for i in range(n)]
@@ -416,7 +416,7 @@ def axioms_by_construction() -> dict:
 
     References
     ----------
-    Seed 003 Def. 1 (axioms i-iii); Krantz, Luce, Suppes, Tversky, Foundations of Measurement I (1971), ch. 4.
+    Ferrante et al. (2019), Def. 1 (axioms i-iii); Krantz, Luce, Suppes, Tversky, Foundations of Measurement I (1971), ch. 4.
     """
     return {a: AxiomResult(True, None, "by construction: " + _BY_CONSTRUCTION[a]) for a in ("i", "ii", "iii")}
 
@@ -436,7 +436,7 @@ def check_measure(measure, space, gains: Gains | None = None) -> AxiomReport:
 
     References
     ----------
-    Seed 003 sec. 2 (Definition 1, Theorem 1).
+    Ferrante et al. (2019), sec. 2 (Definition 1, Theorem 1).
     """
     gains = gains or Gains.default(space.grades)
     measure.check_topic(space.topic)
@@ -446,7 +446,7 @@ def check_measure(measure, space, gains: Gains | None = None) -> AxiomReport:
 
 
 def check_rank(order, space) -> AxiomReport:
-    """Axioms i-iv for seed 003's natural distance ``ρ(b) - ρ(a)`` of a total order.
+    """Axioms i-iv for Ferrante et al.'s (2019) natural distance ``ρ(b) - ρ(a)`` of a total order.
 
     ``ρ`` is the rank function of the order's chain, the canonical index of
     the space (SBTO for ``set``, RBTO for ``rank``, without a topic).
@@ -461,7 +461,7 @@ def check_rank(order, space) -> AxiomReport:
 
     References
     ----------
-    Seed 003 sec. 2 steps 1-5, sec. 4 (SBTO) and 5 (RBTO).
+    Ferrante et al. (2019), sec. 2 steps 1-5, sec. 4 (SBTO) and 5 (RBTO).
     """
     if order.kind != "total":
         raise WorkbenchError(f"order {order.name!r} is {order.kind}: a rank function needs a total order (rank or set)")
@@ -485,7 +485,7 @@ def relation_runs(relation: IntervalRelation, grades: int, source: str = "the st
 
     References
     ----------
-    Seed 003 sec. 2; SPEC section 1 (judged runs).
+    Ferrante et al. (2019), sec. 2; docs/theory/runs.md (judged runs).
     """
     rows = []
     for name in relation.elements:

@@ -1,4 +1,4 @@
-"""Difference-structure axioms over a parameter: where seed 003's axioms i-iv hold, exactly.
+"""Difference-structure axioms over a parameter: where Ferrante et al.'s (2019) axioms i-iv hold, exactly.
 
 For a measure polynomial in a continuous parameter (RBP's and gRBP's ``p``,
 a user's polynomial family), :func:`axioms_over_param` partitions the
@@ -44,8 +44,8 @@ verdict are merged, keeping all their certificates.
 References
 ----------
 Ferrante, Ferro, Pontarollo, "A formal theory to determine scale properties
-of evaluation measures", SEBD 2019 (seed 003), Def. 1 and Theorem 1; SPEC
-sections 3 and 6.
+of evaluation measures", SEBD 2019, Def. 1 and Theorem 1;
+docs/theory/scales.md and docs/reference/cli.md.
 """
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ class AxiomCheck:
 
     References
     ----------
-    Seed 003 Def. 1 (axiom iv); SPEC section 6 (a certificate per region).
+    Ferrante et al. (2019), Def. 1 (axiom iv); docs/reference/cli.md (a certificate per region).
     """
 
     point: object
@@ -127,7 +127,7 @@ class AxiomRegion(ParamInterval):
 
     References
     ----------
-    Seed 003 Def. 1 and Theorem 1; SPEC section 6.
+    Ferrante et al. (2019), Def. 1 and Theorem 1; docs/reference/cli.md.
     """
 
     axioms: dict
@@ -180,7 +180,7 @@ class AxiomRegions(SettingFields):
 
     References
     ----------
-    Seed 003 Def. 1 and Theorem 1; SPEC sections 3 and 6.
+    Ferrante et al. (2019), Def. 1 and Theorem 1; docs/theory/scales.md and docs/reference/cli.md.
     """
 
     #: The measure (with the parameter free), order, runs, grades, gains and topic (also as attributes).
@@ -216,7 +216,7 @@ class AxiomRegions(SettingFields):
 
         References
         ----------
-        Seed 003 Def. 1.
+        Ferrante et al. (2019), Def. 1.
         """
         q = Fraction(value)
         for r in self.regions:
@@ -263,7 +263,7 @@ class AxiomRegions(SettingFields):
 
         References
         ----------
-        Seed 003 Def. 1.
+        Ferrante et al. (2019), Def. 1.
         """
         labels = [r.label() for r in self.regions]
         width = max(len(x) for x in labels)
@@ -360,7 +360,7 @@ def _spacing_witness(order: list[int], gap_equal: Callable[[int, int], bool]) ->
 
     References
     ----------
-    Seed 003 Def. 1 (axiom iv); the spacing lemma of :mod:`workbench.scale.axioms`.
+    Ferrante et al. (2019), Def. 1 (axiom iv); the spacing lemma of :mod:`workbench.scale.axioms`.
     """
     K = len(order) - 1
     for i in range(2, K + 1):
@@ -642,7 +642,7 @@ class _Analysis:
 
 def axioms_over_param(measure, param: str, space, gains: Gains | None = None, order=None,
                       progress: Callable[[str], None] | None = None) -> AxiomRegions:
-    """Partition the domain of ``param`` into regions by the verdict of seed 003's axioms i-iv.
+    """Partition the domain of ``param`` into regions by the verdict of Ferrante et al.'s (2019) axioms i-iv.
 
     Parameters
     ----------
@@ -690,7 +690,7 @@ def axioms_over_param(measure, param: str, space, gains: Gains | None = None, or
 
     References
     ----------
-    Seed 003 Def. 1 and Theorem 1; SPEC sections 3 and 6.
+    Ferrante et al. (2019), Def. 1 and Theorem 1; docs/theory/scales.md and docs/reference/cli.md.
     """
     if isinstance(measure, str):
         measure = parse_measure(measure)

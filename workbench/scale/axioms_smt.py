@@ -1,12 +1,12 @@
 """Difference-structure axioms i-iv checked by z3 on spaces too large to enumerate.
 
-:func:`axioms_smt` decides seed 003's axioms i-iv for the structure a measure
+:func:`axioms_smt` decides Ferrante et al.'s (2019) axioms i-iv for the structure a measure
 induces on the runs of one depth (``Δab ≾ Δcd  iff  M(b) - M(a) <= M(d) - M(c)``,
 as :func:`workbench.scale.axioms.check_measure` builds it by enumeration), at
 a fixed value of the measure's parameters, over runs written symbolically as
 z3 ``Int`` grade vectors (the encoding of :mod:`workbench.scale.smt`: 0/1
 grade indicators, the topic's limits, set-based runs sorted, one-grade
-sub-terms linearised).  Each axiom gets a three-valued answer (DESIGN.md):
+sub-terms linearised).  Each axiom gets a three-valued answer (docs/design.md, "Three-valued answers"):
 
 ``holds``    proved: the solver found the negation unsatisfiable (and, for
              iv, the proof below);
@@ -54,8 +54,8 @@ Only a fixed parameter value is supported (the measure's own, e.g.
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), Def. 1 and Theorem 1;
-de Moura and Bjorner, "Z3: an efficient SMT solver", TACAS 2008; DESIGN.md,
+Ferrante, Ferro, Pontarollo, SEBD 2019, Def. 1 and Theorem 1;
+de Moura and Bjorner, "Z3: an efficient SMT solver", TACAS 2008; docs/design.md,
 "Three-valued answers".
 """
 from __future__ import annotations
@@ -97,7 +97,7 @@ class SmtAxiomResult:
 
     References
     ----------
-    Seed 003 Def. 1; de Moura & Bjorner, Z3 (TACAS 2008).
+    Ferrante et al. (2019), Def. 1; de Moura & Bjorner, Z3 (TACAS 2008).
     """
 
     status: str
@@ -119,7 +119,7 @@ class SmtAxioms(SettingFields):
 
     References
     ----------
-    Seed 003 Def. 1 and Theorem 1; SPEC section 6.
+    Ferrante et al. (2019), Def. 1 and Theorem 1; docs/reference/cli.md.
     """
 
     #: The measure, order, runs, grades, gains and topic (also as ``measure``, ``order``, ... attributes).
@@ -156,7 +156,7 @@ class SmtAxioms(SettingFields):
 
         References
         ----------
-        Seed 003 Def. 1.
+        Ferrante et al. (2019), Def. 1.
         """
         lines = [f"SmtAxioms of {self.measure} on {self.kind}-based runs, depth {self.depth}, gains {self.gains}"
                  + (f", topic {self.topic}" if self.topic else "") + f": {self.status}"]
@@ -561,7 +561,7 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
 
     References
     ----------
-    Seed 003 Def. 1; DESIGN.md, "Three-valued answers" and "let z3 search spaces too large to enumerate".
+    Ferrante et al. (2019), Def. 1; docs/design.md, "Three-valued answers".
     """
     # z3 is slow to load; only the SMT proofs use it
     import z3

@@ -2,8 +2,8 @@
 
 :func:`classify` scores every run of the space exactly, walks the order's
 cover relations (transitivity does the rest, so the cost follows the number
-of covers, not the square of the space) and returns a verdict of SPEC
-section 3:
+of covers, not the square of the space) and returns a verdict of
+docs/theory/scales.md:
 
 ``interval``  total order; strictly increasing along the chain with equal
               increments, ``M = alpha * rho + beta`` with ``alpha > 0``;
@@ -25,8 +25,8 @@ exact values; for ``ordinal`` two consecutive covers with unequal increments.
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 2 and 4-5;
-Ferrante, Ferro, Losiouk, IRJ 2020 (seed 000); Giner 2023 (seed 004).
+Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 2 and 4-5;
+Ferrante, Ferro, Losiouk, IRJ 2020; Giner 2023.
 """
 from __future__ import annotations
 
@@ -430,7 +430,7 @@ class Witness:
 
         References
         ----------
-        SPEC section 3 (a violation comes with a witness pair and both exact values).
+        docs/theory/scales.md (a violation comes with a witness pair and both exact values).
         """
         lo, up = format_run(self.lower), format_run(self.upper)
         return f"{lo} <= {up} in the order, but {lo} {relation} it: " + joined(
@@ -444,7 +444,7 @@ class Witness:
 
         References
         ----------
-        SPEC section 3 (interval: equal increments between consecutive runs).
+        docs/theory/scales.md (interval: equal increments between consecutive runs).
         """
         return increments_text([self])
 
@@ -462,7 +462,7 @@ def show_value(v) -> str:
 
     References
     ----------
-    DESIGN.md, "Arithmetic" (floats are for the approximations printed beside exact values).
+    docs/design.md, "Arithmetic" (floats are for the approximations printed beside exact values).
     """
     return readable_value(v)
 
@@ -525,7 +525,7 @@ class Classification(SettingFields):
 
     References
     ----------
-    SPEC section 3 (verdict words, witnesses); Giner 2023 (seed 004).
+    docs/theory/scales.md (verdict words, witnesses); Giner 2023.
     """
 
     #: The measure, order, runs, grades, gains and topic (also as ``measure``, ``order``, ... attributes).
@@ -541,7 +541,7 @@ class Classification(SettingFields):
     covers: int
     notes: tuple[str, ...] = field(default=())
     #: The attained values in increasing order (exact), when at most
-    #: ``ranked_limit``; each value's position is its index (seed 004).
+    #: ``ranked_limit``; each value's position is its index (Giner 2023).
     ranked_values: tuple | None = None
     #: The most attained values listed (None: all); beyond it ``ranked_values`` is None and says so.
     ranked_limit: int | None = RANKED_VALUES_LIMIT
@@ -588,7 +588,7 @@ class Classification(SettingFields):
         return frame([row], list(row))
 
     def to_json(self) -> dict:
-        """The SPEC section 6 JSON object of ``classify``."""
+        """The JSON object of ``classify`` (docs/reference/cli.md)."""
         out = {
             "measure": self.measure,
             "order": self.order,
@@ -658,7 +658,7 @@ class Classification(SettingFields):
 
         References
         ----------
-        SPEC section 3.
+        docs/theory/scales.md.
         """
         lines = [f"Classification of {self.measure}: {self._setting()} ({self.runs} runs, {self.covers} covers)",
                  f"  verdict: {self.verdict}    intrinsic (Giner): {self.intrinsic_text}"]
@@ -697,7 +697,7 @@ class Classification(SettingFields):
 
         References
         ----------
-        IPython's rich display protocol; SPEC section 3.
+        IPython's rich display protocol; docs/theory/scales.md.
         """
         fields = [("measure", code(self.measure)), ("setting", self._setting()),
                   ("size", f"{self.runs} runs, {self.covers} covers"), ("verdict", bold(self.verdict)),
@@ -899,7 +899,7 @@ def classify(
 
     References
     ----------
-    Seed 003 sec. 2 (steps 1-6) and sec. 4-5; SPEC section 3; Giner 2023 (seed 004).
+    Ferrante et al. (2019), sec. 2 (steps 1-6) and sec. 4-5; docs/theory/scales.md; Giner 2023.
     """
     try:
         return _classify(measure, order, space, gains, progress, ranked_limit, workers, scheduler, block_size,
@@ -1098,7 +1098,7 @@ def classify_materialised(
 
     References
     ----------
-    Seed 003 sec. 2 (steps 1-6) and sec. 4-5; SPEC section 3.
+    Ferrante et al. (2019), sec. 2 (steps 1-6) and sec. 4-5; docs/theory/scales.md.
     """
     gains = _check_arguments(measure, order, space, gains, ranked_limit)
     step = progress or (lambda phase: None)

@@ -4,7 +4,7 @@ A claim file states one finding of a paper and how the workbench settles it::
 
     id = "rbp-half-interval"
     statement = "Binary RBP with p = 1/2 is an interval scale on the rank order."
-    source = "seed 003 sec. 5-6; seed 000 sec. 4.3.1"
+    source = "Ferrante, Ferro and Pontarollo 2019, sec. 5-6; Ferrante, Ferro and Losiouk 2020, sec. 4.3.1"
     expect = "proved"            # what the workbench found when the file was written
     method = "enumeration"       # enumeration | pair | symbolic | thresholds | smt | bounds
 
@@ -34,13 +34,13 @@ Methods
                  (:data:`OBLIGATIONS`), each resting on a lemma it states.
 ``thresholds``   the exact parameter regions (:mod:`workbench.scale.thresholds`).
 ``smt``          a z3 counterexample search (:mod:`workbench.scale.counterexample`).
-``bounds``       a property of seed 002 Prop. 1-3 on every run of every topic space
+``bounds``       a property of Ferro, Silvello, Keskustalo, Pirkola and Järvelin (2016), Prop. 1-3 on every run of every topic space
                  of the scope (:mod:`workbench.scale.twist_props`): exhaustive, bounded.
 
 References
 ----------
-Seed 003 sec. 4-6 and seed 000 sec. 4.3.1 (the findings); DESIGN.md
-("three-valued answers"; "generated reports are deterministic").
+Ferrante et al. (2019), sec. 4-6 and Ferrante et al. (2020), sec. 4.3.1 (the findings); docs/design.md,
+"Three-valued answers" and "Generated reports are deterministic".
 """
 from __future__ import annotations
 
@@ -721,7 +721,7 @@ def settle_smt(scope: dict) -> Outcome:
 
 
 def settle_bounds(scope: dict) -> Outcome:
-    """Every run of every topic space in the scope has a named property (seed 002 Prop. 1-3).
+    """Every run of every topic space in the scope has a named property (Ferro et al. 2016, Prop. 1-3).
 
     ``property`` and ``part`` (``closed-form`` | ``all-runs``; ``fs-recovery-below-half``
     takes ``crossing`` instead) as in :mod:`workbench.scale.twist_props`; ``grades`` (``c`` or a

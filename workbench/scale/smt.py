@@ -24,7 +24,7 @@ runs out (:class:`Watchdog`).  A parameter fixed to an irrational algebraic
 number is a z3 real pinned by its minimal polynomial and isolating interval
 (:func:`_algebraic_params`), also non-linear.
 
-The strict relations encoded (SPEC section 2):
+The strict relations encoded (docs/theory/orders.md):
 
 ``rank``         lexicographic ``r < s``;
 ``set``          count vectors ``(n_c, ..., n_1)`` lexicographic;
@@ -57,8 +57,7 @@ Examples
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 2 and 4-5; SPEC sections
-2 and 6; de Moura and Bjorner, "Z3: an efficient SMT solver", TACAS 2008.
+Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 2 and 4-5; docs/theory/orders.md and docs/reference/cli.md; de Moura and Bjorner, "Z3: an efficient SMT solver", TACAS 2008.
 """
 from __future__ import annotations
 
@@ -97,7 +96,7 @@ class SymbolicRuns:
 
     References
     ----------
-    Seed 005 (runs as integer grade vectors); de Moura & Bjorner, Z3 (TACAS 2008).
+    Ferrante et al. (2019), sec. 3 (a judged run as a vector of grades); de Moura & Bjorner, Z3 (TACAS 2008).
     """
 
     def __init__(self, z3, depth: int, c: int, tag: str):
@@ -134,7 +133,7 @@ def _lex_less(z3, a: Sequence, b: Sequence, same: Sequence):
 
 
 def _strict_relation(z3, name: str, R: SymbolicRuns, S: SymbolicRuns, g: Gains):
-    """The order's strict relation ``r < s`` over the two symbolic runs (SPEC section 2)."""
+    """The order's strict relation ``r < s`` over the two symbolic runs (docs/theory/orders.md)."""
     N = len(R.grades)
     c = g.grades
     equal_at = [z3.And(*[x == y for x, y in zip(R.ind[i], S.ind[i])]) for i in range(N)]

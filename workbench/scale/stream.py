@@ -22,8 +22,8 @@ plus the distinct-value table when the intrinsic category is asked for.
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 2 (covers and
-transitivity); Giner 2023 (seed 004) (distinct values).
+Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 2 (covers and
+transitivity); Giner 2023 (distinct values).
 """
 from __future__ import annotations
 
@@ -294,7 +294,7 @@ def classify_block(job: Job, start: int, stop: int) -> BlockSummary:
 
     References
     ----------
-    Seed 003 sec. 2 (steps 1-6): a measure is on a scale iff it respects every cover.
+    Ferrante et al. (2019), sec. 2 (steps 1-6): a measure is on a scale iff it respects every cover.
     """
     measure, order, space, gains = setting(job)
     cov = covers_in_range(order.name, space, gains, start, stop, sort=False)

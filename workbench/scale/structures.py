@@ -1,5 +1,5 @@
 """Explicit difference structures: a relation on the intervals of a finite set,
-its text file format, and axioms i-iv of seed 003's Definition 1 checked on it.
+its text file format, and axioms i-iv of Ferrante et al.'s (2019) Definition 1 checked on it.
 
 An :class:`IntervalRelation` on ``n = |E|`` elements holds ``Δab ≾ Δcd`` for
 all ``m = n^2`` intervals as an ``m × m`` boolean matrix; it is read from a
@@ -36,7 +36,7 @@ missing level shows as a failure of axiom i, completeness).
 References
 ----------
 Ferrante, Ferro, Pontarollo, "An interval-like scale property for IR
-evaluation measures", SEBD 2019 (seed 003), sec. 2, Definition 1 and
+evaluation measures", SEBD 2019, sec. 2, Definition 1 and
 Theorem 1; Krantz, Luce, Suppes, Tversky, Foundations of Measurement I
 (1971), ch. 4.
 """
@@ -85,7 +85,7 @@ def relation_from_values(values: ValueBlock, names: Sequence[str] | None = None)
 
     References
     ----------
-    Seed 003 sec. 2 (the difference of an interval).
+    Ferrante et al. (2019), sec. 2 (the difference of an interval).
     """
     n = values.n
     if n > RELATION_LIMIT:
@@ -139,7 +139,7 @@ def check_relation(relation: IntervalRelation) -> AxiomReport:
 
     References
     ----------
-    Seed 003 sec. 2, Definition 1 and Theorem 1.
+    Ferrante et al. (2019), sec. 2, Definition 1 and Theorem 1.
     """
     names, leq = relation.elements, np.asarray(relation.leq, dtype=bool)
     n = len(names)
@@ -267,7 +267,7 @@ def parse_structure(text: str, path: str = "<text>") -> IntervalRelation:
 
     References
     ----------
-    Seed 003 sec. 2 (intervals, differences, Definition 1).
+    Ferrante et al. (2019), sec. 2 (intervals, differences, Definition 1).
     """
     names: list[str] | None = None
     index: dict[str, int] = {}
@@ -351,7 +351,7 @@ def read_structure(path: str | Path) -> IntervalRelation:
 
     References
     ----------
-    Seed 003 sec. 2.
+    Ferrante et al. (2019), sec. 2.
     """
     p = Path(path)
     try:

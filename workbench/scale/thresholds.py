@@ -4,8 +4,8 @@ For a measure with a continuous rational parameter (RBP's and gRBP's ``p``
 in ``(0, 1)``, INST's and INSQ's ``T`` in ``(0, oo)``), :func:`thresholds`
 partitions the parameter's whole domain into regions -- open intervals
 between consecutive critical points and the critical points themselves as
-point regions ``[a, a]`` -- and gives each region its verdict of SPEC
-section 3 (``interval``, ``ordinal``, ``strict``, ``weak``, ``violated``)
+point regions ``[a, a]`` -- and gives each region its verdict of
+docs/theory/scales.md (``interval``, ``ordinal``, ``strict``, ``weak``, ``violated``)
 relative to an order on a space of runs.
 
 Method (nothing is copied from a paper):
@@ -72,8 +72,8 @@ Method (nothing is copied from a paper):
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 5 (RBP, gRBP);
-SPEC sections 3 and 6.
+Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 5 (RBP, gRBP);
+docs/theory/scales.md and docs/reference/cli.md.
 """
 from __future__ import annotations
 
@@ -248,7 +248,7 @@ class Region(ParamInterval):
 
         References
         ----------
-        SPEC section 3 (a verdict below the best comes with a witness).
+        docs/theory/scales.md (a verdict below the best comes with a witness).
         """
         w = self.witness
         if w is None:
@@ -307,7 +307,7 @@ class ThresholdTable(SettingFields):
         return frame(self.frame_rows(), FRAME_COLUMNS)
 
     def to_json(self) -> dict:
-        """The SPEC section 6 JSON object of ``thresholds`` (one depth)."""
+        """The JSON object of ``thresholds`` (one depth; docs/reference/cli.md)."""
         return {
             "measure": self.measure, "param": self.param, "domain": self.domain,
             "order": self.order, "space": self.kind, "depth": self.depth, "grades": self.grades,
@@ -338,7 +338,7 @@ class ThresholdTable(SettingFields):
 
         References
         ----------
-        SPEC section 3.
+        docs/theory/scales.md.
         """
         if isinstance(value, AlgebraicPoint):
             q = value
@@ -368,7 +368,7 @@ class ThresholdTable(SettingFields):
 
         References
         ----------
-        SPEC sections 3 and 6 (``thresholds``).
+        docs/theory/scales.md and docs/reference/cli.md (``thresholds``).
         """
         labels = [r.label() for r in self.regions]
         width = max(len(x) for x in labels)
@@ -390,7 +390,7 @@ class ThresholdTable(SettingFields):
 
         References
         ----------
-        IPython's rich display protocol; SPEC section 6 (``thresholds``).
+        IPython's rich display protocol; docs/reference/cli.md (``thresholds``).
         """
         rows = [(r.label(), bold(r.verdict), ", ".join(exact_str(ch.point) for ch in r.certificate),
                  code(r.witness_text(self.param)) if r.witness is not None else "")
@@ -433,7 +433,7 @@ class ThresholdSeries:
 
     References
     ----------
-    Seed 003 sec. 5 (RBP's thresholds as the depth grows); SPEC section 6 (``thresholds``).
+    Ferrante et al. (2019), sec. 5 (RBP's thresholds as the depth grows); docs/reference/cli.md (``thresholds``).
     """
 
     rows: tuple[ThresholdTable, ...]
@@ -454,7 +454,7 @@ class ThresholdSeries:
 
         References
         ----------
-        SPEC section 6 (``thresholds --depth A..B``: one row per depth).
+        docs/reference/cli.md (``thresholds --depth A..B``: one row per depth).
         """
         return [r.depth for r in self.rows]
 
@@ -472,7 +472,7 @@ class ThresholdSeries:
 
         References
         ----------
-        SPEC section 6 (one row per depth).
+        docs/reference/cli.md (one row per depth).
         """
         for r in self.rows:
             if r.depth == depth:
@@ -511,7 +511,7 @@ class ThresholdSeries:
 
         References
         ----------
-        SPEC section 6 (``thresholds``).
+        docs/reference/cli.md (``thresholds``).
         """
         head = self.rows[0].to_json()
         keys = ("measure", "param", "domain", "order", "space", "grades", "gains", "topic")
@@ -563,7 +563,7 @@ class ThresholdSeries:
 
         References
         ----------
-        IPython's rich display protocol; SPEC section 6 (``thresholds``).
+        IPython's rich display protocol; docs/reference/cli.md (``thresholds``).
         """
         rows = [(str(row.depth), Markup("<br/>".join(f"{cell(r.label())} {bold(r.verdict)}" for r in row.regions)),
                  str(row.groups)) for row in self.rows]
@@ -584,7 +584,7 @@ def free_name(measure, param: str) -> str:
 
     References
     ----------
-    SPEC section 4 (canonical names).
+    docs/reference/measures.md (canonical names).
     """
     fam = measure.family_obj
     shown = [f"{n}={v}" for n, v in measure.params
@@ -606,7 +606,7 @@ def default_param(measure) -> str:
 
     References
     ----------
-    SPEC section 4 (parameter domains).
+    docs/reference/measures.md (parameter domains).
     """
     fam = measure.family_obj
     cont = [ps.name for ps in fam.params if ps.numeric and not ps.integer]
@@ -633,7 +633,7 @@ def continuous_param_spec(measure, param: str):
 
     References
     ----------
-    SPEC section 6 (thresholds of a continuous parameter).
+    docs/reference/cli.md (thresholds of a continuous parameter).
     """
     fam = measure.family_obj
     ps = fam.param(param)  # raises BadParameterError naming an unknown parameter
@@ -1469,7 +1469,7 @@ def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topi
 
     References
     ----------
-    SPEC section 6 (refusing a request that would not fit, before enumerating).
+    docs/reference/cli.md (refusing a request that would not fit, before enumerating).
     """
     w = classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True)
     est = w.estimate()
@@ -1600,7 +1600,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
 
     References
     ----------
-    Seed 003 sec. 5 (the claims re-derived here); SPEC sections 3 and 6.
+    Ferrante et al. (2019), sec. 5 (the claims re-derived here); docs/theory/scales.md and docs/reference/cli.md.
     """
     if isinstance(measure, str):
         measure = parse_measure(measure)
@@ -1696,7 +1696,7 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
 
     References
     ----------
-    Seed 003 sec. 5; SPEC section 3.
+    Ferrante et al. (2019), sec. 5; docs/theory/scales.md.
     """
     if isinstance(order, str):
         order = get_order(order)

@@ -1,4 +1,4 @@
-"""Grades, gain mappings, topics and judged runs (SPEC section 1).
+"""Grades, gain mappings, topics and judged runs (docs/theory/runs.md).
 
 A judged run is a tuple of grades ``0..c``; a :class:`Gains` maps grades to
 exact non-negative rationals; a :class:`Topic` says how many documents of each
@@ -7,7 +7,7 @@ relevant grade exist.
 References
 ----------
 Ferrante, Ferro, Pontarollo, "A formal theory to determine scale properties of
-evaluation measures", SEBD 2019 (seed 003), sec. 3.
+evaluation measures", SEBD 2019, sec. 3.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def check_grades(grades: int, what: str = "grades") -> int:
 
     References
     ----------
-    SPEC section 1 (grades ``0 < 1 < ... < c``).
+    docs/theory/runs.md (grades ``0 < 1 < ... < c``).
     """
     if isinstance(grades, bool) or not isinstance(grades, int) or grades < 1:
         raise BadGainsError(f"{what} {grades!r}: need at least one relevant grade")
@@ -64,7 +64,7 @@ class Gains:
 
     References
     ----------
-    Seed 003 sec. 3 (gain function, indicator ``delta_a``) and sec. 5 (``G``).
+    Ferrante et al. (2019), sec. 3 (gain function, indicator ``delta_a``) and sec. 5 (``G``).
     """
 
     values: tuple[Fraction, ...]
@@ -115,7 +115,7 @@ class Gains:
 
     @property
     def smallest_gap(self) -> Fraction:
-        """``G = min_j (g(j) - g(j-1)) / g(c)`` (seed 003 sec. 5)."""
+        """``G = min_j (g(j) - g(j-1)) / g(c)`` (Ferrante et al. 2019, sec. 5)."""
         return min(self.values[j] - self.values[j - 1] for j in range(1, len(self.values))) / self.gmax
 
     def __call__(self, grade: int) -> Fraction:
@@ -130,7 +130,7 @@ class Topic:
     """How many documents of each relevant grade a topic has: ``n_1..n_c``.
 
     A topic without relevant documents (every ``n_j = 0``, ``RB = 0``) is
-    valid (SPEC sections 1 and 3): its space holds the all-zero run only, and
+    valid (docs/theory/runs.md and docs/theory/scales.md): its space holds the all-zero run only, and
     a measure that divides by the recall base or by the ideal run's value
     raises :class:`~workbench.errors.UndefinedMeasureError` on it.
 
@@ -147,7 +147,7 @@ class Topic:
 
     References
     ----------
-    SPEC section 1; seed 003 sec. 3 (recall base).
+    docs/theory/runs.md; Ferrante et al. (2019), sec. 3 (recall base).
     """
 
     counts: tuple[int, ...]
@@ -228,7 +228,7 @@ def resolve_scale(grades: int | None, gains: "Gains | None", topic: "Topic | Non
 
     References
     ----------
-    SPEC section 6 (common options).
+    docs/reference/cli.md (common options).
     """
     c = grades
     if c is None:
@@ -263,7 +263,7 @@ def parse_depths(text: str) -> list[int]:
 
     References
     ----------
-    SPEC section 6 (common options).
+    docs/reference/cli.md (common options).
     """
     raw = str(text).strip()
     lo, sep, hi = raw.partition("..")
