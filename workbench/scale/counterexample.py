@@ -1,6 +1,6 @@
 """Search for a counterexample to order preservation: ``r < s`` with ``M(r) > M(s)``.
 
-:func:`find_counterexample` answers in three values (DESIGN.md):
+:func:`find_counterexample` answers in three values (docs/design.md, "Three-valued answers"):
 
 ``found``    a pair ``lower < upper`` in the order with ``M(lower) > M(upper)``,
              with both exact values, re-checked exactly with
@@ -47,8 +47,9 @@ Examples
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 2 and 4-5; SPEC sections
-2, 3 and 6; de Moura and Bjorner, "Z3: an efficient SMT solver", TACAS 2008.
+Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 2 and 4-5; docs/theory/orders.md,
+docs/theory/scales.md and docs/reference/cli.md; de Moura and Bjorner, "Z3: an efficient
+SMT solver", TACAS 2008.
 """
 from __future__ import annotations
 
@@ -140,7 +141,7 @@ class Counterexample(SettingFields):
 
     References
     ----------
-    DESIGN.md, "Three-valued answers" (sympy ``solvers/inequalities.py``); SPEC section 6.
+    docs/design.md, "Three-valued answers" (sympy ``solvers/inequalities.py``); docs/reference/cli.md.
     """
 
     status: str
@@ -168,7 +169,7 @@ class Counterexample(SettingFields):
 
         References
         ----------
-        SPEC section 6 (``found``).
+        docs/reference/cli.md (``found``).
         """
         return self.status == "found"
 
@@ -197,7 +198,7 @@ class Counterexample(SettingFields):
         return f"{self._searched()}, {how}; {what}"
 
     def to_json(self) -> dict:
-        """The SPEC section 6 JSON object of ``counterexample``.
+        """The JSON object of ``counterexample`` (docs/reference/cli.md).
 
         >>> cx = find_counterexample("RR", "rank", depth=2)
         >>> {k: cx.to_json()[k] for k in ("found", "status", "proof", "searched", "lower", "method")}
@@ -205,7 +206,7 @@ class Counterexample(SettingFields):
 
         References
         ----------
-        SPEC section 6.
+        docs/reference/cli.md.
         """
         def val(v):
             return None if v is None else exact_str(v)
@@ -276,7 +277,7 @@ class Counterexample(SettingFields):
 
         References
         ----------
-        DESIGN.md, "Three-valued answers"; SPEC section 6 (``counterexample``).
+        docs/design.md, "Three-valued answers"; docs/reference/cli.md (``counterexample``).
         """
         if self.status == "found":
             lines = [f"Counterexample found ({self.method}, depth {self.depth}): {self._where()}",
@@ -304,7 +305,7 @@ class Counterexample(SettingFields):
 
         References
         ----------
-        IPython's rich display protocol; SPEC section 6 (``counterexample``).
+        IPython's rich display protocol; docs/reference/cli.md (``counterexample``).
         """
         fields = [("status", bold(self.status)), ("measure", code(self.measure)), ("setting", self._where()),
                   ("method", self.method), ("searched", self.searched)]
@@ -338,7 +339,7 @@ def parse_param_range(text: str) -> tuple[str, Fraction, Fraction]:
 
     References
     ----------
-    SPEC section 4 (parameters parsed exactly).
+    docs/reference/measures.md (parameters parsed exactly).
     """
     if not isinstance(text, str):
         raise BadParameterError(f"--param-range {text!r}: write NAME=LOW..HIGH, e.g. p=0.4..0.6")
@@ -504,7 +505,7 @@ def find_counterexample(
 
     References
     ----------
-    SPEC sections 2, 3 and 6; seed 003 sec. 4-5; z3 (de Moura and Bjorner, TACAS 2008).
+    docs/theory/orders.md, docs/theory/scales.md and docs/reference/cli.md; Ferrante et al. (2019), sec. 4-5; z3 (de Moura and Bjorner, TACAS 2008).
     """
     start = time.perf_counter()
     m, o, depths, g = _check_inputs(measure, order, depth, max_depth, grades, gains, topic, method, timeout)
