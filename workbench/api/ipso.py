@@ -35,8 +35,8 @@ from workbench.errors import BadGainsError, WorkbenchError
 __all__ = ["setting", "gains_of", "census", "compare", "freedom", "grid", "runs", "agreement", "AgreementStudy"]
 
 #: Names the command line's tables take from the library (loaded on first use): the agreement categories of
-#: one run pair (seed 001 Fig. 7), their names and the tests' names; the metrics of ``ipso runs``' table (seed
-#: 001 Fig. 5) and the difference below which two scores tie.
+#: one run pair (Moffat and Mackenzie 2024, Fig. 7), their names and the tests' names; the metrics of ``ipso runs``' table
+#: (Moffat and Mackenzie 2024, Fig. 5) and the difference below which two scores tie.
 _LIBRARY_NAMES = {"AGREEMENT": "workbench.ipso.agreement", "AGREEMENT_NAMES": "workbench.ipso.agreement",
                   "TEST_NAMES": "workbench.ipso.agreement", "METRICS": "workbench.ipso.trec_runs",
                   "TIE": "workbench.ipso.trec_runs"}
@@ -161,7 +161,7 @@ def grid(depth=4, rows="RBP(p=0.5)", cols="AP", grades=None, gains=None, topic=N
          title: Optional[str] = None, progress=None):
     """The grid of pair categories, rows and columns ordered by two measures (``workbench ipso grid``).
 
-    ``figure`` (``.png`` or ``.pdf``) draws it as in seed 001 Fig. 2-3.
+    ``figure`` (``.png`` or ``.pdf``) draws it as in Moffat and Mackenzie (2024), Fig. 2-3.
 
     >>> g = grid(2, "RBP(p=0.5)", "RR")
     >>> g.n, g.counts["equal"]
@@ -223,7 +223,7 @@ def agreement(runs, qrels, depth: int = 10, gains=None, relevance_level: int = 1
     """The IPSO sign test against paired t, Wilcoxon and sign tests of six metrics (``workbench ipso agreement``).
 
     All unordered pairs of ``runs`` (two or more files); ``figure`` writes the
-    stacked bars of seed 001 Fig. 7 as ``.png`` and ``.pdf``.
+    stacked bars of Moffat and Mackenzie (2024), Fig. 7 as ``.png`` and ``.pdf``.
     ``progress.advance`` counts the pairs.
 
     >>> agreement(["a.txt"], "q.txt")
