@@ -540,8 +540,8 @@ def robust_study(data=None, reports=Path("reports"), *, repetitions: int = 5, bo
                  progress=None) -> Path:
     """The whole Robust 2003 study as one report (``workbench experiment study``); returns the report's path.
 
-    ``data`` is a folder with ``qrels.txt`` and ``runs/`` (default: the
-    shared data's ``robust03``); ``reports/experiments-robust03.md`` and its
+    ``data`` is a folder with ``qrels.txt`` and ``runs/`` (default:
+    ``$WORKBENCH_DATA/robust03``); ``reports/experiments-robust03.md`` and its
     figures are written.  ``progress.phase`` names each stage.
 
     Examples
