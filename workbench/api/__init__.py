@@ -21,6 +21,15 @@ summary and they display themselves in Jupyter (``_repr_html_``,
 a Hasse diagram, a census and a comparison, ``to_json()`` gives the object
 ``workbench ... --json`` prints.
 
+The command line is a second front door to the same functions: each
+subcommand parses its options, makes one call into a submodule named by
+its concept (:mod:`workbench.api.scale`, :mod:`workbench.api.figures`,
+:mod:`workbench.api.ipso`, :mod:`workbench.api.experiments`,
+:mod:`workbench.api.twist`, :mod:`workbench.api.papers`, ...) and formats
+the result.  Those functions take the same values (plus a ``progress``
+report, :mod:`workbench.api.progress`), read them through the one converter,
+:mod:`workbench.api.convert`, and the functions here call them too.
+
 Examples
 --------
 >>> import workbench as wb

@@ -53,8 +53,7 @@ def properties(
         return
     if measure is None:
         raise WorkbenchError("properties: give a MEASURE (e.g. RBP(p=0.8)) or --report FILE")
-    names = None if which is None else [w.strip() for w in which.split(",")]
-    table = wb.properties(measure, grades=grades, gains=gains, depths=depths, topics=topics, which=names)
+    table = wb.properties(measure, grades=grades, gains=gains, depths=depths, topics=topics, which=which)
     if as_json:
         emit_json(table.to_json())
     elif fmt != "text":
