@@ -59,7 +59,7 @@ __all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compa
 
 from workbench.api.convert import (as_int as _int, as_depth as _depth, as_depths as _depths, as_grades as _grades,
                                    as_gains as _gains, as_topic as _topic, as_setting as _setting,
-                                   as_measure as _measure)
+                                   as_measure as _measure, as_measure_names as _measure_names)
 
 
 # ---------------------------------------------------------------------------
@@ -314,11 +314,9 @@ def census(depth=4, *, grades=None, gains=None):
     ----------
     Moffat and Mackenzie, JASIST 2024, Alg. 1 and Table 2; docs/theory/ipso.md.
     """
-    from workbench.ipso.census import census as run_census
+    from workbench.api import ipso
 
-    n = _depth(depth)
-    c, g, _ = _setting(grades, gains, None)
-    return run_census(n, c, g)
+    return ipso.census(depth, grades=grades, gains=gains)
 
 
 def compare(run_a, run_b, *, depth=None, grades=None, gains=None):
@@ -469,22 +467,6 @@ def score_matrix(qrels, runs, measures, *, names=None, view="graded", depth=None
     names_, single = _measure_names(measures)
     return _matrices(qrels, runs, names_, names=names, view=view, depth=depth, gains=gains,
                      skip_missing=skip_missing, score_precision=score_precision)[0 if single else slice(None)]
-
-
-def _measure_names(measures) -> tuple[list[str], bool]:
-    """``(names, whether one name was given as a string)`` of ``"AP,RBP(p=0.8)"`` or a list of names."""
-    from workbench.ipso.freedom import split_measures
-
-    if isinstance(measures, str):
-        names = split_measures(measures)
-        single = len(names) == 1
-    elif isinstance(measures, (list, tuple)) and all(isinstance(x, str) for x in measures):
-        names, single = list(measures), False
-    else:
-        raise UnknownMeasureError(f"measures {measures!r}: give names as 'AP,RBP(p=0.8)' or a list of names")
-    if not names:
-        raise UnknownMeasureError("measures: name at least one measure, e.g. 'AP'")
-    return names, single
 
 
 def _matrices(qrels, runs, measures: list, *, names, view, depth, gains, skip_missing, score_precision) -> list:

@@ -24,7 +24,7 @@ from workbench.errors import (BadDepthError, BadGainsError, BadRunError, BadTopi
 
 __all__ = ["as_int", "as_depth", "as_depths", "as_grades", "as_gains", "as_topic", "as_setting", "as_measure",
            "as_order", "as_space", "as_runs", "as_range", "as_orders", "as_workers", "as_scheduler",
-           "as_connect_timeout", "option", "in_shell", "shell_spelling"]
+           "as_connect_timeout", "as_measure_names", "option", "in_shell", "shell_spelling"]
 
 #: Whether messages name the options as the command line spells them (``--max-depth N``) or as Python does
 #: (``max_depth=N``); the command line sets it for the length of a command (:func:`shell_spelling`).
@@ -165,6 +165,28 @@ def as_measure(value):
     if not isinstance(value, str):
         raise UnknownMeasureError(f"measure {value!r}: give a name such as 'RBP(p=0.5)', 'nDCG@10' or 'file.py:function'")
     return parse_measure(value)
+
+
+def as_measure_names(value) -> tuple[list[str], bool]:
+    """``(names, whether one name was given as a string)`` of ``"AP,RBP(p=0.8)"`` or a list of names.
+
+    Commas inside a name's parentheses do not split it.
+
+    >>> as_measure_names("AP,DCG(discount=logb,b=2)"), as_measure_names("AP"), as_measure_names(["AP"])
+    ((['AP', 'DCG(discount=logb,b=2)'], False), (['AP'], True), (['AP'], False))
+    """
+    from workbench.ipso.freedom import split_measures
+
+    if isinstance(value, str):
+        names = split_measures(value)
+        single = len(names) == 1
+    elif isinstance(value, (list, tuple)) and all(isinstance(x, str) for x in value):
+        names, single = list(value), False
+    else:
+        raise UnknownMeasureError(f"measures {value!r}: give names as 'AP,RBP(p=0.8)' or a list of names")
+    if not names:
+        raise UnknownMeasureError("measures: name at least one measure, e.g. 'AP'")
+    return names, single
 
 
 def as_order(value):
