@@ -52,6 +52,7 @@ import numpy as np
 from scipy import stats
 
 from workbench.errors import BadScoreMatrixError
+from workbench.core.frames import frame
 
 TESTS = ("t", "wilcoxon")
 CORRECTIONS = (None, "bonferroni", "holm")
@@ -123,8 +124,6 @@ class BaselineTable:
         ----------
         PyTerrier ``pt.Experiment`` (columns ``M +``, ``M -``, ``M p-value``, ``M reject``); pandas ``DataFrame``.
         """
-        from workbench.core.frames import frame
-
         columns = ["name"] + [f"{m}{suffix}" for m in self.measures
                               for suffix in ("", " delta", " +", " -", " p-value", " reject")]
         rows = []

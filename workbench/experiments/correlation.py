@@ -57,6 +57,9 @@ import numpy as np
 
 from workbench.data.gc_pause import cyclic_gc_paused
 from workbench.errors import WorkbenchError
+from workbench.core.frames import frame
+from workbench.core.table import Cell, Table
+from workbench.experiments.ranked import ranked_version
 
 
 @dataclass(frozen=True)
@@ -318,8 +321,6 @@ class CorrelationTable:
         ----------
         Seed 000 Tables 1-2; pandas ``DataFrame``.
         """
-        from workbench.core.frames import frame
-
         rows = [{"measure_a": r.a, "measure_b": r.b, "topic_by_topic": r.topic_by_topic.mean,
                  "overall": r.overall.value, "topics": len(r.topic_by_topic.per_topic),
                  "undefined_topics": len(r.topic_by_topic.undefined)} for r in self.rows]
@@ -327,8 +328,6 @@ class CorrelationTable:
 
     def table(self, caption: str | None = None, notes: Sequence[str] = ()):
         """The seed 000 Table 1-2 layout as a :class:`~workbench.core.table.Table` (tau to 4 decimals on show)."""
-        from workbench.core.table import Cell, Table
-
         return Table(["Measure pair", "Topic-by-Topic", "Overall", "topics", "undefined"],
                      [[f"{r.a} vs {r.b}", Cell(r.topic_by_topic.mean, _fmt(r.topic_by_topic.mean)),
                        Cell(r.overall.value, _fmt(r.overall.value)), len(r.topic_by_topic.per_topic),
@@ -426,8 +425,6 @@ def transform_correlation(matrices: Sequence, hint: str = "use a depth of ") -> 
     Ferrante, Ferro, Fuhr, IEEE Access 2021 (Kendall's tau between a measure
     and its interval-scaled version over the systems); seed 000 eq. 7.
     """
-    from workbench.experiments.ranked import ranked_version
-
     rows, skipped = [], []
     with cyclic_gc_paused():
         for m in matrices:

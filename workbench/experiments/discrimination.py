@@ -69,6 +69,7 @@ import numpy as np
 from workbench.errors import WorkbenchError
 from workbench.core.budget import check_memory
 from workbench.experiments.significance import _check_alpha, check_score_matrix
+from workbench.core.plotting import COLUMN_WIDTH, check_figure_path, publication_style, pyplot, save_figure
 
 DEFAULT_B = 1000
 ROUNDING_ULPS = 16                   # differences within 16 ulps of the scores count as equal
@@ -255,8 +256,6 @@ def asl_curve_figure(results: Sequence[Discrimination], path, *, ymax: float | N
     ----------
     Sakai, SIGIR 2006 (ASL curves); Ferro et al., JASIST 2016 (seed 002), Fig. 14.
     """
-    from workbench.core.plotting import COLUMN_WIDTH, check_figure_path, publication_style, pyplot, save_figure
-
     path = check_figure_path(path)
     if not results:
         raise WorkbenchError("asl_curve_figure: no measures to draw")

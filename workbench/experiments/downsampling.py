@@ -66,10 +66,15 @@ import numbers
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
 from workbench.errors import BadSamplingError, WorkbenchError
+from workbench.core.plotting import COLUMN_WIDTH, TEXT_WIDTH, check_figure_path, publication_style, pyplot, save_figure
+from workbench.data.adapters import as_qrels, as_runs
+from workbench.data.score_matrix import score_matrices
+from workbench.experiments.correlation import overall_tau
 
 FRACTIONS = (90, 70, 50, 30, 10, 5)
 STRATEGIES = ("stratified", "uniform")
@@ -159,7 +164,6 @@ def _qrels_mapping(qrels):
     """``qrels`` itself if it is a mapping, else read from any shape of :func:`workbench.data.adapters.as_qrels`."""
     if isinstance(qrels, Mapping):
         return qrels
-    from workbench.data.adapters import as_qrels
 
     return as_qrels(qrels)
 
@@ -357,18 +361,10 @@ def _as_float(value) -> float:
 
 
 def _default_score(qrels, runs, measures):
-    try:
-        from workbench.data.score_matrix import score_matrices
-    except ImportError as exc:
-        raise WorkbenchError(f"score=None needs workbench.data.score_matrix.score_matrices, not importable: {exc}") from exc
     return score_matrices(qrels, runs, list(measures))
 
 
 def _default_tau(a, b):
-    try:
-        from workbench.experiments.correlation import overall_tau
-    except ImportError as exc:
-        raise WorkbenchError(f"tau=None needs workbench.experiments.correlation.overall_tau, not importable: {exc}") from exc
     return overall_tau(a, b)
 
 
@@ -473,8 +469,6 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
         raise BadSamplingError(f"measures {labels!r}: must be non-empty and distinct")
     qrels = _qrels_mapping(qrels)
     if score is None:
-        from workbench.data.adapters import as_runs
-
         runs = as_runs(runs, score_precision)
     score = score or _default_score
     tau = tau or _default_tau
@@ -523,7 +517,6 @@ def _run_tasks(state: dict, tasks: list, workers: int):
     if workers == 1 or len(tasks) <= 1:
         yield from (_sample_taus(state, *t) for t in tasks)
         return
-    from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(min(workers, len(tasks)), initializer=_init_worker, initargs=(state,)) as pool:
         yield from pool.map(_worker_task, tasks)
@@ -550,8 +543,6 @@ def curve_figure(result: DownsamplingResult, path, title: str | None = None) -> 
     ----------
     Seed 000 Fig. 1-2; seed 002 Fig. 13.
     """
-    from workbench.core.plotting import COLUMN_WIDTH, TEXT_WIDTH, check_figure_path, publication_style, pyplot, save_figure
-
     path = check_figure_path(path)
     with publication_style():
         plt = pyplot()

@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from workbench.errors import SpaceTooLargeError, WorkbenchError
+from workbench.measures.names import parse_ranked
 
 
 def ranked_version(m, depth: int | None = None, unit: bool = False, hint: str = "use a depth of ",
@@ -104,8 +105,6 @@ def score_with_ranked(score: Callable, qrels, runs, names: Sequence[str]) -> lis
     list of ScoreMatrix
         One per name; a ranked one named by its canonical name.
     """
-    from workbench.measures.names import parse_ranked
-
     ranked = [parse_ranked(n) for n in names]
     if not any(ranked):
         return list(score(qrels, runs, list(names)))

@@ -64,6 +64,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from workbench.errors import BadScoreMatrixError, WorkbenchError
+from workbench.core.table import Table
 
 SIGNIFICANCE_HEADER = ("Measure", "Kruskal-Wallis + HSD", "ANOVA + HSD")
 KRUSKAL = "kruskal-wallis+hsd"
@@ -193,6 +194,7 @@ def anova_tukey(values, systems: Sequence[str], alpha: float = 0.05) -> Multiple
     ----------
     Ferrante et al., IRJ 2020 (seed 000), sec. 5.3; Tukey (1949).
     """
+    # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy import stats
 
     arr, names = check_score_matrix(values, systems)
@@ -224,6 +226,7 @@ def pooled_ranks(values) -> tuple[np.ndarray, float]:
     ----------
     Kruskal and Wallis (1952), tie correction; seed 000, sec. 5.3.
     """
+    # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy import stats
 
     arr = np.asarray(values, dtype=np.float64)
@@ -267,6 +270,7 @@ def kruskal_tukey(values, systems: Sequence[str], alpha: float = 0.05) -> Multip
     ----------
     Ferrante et al., IRJ 2020 (seed 000), sec. 5.3; Kruskal and Wallis (1952); Dunn (1964).
     """
+    # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy import stats
 
     arr, names = check_score_matrix(values, systems)
@@ -410,6 +414,4 @@ def significance_markdown(named: Mapping[str, tuple[MultipleComparison, Multiple
     ----------
     Ferrante et al., IRJ 2020 (seed 000), Tables 3-4.
     """
-    from workbench.core.table import Table
-
     return "\n".join(Table(SIGNIFICANCE_HEADER, significance_table(named), rule="spaced").markdown_lines())

@@ -43,6 +43,9 @@ from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.figures.hasse_marks import Highlight
 from workbench.figures.render import (DOT_FONT_SIZE, INK, label_lines, layout, node_label, resolve, sorted_edges,
                                       to_dot, to_json, to_tikz)
+from workbench.core.exact import json_safe
+from workbench.core.files import atomic_write as write, figure_bytes
+from workbench.core.plotting import FONT_SIZE, PNG_DPI, SMALL_FONT_SIZE, publication_style
 
 #: Every output format, in the order the command line lists them.
 FORMATS = ("dot", "svg", "pdf", "png", "tikz", "json")
@@ -169,8 +172,6 @@ def atomic_write(path: str | Path, data: bytes | str) -> Path:
     ----------
     POSIX rename(2): replacing a file is atomic within one file system.
     """
-    from workbench.core.files import atomic_write as write
-
     return write(check_output(path), data)
 
 
@@ -204,8 +205,6 @@ def render_text(G: nx.DiGraph, fmt: str, highlights: Sequence[Highlight] = (), t
     if fmt == "tikz":
         return to_tikz(G, highlights, title) + "\n"
     if fmt == "json":
-        from workbench.core.exact import json_safe
-
         return json.dumps(json_safe({**(meta or {}), **to_json(G, highlights)}), indent=2) + "\n"
     raise WorkbenchError(f"format {fmt!r}: not a text format (use {', '.join(TEXT_FORMATS)})")
 
@@ -261,6 +260,7 @@ def graphviz_bytes(source: str, fmt: str) -> bytes:
     ----------
     Gansner et al., "Drawing graphs with dot" (Graphviz).
     """
+    # graphviz: only the Graphviz renderer uses it
     import graphviz
 
     try:
@@ -440,6 +440,7 @@ def layered_layout(G: nx.DiGraph) -> HasseLayout:
 
 
 def _edge_path(points, curved: bool):
+    # matplotlib is slow to load (~0.5 s); only figures use it
     from matplotlib.path import Path as MPath
 
     codes = [MPath.MOVETO] + [MPath.CURVE4 if curved else MPath.LINETO] * (len(points) - 1)
@@ -471,11 +472,10 @@ def matplotlib_figure(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title
     ----------
     Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
     """
+    # matplotlib is slow to load (~0.5 s); only figures use it
     from matplotlib.figure import Figure
     from matplotlib.lines import Line2D
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, PathPatch
-
-    from workbench.core.plotting import FONT_SIZE, SMALL_FONT_SIZE
 
     marks = resolve(G, highlights)
     lay = lay or layered_layout(G)
@@ -576,9 +576,6 @@ def matplotlib_bytes(G: nx.DiGraph, fmt: str, highlights: Sequence[Highlight] = 
     ----------
     Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
     """
-    from workbench.core.files import figure_bytes
-    from workbench.core.plotting import FONT_SIZE, PNG_DPI, publication_style
-
     if fmt not in ("svg", "pdf", "png"):
         raise WorkbenchError(f"format {fmt!r}: matplotlib draws svg, pdf or png")
     lay = lay or layered_layout(G)

@@ -35,8 +35,13 @@ from typing import Iterable, Sequence
 import networkx as nx
 import numpy as np
 
-from workbench.errors import BadRunError, WorkbenchError
+from workbench.errors import BadRunError, SpaceTooLargeError, WorkbenchError
 from workbench.space.runs import Gains, Run, format_run, parse_run
+from workbench.core.exact import about
+from workbench.order.hasse import HASSE_LIMIT, _closure_bits, _guard, hasse_diagram
+from workbench.order.orders import get_order
+from workbench.scale.classify import classify
+from workbench.scale.intrinsic import sorted_distinct
 
 #: Colour-blind safe colours (Okabe and Ito) used for highlights, in order.
 PALETTE = ("#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
@@ -195,8 +200,6 @@ def chain(space, runs: Sequence, order=None, gains: Gains | None = None, label: 
     ----------
     Seed 001 sec. 2.2 (directed paths of Fig. 1).
     """
-    from workbench.order.orders import get_order
-
     rs = list(dict.fromkeys(_in_space(space, runs)))
     if order is not None:
         o = get_order(order) if isinstance(order, str) else order
@@ -221,16 +224,11 @@ def chain(space, runs: Sequence, order=None, gains: Gains | None = None, label: 
 
 
 def _scores(space, measure, gains: Gains | None):
-    from workbench.order.hasse import HASSE_LIMIT
-    from workbench.errors import SpaceTooLargeError
-
     gains = gains or Gains.default(space.grades)
     if gains.grades != space.grades:
         raise WorkbenchError(f"gains {gains}: have {gains.grades} relevant grades but the space has {space.grades}")
     measure.check_topic(space.topic)
     if int(space.size) > HASSE_LIMIT:
-        from workbench.core.exact import about
-
         raise SpaceTooLargeError(
             f"space of {about(int(space.size))} runs: diagram highlights are limited to {HASSE_LIMIT:,} runs; use a smaller --depth"
         )
@@ -267,8 +265,6 @@ def violations(space, order, measure, gains: Gains | None = None, ties: bool = F
     ----------
     Seed 003 sec. 2 (a measure respects an order); SPEC sec. 3 (violated, weak).
     """
-    from workbench.order.orders import get_order
-
     o = get_order(order) if isinstance(order, str) else order
     gains, runs, values = _scores(space, measure, gains)
     cov = o.covers(space, gains)
@@ -308,9 +304,6 @@ def witness(space, order, measure, gains: Gains | None = None) -> Highlight:
     ----------
     Seed 003 sec. 2; SPEC sec. 3 (witnesses).
     """
-    from workbench.order.orders import get_order
-    from workbench.scale.classify import classify
-
     o = get_order(order) if isinstance(order, str) else order
     result = classify(measure, o, space, gains or Gains.default(space.grades))
     color = ROLE_COLORS["witness"]
@@ -375,8 +368,6 @@ def nonseparable(space, order, gains: Gains | None = None) -> Highlight:
     ----------
     Seed 001 sec. 2.2-2.3 (non-separability; the single pair of Fig. 1 and 2).
     """
-    from workbench.order.hasse import _closure_bits, _guard, hasse_diagram
-
     G = hasse_diagram(space, order, gains)
     _guard(G, "the non-separable pairs")
     nodes, up, down = _closure_bits(G)
@@ -417,8 +408,6 @@ def measure_diagram(space, measure, gains: Gains | None = None) -> nx.DiGraph:
     ----------
     Seed 003 sec. 2 (the order a measure induces); Giner 2023 (seed 004).
     """
-    from workbench.scale.intrinsic import sorted_distinct
-
     gains, runs, values = _scores(space, measure, gains)
     G = nx.DiGraph()
     if len(runs) == 0:

@@ -29,6 +29,7 @@ from workbench.errors import BadRunError
 from workbench.order.hasse import rank_function
 from workbench.figures.hasse_marks import PALETTE, Highlight
 from workbench.space.runs import format_run
+from workbench.core.exact import exact_str
 
 #: Colours of the plain drawing (nodes, edges, text).
 INK = {"node": "#4D4D4D", "edge": "#A6A6A6", "text": "#1A1A1A"}
@@ -353,6 +354,7 @@ def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | Non
     ----------
     Seed 001 Fig. 1; Gansner et al., "Drawing graphs with dot" (Graphviz).
     """
+    # graphviz: only the Graphviz renderer uses it
     import graphviz
 
     marks = resolve(G, highlights)
@@ -558,8 +560,6 @@ def to_json(G: nx.DiGraph, highlights: Sequence[Highlight] = ()) -> dict:
     ----------
     SPEC sec. 6 (``hasse``).
     """
-    from workbench.core.exact import exact_str
-
     nodes = sorted(G.nodes, key=_key(G))
     rho = rank_function(G)
     has_values = bool(nodes) and all("value" in G.nodes[v] for v in nodes)

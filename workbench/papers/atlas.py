@@ -56,6 +56,8 @@ from workbench.order.orders import ORDERS, get_order
 from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import Witness, classify
 from workbench.space.spaces import rank_space
+from workbench.core.budget import allow_time
+from workbench.scale.thresholds import free_name, thresholds
 
 #: The built-in measures at their customary parameter values (one per family, two for RBP/gRBP/DCG).
 BUILTIN_MEASURES = (
@@ -362,8 +364,6 @@ def threshold_row(measure, param: str, order, grades: int, depth: int, limit: in
     ----------
     Seed 003 sec. 5; :func:`workbench.scale.thresholds.thresholds`.
     """
-    from workbench.scale.thresholds import free_name, thresholds
-
     name = free_name(measure, param)
     try:
         topic = customary_topic(measure, grades, depth)
@@ -411,8 +411,6 @@ class Plan:
 
     @property
     def tasks(self) -> list[tuple]:
-        from workbench.scale.thresholds import free_name
-
         settings = [(c, d) for c in self.grades for d in self.depths]
         out = [("cell", m, o, c, d) for o in self.orders for m in self.measures if self._applies(m, o)
                for c, d in settings]
@@ -491,8 +489,6 @@ def run_atlas(plan: Plan, progress: Callable[[str], None] | None = None) -> Atla
     ----------
     Seed 003 sec. 4-6; SPEC section 3.
     """
-    from workbench.core.budget import allow_time
-
     cells, rows = [], []
     tasks = plan.tasks
     with allow_time(ATLAS_SECONDS_PER_TASK):

@@ -32,6 +32,7 @@ from workbench.papers.atlas import BUILTIN_MEASURES
 from workbench.property.check import AMIGO_PROPERTIES, properties
 from workbench.property.moffat import MOFFAT_PROPERTIES
 from workbench.property.table import PropertyTable, witness_text
+from workbench.core.table import Cell, Table
 
 #: Every built-in family: the atlas's measures, cut-off forms of P and nDCG, and the C/W/L families.
 REPORT_MEASURES = BUILTIN_MEASURES + ("P@3", "nDCG@3", "INST", "INSQ")
@@ -83,7 +84,6 @@ def _matrix(tables: list[PropertyTable], grades: int, names: Sequence[str]) -> l
     rows = [t for t in tables if t.grades == grades]
     if not rows:
         return []
-    from workbench.core.table import Cell, Table
 
     def verdict(t, n):
         by = {v.name: v for v in t.verdicts}

@@ -32,6 +32,13 @@ from workbench.core.exact import exact_str
 from workbench.core.table import Table
 from workbench.papers.reproduce import Finding, PaperReport, claim_finding
 from workbench.space.runs import Gains, Topic, format_run
+from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, save_figure
+from workbench.measures.names import parse_measure
+from workbench.order.hasse import hasse_diagram, rank_function
+from workbench.order.orders import get_order
+from workbench.scale.axioms import check_rank
+from workbench.scale.thresholds import thresholds_over_depths
+from workbench.space.spaces import rank_space, set_space
 
 KEY = "ferrante2019"
 TITLE = "Ferrante, Ferro et al.: scales of IR evaluation measures (seeds 003 and 000, sec. 4), reproduced"
@@ -58,9 +65,6 @@ def rbto_formula(run, grades: int) -> int:
 
 def _chain_ranks(kind: str, depth: int, grades: int):
     """Runs of the space and the rank of each in the Hasse diagram of the total order."""
-    from workbench.order.hasse import hasse_diagram, rank_function
-    from workbench.space.spaces import rank_space, set_space
-
     space = (set_space if kind == "set" else rank_space)(depth, grades)
     G = hasse_diagram(space, kind)
     rho = rank_function(G)
@@ -149,8 +153,6 @@ def _rbto_rank_function() -> Finding:
             checked += len(rho)
             ok &= all(rbto_formula(run, c) == r for run, r in rho.items())
     # strong top-heaviness: (u, a0, ac, ..., ac) < (u, aj, a0, ..., a0)
-    from workbench.order.orders import get_order
-
     order, tops = get_order("rank"), 0
     for c in GRADES:
         for n in range(1, 6):
@@ -169,10 +171,6 @@ def _rbto_rank_function() -> Finding:
 
 
 def _difference_structures() -> Finding:
-    from workbench.scale.axioms import check_rank
-    from workbench.order.orders import get_order
-    from workbench.space.spaces import rank_space, set_space
-
     rows, ok = [], True
     for kind, build, depths in (("set", set_space, range(1, 6)), ("rank", rank_space, range(1, 5))):
         for c in (1, 2):
@@ -189,9 +187,6 @@ def _difference_structures() -> Finding:
 
 
 def _graded_set_pair() -> Finding:
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-
     order = get_order("set")
     rows = []
     for gains in ("0,1,2", "0,1,3", "0,2,3"):
@@ -217,9 +212,6 @@ def _graded_set_pair() -> Finding:
 
 
 def _sec5_pair() -> tuple[Finding, Finding]:
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-
     r, s = (1, 0, 2, 0, 1), (1, 1, 0, 0, 0)
     g = Gains.default(2)
     binary = Gains.default(1)
@@ -268,9 +260,6 @@ def _sec5_pair() -> tuple[Finding, Finding]:
 
 
 def _rbp_thresholds(figures: Path) -> Finding:
-    from workbench.measures.names import parse_measure
-    from workbench.scale.thresholds import thresholds_over_depths
-
     tables = thresholds_over_depths(parse_measure("RBP"), "p", "rank", range(2, 9))
     violated = [t for t in tables if any(r.verdict == "violated" for r in t.regions)]
     lines = []
@@ -298,8 +287,6 @@ def _rbp_thresholds(figures: Path) -> Finding:
 
 
 def _threshold_figure(limits, path: Path) -> Path:
-    from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, save_figure
-
     with publication_style():
         plt = pyplot()
         xs = [n for n, _ in limits]

@@ -38,6 +38,8 @@ from workbench.papers.reproduce import Finding, PaperReport, claim_finding
 from workbench.space.runs import Topic, format_run
 from workbench.measures.twist import full_scale, rank_ranges, rp_table
 from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, save_figure
+from workbench.data.trec import read_qrels, read_run
+from workbench.experiments.twist_runs import TABLE2_COLUMNS, twist_table
 
 KEY = "ferro2018"
 TITLE = "Ferro et al.: the Twist measure (seed 002), reproduced"
@@ -272,9 +274,6 @@ READINGS = {"literal": "formula (`literal`)", "strict": "prose (`strict`)"}
 
 
 def _table2_robust() -> Finding:
-    from workbench.data.trec import read_qrels, read_run
-    from workbench.experiments.twist_runs import TABLE2_COLUMNS, twist_table
-
     if not (DATA / "qrels.txt").is_file():
         raise WorkbenchError(f"Table 2: no qrels in {DATA} (the shared TREC 2003 Robust data)")
     qrels = read_qrels(DATA / "qrels.txt")

@@ -38,6 +38,11 @@ from workbench.space.runs import Topic, format_run
 from workbench.measures.twist import full_scale
 from workbench.core.plotting import SMALL_FONT_SIZE, TEXT_WIDTH, publication_style, pyplot, save_figure
 from workbench.core.table import Table
+from workbench.measures.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.scale.classify import classify
+from workbench.scale.twist_props import topics
+from workbench.space.spaces import rank_space
 
 SCOPE_TEXT = ("every run of every topic with 1-3 relevant grades and 1 <= RB <= 3 (every split, zero counts "
               "included), at every depth 2 RB <= N <= 9")
@@ -53,9 +58,6 @@ Rec = namedtuple("Rec", "topic depth run arch first beta rho splus sminus sigma 
 
 def scope_records() -> list[Rec]:
     """Every run of :data:`SCOPE_TEXT`, in topic, depth, canonical order."""
-    from workbench.space.spaces import rank_space
-    from workbench.scale.twist_props import topics
-
     out = []
     for grades in (1, 2, 3):
         for t in topics(grades, 1, 3):
@@ -278,11 +280,6 @@ def _means(recs) -> Finding:
 
 
 def _order() -> Finding:
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.scale.classify import classify
-    from workbench.space.spaces import rank_space
-
     table, violated = [], False
     for counts, depths in (((1,), range(2, 6)), ((2,), range(4, 7)), ((1, 1), range(4, 6))):
         t = Topic(counts)

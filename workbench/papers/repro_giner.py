@@ -37,6 +37,10 @@ from workbench.core.table import Cell, Table
 from workbench.scale.intrinsic import CATEGORIES, intrinsic_category
 from workbench.papers.reproduce import Finding, PaperReport
 from workbench.space.runs import Gains, Topic, format_run
+from workbench.measures.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.scale.classify import classify
+from workbench.space.spaces import rank_space, set_space
 
 KEY = "giner2023"
 TITLE = "Giner: an intrinsic framework of IR evaluation measures (seed 004), reproduced"
@@ -101,18 +105,12 @@ def brute_category(values) -> str:
 
 
 def _space(name: str, grades: int, depth: int):
-    from workbench.space.spaces import rank_space, set_space
-
     topic = Topic((depth,) * grades)  # every run of {0..c}^N (or every multiset) is a run of this topic
     return (set_space if name.endswith("[set]") else rank_space)(depth, grades, topic)
 
 
 def classifications() -> dict:
     """``(measure, grades, depth) -> Classification`` on the rank order (the set order for ``P[set]``)."""
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.scale.classify import classify
-
     out = {}
     for name, grades in MEASURES + (("P[set]", 1),):
         for n in DEPTHS:
@@ -124,8 +122,6 @@ def classifications() -> dict:
 
 def rational_values(name: str, grades: int, depth: int):
     """Runs and exact values of a rational measure (``None`` for nDCG, whose values hold logarithms)."""
-    from workbench.measures.names import parse_measure
-
     space = _space(name, grades, depth)
     runs = space.array()
     vals = parse_measure(name.removesuffix("[set]")).evaluate(runs, Gains.default(grades), space.topic)

@@ -51,6 +51,8 @@ from workbench.papers.repro_moffat_rules import (PAPER_FIG1_EDGES, PAPER_FIG3_TA
 from workbench.papers.reproduce import Finding, PaperReport
 from workbench.space.runs import Gains, Topic
 from workbench.space.spaces import rank_space
+from workbench.core.table import Table
+from workbench.figures.hasse_marks import nonseparable
 
 KEY = "moffat2024"
 TITLE = "Moffat and Mackenzie: how much freedom does an effectiveness metric really have? (seed 001), reproduced"
@@ -68,8 +70,6 @@ def _fd(ok: bool, ref, title, paper, result, witness="", verdict="refuted", figu
 
 def _table(head, rows) -> str:
     """A Markdown table (``|---|`` rules, each cell by its ``str``), no final newline."""
-    from workbench.core.table import Table
-
     return "\n".join(Table(head, [[str(c) for c in r] for r in rows]).markdown_lines())
 
 
@@ -148,7 +148,6 @@ def _fig1(figures: Path) -> Finding:
     title = "Seed 001 Fig. 1: binary SERPs of length 3 under Rules 1-2 (lower -> upper)"
     marks = {}
     if "highlights" in inspect.signature(draw_hasse).parameters:  # newer renderers mark the non-separable pair
-        from workbench.figures.hasse_marks import nonseparable
         marks = {"highlights": [nonseparable(rank_space(3), "dominance")]}
     paths = [draw_hasse(G, figures / f"{KEY}-fig1{s}", title=title, **marks) for s in (".png", ".tex", ".dot")]
     rows = [(e, "yes" if e in PAPER_FIG1_EDGES else "**no**", "yes" if e in red else "**no**") for e in ours]

@@ -35,10 +35,12 @@ import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
+import json
 
 from workbench.errors import OutputPathError, WorkbenchError
-from workbench.core.files import atomic_write
+from workbench.core.files import atomic_write, check_output_path
 from workbench.core.table import Cell, Table
+from workbench.scale.proofs import load_claims, settle
 
 VERDICTS = ("reproduced", "refuted", "differs")
 
@@ -142,8 +144,6 @@ def claim_finding(claim_id: str, ref: str, title: str, paper: str | None = None)
     >>> f.verdict
     'reproduced'
     """
-    from workbench.scale.proofs import load_claims, settle
-
     claims = {c.id: c for c in load_claims(PROOFS)}
     if claim_id not in claims:
         raise WorkbenchError(f"claim {claim_id!r}: no such file in {PROOFS}")
@@ -166,8 +166,6 @@ def claim_finding(claim_id: str, ref: str, title: str, paper: str | None = None)
 
 
 def _claim_witness(w) -> str:
-    import json
-
     return "" if not w else "```\n" + json.dumps(w, indent=1, sort_keys=True) + "\n```"
 
 
@@ -243,8 +241,6 @@ def check_outputs(papers: Sequence[Paper], reports: Path) -> Path:
     ----------
     SPEC section 6 (bad input: one line naming the bad value, nothing written).
     """
-    from workbench.core.files import check_output_path
-
     for folder in (reports, *reports.parents):
         if folder.exists():
             if not folder.is_dir():

@@ -37,6 +37,7 @@ import time
 from functools import partial
 from pathlib import Path
 from typing import Callable, Optional
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
@@ -45,10 +46,12 @@ from workbench.experiments.discrimination import asl_curve_figure, paired_bootst
 from workbench.experiments.downsampling import DownsamplingResult, TauCell, curve_figure, self_tau_curves
 from workbench.errors import WorkbenchError
 from workbench.core.files import atomic_write, check_output_path
-from workbench.data.score_matrix import load_runs, score_matrices
+from workbench.data.score_matrix import ScoreMatrix, load_runs, score_matrices
 from workbench.experiments.significance import anova_tukey, decision_changes, kruskal_tukey
 from workbench.papers.study_report import DCG10, NDCG10, P002_AP, P002_TW, T1, T2, T3, T4, measure_label, render
 from workbench.data.trec import read_qrels
+from workbench.core.exact import ValueBlock
+from workbench.data.exact_scores import block_floats
 
 REPORT = "experiments-robust03.md"
 FRACTIONS = (90, 70, 50, 30, 10, 5)            # seed 000 sec. 5.4
@@ -157,8 +160,6 @@ def _sig_many(mats: dict, cache: dict, keys, workers: int = 1, progress=None) ->
                 todo.setdefault(c, mats[k])
     items = list(todo.items())
     if workers > 1 and len(items) > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
         with ProcessPoolExecutor(min(workers, len(items))) as pool:
             futures = [pool.submit(_sig_tests, m.floats, m.systems) for _, m in items]
             for i, ((c, _), f) in enumerate(zip(items, futures)):
@@ -234,10 +235,6 @@ def positions(u):
     ----------
     Giner 2023 (seed 004), Sect. 4 (:func:`workbench.data.ranked_matrix.ranked_matrix`).
     """
-    from workbench.core.exact import ValueBlock
-    from workbench.data.exact_scores import block_floats
-    from workbench.data.score_matrix import ScoreMatrix
-
     blocks = tuple(ValueBlock.rational(b.coords[:, 0], den=1) for b in u.blocks)
     floats = np.array([block_floats(b) for b in blocks], dtype=float).reshape(len(blocks), len(u.systems))
     return ScoreMatrix(u.measure.removeprefix("unit-"), u.source, u.view, u.depth, u.topics, u.systems, blocks, floats,
@@ -257,7 +254,6 @@ def _map(fn, items: list, workers: int):
     if workers == 1 or len(items) <= 1:
         yield from map(fn, items)
         return
-    from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(min(workers, len(items))) as pool:
         yield from pool.map(fn, items)

@@ -20,6 +20,7 @@ from fractions import Fraction
 import numpy as np
 
 from workbench.experiments.significance import decision_changes, format_count
+from workbench.core.table import Cell, Table
 
 DCG10, NDCG10 = "DCG(discount=logb,b=10)", "nDCG(discount=logb,b=10)"
 LABELS = {"g2:RBTO": "RBTO W2", "g3:RBTO": "RBTO W3", "g3:gRBP(p=1/3)": "gRBP(p=1/3) W3", "b:ir:Bpref": "bpref",
@@ -73,8 +74,6 @@ def _f(x, d: int = 3) -> str:
 
 def _cell(c):
     """A cell of the report as :class:`~workbench.core.table.Table` takes it (anything else by its ``str``)."""
-    from workbench.core.table import Cell
-
     return c if isinstance(c, (str, int, float, Fraction, Cell)) and not isinstance(c, bool) else str(c)
 
 
@@ -87,8 +86,6 @@ def _table(head, rows) -> str:
     | AP | 0.316 |
     | P | 1 |
     """
-    from workbench.core.table import Table
-
     return Table(head, [[_cell(c) for c in r] for r in rows]).to_markdown()
 
 

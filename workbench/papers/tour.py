@@ -16,6 +16,14 @@ from typing import Callable
 
 from workbench.core.table import Table
 from workbench.space.runs import Gains, Topic, format_run
+from workbench.core.files import check_output_path
+from workbench.errors import OutputPathError
+from workbench.figures.hasse_figure import draw_hasse
+from workbench.measures.names import parse_measure
+from workbench.order.hasse import hasse_diagram
+from workbench.order.orders import get_order
+from workbench.scale.classify import classify
+from workbench.space.spaces import rank_space
 
 #: (measure, order, relevant grades) classified by the tour.  Topics are
 #: chosen so that every run of the depth is in the space (n_j = depth).
@@ -68,9 +76,6 @@ def check_tour_outputs(out: Path | str = "out", report: Path | str | None = None
     ----------
     SPEC section 6 (bad input: one line naming the bad value, nothing written).
     """
-    from workbench.errors import OutputPathError
-    from workbench.core.files import check_output_path
-
     out = Path(out)
     for folder in (out, *out.parents):
         if folder.exists():
@@ -94,13 +99,6 @@ def run_tour(depth: int = 4, out: Path | str = "out", progress: Callable[[str], 
     >>> sorted({row["verdict"] for row in report["classifications"]}) # doctest: +ELLIPSIS
     [...'interval'...]
     """
-    from workbench.order.hasse import hasse_diagram
-    from workbench.measures.names import parse_measure
-    from workbench.order.orders import get_order
-    from workbench.figures.hasse_figure import draw_hasse
-    from workbench.scale.classify import classify
-    from workbench.space.spaces import rank_space
-
     check_tour_outputs(out)
     step = progress or (lambda text: None)
     rows = []
@@ -115,8 +113,6 @@ def run_tour(depth: int = 4, out: Path | str = "out", progress: Callable[[str], 
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        from workbench.errors import OutputPathError
-
         raise OutputPathError(f"--out {str(out)!r}: cannot create the folder ({exc.strerror or exc})") from None
     step("drawing the Hasse diagram")
     G = hasse_diagram(rank_space(depth), get_order("dominance"), Gains.default(1))

@@ -35,6 +35,9 @@ from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.space.runs import Gains, Topic, format_run
 from workbench.space.spaces import rank_space
+from workbench.measures.twist import full_scale
+from workbench.scale.classify import classify
+from workbench.scale.thresholds import thresholds
 
 MEASURES = ("Twist", "Twist(crossing=strict)", "RecoveryRatio", "RecoveryRatio(crossing=strict)", "SpaceRatio",
             "ForwardSpaceRatio", "BackwardSpaceRatio", "ForwardSpace", "BackwardSpace", "CRP", "RP")
@@ -58,8 +61,6 @@ class ScaleRow:
 def scale_rows(settings=SETTINGS, measures: Sequence[str] = MEASURES, orders: Sequence[str] = ORDERS,
                progress: Callable[[str], None] | None = None) -> list[ScaleRow]:
     """Classify every measure against every order at every setting (exact, exhaustive)."""
-    from workbench.scale.classify import classify
-
     out = []
     for counts, first, last in settings:
         topic = Topic(tuple(counts))
@@ -90,8 +91,6 @@ def summary(rows: Sequence[ScaleRow]) -> list[tuple]:
 
 def surprises() -> list[tuple[str, str]]:
     """Where Def. 1-6 read literally surprise, each with a witness computed here."""
-    from workbench.measures.twist import full_scale
-
     ex = Topic((3, 2, 2))
     b = (3, 0, 1, 0, 2, 0, 0, 0, 2, 1, 0, 0, 3, 1, 0)
     lit, strict = curves([b], ex), curves([b], ex, "strict")
@@ -150,8 +149,6 @@ def surprises() -> list[tuple[str, str]]:
 
 def weight_rows(settings=(((2,), 6), ((1, 1), 4))) -> list[tuple]:
     """Twist's weight ``w`` in ``w rho + (1 - w) sigma`` swept exactly over [0, 1]."""
-    from workbench.scale.thresholds import thresholds
-
     out = []
     for counts, depth in settings:
         topic = Topic(tuple(counts))

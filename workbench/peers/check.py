@@ -58,6 +58,7 @@ import struct
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Optional
+import html
 
 import numpy as np
 
@@ -70,6 +71,7 @@ from workbench.peers.causes import Cause, explain
 from workbench.peers.implementations import Implementation, parse_implementation
 from workbench.peers.inputs import LAYOUTS, generated_inputs, space_batches, space_size, trec_inputs
 from workbench.peers.reference import exact_float, ranked, reference_values
+from workbench.core.algebraic import compare_reals
 
 #: Flip examples kept per kind.
 FLIP_EXAMPLES = 3
@@ -172,7 +174,6 @@ def _exact_ranks(blocks: list) -> Optional[np.ndarray]:
     try:
         return dense_ranks(ValueBlock.concat(blocks))
     except ValueError:  # different scales: compare the values one pair at a time, rigorously
-        from workbench.core.algebraic import compare_reals
 
         vals = [b.value(0) for b in blocks]
         try:
@@ -335,8 +336,6 @@ class Conformance:
         }
 
     def _repr_html_(self) -> str:
-        import html
-
         rows = "".join(f"<tr><td>{k}</td><td>{v.cells}</td><td>{v.agree}</td><td>{v.max_abs:.3g}</td>"
                        f"<td>{v.max_ulp}</td><td>{v.flips}</td></tr>"
                        for k, v in [*self.layouts.items(), ("generated", self.generated)])
@@ -347,6 +346,7 @@ class Conformance:
 
 def _shrink(impl, measure, gains, tol: float, grades: int, examples: int, seed: int, fallback):
     """The generated case Hypothesis shrinks to, ``(qrels, run, shrunk, note)``; the fallback if its search misses."""
+    # hypothesis is optional (the test extra); only the conformance search uses it
     from hypothesis import HealthCheck, find, settings
     from hypothesis.errors import NoSuchExample
 

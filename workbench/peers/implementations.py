@@ -123,6 +123,7 @@ def _as_values(raw) -> Outcome:
 # ---------------------------------------------------------------- the adapters
 def _pytrec_eval(text: str, label: str) -> Callable:
     try:
+        # an optional peer library; only its implementation uses it
         import pytrec_eval
     except ImportError:
         raise UnknownImplementationError(f"implementation {text!r}: pytrec_eval is not installed (pip install pytrec-eval-terrier)") from None
@@ -146,6 +147,7 @@ def _pytrec_eval(text: str, label: str) -> Callable:
 
 
 def _ir_measures(text: str, label: str) -> Callable:
+    # a peer library, slow to load; only what it scores uses it
     import ir_measures
 
     try:
@@ -166,6 +168,7 @@ def _ir_measures(text: str, label: str) -> Callable:
 def _ranx(text: str, label: str) -> Callable:
     if importlib.util.find_spec("ranx") is None:
         raise UnknownImplementationError(f"implementation {text!r}: ranx is not installed (pip install ranx)")
+    # an optional peer library (the ecosystem extra); only its implementation uses it
     import ranx
 
     def run(qrels: dict, run_: dict) -> dict:

@@ -166,6 +166,7 @@ def trec_inputs(grades: int = 1, max_topics: int = 5, max_length: int = 40):
     ----------
     Hypothesis (MacIver et al., JOSS 2019).
     """
+    # hypothesis is optional (the test extra); only the conformance search uses it
     from hypothesis import strategies as st
 
     score = st.one_of(st.integers(0, 4).map(float), st.integers(0, 3).map(lambda k: 1.0 + k * NEAR_TIE),

@@ -256,6 +256,7 @@ def _top_k_with_ties(run: FileRun, k: int) -> dict[str, dict[str, float]]:
 
 
 def _cwl_metric(name: str):
+    # a peer library (cwl-eval), slow to load; only the pairings with it use it
     from cwl.ruler.cwl_ruler import (INSQCWLMetric, INSTCWLMetric, PrecisionCWLMetric, RBPCWLMetric,
                                      RRCWLMetric)
 
@@ -302,6 +303,7 @@ class Peers:
     """
 
     def __init__(self, pairs: Sequence[Pairing], qrels: Mapping[str, Mapping[str, int]]):
+        # a peer library (cwl-eval), slow to load; only the pairings with it use it
         from cwl.seeker.trec_qrel_handler import TrecQrelHandler
 
         logging.getLogger("cwl").disabled = True
@@ -358,6 +360,7 @@ class Peers:
         return out
 
     def _cwl_values(self, run: FileRun) -> dict:
+        # a peer library (cwl-eval), slow to load; only the pairings with it use it
         from cwl.ruler.ranking import RankingMaker
 
         out = {}

@@ -60,6 +60,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from workbench.peers.pairings import (PAIRINGS, Pairing, Peers, ir_measures_provider, peer_versions,
                                          top_grade)
@@ -67,6 +68,7 @@ from workbench.data.ir_measures_provider import ir_measure, per_query_values
 from workbench.data.score_matrix import score_matrices
 from workbench.data.trec import trec_order
 from workbench.measures.families import FAMILIES
+from workbench.core.files import atomic_write
 
 #: Two floats agree when they differ by at most this.
 TOLERANCE = 1e-12
@@ -635,8 +637,6 @@ def build_report(data_dir: Optional[Path] = None, progress: Progress = None, rob
     result does not depend on the split.  ``progress(text)`` is called as
     each part ends.
     """
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
     chunks = CHUNKS if chunks is None else chunks
     root = Path(data_dir) if data_dir else default_data_dir()
     tasks: list[tuple] = []
@@ -778,8 +778,6 @@ def write_reports(rep: Report, folder: Path) -> list[Path]:
     Written by :func:`workbench.core.files.atomic_write`: never half-written,
     and a link, a device or a FIFO there is never replaced.
     """
-    from workbench.core.files import atomic_write
-
     folder = Path(folder)
     paths = [folder / "conformance.md", folder / "conformance.json"]
     atomic_write(paths[0], render_markdown(rep), "report")
