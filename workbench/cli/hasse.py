@@ -60,38 +60,10 @@ def hasse(
     with md, csv or latex, prints the statistics of the diagram as a table instead of the diagram.
     """
     from workbench.api.figures import hasse as diagram_of
-    from workbench.core.files import check_output_path
     from workbench.core.table import Table
-    from workbench.errors import WorkbenchError
-    from workbench.figures.hasse_figure import TEXT_FORMATS, check_format, check_output, format_of, render_text, write_figure
+    from workbench.figures.hasse_figure import render_text, write_figure
 
-    # every check that needs no computation first: bad input fails fast, before any file is touched
-    table_fmt = None
-    if fmt is not None and fmt.strip().lower() in TABLE_ONLY:
-        table_fmt, fmt = fmt.strip().lower(), None
-        if as_json:
-            raise WorkbenchError(f"--json with --format {table_fmt}: give one of them")
-    if fmt is not None:
-        try:
-            fmt = check_format(fmt)
-        except WorkbenchError:
-            raise WorkbenchError(f"--format {fmt!r}: use a diagram format (dot, svg, pdf, png, tikz, json) "
-                                 f"or a table format ({', '.join(TABLE_ONLY)})") from None
-    if table_fmt is not None:
-        out_fmt = None
-        if output is not None:
-            check_output_path(output)
-    elif output is not None:
-        out_fmt = format_of(output, fmt)
-        check_output(output)
-    else:
-        out_fmt = fmt or "json"
-        if out_fmt not in TEXT_FORMATS:
-            raise WorkbenchError(f"format {out_fmt!r} is binary: give -o FILE (stdout takes {', '.join(TEXT_FORMATS)})")
-    if figure is not None:
-        format_of(figure)
-        check_output(figure)
-
+    table_fmt, fmt, out_fmt = _formats(fmt, output, figure, as_json)
     with progress_bar(label="hasse", lazy=True) as bar:
         d = diagram_of(order=order, depth=depth, grades=grades, gains=gains, topic=topic, measure=measure,
                        highlight=highlight, chain=chain_runs, nonsep=nonsep, violations=violations, ties=ties,
@@ -119,26 +91,65 @@ def hasse(
             sys.stderr.write(f"workbench: note: {f.note}\n")
     if as_json:
         emit_json({**meta, **{k: js[k] for k in keys if k not in head}})
-        return
-    if table_fmt is not None:
-        stats = {k: meta[k] for k in ("order", "measure", "depth", "grades")}
-        stats.update(gains=",".join(meta["gains"]), topic=None if meta["topic"] is None else ",".join(map(str, meta["topic"])),
-                     runs=len(js["nodes"]), covers=len(js["edges"]), graded=js.get("graded"), lattice=meta["lattice"],
-                     width=meta["width"])
+    elif table_fmt is not None:
         caption = f"Hasse diagram of the {title or label}" + ("" if title else f", depth {meta['depth']}")
-        write_tables([Table.key_value(stats, caption=caption)], table_fmt, output)
-        return
-    if output is None and (figure is None or fmt is not None):
+        write_tables([Table.key_value(_statistics(js, meta), caption=caption)], table_fmt, output)
+    elif output is None and (figure is None or fmt is not None):
         sys.stdout.write(render_text(d.graph, out_fmt, d.highlights, title, meta))
-        return
-    # -o FILE, or --figure FILE alone: one line per file written, not the diagram (--json or --format prints it)
-    G = d.graph
-    nodes = f"{G.number_of_nodes():,} " + ("runs" if measure is None else "classes of tied runs")
-    c = meta["grades"]
-    what = f"Hasse diagram of the {label}, depth {meta['depth']}, {c} relevant grade{'' if c == 1 else 's'}"
-    for f in written:
-        sys.stdout.write(f"wrote {f.path} ({f.format}, {f.engine}), {_file_size(f.path)}: "
-                         f"{what}: {nodes}, {G.number_of_edges():,} covers\n")
+    else:  # -o FILE, or --figure FILE alone: one line per file written, not the diagram (--json or --format prints it)
+        G = d.graph
+        nodes = f"{G.number_of_nodes():,} " + ("runs" if measure is None else "classes of tied runs")
+        c = meta["grades"]
+        what = f"Hasse diagram of the {label}, depth {meta['depth']}, {c} relevant grade{'' if c == 1 else 's'}"
+        for f in written:
+            sys.stdout.write(f"wrote {f.path} ({f.format}, {f.engine}), {_file_size(f.path)}: "
+                             f"{what}: {nodes}, {G.number_of_edges():,} covers\n")
+
+
+def _formats(fmt: Optional[str], output: Optional[Path], figure: Optional[Path], as_json: bool):
+    """``(table format or None, diagram format or None, format of -o or stdout)``, every path checked.
+
+    Every check that needs no computation comes first: bad input fails fast, before any file is touched.
+    """
+    from workbench.core.files import check_output_path
+    from workbench.errors import WorkbenchError
+    from workbench.figures.hasse_figure import TEXT_FORMATS, check_format, check_output, format_of
+
+    table_fmt = None
+    if fmt is not None and fmt.strip().lower() in TABLE_ONLY:
+        table_fmt, fmt = fmt.strip().lower(), None
+        if as_json:
+            raise WorkbenchError(f"--json with --format {table_fmt}: give one of them")
+    if fmt is not None:
+        try:
+            fmt = check_format(fmt)
+        except WorkbenchError:
+            raise WorkbenchError(f"--format {fmt!r}: use a diagram format (dot, svg, pdf, png, tikz, json) "
+                                 f"or a table format ({', '.join(TABLE_ONLY)})") from None
+    if table_fmt is not None:
+        out_fmt = None
+        if output is not None:
+            check_output_path(output)
+    elif output is not None:
+        out_fmt = format_of(output, fmt)
+        check_output(output)
+    else:
+        out_fmt = fmt or "json"
+        if out_fmt not in TEXT_FORMATS:
+            raise WorkbenchError(f"format {out_fmt!r} is binary: give -o FILE (stdout takes {', '.join(TEXT_FORMATS)})")
+    if figure is not None:
+        format_of(figure)
+        check_output(figure)
+    return table_fmt, fmt, out_fmt
+
+
+def _statistics(js: dict, meta: dict) -> dict:
+    """The row of ``--format md|csv|latex``: the setting, runs, covers, graded, lattice, width."""
+    stats = {k: meta[k] for k in ("order", "measure", "depth", "grades")}
+    stats.update(gains=",".join(meta["gains"]), topic=None if meta["topic"] is None else ",".join(map(str, meta["topic"])),
+                 runs=len(js["nodes"]), covers=len(js["edges"]), graded=js.get("graded"), lattice=meta["lattice"],
+                 width=meta["width"])
+    return stats
 
 
 def _file_size(path: Path) -> str:
