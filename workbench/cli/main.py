@@ -16,6 +16,13 @@ line; this module registers them in the order ``workbench --help`` lists
 them, adds ``--timeout`` and ``--traceback`` to every command in one place
 (:func:`add_run_options`) and holds :func:`main`, the console script.
 
+A subcommand is parsing, one call into :mod:`workbench.api` (which reads
+the values, computes and returns a result) and formatting; besides the API
+it imports only what prints and writes results (tests/test_layering.py
+holds the list).  While a command runs, the API's refusals name options as
+the shell spells them (``--max-depth N``, not ``max_depth=N``:
+:func:`workbench.api.convert.shell_spelling`).
+
 Shell habits: ``workbench --version``; typer's ``--install-completion`` and
 ``--show-completion``; a qrels or run file given as ``-`` or ``/dev/stdin``
 is read from standard input, once (:func:`workbench.cli.common.stdin_files`);
