@@ -98,10 +98,10 @@ def _stub_heavy(monkeypatch, tmp_path: Path) -> None:
     (tmp_path / "rep").mkdir()
 
     class TinyPaper:
-        key, seeds = "tiny", ("999",)
+        key, sources = "tiny", ("Nobody (1999)",)
 
         def build(self, figures):
-            return reproduce.PaperReport("tiny", "A tiny paper", ("999",), "Nothing to reproduce.")
+            return reproduce.PaperReport("tiny", "A tiny paper", ("Nobody (1999)",), "Nothing to reproduce.")
 
     monkeypatch.setitem(reproduce.PAPERS, "tiny", TinyPaper())
     monkeypatch.setattr(study, "_compute", lambda *a, **k: {})

@@ -226,7 +226,7 @@ def test_table2_nonseparable_column(built, k, printed, verdict):
 def test_counts_typo_differs(built):
     assert 110 * 249 == 27390 != 110 * 259
     f = finding(built[0], "sec. 3.3-4", "counts")
-    assert f.verdict == "differs" and "| 110 × 259 = 27,390 system-query runs (l. 282) | **no** |" in f.result
+    assert f.verdict == "differs" and "| 110 × 259 = 27,390 system-query runs (sec. 3.3) | **no** |" in f.result
 
 
 def test_fig5_printed_differences(built):

@@ -1,4 +1,4 @@
-"""Kendall's tau-b between measures: overall and topic by topic (seed 000 RQ1, Tables 1-2).
+"""Kendall's tau-b between measures: overall and topic by topic (Ferrante et al. 2020 RQ1, Tables 1-2).
 
 Two rankings of ``S`` systems are given as sign matrices ``sx[i, j] =
 sign(x_i - x_j)`` (from :meth:`workbench.data.score_matrix.ScoreMatrix.topic_signs`
@@ -6,7 +6,7 @@ and :meth:`~workbench.data.score_matrix.ScoreMatrix.mean_signs`, decided exactly
 for the workbench's measures).  Over the ``S (S - 1) / 2`` pairs ``i < j``:
 ``P`` concordant pairs, ``Q`` discordant pairs, ``T`` pairs tied in the first
 ranking only, ``U`` tied in the second only (pairs tied in both count in
-none), and seed 000 eq. 7::
+none), and Ferrante et al. (2020), eq. 7::
 
     tau = (P - Q) / sqrt((P + Q + T) (P + Q + U))
 
@@ -21,7 +21,7 @@ one ranking) tau is undefined: ``value`` is None.
   topic, then the mean of the defined values; the undefined topics (e.g.
   all systems tied under one measure) are counted and listed.
 * **Table** (:func:`correlation_table`): every pair of the given matrices,
-  rows in the order of seed 000 Tables 1-2 (pair, topic-by-topic, overall).
+  rows in the order of Ferrante et al. (2020), Tables 1-2 (pair, topic-by-topic, overall).
 * **Interval transformation** (:func:`transform_correlation`): each
   measure ``M`` scored on rankings cut at ``N`` against its ranked version
   ``rank[M]@N`` (:func:`workbench.experiments.ranked.ranked_version`), as
@@ -39,7 +39,7 @@ Examples
 References
 ----------
 Ferrante, Ferro, Losiouk, "How do interval scales help us with better
-understanding IR evaluation measures?", IRJ 2020 (seed 000), sec. 5.2, eq. 7,
+understanding IR evaluation measures?", IRJ 2020, sec. 5.2, eq. 7,
 Tables 1-2; Kendall, "Rank correlation methods", 1948 (tau-b).
 """
 from __future__ import annotations
@@ -64,7 +64,7 @@ from workbench.experiments.ranked import ranked_version
 
 @dataclass(frozen=True)
 class TauB:
-    """Kendall's tau-b from exact pair counts (seed 000 eq. 7).
+    """Kendall's tau-b from exact pair counts (Ferrante et al. 2020, eq. 7).
 
     Attributes
     ----------
@@ -122,7 +122,7 @@ def tau_b_from_signs(sx, sy) -> TauB:
 
     References
     ----------
-    Seed 000 eq. 7.
+    Ferrante et al. (2020), eq. 7.
     """
     sx, sy = np.asarray(sx), np.asarray(sy)
     if sx.shape != sy.shape or sx.ndim != 2 or sx.shape[0] != sx.shape[1]:
@@ -152,7 +152,7 @@ def _check_pair(a, b) -> list[str]:
 
 
 def overall_tau(a, b) -> TauB:
-    """Tau-b of the systems ranked by their mean score under ``a`` and under ``b`` (seed 000 "overall").
+    """Tau-b of the systems ranked by their mean score under ``a`` and under ``b`` (Ferrante et al. 2020 "overall").
 
     Means are over the topics both matrices score; the order of the means
     is exact for exact matrices (:meth:`ScoreMatrix.mean_signs`).
@@ -167,7 +167,7 @@ def overall_tau(a, b) -> TauB:
 
     References
     ----------
-    Seed 000 sec. 5.2 ("overall" correlation), eq. 7.
+    Ferrante et al. (2020), sec. 5.2 ("overall" correlation), eq. 7.
     """
     topics = _check_pair(a, b)
     return tau_b_from_signs(a.mean_signs(topics), b.mean_signs(topics))
@@ -206,7 +206,7 @@ class TopicByTopicTau:
 
 
 def topic_by_topic_tau(a, b) -> TopicByTopicTau:
-    """Tau-b on every topic both matrices score, and their mean (seed 000 "topic-by-topic").
+    """Tau-b on every topic both matrices score, and their mean (Ferrante et al. 2020 "topic-by-topic").
 
     >>> from workbench.data.score_matrix import score_matrices
     >>> runs = {"x": {"1": ["a"], "2": ["n", "b"]}, "y": {"1": ["n", "a"], "2": ["b"]}}
@@ -217,7 +217,7 @@ def topic_by_topic_tau(a, b) -> TopicByTopicTau:
 
     References
     ----------
-    Seed 000 sec. 5.2 ("topic-by-topic" correlation, footnote 2 on its mean).
+    Ferrante et al. (2020), sec. 5.2 ("topic-by-topic" correlation, footnote 2 on its mean).
     """
     topics = _check_pair(a, b)
     counts = _pair_counts_by_row(_order_keys(a, topics), _order_keys(b, topics))
@@ -277,7 +277,7 @@ def _pair_counts_by_row(ka: np.ndarray, kb: np.ndarray, cells: int = 1 << 22) ->
 
 @dataclass(frozen=True)
 class CorrelationRow:
-    """One measure pair of seed 000 Tables 1-2."""
+    """One measure pair of Ferrante et al. (2020), Tables 1-2."""
 
     a: str
     b: str
@@ -298,7 +298,7 @@ def _fmt(v) -> str:
 
 @dataclass(frozen=True)
 class CorrelationTable:
-    """Topic-by-topic and overall tau-b of measure pairs (seed 000 Tables 1-2 layout)."""
+    """Topic-by-topic and overall tau-b of measure pairs (Ferrante et al. 2020, Tables 1-2 layout)."""
 
     rows: tuple[CorrelationRow, ...]
     view: str = ""
@@ -319,7 +319,7 @@ class CorrelationTable:
 
         References
         ----------
-        Seed 000 Tables 1-2; pandas ``DataFrame``.
+        Ferrante et al. (2020), Tables 1-2; pandas ``DataFrame``.
         """
         rows = [{"measure_a": r.a, "measure_b": r.b, "topic_by_topic": r.topic_by_topic.mean,
                  "overall": r.overall.value, "topics": len(r.topic_by_topic.per_topic),
@@ -327,7 +327,7 @@ class CorrelationTable:
         return frame(rows, ["measure_a", "measure_b", "topic_by_topic", "overall", "topics", "undefined_topics"])
 
     def table(self, caption: str | None = None, notes: Sequence[str] = ()):
-        """The seed 000 Table 1-2 layout as a :class:`~workbench.core.table.Table` (tau to 4 decimals on show)."""
+        """The Ferrante et al. (2020), Table 1-2 layout as a :class:`~workbench.core.table.Table` (tau to 4 decimals on show)."""
         return Table(["Measure pair", "Topic-by-Topic", "Overall", "topics", "undefined"],
                      [[f"{r.a} vs {r.b}", Cell(r.topic_by_topic.mean, _fmt(r.topic_by_topic.mean)),
                        Cell(r.overall.value, _fmt(r.overall.value)), len(r.topic_by_topic.per_topic),
@@ -364,7 +364,7 @@ def correlation_table(matrices: Sequence, pairs: Sequence[tuple[int, int]] | Non
 
     References
     ----------
-    Seed 000 sec. 5.2, Tables 1-2.
+    Ferrante et al. (2020), sec. 5.2, Tables 1-2.
     """
     ms = list(matrices)
     if len(ms) < 2:
@@ -423,7 +423,7 @@ def transform_correlation(matrices: Sequence, hint: str = "use a depth of ") -> 
     References
     ----------
     Ferrante, Ferro, Fuhr, IEEE Access 2021 (Kendall's tau between a measure
-    and its interval-scaled version over the systems); seed 000 eq. 7.
+    and its interval-scaled version over the systems); Ferrante et al. (2020), eq. 7.
     """
     rows, skipped = [], []
     with cyclic_gc_paused():

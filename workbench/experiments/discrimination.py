@@ -1,4 +1,4 @@
-"""Discriminative power: Sakai's paired bootstrap test over all system pairs (seed 002, Fig. 14).
+"""Discriminative power: Sakai's paired bootstrap test over all system pairs (Ferro et al. 2016, Fig. 14).
 
 For each pair of systems ``(a, b)`` (columns of a topics x systems matrix):
 
@@ -17,7 +17,7 @@ The discriminative power of a measure is the fraction of pairs with
 and record ``|mean(w*_b)|`` of the (first, by ``b``) bootstrap sample that
 attains it; ``min_delta`` is the maximum of these over all pairs.  This is
 exactly what ``discriminativePower.m`` of MATTERS (Ferro and Silvello, the
-library of seed 002's authors, written from Sakai's own code) computes; note
+library of the authors of Ferro et al. 2016, written from Sakai's own code) computes; note
 that it uses the bootstrap sample's own standard deviation
 (``|mean(w*_b)| = |t*_b| sd(w*_b) / sqrt(T)``), not ``sd(z)``.  Sakai rounds the
 result to two significant figures for display; it is returned unrounded.
@@ -54,8 +54,8 @@ References
 ----------
 Sakai, "Evaluating evaluation metrics based on the bootstrap", SIGIR 2006,
 Figs. 1 and 4.  Ferro, Silvello, Keskustalo, Pirkola, Järvelin, "The twist
-measure for IR evaluation: taking user's effort into account", JASIST 2016
-(seed 002), sec. "Discriminative power of measures", Fig. 14.
+measure for IR evaluation: taking user's effort into account", JASIST 2016,
+sec. "Discriminative Power of Measures", Fig. 14.
 """
 from __future__ import annotations
 
@@ -172,7 +172,7 @@ def paired_bootstrap(values, systems: Sequence[str], measure: str = "", *, alpha
 
     References
     ----------
-    Sakai, SIGIR 2006, Figs. 1 and 4; Ferro et al., JASIST 2016 (seed 002), Fig. 14.
+    Sakai, SIGIR 2006, Figs. 1 and 4; Ferro et al., JASIST 2016, Fig. 14.
     """
     arr, names = check_score_matrix(values, systems)
     alpha = _check_alpha(alpha)
@@ -228,7 +228,7 @@ def discrimination_rows(results: Sequence[Discrimination]) -> list[tuple[str, st
 
     References
     ----------
-    Ferro et al., JASIST 2016 (seed 002), Fig. 14 legends (DP and delta); Sakai, SIGIR 2006.
+    Ferro et al., JASIST 2016, Fig. 14 legends (DP and delta); Sakai, SIGIR 2006.
     """
     return [(r.measure, f"{r.significant} / {len(r.pair_asl)}", f"{100.0 * r.power:.2f}%",
              "nan" if math.isnan(r.min_delta) else f"{r.min_delta:.4g}") for r in results]
@@ -254,7 +254,7 @@ def asl_curve_figure(results: Sequence[Discrimination], path, *, ymax: float | N
 
     References
     ----------
-    Sakai, SIGIR 2006 (ASL curves); Ferro et al., JASIST 2016 (seed 002), Fig. 14.
+    Sakai, SIGIR 2006 (ASL curves); Ferro et al., JASIST 2016, Fig. 14.
     """
     path = check_figure_path(path)
     if not results:

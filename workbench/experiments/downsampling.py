@@ -1,6 +1,6 @@
 """Pool downsampling: nested random samples of the qrels and each measure's self Kendall tau curve.
 
-Seed 000 sec. 5.4 (RQ3, Fig. 1-2) and seed 002 ("Robustness of Measures to
+Ferrante, Ferro and Losiouk (2020), sec. 5.4 (RQ3, Fig. 1-2) and Ferro et al. (2016) ("Robustness of Measures to
 Pool Downsampling", Fig. 13) shrink each topic's pool to ``P %`` of its judged
 documents and correlate the system ranking a measure gives on the reduced pool
 with the one it gives on the full pool.  The sampling rules, in the papers'
@@ -54,8 +54,8 @@ True
 
 References
 ----------
-Ferrante et al., IRJ 2020 (seed 000), sec. 5.4, Fig. 1-2; Ferro et al., JASIST
-2016 (seed 002), Fig. 13; Buckley and Voorhees, SIGIR 2004; Yilmaz and Aslam,
+Ferrante et al., IRJ 2020, sec. 5.4, Fig. 1-2; Ferro et al., JASIST
+2016, Fig. 13; Buckley and Voorhees, SIGIR 2004; Yilmaz and Aslam,
 CIKM 2006.
 """
 from __future__ import annotations
@@ -123,7 +123,7 @@ def sample_size(percent: int, count: int, floor: int = 0) -> int:
 
     References
     ----------
-    Seed 000 sec. 5.4 ("X = P% x D", "max(1, X)", "at least 10 not relevant").
+    Ferrante et al. (2020), sec. 5.4 ("X = P% x D", "max(1, X)", "at least 10 not relevant").
     """
     x = (2 * percent * count + 100) // 200
     return min(count, max(floor, x))
@@ -260,7 +260,7 @@ def sample_pools(qrels: Mapping, fractions: Sequence[int] = FRACTIONS, strategy:
 
     References
     ----------
-    Seed 000 sec. 5.4; seed 002 sec. "Robustness of Measures to Pool
+    Ferrante et al. (2020), sec. 5.4; Ferro et al. (2016), sec. "Robustness of Measures to Pool
     Downsampling"; Buckley and Voorhees, SIGIR 2004; Yilmaz and Aslam, CIKM 2006.
     """
     fractions = _check_fractions(fractions)
@@ -295,7 +295,7 @@ class TauCell:
 
         References
         ----------
-        Seed 000 Fig. 1-2 (one line per measure).
+        Ferrante et al. (2020), Fig. 1-2 (one line per measure).
         """
         taus = tuple(float(x) for x in taus)
         mean = math.fsum(taus) / len(taus)
@@ -305,7 +305,7 @@ class TauCell:
 
 @dataclass(frozen=True)
 class DownsamplingResult:
-    """Self Kendall tau of each measure per strategy and pool percentage (seed 000 Fig. 1-2).
+    """Self Kendall tau of each measure per strategy and pool percentage (Ferrante et al. 2020, Fig. 1-2).
 
     ``fractions`` are largest first; ``cells`` hold one :class:`TauCell` per
     (measure, strategy, fraction), in that nesting order.
@@ -327,7 +327,7 @@ class DownsamplingResult:
 
         References
         ----------
-        Seed 000 sec. 5.4.
+        Ferrante et al. (2020), sec. 5.4.
         """
         for c in self.cells:
             if (c.measure, c.strategy, c.fraction) == (measure, strategy, fraction):
@@ -343,7 +343,7 @@ class DownsamplingResult:
 
         References
         ----------
-        Seed 000 Fig. 1-2; seed 002 Fig. 13.
+        Ferrante et al. (2020), Fig. 1-2; Ferro et al. (2016), Fig. 13.
         """
         rows = []
         for c in self.cells:
@@ -453,7 +453,7 @@ def self_tau_curves(qrels: Mapping, runs, measures: Sequence, score: Callable | 
 
     References
     ----------
-    Seed 000 sec. 5.4, Fig. 1-2; seed 002 Fig. 13.
+    Ferrante et al. (2020), sec. 5.4, Fig. 1-2; Ferro et al. (2016), Fig. 13.
     """
     fractions = _check_fractions(fractions)
     if isinstance(strategies, str) or not strategies:
@@ -527,7 +527,7 @@ def curve_figure(result: DownsamplingResult, path, title: str | None = None) -> 
     """Self tau curves: one panel per strategy, one line per measure, mean +- sd band (PNG or PDF).
 
     The x axis lists the pool percentages from 100 down, equally spaced as in
-    seed 000 Fig. 1-2; the 100 % point is the full pool against itself, drawn
+    Ferrante et al. (2020), Fig. 1-2; the 100 % point is the full pool against itself, drawn
     at tau = 1 unless 100 was among the sampled percentages.  One column wide
     for one strategy, across both columns for more; each panel is headed by
     its strategy; ``title`` adds a figure title (none by default).
@@ -541,7 +541,7 @@ def curve_figure(result: DownsamplingResult, path, title: str | None = None) -> 
 
     References
     ----------
-    Seed 000 Fig. 1-2; seed 002 Fig. 13.
+    Ferrante et al. (2020), Fig. 1-2; Ferro et al. (2016), Fig. 13.
     """
     path = check_figure_path(path)
     with publication_style():

@@ -1,6 +1,6 @@
-"""Multiple comparisons over a topics x systems score matrix (seed 000, RQ2).
+"""Multiple comparisons over a topics x systems score matrix (Ferrante, Ferro and Losiouk 2020, RQ2).
 
-How many system pairs does a measure call significantly different?  Seed 000
+How many system pairs does a measure call significantly different?  Ferrante et al. (2020)
 (sec. 5.3, Tables 3-4) counts them with Tukey's Honestly Significant
 Difference (HSD) test at ``alpha = 0.05``, once after the Kruskal-Wallis test
 (on ranks: fit for ordinal and interval scales) and once after one-way ANOVA
@@ -39,7 +39,7 @@ groups and use ``N - S`` degrees of freedom).
 
 In both cases a pair is significant iff ``p < alpha`` (equivalently, its HSD
 confidence interval excludes 0, MATLAB's criterion), and the pairwise tests
-are *not* gated on the omnibus test (as in ``multcompare`` and seed 000).
+are *not* gated on the omnibus test (as in ``multcompare`` and Ferrante et al. 2020).
 
 Degenerate inputs.  If every score is the same, nothing is significant: the
 omnibus statistic is ``nan`` with p-value 1 and every pair has ``p = 1``.  If
@@ -52,7 +52,7 @@ non-finite score, or system names that are missing or repeated raise
 References
 ----------
 Ferrante, Ferro, Fuhr, "Towards meaningful statements in IR evaluation:
-mapping evaluation measures to interval scales", IRJ 2020 (seed 000), sec. 5.3,
+mapping evaluation measures to interval scales", IRJ 2020, sec. 5.3,
 Tables 3-4.  Tukey (1949); Kruskal and Wallis (1952); Dunn (1964),
 "Multiple comparisons using rank sums", Technometrics 6(3).
 """
@@ -85,7 +85,7 @@ def check_score_matrix(values, systems: Sequence[str]) -> tuple[np.ndarray, tupl
 
     References
     ----------
-    SPEC section 6 (bad input: one line naming the bad value).
+    docs/reference/cli.md (bad input: one line naming the bad value).
     """
     try:
         arr = np.array(values, dtype=np.float64)
@@ -150,7 +150,7 @@ class MultipleComparison:
 
     @property
     def ratio(self) -> float:
-        """Significant pairs over all pairs (seed 000's percentage, as a fraction)."""
+        """Significant pairs over all pairs (the percentage of Ferrante et al. 2020, as a fraction)."""
         return self.significant / self.total
 
 
@@ -165,7 +165,7 @@ def _result(test, stat, p, names, diffs, pvals, alpha) -> MultipleComparison:
 
 # ---------------------------------------------------------------- tests
 def anova_tukey(values, systems: Sequence[str], alpha: float = 0.05) -> MultipleComparison:
-    """One-way ANOVA over the systems, then Tukey's HSD on the mean scores (seed 000, Tables 3-4).
+    """One-way ANOVA over the systems, then Tukey's HSD on the mean scores (Ferrante et al. 2020, Tables 3-4).
 
     Parameters
     ----------
@@ -192,7 +192,7 @@ def anova_tukey(values, systems: Sequence[str], alpha: float = 0.05) -> Multiple
 
     References
     ----------
-    Ferrante et al., IRJ 2020 (seed 000), sec. 5.3; Tukey (1949).
+    Ferrante et al., IRJ 2020, sec. 5.3; Tukey (1949).
     """
     # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy import stats
@@ -224,7 +224,7 @@ def pooled_ranks(values) -> tuple[np.ndarray, float]:
 
     References
     ----------
-    Kruskal and Wallis (1952), tie correction; seed 000, sec. 5.3.
+    Kruskal and Wallis (1952), tie correction; Ferrante et al. (2020), sec. 5.3.
     """
     # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy import stats
@@ -268,7 +268,7 @@ def kruskal_tukey(values, systems: Sequence[str], alpha: float = 0.05) -> Multip
 
     References
     ----------
-    Ferrante et al., IRJ 2020 (seed 000), sec. 5.3; Kruskal and Wallis (1952); Dunn (1964).
+    Ferrante et al., IRJ 2020, sec. 5.3; Kruskal and Wallis (1952); Dunn (1964).
     """
     # scipy.stats is slow to load (~1 s); only the statistical tests use it
     from scipy import stats
@@ -335,7 +335,7 @@ def decision_changes(mc1: MultipleComparison, mc2: MultipleComparison) -> Decisi
 
     References
     ----------
-    Ferrante et al., IRJ 2020 (seed 000), sec. 5.3; issue 7, part 6.
+    Ferrante et al., IRJ 2020, sec. 5.3; issue 7, part 6.
     """
     keys1 = [(p.a, p.b) for p in mc1.pairs]
     keys2 = [(p.a, p.b) for p in mc2.pairs]
@@ -361,20 +361,20 @@ def decision_changes(mc1: MultipleComparison, mc2: MultipleComparison) -> Decisi
 
 # ---------------------------------------------------------------- tables
 def format_count(mc: MultipleComparison) -> str:
-    """``"1,566 (18.97%)"``: significant pairs and their percentage of all pairs, as in seed 000.
+    """``"1,566 (18.97%)"``: significant pairs and their percentage of all pairs, as in Ferrante et al. (2020).
 
     >>> format_count(MultipleComparison("anova+hsd", 0.0, 1.0, (), 1566, 8256))
     '1,566 (18.97%)'
 
     References
     ----------
-    Ferrante et al., IRJ 2020 (seed 000), Tables 3-4.
+    Ferrante et al., IRJ 2020, Tables 3-4.
     """
     return f"{mc.significant:,} ({100.0 * mc.ratio:.2f}%)"
 
 
 def significance_table(named: Mapping[str, tuple[MultipleComparison, MultipleComparison]]) -> list[tuple[str, str, str]]:
-    """Rows ``(measure, KW+HSD cell, ANOVA+HSD cell)`` of a seed 000 Table 3/4, in ``named``'s order.
+    """Rows ``(measure, KW+HSD cell, ANOVA+HSD cell)`` of a Ferrante et al. (2020), Table 3/4, in ``named``'s order.
 
     Each value is the pair of comparisons of one measure, in either order (they
     are told apart by their ``test``); the header is :data:`SIGNIFICANCE_HEADER`.
@@ -386,7 +386,7 @@ def significance_table(named: Mapping[str, tuple[MultipleComparison, MultipleCom
 
     References
     ----------
-    Ferrante et al., IRJ 2020 (seed 000), Tables 3-4.
+    Ferrante et al., IRJ 2020, Tables 3-4.
     """
     rows = []
     for measure, pair in named.items():
@@ -412,6 +412,6 @@ def significance_markdown(named: Mapping[str, tuple[MultipleComparison, Multiple
 
     References
     ----------
-    Ferrante et al., IRJ 2020 (seed 000), Tables 3-4.
+    Ferrante et al., IRJ 2020, Tables 3-4.
     """
     return "\n".join(Table(SIGNIFICANCE_HEADER, significance_table(named), rule="spaced").markdown_lines())

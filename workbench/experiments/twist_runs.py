@@ -1,4 +1,4 @@
-"""Twist over real TREC runs: per-run means, archetypes (Table 2), effort/gain grids and curve plots (seed 002).
+"""Twist over real TREC runs: per-run means, archetypes (Table 2), effort/gain grids and curve plots (Ferro et al. 2016).
 
 For a set of TREC runs and graded qrels, :func:`twist_table` judges every
 run on every topic of the qrels, scores all runs of a topic at once with
@@ -6,11 +6,11 @@ run on every topic of the qrels, scores all runs of a topic at once with
 and records per (run, topic) the Twist, recovery ratio, space ratio, first
 crossing and archetype, plus the gain measures AP, nDCG and RBP(0.8) from
 ir_measures.  :class:`TwistTable` gives the per-run mean Twist table, the
-archetype distribution in the columns of seed 002 Table 2
-(:meth:`TwistTable.distribution`) and the effort/gain grids of seed 002
+archetype distribution in the columns of Ferro et al. (2016), Table 2
+(:meth:`TwistTable.distribution`) and the effort/gain grids of Ferro et al. (2016)
 Fig. 7-10 (:meth:`TwistTable.effort_gain`, :class:`EffortGainGrid`,
 :func:`workbench.figures.twist_plots.effort_gain_figure`).  :func:`topic_curve` gives the CRP and
-DCG curves of one run on one topic (seed 002 Fig. 11), drawn by
+DCG curves of one run on one topic (Ferro et al. 2016, Fig. 11), drawn by
 :func:`workbench.figures.twist_plots.curve_figure`.
 
 Conventions:
@@ -19,7 +19,7 @@ Conventions:
   and padded with non-relevant documents (grade 0) up to ``depth``, so every
   run has ``N = depth`` on every topic -- also runs that retrieve fewer
   documents, or none for a topic (listed under ``missing``).  Twist depends on
-  ``N`` through the full-scale run (seed 002 Def. 14), so runs are only
+  ``N`` through the full-scale run (Ferro et al. 2016, Def. 14), so runs are only
   comparable at one common ``N``; Robust 2003 has runs of 10 and of 100
   documents per topic, which the padding places at ``N = 1000`` like the rest.
 * **Judging.** Unjudged documents and negative grades count as grade 0
@@ -45,11 +45,11 @@ Conventions:
   tables, JSON and plots.  Means over topics are exact too.
 * **Gain measures** (ir_measures, as in :mod:`workbench.ipso.trec_runs`): AP@N
   (pytrec_eval) and RBP(p=0.8) (cwl_eval) in the lenient binary view (grade
-  >= 1 relevant, as seed 002 does), nDCG@N (pytrec_eval) graded with gain =
-  grade and a log2 discount.  Seed 002 uses gains 5 and 10 (proportional to
+  >= 1 relevant, as Ferro et al. (2016) do), nDCG@N (pytrec_eval) graded with gain =
+  grade and a log2 discount.  Ferro et al. (2016) use gains 5 and 10 (proportional to
   grades 1 and 2, so the same nDCG) but a log10 discount; the discount is the
   only difference.
-* **Effort/gain grid** (seed 002 Fig. 7-10), over all scored (run, topic)
+* **Effort/gain grid** (Ferro et al. 2016, Fig. 7-10), over all scored (run, topic)
   points: rows are the quartiles of the gain measure's values, with
   thresholds ``q1 <= q2 <= q3`` from ``numpy.quantile`` (linear
   interpolation); a value equal to a threshold goes to the **lower** row, so
@@ -79,7 +79,7 @@ Examples
 References
 ----------
 Ferro, Silvello, Keskustalo, Pirkola, Järvelin, "The Twist measure for IR
-evaluation: taking user's effort into account", JASIST 2016 (seed 002),
+evaluation: taking user's effort into account", JASIST 2016,
 Def. 1-6 and 14, Table 2, Fig. 7-11.
 """
 from __future__ import annotations
@@ -103,12 +103,12 @@ from workbench.measures.twist import CROSSINGS
 
 #: Gain measures of the effort/gain analysis (labels used in tables and JSON).
 GAIN_MEASURES = ("AP", "nDCG", "RBP(0.8)")
-#: The Twist columns of seed 002 Fig. 7-10.
+#: The Twist columns of Ferro et al. (2016), Fig. 7-10.
 TWIST_THRESHOLDS = (Fraction(1, 4), Fraction(1, 2), Fraction(3, 4))
-#: The columns of seed 002 Table 2 (excellent = excellent + ups-and-downs), full-scale added.
+#: The columns of Ferro et al. (2016), Table 2 (excellent = excellent + ups-and-downs), full-scale added.
 TABLE2_COLUMNS = ("ideal", "worst", "typical A", "typical B", "excellent", "full-scale")
 GAIN_NOTE = ("AP@N and RBP(p=0.8) lenient binary (grade >= 1 relevant), nDCG@N graded (gain = grade, log2 "
-             "discount), all by ir_measures (pytrec_eval; cwl_eval for RBP); seed 002's nDCG uses a log10 "
+             "discount), all by ir_measures (pytrec_eval; cwl_eval for RBP); Ferro et al.'s (2016) nDCG uses a log10 "
              "discount.")
 Progress = Optional[Callable[[str, int, int], None]]
 
@@ -194,7 +194,7 @@ def _pct(n: int, total: int) -> Optional[float]:
 
 @dataclass(frozen=True)
 class EffortGainGrid:
-    """The 4 x 4 effort/gain grid of one gain measure (seed 002 Fig. 7-10).
+    """The 4 x 4 effort/gain grid of one gain measure (Ferro et al. 2016, Fig. 7-10).
 
     ``counts[i][j]``: points in gain row ``i`` (0 = lowest quartile) and Twist
     column ``j`` (0 = Twist < 1/4).
@@ -207,7 +207,7 @@ class EffortGainGrid:
 
     References
     ----------
-    Seed 002, sec. "Effort/Gain Plots", Fig. 7-10.
+    Ferro et al. (2016), sec. "Effort/Gain Plots", Fig. 7-10.
     """
 
     measure: str
@@ -261,7 +261,7 @@ def gain_rows(values: Sequence[float]) -> tuple[tuple[float, float, float], np.n
 
     References
     ----------
-    Seed 002, sec. "Effort/Gain Plots" (rows = quartiles of the gain measure).
+    Ferro et al. (2016), sec. "Effort/Gain Plots" (rows = quartiles of the gain measure).
     """
     v = np.asarray(values, dtype=float)
     if v.size == 0:
@@ -281,7 +281,7 @@ def effort_gain_grid(measure: str, gain_values: Sequence[float], twists: Sequenc
 
     References
     ----------
-    Seed 002, Fig. 7-10.
+    Ferro et al. (2016), Fig. 7-10.
     """
     if len(gain_values) != len(twists):
         raise WorkbenchError(f"effort/gain grid: {len(gain_values)} gain values but {len(twists)} Twist values")
@@ -294,7 +294,7 @@ def effort_gain_grid(measure: str, gain_values: Sequence[float], twists: Sequenc
 
 @dataclass
 class TwistTable:
-    """Twist of every (run, topic): rows, skipped topics, and the summaries of seed 002."""
+    """Twist of every (run, topic): rows, skipped topics, and the summaries of Ferro et al. (2016)."""
 
     runs: list[str]
     depth: int
@@ -327,7 +327,7 @@ class TwistTable:
         return out
 
     def distribution(self) -> dict:
-        """Archetypes of all (run, topic) rows in the columns of seed 002 Table 2: counts and percentages."""
+        """Archetypes of all (run, topic) rows in the columns of Ferro et al. (2016), Table 2: counts and percentages."""
         counts = dict.fromkeys(TABLE2_COLUMNS, 0)
         fine = {}
         for r in self.rows:
@@ -399,13 +399,13 @@ class TwistTable:
             + [d["archetypes"][k] for k in TABLE2_COLUMNS] + [self.unjudged.get(d["run"], 0)]
             for d in self.run_means()]).markdown_lines()
         dist = self.distribution()
-        lines += ["", "## Archetypes (seed 002 Table 2 columns; excellent includes ups-and-downs)", ""]
+        lines += ["", "## Archetypes (Ferro et al. 2016, Table 2 columns; excellent includes ups-and-downs)", ""]
         lines += Table(["total", *TABLE2_COLUMNS], [
             [dist["total"]] + [Cell(dist["percentages"][k], f(dist["percentages"][k], 2) + "%") for k in TABLE2_COLUMNS],
             ["count"] + [dist["counts"][k] for k in TABLE2_COLUMNS]]).markdown_lines()
         lines += ["", f"(ups-and-downs among excellent: {dist['ups_and_downs']})"]
         if self.gain_measures and self.rows:
-            lines += ["", "## Effort/gain grids (seed 002 Fig. 7-10)", "",
+            lines += ["", "## Effort/gain grids (Ferro et al. 2016, Fig. 7-10)", "",
                       "Rows: gain quartiles (a value equal to a threshold goes to the lower row), top row = highest; "
                       "columns: exact Twist in [0, 1/4), [1/4, 1/2), [1/2, 3/4), [3/4, 1].", ""]
             for m, g in self.effort_gain().items():
@@ -427,7 +427,7 @@ def _no_topic_left(qrels: dict, depth: int) -> UndefinedMeasureError:
         return UndefinedMeasureError("no topic of the qrels has a relevant document (grade >= 1): Twist is undefined")
     t = min(rbs, key=lambda x: (rbs[x], _topic_key(x)))
     return UndefinedMeasureError(
-        f"depth {depth}: no topic can be scored, Twist needs N >= 2 RB (seed 002 Def. 14) and the smallest "
+        f"depth {depth}: no topic can be scored, Twist needs N >= 2 RB (Ferro et al. 2016, Def. 14) and the smallest "
         f"2 RB is {2 * rbs[t]} (topic {t}); use depth >= {2 * rbs[t]}")
 
 
@@ -466,7 +466,7 @@ def score_topic(block: np.ndarray, topic: Topic, crossing: str = "literal"):
 
     References
     ----------
-    Seed 002 Def. 3-6.
+    Ferro et al. (2016), Def. 3-6.
     """
     c = curves(block, topic, crossing)
     out = []
@@ -478,7 +478,7 @@ def score_topic(block: np.ndarray, topic: Topic, crossing: str = "literal"):
 
 def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "literal", names: Sequence[str] | None = None,
                 gain_measures: bool = True, progress: Progress = None, score_precision: str = "float32") -> TwistTable:
-    """Twist, its parts and the archetype of every run on every topic of the qrels (seed 002).
+    """Twist, its parts and the archetype of every run on every topic of the qrels (Ferro et al. 2016).
 
     Parameters
     ----------
@@ -519,7 +519,7 @@ def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "liter
 
     References
     ----------
-    Seed 002 Def. 1-6 and 14, Table 2.
+    Ferro et al. (2016), Def. 1-6 and 14, Table 2.
     """
     check_depth(depth)
     if crossing not in CROSSINGS:
@@ -536,7 +536,7 @@ def twist_table(qrels, runs: Sequence, depth: int = 1000, crossing: str = "liter
             skipped.append({"topic": t, "reason": "no relevant document (recall base 0)"})
         elif depth < 2 * rb:
             skipped.append({"topic": t, "reason": f"depth {depth} < 2 RB = {2 * rb}: the full-scale run, "
-                                                  "hence the space ratios and Twist, are undefined (seed 002 Def. 14)"})
+                                                  "hence the space ratios and Twist, are undefined (Ferro et al. 2016, Def. 14)"})
         else:
             topics.append(t)
             tobj[t] = topic_of(qrels[t], c)
@@ -634,7 +634,7 @@ def topic_curve(qrels, run, topic_id: str, depth: int = 1000, crossing: str = "l
 
     References
     ----------
-    Seed 002 Def. 1-6, Fig. 11.
+    Ferro et al. (2016), Def. 1-6, Fig. 11.
     """
     check_depth(depth)
     if crossing not in CROSSINGS:

@@ -25,7 +25,7 @@ engine used and any fallback; library code never prints.
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001), Fig. 1; Gansner et al.,
+Moffat and Mackenzie, JASIST 2024, Fig. 1; Gansner et al.,
 "Drawing graphs with dot" (the ``plain`` output format).
 """
 from __future__ import annotations
@@ -87,7 +87,7 @@ class FigureFile:
 
     References
     ----------
-    Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
+    Moffat and Mackenzie, JASIST 2024, Fig. 1.
     """
 
     path: Path
@@ -108,7 +108,7 @@ def check_format(fmt: str) -> str:
 
     References
     ----------
-    SPEC sec. 6 (bad input: one line naming the value).
+    docs/reference/cli.md (bad input: one line naming the value).
     """
     f = str(fmt).lower()
     if f not in FORMATS:
@@ -128,7 +128,7 @@ def format_of(path: str | Path, fmt: str | None = None) -> str:
 
     References
     ----------
-    SPEC sec. 6.
+    docs/reference/cli.md.
     """
     if fmt is not None:
         return check_format(fmt)
@@ -150,7 +150,7 @@ def check_output(path: str | Path) -> Path:
 
     References
     ----------
-    SPEC sec. 6.
+    docs/reference/cli.md.
     """
     p = Path(path)
     if p.is_dir():
@@ -197,7 +197,7 @@ def render_text(G: nx.DiGraph, fmt: str, highlights: Sequence[Highlight] = (), t
 
     References
     ----------
-    Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
+    Moffat and Mackenzie, JASIST 2024, Fig. 1.
     """
     fmt = check_format(fmt)
     if fmt == "dot":
@@ -225,7 +225,7 @@ def render_bytes(G: nx.DiGraph, fmt: str, highlights: Sequence[Highlight] = (), 
 
     References
     ----------
-    Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
+    Moffat and Mackenzie, JASIST 2024, Fig. 1.
     """
     fmt = check_format(fmt)
     if engine not in ENGINES:
@@ -305,7 +305,7 @@ def write_figure(G: nx.DiGraph, path: str | Path, fmt: str | None = None, highli
 
     References
     ----------
-    Seed 001 Fig. 1.
+    Moffat and Mackenzie (2024), Fig. 1.
     """
     fmt = format_of(path, fmt)
     p = check_output(path)
@@ -470,7 +470,7 @@ def matplotlib_figure(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title
 
     References
     ----------
-    Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
+    Moffat and Mackenzie, JASIST 2024, Fig. 1.
     """
     # matplotlib is slow to load (~0.5 s); only figures use it
     from matplotlib.figure import Figure
@@ -574,7 +574,7 @@ def matplotlib_bytes(G: nx.DiGraph, fmt: str, highlights: Sequence[Highlight] = 
 
     References
     ----------
-    Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
+    Moffat and Mackenzie, JASIST 2024, Fig. 1.
     """
     if fmt not in ("svg", "pdf", "png"):
         raise WorkbenchError(f"format {fmt!r}: matplotlib draws svg, pdf or png")
@@ -609,6 +609,6 @@ def draw_hasse(G: nx.DiGraph, path: str | Path, title: str | None = None,
 
     References
     ----------
-    Seed 001 Fig. 1.
+    Moffat and Mackenzie (2024), Fig. 1.
     """
     return write_figure(G, path, fmt, highlights=highlights, title=title).path

@@ -10,7 +10,7 @@ dashed coloured arc; a run inside a tie class marks its class node.
 The builders return the usual highlights of the papers:
 
 * :func:`nonseparable` -- the incomparable (non-separable) pairs of an order
-  (seed 001 sec. 2.2: the single pair ``011``/``100`` of Fig. 1);
+  (Moffat and Mackenzie 2024, sec. 2.2: the single pair ``011``/``100`` of Fig. 1);
 * :func:`violations` -- the covers ``lower < upper`` a measure scores
   ``M(lower) > M(upper)`` (and, optionally, the covers it ties);
 * :func:`witness` -- the witness of :func:`workbench.scale.classify.classify`;
@@ -22,8 +22,8 @@ node, the classes in increasing score (a chain).
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001), sec. 2.2-2.3 and Fig. 1;
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), sec. 2 (a measure's
+Moffat and Mackenzie, JASIST 2024, sec. 2.2-2.3 and Fig. 1;
+Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 2 (a measure's
 order against the order of the runs).
 """
 from __future__ import annotations
@@ -99,7 +99,7 @@ class Highlight:
 
     References
     ----------
-    Seed 001 Fig. 1 (the highlighted non-separable pair).
+    Moffat and Mackenzie (2024), Fig. 1 (the highlighted non-separable pair).
     """
 
     label: str
@@ -129,7 +129,7 @@ class Highlight:
 
         References
         ----------
-        Seed 001 Fig. 1.
+        Moffat and Mackenzie (2024), Fig. 1.
         """
         return set(self.nodes) | {r for p in self.pairs for r in p}
 
@@ -146,7 +146,7 @@ def parse_runs(text: str, grades: int | None = None) -> list[Run]:
 
     References
     ----------
-    SPEC sec. 6 (runs on the command line).
+    docs/reference/cli.md (runs on the command line).
     """
     tokens = [t for t in re.split(r"[,\s]+", text.strip()) if t]
     if not tokens:
@@ -172,7 +172,7 @@ def runs_highlight(space, runs: Sequence, label: str | None = None, color: str =
 
     References
     ----------
-    Seed 001 Fig. 1 (highlighted runs).
+    Moffat and Mackenzie (2024), Fig. 1 (highlighted runs).
     """
     rs = _in_space(space, runs)
     return Highlight(label or "runs " + ", ".join(format_run(r) for r in rs), frozenset(rs), frozenset(), color)
@@ -198,7 +198,7 @@ def chain(space, runs: Sequence, order=None, gains: Gains | None = None, label: 
 
     References
     ----------
-    Seed 001 sec. 2.2 (directed paths of Fig. 1).
+    Moffat and Mackenzie (2024), sec. 2.2 (directed paths of Fig. 1).
     """
     rs = list(dict.fromkeys(_in_space(space, runs)))
     if order is not None:
@@ -263,7 +263,7 @@ def violations(space, order, measure, gains: Gains | None = None, ties: bool = F
 
     References
     ----------
-    Seed 003 sec. 2 (a measure respects an order); SPEC sec. 3 (violated, weak).
+    Ferrante et al. (2019), sec. 2 (a measure respects an order); docs/theory/scales.md (violated, weak).
     """
     o = get_order(order) if isinstance(order, str) else order
     gains, runs, values = _scores(space, measure, gains)
@@ -302,7 +302,7 @@ def witness(space, order, measure, gains: Gains | None = None) -> Highlight:
 
     References
     ----------
-    Seed 003 sec. 2; SPEC sec. 3 (witnesses).
+    Ferrante et al. (2019), sec. 2; docs/theory/scales.md (witnesses).
     """
     o = get_order(order) if isinstance(order, str) else order
     result = classify(measure, o, space, gains or Gains.default(space.grades))
@@ -335,7 +335,7 @@ def highlights(space, order, gains: Gains | None = None, *, runs: Sequence | Non
 
     References
     ----------
-    Seed 001 Fig. 1 (the non-separable pair); SPEC section 3 (witnesses).
+    Moffat and Mackenzie (2024), Fig. 1 (the non-separable pair); docs/theory/scales.md (witnesses).
     """
     marks = []
     if runs is not None:
@@ -356,7 +356,7 @@ def nonseparable(space, order, gains: Gains | None = None) -> Highlight:
 
     Each pair is written with the run of smaller canonical index first; a
     tie class is represented by its first run.  The runs of the pairs are
-    marked too (as in seed 001 Fig. 1).
+    marked too (as in Moffat and Mackenzie 2024, Fig. 1).
 
     Examples
     --------
@@ -366,7 +366,7 @@ def nonseparable(space, order, gains: Gains | None = None) -> Highlight:
 
     References
     ----------
-    Seed 001 sec. 2.2-2.3 (non-separability; the single pair of Fig. 1 and 2).
+    Moffat and Mackenzie (2024), sec. 2.2-2.3 (non-separability; the single pair of Fig. 1 and 2).
     """
     G = hasse_diagram(space, order, gains)
     _guard(G, "the non-separable pairs")
@@ -406,7 +406,7 @@ def measure_diagram(space, measure, gains: Gains | None = None) -> nx.DiGraph:
 
     References
     ----------
-    Seed 003 sec. 2 (the order a measure induces); Giner 2023 (seed 004).
+    Ferrante et al. (2019), sec. 2 (the order a measure induces); Giner 2023.
     """
     gains, runs, values = _scores(space, measure, gains)
     G = nx.DiGraph()

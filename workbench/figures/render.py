@@ -14,7 +14,7 @@ needed to build it); drawing it, and the matplotlib renderer, live in
 
 References
 ----------
-Moffat and Mackenzie, JASIST 2024 (seed 001), Fig. 1 (the Hasse diagram of
+Moffat and Mackenzie, JASIST 2024, Fig. 1 (the Hasse diagram of
 binary runs of depth 3).
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ def node_label(node) -> str:
 
     References
     ----------
-    SPEC sec. 1 (runs written as digit strings).
+    docs/theory/runs.md (runs written as digit strings).
     """
     if node and isinstance(node[0], tuple):
         return "{" + ",".join(format_run(r) for r in node) + "}"
@@ -63,7 +63,7 @@ def label_lines(node, per_line: int = 4) -> list[str]:
 
     References
     ----------
-    Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
+    Moffat and Mackenzie, JASIST 2024, Fig. 1.
     """
     runs = [format_run(r) for r in node_runs(node)]
     if len(runs) == 1 and not isinstance(node[0], tuple):
@@ -82,7 +82,7 @@ def node_runs(node) -> list:
 
     References
     ----------
-    SPEC sec. 2 (tie classes of a preorder merged into one node).
+    docs/theory/orders.md (tie classes of a preorder merged into one node).
     """
     return list(node) if node and isinstance(node[0], tuple) else [node]
 
@@ -108,7 +108,7 @@ def layers(G: nx.DiGraph) -> dict:
 
     References
     ----------
-    Seed 003 eq. 2-6 (ranks); seed 001 Fig. 1 (runs drawn by level).
+    Ferrante et al. (2019), eq. 2-6 (ranks); Moffat and Mackenzie (2024), Fig. 1 (runs drawn by level).
     """
     rho = rank_function(G)
     if rho is not None:
@@ -127,7 +127,7 @@ def layer_rows(G: nx.DiGraph) -> list[list]:
 
     References
     ----------
-    Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
+    Moffat and Mackenzie, JASIST 2024, Fig. 1.
     """
     level = layers(G)
     rows: list[list] = [[] for _ in range(max(level.values(), default=-1) + 1)]
@@ -200,7 +200,7 @@ class Marks:
 
     References
     ----------
-    Seed 001 (Moffat and Mackenzie, JASIST 2024) Fig. 1.
+    Moffat and Mackenzie, JASIST 2024, Fig. 1.
     """
 
     highlight: Highlight
@@ -263,7 +263,7 @@ def resolve(G: nx.DiGraph, highlights: Sequence[Highlight]) -> list[Marks]:
 
     References
     ----------
-    Seed 001 Fig. 1 (the highlighted pair).
+    Moffat and Mackenzie (2024), Fig. 1 (the highlighted pair).
     """
     node_of = {r: v for v in G.nodes for r in node_runs(v)}
 
@@ -303,7 +303,7 @@ def sorted_edges(G: nx.DiGraph) -> list:
 
     References
     ----------
-    SPEC sec. 6 (deterministic output).
+    docs/reference/cli.md (deterministic output).
     """
     key = _key(G)
     return sorted(G.edges, key=lambda e: (key(e[0]), key(e[1])))
@@ -352,7 +352,7 @@ def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | Non
 
     References
     ----------
-    Seed 001 Fig. 1; Gansner et al., "Drawing graphs with dot" (Graphviz).
+    Moffat and Mackenzie (2024), Fig. 1; Gansner et al., "Drawing graphs with dot" (Graphviz).
     """
     # graphviz: only the Graphviz renderer uses it
     import graphviz
@@ -442,7 +442,7 @@ def to_tikz(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | No
 
     References
     ----------
-    Seed 001 Fig. 1; Tantau, "The TikZ and PGF Packages" (manual).
+    Moffat and Mackenzie (2024), Fig. 1; Tantau, "The TikZ and PGF Packages" (manual).
     """
     marks = resolve(G, highlights)
     pos = layout(G)
@@ -536,13 +536,13 @@ def node_json(node) -> list:
 
     References
     ----------
-    SPEC sec. 6 (``hasse``: runs as lists).
+    docs/reference/cli.md (``hasse``: runs as lists).
     """
     return [list(r) for r in node] if node and isinstance(node[0], tuple) else list(node)
 
 
 def to_json(G: nx.DiGraph, highlights: Sequence[Highlight] = ()) -> dict:
-    """The diagram as a JSON-ready dict (SPEC sec. 6 keys plus layers and highlights).
+    """The diagram as a JSON-ready dict (docs/reference/cli.md keys plus layers and highlights).
 
     Keys ``nodes`` (canonical order), ``edges`` (``[lower, upper]``),
     ``layers`` (nodes of each layer, bottom first), ``graded``, ``rank``
@@ -558,7 +558,7 @@ def to_json(G: nx.DiGraph, highlights: Sequence[Highlight] = ()) -> dict:
 
     References
     ----------
-    SPEC sec. 6 (``hasse``).
+    docs/reference/cli.md (``hasse``).
     """
     nodes = sorted(G.nodes, key=_key(G))
     rho = rank_function(G)

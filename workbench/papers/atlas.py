@@ -1,7 +1,7 @@
 """The atlas of measure scales: every measure, every order, grades 1-3, depths 2-8.
 
 For each measure at its customary parameter values (:data:`BUILTIN_MEASURES`),
-each order of SPEC section 2 that applies to it, each number of relevant
+each order (docs/theory/orders.md) that applies to it, each number of relevant
 grades and each depth, the atlas holds the exact verdict of
 :func:`workbench.scale.classify.classify` with its witness; for each violated
 ``(measure, order, grades)`` the smallest violating depth and the witness
@@ -16,14 +16,14 @@ Conventions (stated again in the report):
 * gains ``g(i) = i`` (:meth:`~workbench.space.runs.Gains.default`);
 * a measure that needs a topic gets ``n_j = N`` documents of every grade, so
   every run of depth ``N`` is in the space (as :mod:`workbench.papers.tour` does);
-  the measures of seed 002 (Twist and its components) get ``n_j = floor(N / 2c)``,
+  the measures of Ferro et al. (2016) (Twist and its components) get ``n_j = floor(N / 2c)``,
   the largest equal topic with ``N >= 2 RB`` (the full-scale run, Def. 14);
   with ``N < 2c`` they are undefined (``-``);
 * a measure is *set-based* when ``M(r) = M(sorted r)`` for every run of every
   rank space of the atlas (checked exactly); only set-based measures are
   classified on the set-based orders (``set``, ``replacement``);
 * thresholds are computed on spaces of at most :data:`THRESHOLD_RUN_LIMIT`
-  runs (:data:`TWIST_THRESHOLD_RUN_LIMIT` for seed 002's measures, whose
+  runs (:data:`TWIST_THRESHOLD_RUN_LIMIT` for Ferro et al.'s (2016) measures, whose
   exact expressions are costlier); larger cells are listed as capped, never
   dropped.
 
@@ -38,8 +38,8 @@ Examples
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003) sec. 4-6; Ferro et al.,
-JASIST 2016 (seed 002) Def. 14; SPEC sections 2-4.
+Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 4-6; Ferro et al.,
+JASIST 2016, Def. 14; docs/theory/orders.md, docs/theory/scales.md and docs/reference/measures.md.
 """
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ BUILTIN_MEASURES = (
 #: whose exact values at 3 grades and depth 8 cost about half a minute a cell (INST), pending
 #: their threshold analysis in ``T``.
 NOT_IN_ATLAS = {"INST": "C/W/L (Moffat et al.)", "INSQ": "C/W/L (Moffat et al.)"}
-#: Families of seed 002: their topic has ``N >= 2 RB`` (Def. 14's full-scale run).
+#: Families of Ferro et al. (2016): their topic has ``N >= 2 RB`` (Def. 14's full-scale run).
 TWIST_FAMILIES = ("Twist", "RecoveryRatio", "SpaceRatio", "ForwardSpaceRatio", "BackwardSpaceRatio",
                   "ForwardSpace", "BackwardSpace", "RP", "CRP")
 GRADES = (1, 2, 3)
@@ -83,7 +83,7 @@ RUN_LIMIT = 1 << 16
 #: Largest space :func:`thresholds` is run on; larger cells are capped (the built-in atlas needs no cap:
 #: grades 3 at depth 8 is 65,536 runs; ``benchmarks/atlas.py`` times the largest cells).
 THRESHOLD_RUN_LIMIT = 1 << 16
-#: The same for seed 002's measures, whose exact per-run expressions cost far more (Twist's topic
+#: The same for Ferro et al.'s (2016) measures, whose exact per-run expressions cost far more (Twist's topic
 #: spaces hold at most 885 runs at depth 8).
 TWIST_THRESHOLD_RUN_LIMIT = 1024
 LETTERS = {"interval": "I", "ordinal": "O", "strict": "S", "weak": "W", "violated": "V", "undefined": "-"}
@@ -95,7 +95,7 @@ SET_REASON = ("the set-based orders (set, replacement) compare multisets, which 
 class Cell:
     """One verdict: a measure on an order at ``grades`` relevant grades and depth ``depth``.
 
-    ``verdict`` is a verdict word of SPEC section 3 or ``"undefined"`` (``note``
+    ``verdict`` is a verdict word of docs/theory/scales.md or ``"undefined"`` (``note``
     says why); ``witness`` and ``gap_witness`` are those of
     :class:`workbench.scale.classify.Classification`.
 
@@ -104,7 +104,7 @@ class Cell:
 
     References
     ----------
-    SPEC section 3.
+    docs/theory/scales.md.
     """
 
     measure: str
@@ -128,7 +128,7 @@ class ThresholdRow:
 
     References
     ----------
-    Seed 003 sec. 5; :class:`workbench.scale.thresholds.Region`.
+    Ferrante et al. (2019), sec. 5; :class:`workbench.scale.thresholds.Region`.
     """
 
     measure: str
@@ -155,7 +155,7 @@ class Atlas:
 
     References
     ----------
-    Seed 003 sec. 4 (SBTO is an interval scale on set-based runs).
+    Ferrante et al. (2019), sec. 4 (SBTO is an interval scale on set-based runs).
     """
 
     measures: tuple
@@ -209,7 +209,7 @@ def customary_topic(measure, grades: int, depth: int) -> Topic | None:
 
     References
     ----------
-    Seed 002 Def. 14 (full-scale run needs N >= 2 RB); SPEC section 1 (topics).
+    Ferro et al. (2016), Def. 14 (full-scale run needs N >= 2 RB); docs/theory/runs.md (topics).
     """
     if not measure.needs_topic:
         return None
@@ -246,7 +246,7 @@ def arrangement_witness(measure, grades: Sequence[int], depths: Sequence[int]):
 
     References
     ----------
-    Seed 003 sec. 3-4 (set-based measures are functions of the multiset).
+    Ferrante et al. (2019), sec. 3-4 (set-based measures are functions of the multiset).
     """
     for c in grades:
         for d in depths:
@@ -294,7 +294,7 @@ def classify_cell(measure, order, grades: int, depth: int) -> Cell:
 
     References
     ----------
-    Seed 003 sec. 2 (steps 1-6); SPEC section 3.
+    Ferrante et al. (2019), sec. 2 (steps 1-6); docs/theory/scales.md.
     """
     name = str(measure)
     try:
@@ -328,7 +328,7 @@ def threshold_limit(measure) -> int:
 
     References
     ----------
-    Seed 002 Def. 1-6 (Twist's exact expressions: one sympy expression per run and difference group).
+    Ferro et al. (2016), Def. 1-6 (Twist's exact expressions: one sympy expression per run and difference group).
     """
     return TWIST_THRESHOLD_RUN_LIMIT if measure.family in TWIST_FAMILIES else THRESHOLD_RUN_LIMIT
 
@@ -362,7 +362,7 @@ def threshold_row(measure, param: str, order, grades: int, depth: int, limit: in
 
     References
     ----------
-    Seed 003 sec. 5; :func:`workbench.scale.thresholds.thresholds`.
+    Ferrante et al. (2019), sec. 5; :func:`workbench.scale.thresholds.thresholds`.
     """
     name = free_name(measure, param)
     try:
@@ -396,7 +396,7 @@ class Plan:
 
     References
     ----------
-    SPEC sections 2-4.
+    docs/theory/orders.md, docs/theory/scales.md and docs/reference/measures.md.
     """
 
     measures: tuple  # Measure values
@@ -433,7 +433,7 @@ def plan_atlas(measures: Sequence[str] = BUILTIN_MEASURES, orders: Sequence[str]
     measures : sequence of str or Measure
         Names (``RBP(p=0.6)``, ``path/file.py:function``) or measures; duplicates are dropped.
     orders : sequence of str
-        Names of SPEC section 2's orders.
+        Names of the orders (docs/theory/orders.md).
     grades : sequence of int
         Numbers of relevant grades, within 1..3.
     depths : sequence of int
@@ -456,7 +456,7 @@ def plan_atlas(measures: Sequence[str] = BUILTIN_MEASURES, orders: Sequence[str]
 
     References
     ----------
-    SPEC sections 1-2 (rank-based and set-based runs, orders).
+    docs/theory/runs.md and docs/theory/orders.md (rank-based and set-based runs, orders).
     """
     ms = list({str(m): m for m in (parse_measure(t) if isinstance(t, str) else t for t in measures)}.values())
     if not ms:
@@ -487,7 +487,7 @@ def run_atlas(plan: Plan, progress: Callable[[str], None] | None = None) -> Atla
 
     References
     ----------
-    Seed 003 sec. 4-6; SPEC section 3.
+    Ferrante et al. (2019), sec. 4-6; docs/theory/scales.md.
     """
     cells, rows = [], []
     tasks = plan.tasks
@@ -541,6 +541,6 @@ def build_atlas(measures: Sequence[str] = BUILTIN_MEASURES, orders: Sequence[str
 
     References
     ----------
-    Seed 003 sec. 4-6 (binary P is an interval scale on set-based runs).
+    Ferrante et al. (2019), sec. 4-6 (binary P is an interval scale on set-based runs).
     """
     return run_atlas(plan_atlas(measures, orders, grades, depths), progress)

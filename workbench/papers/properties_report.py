@@ -20,7 +20,7 @@ True
 References
 ----------
 Moffat, "Seven numeric properties of effectiveness metrics", AIRS 2013;
-Amigó, Gonzalo, Verdejo, SIGIR 2013; SPEC section 3 ("Named properties").
+Amigó, Gonzalo, Verdejo, SIGIR 2013; docs/theory/scales.md ("Named properties").
 """
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def build_properties_report(measures: Sequence[str] = REPORT_MEASURES, settings=
 
     References
     ----------
-    SPEC section 3 ("Named properties").
+    docs/theory/scales.md ("Named properties").
     """
     out = []
     for name in measures:
@@ -144,7 +144,7 @@ def properties_json(tables: list[PropertyTable]) -> dict:
 
     References
     ----------
-    SPEC section 6 (exact numbers as strings).
+    docs/reference/cli.md (exact numbers as strings).
     """
     return {"settings": [{"grades": c, "depths": list(d)} for c, d in SETTINGS],
             "tables": [t.to_json() for t in tables]}

@@ -1,6 +1,6 @@
-"""Reproduction of Ferrante, Ferro et al.'s scale findings (seeds 003 and 000, sec. 4).
+"""Reproduction of the scale findings of Ferrante et al. (2019) and Ferrante et al. (2020), sec. 4.
 
-Seed 003 (SEBD 2019) and seed 000 sec. 4 (IRJ 2020) state the same theory:
+Ferrante et al. (2019, SEBD) and Ferrante et al. (2020, IRJ), sec. 4, state the same theory:
 the set-based total order (eq. 1) with its rank function SBTO (eq. 2-3),
 the rank-based total order (eq. 4) with RBTO (eq. 5-6), the scale of P, R,
 F, gP, gR (sec. 4.1-4.2), of RBP, gRBP, AP, DCG and ERR (sec. 5 / 4.3), the
@@ -17,8 +17,8 @@ Examples
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, SEBD 2019 (seed 003), sec. 3-6; Ferrante, Ferro,
-Losiouk, IRJ 2020 (seed 000), sec. 4.
+Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 3-6; Ferrante, Ferro,
+Losiouk, IRJ 2020, sec. 4.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ import sympy
 
 from workbench.core.exact import exact_str
 from workbench.core.table import Table
-from workbench.papers.reproduce import Finding, PaperReport, claim_finding
+from workbench.papers.reproduce import Finding, PaperReport, claim_finding, get_paper
 from workbench.space.runs import Gains, Topic, format_run
 from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, save_figure
 from workbench.measures.names import parse_measure
@@ -41,13 +41,13 @@ from workbench.scale.thresholds import thresholds_over_depths
 from workbench.space.spaces import rank_space, set_space
 
 KEY = "ferrante2019"
-TITLE = "Ferrante, Ferro et al.: scales of IR evaluation measures (seeds 003 and 000, sec. 4), reproduced"
+TITLE = "Ferrante et al. (2019; 2020, sec. 4): scales of IR evaluation measures, reproduced"
 DEPTHS = range(1, 8)
 GRADES = (1, 2, 3)
 
 
 def sbto_formula(run, grades: int, ascending: bool = True) -> int:
-    """Eq. 2 of seed 003 as printed: ``sum_j C(delta(r_j) + N - j, N - j + 1)``.
+    """Eq. 2 of Ferrante et al. (2019) as printed: ``sum_j C(delta(r_j) + N - j, N - j + 1)``.
 
     The paper sorts the multiset so that ``r_j <= r_{j+1}`` (``ascending``);
     ``ascending=False`` sorts it the other way.
@@ -58,7 +58,7 @@ def sbto_formula(run, grades: int, ascending: bool = True) -> int:
 
 
 def rbto_formula(run, grades: int) -> int:
-    """Eq. 5 of seed 003: the run read as a base-``c + 1`` number."""
+    """Eq. 5 of Ferrante et al. (2019): the run read as a base-``c + 1`` number."""
     n = len(run)
     return sum(d * (grades + 1) ** (n - i) for i, d in enumerate(run, 1))
 
@@ -307,7 +307,7 @@ def _threshold_figure(limits, path: Path) -> Path:
 
 
 def build(figures: Path) -> PaperReport:
-    """The findings of seeds 003 / 000 sec. 4, in the paper's order."""
+    """The findings of Ferrante et al. (2019) and Ferrante et al. (2020), sec. 4, in the paper's order."""
     pair, threshold = _sec5_pair()
     findings = [
         _total_orders(),
@@ -343,16 +343,16 @@ def build(figures: Path) -> PaperReport:
         _rbp_thresholds(figures),
     ]
     intro = (
-        "Seed 003 is the extended abstract of the theory that seed 000 sec. 4 summarises; the two state the same "
-        "definitions and findings, so one report covers both (section numbers are seed 003's; seed 000's sec. 4.2 "
-        "and 4.3 are seed 003's sec. 4 and 5). Every finding is re-derived: the orders from the workbench's "
+        "The SEBD paper of Ferrante et al. (2019) is the extended abstract of the theory that Ferrante et al. (2020), sec. 4 summarises; the two state the same "
+        "definitions and findings, so one report covers both (section numbers are those of Ferrante et al. 2019; sec. 4.2 and 4.3 of "
+        "Ferrante et al. 2020 are its sec. 4 and 5). Every finding is re-derived: the orders from the workbench's "
         "cover relations, their rank functions from the Hasse diagrams, the paper's formulas coded separately "
         "from the workbench's measures, and the scale claims settled by the claim files in `proofs/` (method and "
-        "scope are stated with each). The experiments of seed 000 sec. 5 (correlations, significance, pool "
+        "scope are stated with each). The experiments of Ferrante et al. (2020), sec. 5 (correlations, significance, pool "
         "downsampling) need real runs and are not reproduced here.\n\n"
         "Where the two papers are wrong: eq. 2 as printed (grades sorted increasingly) is not the rank function "
         "for c >= 2; \"RBP with p > 1/2 (gRBP with p > G/(G+1)) is not ordinal\" fails at every fixed depth N for "
         "p below an algebraic limit p_N that tends to 1/2 (1/(c+1)); and the sec. 5 pair reverses gRBP from "
         "p = 0.45340, not 0.454."
     )
-    return PaperReport(KEY, TITLE, ("003", "000"), intro, tuple(findings))
+    return PaperReport(KEY, TITLE, get_paper(KEY).sources, intro, tuple(findings))

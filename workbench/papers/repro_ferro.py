@@ -1,13 +1,13 @@
-"""Reproduction of Ferro et al.'s Twist paper (seed 002): every checkable claim, re-derived.
+"""Reproduction of the Twist paper of Ferro et al. (2016): every checkable claim, re-derived.
 
 The worked example (RB = 7, N = 15, runs i, w, fs, a, b) is transcribed from
-the paper as data, with the line numbers of ``../shared/seeds/002_*.txt``,
-and compared exactly with :func:`workbench.measures.crp.curves`.  Propositions 1-3
+the paper as data, with the section each number is printed in, and compared
+exactly with :func:`workbench.measures.crp.curves`.  Propositions 1-3
 are settled by the claim files ``proofs/24-32``.  The definitional remarks
 of Def. 3-6 and the archetype tables (Fig. 4-6) are checked on every run of
 every topic of :data:`SCOPE_TEXT` (:mod:`workbench.papers.repro_ferro_scope`, the
 small-scope checks); Table 2 is checked for internal consistency and
-recomputed on the TREC 2003 Robust runs of ``../shared/data/robust03``.
+recomputed on the TREC 2003 Robust runs of ``$WORKBENCH_DATA/robust03``.
 This module holds the transcription, the worked example, Table 2 and the
 assembly of the report (:func:`build`).
 
@@ -21,7 +21,7 @@ Examples
 References
 ----------
 Ferro, Silvello, Keskustalo, Pirkola, Järvelin, "The Twist measure for IR
-evaluation: taking user's effort into account", JASIST (seed 002).
+evaluation: taking user's effort into account", JASIST 2016.
 """
 from __future__ import annotations
 
@@ -31,62 +31,62 @@ from pathlib import Path
 
 from workbench.core.table import Cell, Table
 from workbench.measures.crp import curves
-from workbench.errors import WorkbenchError
 from workbench.papers.repro_ferro_scope import (FIG5, FIG6, SCOPE_TEXT, _archetype_table, _binary_excellent, _fig4, _means,
                                 _order, _ratio, _recovery_remarks, _space_remarks, scope_records)
-from workbench.papers.reproduce import Finding, PaperReport, claim_finding
+from workbench.papers.reproduce import Finding, PaperReport, claim_finding, get_paper
 from workbench.space.runs import Topic, format_run
 from workbench.measures.twist import full_scale, rank_ranges, rp_table
 from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, save_figure
-from workbench.data.trec import read_qrels, read_run
+from workbench.data.trec import data_dir, read_qrels, read_run
 from workbench.experiments.twist_runs import TABLE2_COLUMNS, twist_table
 
 KEY = "ferro2018"
-TITLE = "Ferro et al.: the Twist measure (seed 002), reproduced"
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "robust03"
+TITLE = "Ferro et al. (2016): the Twist measure, reproduced"
 NAMES = {"nr": 0, "pr": 1, "fr": 2, "hr": 3}
-EX_TOPIC, EX_N = Topic((3, 2, 2)), 15  # pr x3, fr x2, hr x2: RB = 7 (l. 95)
+#: Where the worked example is printed: the sections of the paper.
+PRELIM, RP_SEC, CRP_SEC = "sec. *Preliminary Definitions*", "sec. *Relative Position*", "sec. *Cumulated Relative Position*"
+EX_TOPIC, EX_N = Topic((3, 2, 2)), 15  # pr x3, fr x2, hr x2: RB = 7 (sec. *Preliminary Definitions*)
 RUNS = ("i", "w", "fs", "a", "b")
 
-# ---- the paper's numbers, transcribed (seed 002 text, line numbers) --------------------
+# ---- the paper's numbers, transcribed (Ferro et al. 2016, with their sections) --------------------
 
 
 def _g(text: str) -> tuple[int, ...]:
     return tuple(NAMES[w] for w in text.split())
 
 
-PAPER_GRADES = {  # l. 98-102, as printed (fs has 16 entries)
+PAPER_GRADES = {  # sec. *Preliminary Definitions*, as printed (fs has 16 entries)
     "i": _g("hr hr fr fr pr pr pr nr nr nr nr nr nr nr nr"),
     "w": _g("nr " * 15),
     "fs": _g("nr nr nr nr nr nr nr nr nr pr pr pr fr fr hr hr"),
     "a": _g("hr hr fr nr pr fr nr nr nr pr nr nr nr nr nr"),
     "b": _g("hr nr pr nr fr nr nr nr fr pr nr nr hr pr nr"),
 }
-PAPER_RANKS = {"hr": (1, 2), "fr": (3, 4), "pr": (5, 7), "nr": (8, 15)}  # l. 107
-PAPER_RP = {  # l. 136
+PAPER_RANKS = {"hr": (1, 2), "fr": (3, 4), "pr": (5, 7), "nr": (8, 15)}  # sec. *Preliminary Definitions*
+PAPER_RP = {  # sec. *Relative Position*
     "i": [0] * 15,
     "w": [-7, -6, -5, -4, -3, -2, -1, 0, 0, 0, 0, 0, 0, 0, 0],
     "fs": [-7, -6, -5, -4, -3, -2, -1, 0, 2, 3, 4, 8, 9, 12, 13],
     "a": [0, 0, 0, -4, 0, 2, -1, 0, 0, 3, 0, 0, 0, 0, 0],
     "b": [0, -6, -2, -4, 1, -2, -1, 0, 5, 3, 0, 0, 11, 7, 0],
 }
-PAPER_RP_AT = [("l. 138", "w", 1, -7), ("l. 138", "fs", 15, 13), ("l. 138", "a", 6, 2), ("l. 138", "b", 6, -2),
-               ("l. 115 (Fig. 1)", "b", 2, -6), ("l. 115 (Fig. 1)", "b", 9, 5)]
-PAPER_CRP = {  # l. 172-176
+PAPER_RP_AT = [(RP_SEC, "w", 1, -7), (RP_SEC, "fs", 15, 13), (RP_SEC, "a", 6, 2), (RP_SEC, "b", 6, -2),
+               (RP_SEC + " (Fig. 1)", "b", 2, -6), (RP_SEC + " (Fig. 1)", "b", 9, 5)]
+PAPER_CRP = {  # sec. *Cumulated Relative Position*
     "i": [0] * 15,
     "w": [-7, -13, -18, -22, -25, -27, -28, -28, -28, -28, -28, -28, -28, -28, -28],
     "fs": [-7, -13, -18, -22, -25, -27, -28, -28, -26, -23, -19, -11, -2, 10, 23],
     "a": [0, 0, 0, -4, -4, -2, -3, -3, -3, 0, 0, 0, 0, 0, 0],
     "b": [0, -6, -8, -12, -11, -13, -14, -14, -9, -6, -6, -6, 5, 12, 12],
 }
-PAPER_CRP_AT = [("l. 179", "w", 3, -18), ("l. 179", "fs", 10, -23), ("l. 179", "a", 6, -2), ("l. 179", "b", 6, -13)]
-# l. 153 (Prop. 1) and l. 203 (Prop. 2): quantity -> printed value
+PAPER_CRP_AT = [(CRP_SEC, "w", 3, -18), (CRP_SEC, "fs", 10, -23), (CRP_SEC, "a", 6, -2), (CRP_SEC, "b", 6, -13)]
+# sec. *Relative Position* (Prop. 1) and sec. *Cumulated Relative Position* (Prop. 2): quantity -> printed value
 PAPER_PROP_EXAMPLE = {"min_i(max REL)": 1, "max_i(min REL)": 15, "max_i(max REL)": 2, "min rp_fs = rp_fs[1]": -7,
                       "max rp_fs = rp_fs[15]": 13, "Delta_hr": 2, "Delta_fr": 2, "Delta_pr": 3,
                       "min crp_fs = crp_fs[7]": -28, "max crp_fs = crp_fs[15]": 23, "2*2 + 2*4 + 3*7": 33}
-PAPER_TABLE1 = {"TREC10": (95, 50), "TREC14": (74, 50), "TREC20": (37, 50), "TREC21": (27, 50)}  # l. 447-448
+PAPER_TABLE1 = {"TREC10": (95, 50), "TREC14": (74, 50), "TREC20": (37, 50), "TREC21": (27, 50)}  # sec. *Empirical Analysis*
 TABLE2_COLS = ("ideal", "worst", "typical A", "typical B", "excellent")
-PAPER_TABLE2 = {  # l. 460-463: total, then percentages in TABLE2_COLS order
+PAPER_TABLE2 = {  # sec. *Empirical Analysis*: total, then percentages in TABLE2_COLS order
     "TREC10": (4750, ("0.17", "3.09", "83.87", "12.72", "0.15")),
     "TREC14": (3700, ("0.00", "1.86", "80.24", "17.89", "0.00")),
     "TREC20": (1850, ("0.11", "8.86", "60.70", "30.16", "0.16")),
@@ -132,13 +132,13 @@ def _example_runs() -> Finding:
     runs, _, _ = _example()
     ideal, printed = EX_TOPIC.ideal(EX_N), PAPER_GRADES["fs"]
     ranges = rank_ranges(EX_TOPIC, EX_N)
-    rows = [("l. 98", "i is the ideal run", format_run(PAPER_GRADES["i"]), format_run(ideal)),
-            ("l. 99", "w: N non-relevant", format_run(PAPER_GRADES["w"]), format_run((0,) * EX_N))]
-    rows += [(f"l. {107}", f"min_i/max_i({g})", PAPER_RANKS[g], ranges[NAMES[g]]) for g in ("hr", "fr", "pr", "nr")]
-    rows.append(("l. 100", "fs = i reversed (Def. 14)", format_run(printed), format_run(full_scale(EX_TOPIC, EX_N))))
+    rows = [(PRELIM, "i is the ideal run", format_run(PAPER_GRADES["i"]), format_run(ideal)),
+            (PRELIM, "w: N non-relevant", format_run(PAPER_GRADES["w"]), format_run((0,) * EX_N))]
+    rows += [(PRELIM, f"min_i/max_i({g})", PAPER_RANKS[g], ranges[NAMES[g]]) for g in ("hr", "fr", "pr", "nr")]
+    rows.append((PRELIM, "fs = i reversed (Def. 14)", format_run(printed), format_run(full_scale(EX_TOPIC, EX_N))))
     table, bad = _compare_rows(rows)
-    paper = ("REL = {nr, pr, fr, hr}, RB = 7, N = 15 (l. 95); the relevance vectors of i, w, fs, a, b (l. 98-102) "
-             "and the minimum/maximum ranks hr 1-2, fr 3-4, pr 5-7, nr 8-15 (l. 107).")
+    paper = ("REL = {nr, pr, fr, hr}, RB = 7, N = 15; the relevance vectors of i, w, fs, a, b and the minimum/maximum "
+             "ranks hr 1-2, fr 3-4, pr 5-7, nr 8-15 (all in sec. *Preliminary Definitions*).")
     result = (f"Grades nr, pr, fr, hr = 0..3; the topic has {EX_TOPIC.counts[2]} hr, {EX_TOPIC.counts[1]} fr and "
               f"{EX_TOPIC.counts[0]} pr documents. Runs a and b are valid runs of it (a retrieves "
               f"{sum(1 for g in runs['a'] if g)} relevant documents, b {sum(1 for g in runs['b'] if g)}).\n\n" + table)
@@ -148,35 +148,35 @@ def _example_runs() -> Finding:
            "it is not the reversed ideal run with one nr too many")
         + ", whose RP and CRP are the ones the paper prints (next findings): a misprint. The workbench uses the "
         "15-entry run."))
-    return Finding("l. 95-107", "worked example: the runs and the rank intervals", paper, result, verdict, witness)
+    return Finding(PRELIM, "worked example: the runs and the rank intervals", paper, result, verdict, witness)
 
 
 def _example_rp() -> Finding:
     _, lit, _ = _example()
     rng, rp = rank_ranges(EX_TOPIC, EX_N), lit.rp[RUNS.index("fs")].tolist()
-    rows = [("l. 136", f"rp_{k}", PAPER_RP[k], lit.rp[i].tolist()) for i, k in enumerate(RUNS)]
+    rows = [(RP_SEC, f"rp_{k}", PAPER_RP[k], lit.rp[i].tolist()) for i, k in enumerate(RUNS)]
     rows += [(w, f"rp_{k}[{j}]", v, int(lit.rp[RUNS.index(k)][j - 1])) for w, k, j, v in PAPER_RP_AT]
-    rows.append(("l. 138", "rp_a, rp_b >= 0 after RB = 7", True, min(lit.rp[3:5, 7:].ravel().tolist()) >= 0))
+    rows.append((RP_SEC, "rp_a, rp_b >= 0 after RB = 7", True, min(lit.rp[3:5, 7:].ravel().tolist()) >= 0))
     hr = [int(v) for v in rp_table(EX_TOPIC, EX_N)[:, NAMES["hr"]]]
-    rows.append(("l. 140", "hr at rank 1 or 2: same RP (0)", True, hr[0] == hr[1] == 0))
-    rows.append(("l. 140", "hr at rank 13 adds more than at 9", True, hr[12] > hr[8]))
+    rows.append((RP_SEC, "hr at rank 1 or 2: same RP (0)", True, hr[0] == hr[1] == 0))
+    rows.append((RP_SEC, "hr at rank 13 adds more than at 9", True, hr[12] > hr[8]))
     ours = {"min_i(max REL)": rng[3][0], "max_i(min REL)": rng[0][1], "max_i(max REL)": rng[3][1],
             "min rp_fs = rp_fs[1]": min(rp) if min(rp) == rp[0] else None,
             "max rp_fs = rp_fs[15]": max(rp) if max(rp) == rp[14] else None}
-    rows += [("l. 153 (Prop. 1)", k, PAPER_PROP_EXAMPLE[k], v) for k, v in ours.items()]
+    rows += [(RP_SEC + " (Prop. 1)", k, PAPER_PROP_EXAMPLE[k], v) for k, v in ours.items()]
     table, bad = _compare_rows(rows)
-    paper = ("Def. 1 and the RP vectors of i, w, fs, a, b (l. 136), the worked entries of l. 138 and of Fig. 1 "
-             "(l. 115), the remarks of l. 138-140, and Prop. 1 on the example (l. 153): min(rp_fs) = rp_fs[1] = -7, "
+    paper = ("Def. 1 and the RP vectors of i, w, fs, a, b, the worked entries beside them and of Fig. 1, the remarks that "
+             "follow, and Prop. 1 on the example (all in sec. *Relative Position*): min(rp_fs) = rp_fs[1] = -7, "
              "max(rp_fs) = rp_fs[15] = 15 - 2 = +13.")
     result = f"RP from Def. 1 with `workbench.measures.crp.curves` (fs: the 15-entry full-scale run).\n\n{table}"
-    return Finding("Def. 1, Prop. 1, l. 115-153", "worked example: RP vectors and bounds", paper, result,
+    return Finding("Def. 1, Prop. 1, sec. *Relative Position*", "worked example: RP vectors and bounds", paper, result,
                    *_verdict(bad))
 
 
 def _example_crp(figures: Path) -> Finding:
     _, lit, _ = _example()
     rng, crp = rank_ranges(EX_TOPIC, EX_N), lit.crp[RUNS.index("fs")].tolist()
-    rows = [("l. 172-176", f"crp_{k}", PAPER_CRP[k], lit.crp[i].tolist()) for i, k in enumerate(RUNS)]
+    rows = [(CRP_SEC, f"crp_{k}", PAPER_CRP[k], lit.crp[i].tolist()) for i, k in enumerate(RUNS)]
     rows += [(w, f"crp_{k}[{j}]", v, int(lit.crp[RUNS.index(k)][j - 1])) for w, k, j, v in PAPER_CRP_AT]
     top = ("hr", "fr", "pr")
     delta = {g: rng[NAMES[g]][1] - rng[NAMES[g]][0] + 1 for g in top}
@@ -186,19 +186,19 @@ def _example_crp(figures: Path) -> Finding:
     ours.update({"min crp_fs = crp_fs[7]": min(crp) if min(crp) == crp[6] else None,
                  "max crp_fs = crp_fs[15]": max(crp) if max(crp) == crp[14] else None,
                  "2*2 + 2*4 + 3*7": sum(delta[g] * a for g, a in zip(top, above))})
-    rows += [("l. 203 (Prop. 2)", k, PAPER_PROP_EXAMPLE[k], v) for k, v in ours.items()]
+    rows += [(CRP_SEC + " (Prop. 2)", k, PAPER_PROP_EXAMPLE[k], v) for k, v in ours.items()]
     table, bad = _compare_rows(rows)
     fig = _curves_figure([(k, lit.crp[i].tolist()) for i, k in enumerate(RUNS)], EX_TOPIC.recall_base,
-                         "seed 002's worked example: CRP (RB = 7, N = 15)", figures / f"{KEY}-example-crp.png")
-    paper = ("Def. 2 and the CRP vectors of i, w, fs, a, b (l. 172-176) with the worked sums of l. 179, and Prop. 2 "
-             "on the example (l. 203): Delta_hr = 2, Delta_fr = 2, Delta_pr = 3; min(crp_fs) = crp_fs[7] = -7 * 8 / 2 "
+                         "The worked example of Ferro et al. (2016): CRP (RB = 7, N = 15)", figures / f"{KEY}-example-crp.png")
+    paper = ("Def. 2 and the CRP vectors of i, w, fs, a, b with their worked sums, and Prop. 2 on the example (all in "
+             "sec. *Cumulated Relative Position*): Delta_hr = 2, Delta_fr = 2, Delta_pr = 3; min(crp_fs) = crp_fs[7] = -7 * 8 / 2 "
              "= -28; max(crp_fs) = crp_fs[15] = 7 * (15 - 7) - (2*2 + 2*4 + 3*7) = 56 - 33 = 23.")
     result = (f"CRP = cumulative sum of RP (`workbench.measures.crp.curves`).\n\n{table}\n\nThe printed sum takes each inner "
               f"sum over the grades at or above rel_i (hr, fr, pr: {above}); Prop. 2 writes rel_k <= rel_i (at or "
               f"below: {below}). The double sums are {sum(delta[g] * a for g, a in zip(top, above))} and "
               f"{sum(delta[g] * b for g, b in zip(top, below))}: the double sum is symmetric (see "
               "`twist-crp-upper-bound-closed-form`).")
-    return Finding("Def. 2, Prop. 2, l. 169-203", "worked example: CRP vectors and bounds", paper, result,
+    return Finding("Def. 2, Prop. 2, sec. *Cumulated Relative Position*", "worked example: CRP vectors and bounds", paper, result,
                    *_verdict(bad), figures=(f"figures/{fig.name}",))
 
 
@@ -220,9 +220,9 @@ def _crossings(recs) -> Finding:
     b, ideal = RUNS.index("b"), RUNS.index("i")
     neg = [j + 1 for j, v in enumerate(lit.crp[b].tolist()) if v < 0]
     moved = sum(1 for r in recs if r.first != r.strict_first)
-    paper = ("Def. 3 (l. 215): x = {j in [1, N-1] | (crp[j] <= 0 and crp[j+1] >= 0) or (crp[j] >= 0 and "
-             "crp[j+1] <= 0)}. The prose (l. 225): \"two consecutive elements ... where the first is negative and "
-             "the second is not negative (or vice versa)\". Fig. 4 (l. 354-356): the ideal run has min x = 1, "
+    paper = ("Def. 3 (sec. *Recovery Ratio*): x = {j in [1, N-1] | (crp[j] <= 0 and crp[j+1] >= 0) or (crp[j] >= 0 and "
+             "crp[j+1] <= 0)}. The prose (sec. *Recovery Ratio*): \"two consecutive elements ... where the first is negative and "
+             "the second is not negative (or vice versa)\". Fig. 4: the ideal run has min x = 1, "
              "beta = RB, rho = 1. The paper prints no crossing, rho, sigma or Twist for the example runs.")
     result = ("The example runs under both readings (`crossing=literal`, the formula, is the workbench's default; "
               "`crossing=strict` is the prose):\n\n" + "\n".join(rows) +
@@ -237,7 +237,7 @@ def _crossings(recs) -> Finding:
                f"The prose cannot be the intended definition either: the ideal run (CRP 0 everywhere) never crosses "
                f"under it, rho_i = {strict.recovery_ratio(ideal)}, against Fig. 4's 1 (the formula gives "
                f"{lit.recovery_ratio(ideal)}).") if diff else ""
-    return Finding("Def. 3, l. 209-229", "crossings: the formula and its prose disagree", paper, result, verdict,
+    return Finding("Def. 3, sec. *Recovery Ratio*", "crossings: the formula and its prose disagree", paper, result, verdict,
                    witness)
 
 
@@ -259,8 +259,8 @@ def _table2_consistency() -> Finding:
                       Cell(ab, pct(ab / 100))])
     rows = Table(["collection", "runs x topics (Table 1)", "total (Table 2)", "counts matching the percentages",
                   "sum", "typical A + B"], table).markdown_lines()
-    paper = ("Table 1 (l. 447-448): runs and topics per collection; Table 2 (l. 460-463): totals and percentages per "
-             "archetype; l. 455: typical A and B are \"about 95%\" of the runs of each collection; l. 457: no "
+    paper = ("Table 1: runs and topics per collection; Table 2: totals and percentages per "
+             "archetype; sec. *Empirical Analysis*: typical A and B are \"about 95%\" of the runs of each collection; sec. *Empirical Analysis*: no "
              "full-scale runs.")
     result = ("Each percentage rounded half up to 2 decimals from k / total; the counts k that give it, their sum "
               "range against the total, and typical A + B:\n\n" + "\n".join(rows) +
@@ -274,10 +274,9 @@ READINGS = {"literal": "formula (`literal`)", "strict": "prose (`strict`)"}
 
 
 def _table2_robust() -> Finding:
-    if not (DATA / "qrels.txt").is_file():
-        raise WorkbenchError(f"Table 2: no qrels in {DATA} (the shared TREC 2003 Robust data)")
-    qrels = read_qrels(DATA / "qrels.txt")
-    files = sorted((DATA / "runs").glob("input.*"))
+    root = data_dir() / "robust03"
+    qrels = read_qrels(root / "qrels.txt")
+    files = sorted((root / "runs").glob("input.*"))
     runs = [read_run(f) for f in files]
     cells = []
     dist = {}
@@ -288,11 +287,11 @@ def _table2_robust() -> Finding:
             Cell(d["counts"][k], f"{pct(Fraction(d['counts'][k], d['total']))} ({d['counts'][k]})")
             for k in TABLE2_COLUMNS] + [d["ups_and_downs"]])
     total14, p14 = PAPER_TABLE2["TREC14"]
-    cells.append(["seed 002, TREC14", total14] + [p14[TABLE2_COLS.index(k)] + "%" if k in TABLE2_COLS else "-"
+    cells.append(["Ferro et al. (2016), TREC14", total14] + [p14[TABLE2_COLS.index(k)] + "%" if k in TABLE2_COLS else "-"
                                                   for k in TABLE2_COLUMNS] + [None])
     rows = Table(["reading", "total", *TABLE2_COLUMNS, "(ups-and-downs)"], cells).markdown_lines()
-    paper = "Table 2 (l. 457-463): archetype distribution of the runs of TREC 10, 14 (Robust 2005), 20 and 21."
-    result = (f"The {len(files)} TREC 2003 Robust runs of `../shared/data/robust03` on the {len(tab.topics)} topics "
+    paper = "Table 2: archetype distribution of the runs of TREC 10, 14 (Robust 2005), 20 and 21."
+    result = (f"The {len(files)} TREC 2003 Robust runs of `$WORKBENCH_DATA/robust03` on the {len(tab.topics)} topics "
               "of its qrels, cut and padded to N = 1000 (`workbench.experiments.twist_runs`; graded qrels, grade >= 1 relevant), "
               "under both crossing readings:\n\n" + "\n".join(rows))
     share = {cr: {k: pct(Fraction(d["counts"][k], d["total"])) for k in TABLE2_COLUMNS} for cr, d in dist.items()}
@@ -332,7 +331,7 @@ def _curves_figure(series, rb: int, title: str, path: Path) -> Path:
 
 
 def build(figures: Path) -> PaperReport:
-    """The findings of seed 002 in the paper's order."""
+    """The findings of Ferro et al. (2016) in the paper's order."""
     figures = Path(figures)
     figures.mkdir(parents=True, exist_ok=True)
     recs = scope_records()
@@ -352,18 +351,18 @@ def build(figures: Path) -> PaperReport:
         _fig4(recs, figures / f"{KEY}-archetypes.png"),
         p3, claim_finding("twist-fs-recovery-below-half-strict", "Prop. 3", "rho_fs < 1/2 for N >= 3 RB (strict)"),
         _archetype_table(recs, FIG5, ("splus", "sminus", "sigma"), "Fig. 5", "space ratios by archetype",
-                         "Fig. 5 (l. 415-419): sigma+ / sigma- / sigma = ideal 1/1/1; worst 1/0/0; full scale 0/0/0; "
+                         "Fig. 5: sigma+ / sigma- / sigma = ideal 1/1/1; worst 1/0/0; full scale 0/0/0; "
                          "excellent and ups-and-downs -> 1; typical A < 1 / < 1 / < 1; typical B 1 / < 1 / < 1. "
-                         "l. 400: sigma+ \"fails to recognize [typical B runs] and assimilates them to the ideal "
+                         "sec. *Run Archetypes*: sigma+ \"fails to recognize [typical B runs] and assimilates them to the ideal "
                          "run\"."),
         _archetype_table(recs, FIG6, ("rho", "sigma", "tau"), "Fig. 6", "Twist by archetype",
-                         "Fig. 6 (l. 423-427): Twist = ideal 1; worst 0; full scale < 1/4 (l. 413: \"can range only "
+                         "Fig. 6: Twist = ideal 1; worst 0; full scale < 1/4 (sec. *Run Archetypes*: \"can range only "
                          "in the lower quarter\"); excellent and ups-and-downs -> 1; typical A < 1; typical B < 1/2."),
         _means(recs), _order(), _table2_consistency(), _table2_robust(),
     ]
     intro = (
-        "Every number of the worked example (l. 95-203) is transcribed in `workbench/papers/repro_ferro.py` with its line "
-        "in `../shared/seeds/002_*.txt` and compared exactly; the paper prints no crossing, rho, sigma or Twist for "
+        "Every number of the worked example (sec. *Preliminary Definitions*, *Relative Position* and *Cumulated Relative Position*) is transcribed in `workbench/papers/repro_ferro.py` with its section "
+        "and compared exactly; the paper prints no crossing, rho, sigma or Twist for "
         "the example runs, so the workbench's are shown without a verdict of their own. Propositions 1-3 are "
         "settled by the claim files `proofs/24-32` (scope stated with each). The remarks of Def. 3-6 and the "
         f"archetype tables Fig. 4-6 are checked on {SCOPE_TEXT}, with Def. 3's formula (the workbench's default "
@@ -376,8 +375,8 @@ def build(figures: Path) -> PaperReport:
         "disagree (run b: rho 1 vs 7/12; the prose gives the ideal run rho 0, against Fig. 4); Prop. 2 (2) fails "
         "for N <= 2 RB + n_g - 2; Prop. 3 fails at N = 3 RB for RB <= 2 (rho_fs = 1/2), and with it Fig. 4's and "
         "Fig. 6's full-scale columns (Twist 1/4); at N = 2 RB the full-scale run can balance at RB (rho 1), against "
-        "l. 237; backward space ratio 0 and Twist 0 do not single out the worst "
+        "sec. *Recovery Ratio*; backward space ratio 0 and Twist 0 do not single out the worst "
         "and full-scale runs; typical B runs can have sigma+ < 1; binary relevance admits excellent runs; and "
         "Twist can rise when a relevant document moves down."
     )
-    return PaperReport(KEY, TITLE, ("002",), intro, tuple(findings))
+    return PaperReport(KEY, TITLE, get_paper(KEY).sources, intro, tuple(findings))

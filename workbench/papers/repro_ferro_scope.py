@@ -1,4 +1,4 @@
-"""Seed 002's small-scope checks: every run of every small topic, against Def. 3-6 and Fig. 4-6.
+"""Ferro et al.'s (2016) small-scope checks: every run of every small topic, against Def. 3-6 and Fig. 4-6.
 
 Ferro et al. state their definitional remarks (Def. 3-5: crossings, balance
 point, recovery and space ratios; Def. 6's arithmetic mean) and the archetype
@@ -24,7 +24,7 @@ Examples
 References
 ----------
 Ferro, Silvello, Keskustalo, Pirkola, Järvelin, "The Twist measure for IR
-evaluation: taking user's effort into account", JASIST (seed 002).
+evaluation: taking user's effort into account", JASIST 2016.
 """
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def _recovery_remarks(recs) -> Finding:
     ok_i = all(r.rho == 1 and r.beta == r.topic.recall_base for r in ideal)
     ok_w = all(r.rho == 0 and r.beta is None for r in worst)
     bad_fs = [r for r in fs if r.beta is not None and r.beta <= r.topic.recall_base]
-    paper = ("l. 237: \"the recovery ratio of the ideal run ... is always one ... the balance point is always set to "
+    paper = ("sec. *Recovery Ratio*: \"the recovery ratio of the ideal run ... is always one ... the balance point is always set to "
              "RB_t. ... the recovery ratio is always zero for the worst run ... In the case of a full-scale run the "
              "balance point is always set after the RB_t.\"")
     result = (f"On {SCOPE_TEXT} ({len(recs)} runs), Def. 3's formula: ideal runs ({len(ideal)}): rho = 1 and beta = RB "
@@ -107,7 +107,7 @@ def _recovery_remarks(recs) -> Finding:
         witness = (f"{_where(r)}: crp `{curves([r.run], r.topic).crp[0].tolist()}` crosses at {r.first}, so "
                    f"beta = {r.beta} = RB and rho = {r.rho}. All {len(bad_fs)} such full-scale runs of the scope have "
                    f"(RB, N) in {at}: N = 2 RB, the shortest depth Def. 14 allows (Prop. 3 assumes N >= 3 RB).")
-    return Finding("Def. 3, l. 237", "recovery ratio of the ideal, worst and full-scale runs", paper, result,
+    return Finding("Def. 3, sec. *Recovery Ratio*", "recovery ratio of the ideal, worst and full-scale runs", paper, result,
                    verdict, witness if verdict != "reproduced" else "")
 
 
@@ -121,9 +121,9 @@ def _space_remarks(recs) -> Finding:
                  r.sminus == 0 for r in by("worst")),
              "sigma- = 0 (full scale: equated with worst)": all(r.sminus == 0 for r in by("full-scale"))}
     zero = [r for r in recs if r.sminus == 0 and r.arch not in ("worst", "full-scale")]
-    paper = ("Def. 5: sigma+, sigma- and sigma map into [0, 1]; l. 275: sigma+ identifies the ideal run as best and "
+    paper = ("Def. 5: sigma+, sigma- and sigma map into [0, 1]; sec. *Space Ratio*: sigma+ identifies the ideal run as best and "
              "the full-scale run as worst but equates ideal and worst; sigma- distinguishes ideal and worst and "
-             "equates worst and full scale; l. 277: \"the worst and full scale runs are the only two cases in which "
+             "equates worst and full scale; sec. *Space Ratio*: \"the worst and full scale runs are the only two cases in which "
              "the backward space ratio assumes exactly the value zero.\"")
     lines = "\n".join(f"- {k}: {v}" for k, v in facts.items())
     result = (f"On {SCOPE_TEXT} ({len(recs)} runs):\n\n- sigma+, sigma-, Twist in [0, 1] for every run: "
@@ -136,7 +136,7 @@ def _space_remarks(recs) -> Finding:
         witness = (f"{_where(r)} ('{r.arch}') has backward space {r.backward} = that of the full-scale run, so "
                    "sigma- = 0: every run whose first RB documents are all non-relevant does. sigma- = 0 says only "
                    "that the top RB ranks hold no relevant document.")
-    return Finding("Def. 4-5, l. 243-277", "space ratios: ranges and the runs they equate", paper, result, verdict,
+    return Finding("Def. 4-5, sec. *Space Ratio*", "space ratios: ranges and the runs they equate", paper, result, verdict,
                    witness)
 
 
@@ -147,7 +147,7 @@ _TAIL = lambda r: r.depth - r.topic.recall_base + 1  # noqa: E731  N - RB + 1 = 
 _INF = [("min x = +oo", lambda r: r.first is None), ("beta = +oo", lambda r: r.beta is None),
         ("rho = 0", lambda r: r.rho == 0)]
 _AT_RB = [("beta = RB", lambda r: r.beta == _RB(r)), ("rho = 1", lambda r: r.rho == 1)]
-FIG4 = {  # archetype -> [(the paper's entry, predicate on a Rec)] (Fig. 4, l. 354-356)
+FIG4 = {  # archetype -> [(the paper's entry, predicate on a Rec)] (Fig. 4, sec. *Run Archetypes*)
     "ideal": [("min x = 1", lambda r: r.first == 1)] + _AT_RB, "worst": _INF, "typical B": _INF,
     "full-scale": [("min x >= N - RB + 1", lambda r: r.first is None or r.first >= _TAIL(r)),
                    ("beta >= (w - 1) RB + 1", lambda r: r.beta is None or r.beta >= _TAIL(r)),
@@ -169,11 +169,11 @@ def _below(field: str, v, label: str):
 
 
 _SIGMAS = ("splus", "sigma+"), ("sminus", "sigma-"), ("sigma", "sigma")
-FIG5 = {a: [f(field, v, label) for f, (field, label), v in zip(fs, _SIGMAS, vs)]  # Fig. 5, l. 417-419
+FIG5 = {a: [f(field, v, label) for f, (field, label), v in zip(fs, _SIGMAS, vs)]  # Fig. 5, sec. *Run Archetypes*
         for a, fs, vs in (("ideal", (_eq,) * 3, (1, 1, 1)), ("worst", (_eq,) * 3, (1, 0, 0)),
                           ("full-scale", (_eq,) * 3, (0, 0, 0)), ("typical A", (_below,) * 3, (1, 1, 1)),
                           ("typical B", (_eq, _below, _below), (1, 1, 1)))}
-FIG6 = {"ideal": [_eq("tau", 1, "Twist")], "worst": [_eq("tau", 0, "Twist")],  # Fig. 6, l. 427
+FIG6 = {"ideal": [_eq("tau", 1, "Twist")], "worst": [_eq("tau", 0, "Twist")],  # Fig. 6, sec. *Run Archetypes*
         "full-scale": [_below("tau", Fraction(1, 4), "Twist")], "typical A": [_below("tau", 1, "Twist")],
         "typical B": [_below("tau", Fraction(1, 2), "Twist")]}
 
@@ -223,7 +223,7 @@ def _archetype_table(recs, fig: dict, field_names, ref: str, title: str, paper: 
 
 def _fig4(recs, path: Path) -> Finding:
     """Fig. 4's finding, with the archetype figure written to ``path``."""
-    paper = ("Fig. 4 (l. 352-356), per archetype: min x / beta / rho = ideal 1 / RB / 1; worst +oo / +oo / 0; full "
+    paper = ("Fig. 4, per archetype: min x / beta / rho = ideal 1 / RB / 1; worst +oo / +oo / 0; full "
              "scale >= N - RB + 1 / >= (w - 1) RB + 1 / < 1/2; excellent <= RB / RB / 1; ups-and-downs < RB / RB / 1; "
              "typical A >= RB + 1 / >= RB + 1 / <= RB/(RB+1) < 1; typical B +oo / +oo / 0.")
     fig = _archetype_figure(recs, path)
@@ -240,10 +240,10 @@ def _binary_excellent(recs) -> Finding:
     exc = [r for r in binary if r.arch in ("excellent", "ups-and-downs")]
     moved = [r for r in binary if r.arch != "ideal" and r.strict_first]
     strict = [sum(1 for r in moved if cmp(r.strict_first, r.topic.recall_base)) for cmp in (int.__le__, int.__lt__)]
-    paper = ("l. 316: \"excellent runs cannot happen in the case of binary relevance. Indeed, in this case, just one "
+    paper = ("sec. *Run Archetypes*: \"excellent runs cannot happen in the case of binary relevance. Indeed, in this case, just one "
              "misplaced relevant document causes a loss before the recall base RB_t which can be recovered only "
              "after RB_t\"; excellent runs are those that \"cross the x axis once before the recall base\" "
-             "(l. 314), min x <= RB in Fig. 4.")
+             "(sec. *Run Archetypes*), min x <= RB in Fig. 4.")
     result = (f"Binary topics of the scope ({len(binary)} runs): {len(exc)} are excellent or ups-and-downs under "
               f"Def. 3's formula (min x <= RB, beta = RB, rho = 1, not ideal); under the prose's strict crossings "
               f"{strict[0]} have min x <= RB and {strict[1]} have min x < RB." + (
@@ -254,14 +254,14 @@ def _binary_excellent(recs) -> Finding:
                f"{r.topic.recall_base} (the rank before the CRP reaches 0), so beta = RB and rho = {r.rho}: "
                f"'{r.arch}' by Fig. 4's entries; the strict reading puts its first crossing at "
                f"{_ratio(r.strict_first)}." if r else "")
-    return Finding("l. 314-316", "no excellent runs with binary relevance", paper, result,
+    return Finding("sec. *Run Archetypes*", "no excellent runs with binary relevance", paper, result,
                    "refuted" if exc else "reproduced", witness)
 
 
 def _means(recs) -> Finding:
     tb = [r for r in recs if r.arch == "typical B" and r.tau == 0]
     fs = [r for r in recs if r.arch == "full-scale" and r.tau == 0]
-    paper = ("l. 431-433: typical A and B runs \"are correctly detected\"; harmonic or geometric means of rho and "
+    paper = ("sec. *Run Archetypes*: typical A and B runs \"are correctly detected\"; harmonic or geometric means of rho and "
              "sigma \"would lead again to conflating: (i) worst runs and typical runs of type B; (ii) worst and full "
              "scale runs\" - which the arithmetic mean of Def. 6 is meant to avoid (worst runs have Twist 0, Fig. 6).")
     result = (f"On {SCOPE_TEXT}: a product of rho and sigma is 0 for every typical B run (rho = 0), as the paper "
@@ -272,7 +272,7 @@ def _means(recs) -> Finding:
     witness = (f"{_where(r)} retrieves a relevant document but never crosses (rho = 0) and has backward space "
                f"{r.backward}, that of the full-scale run (sigma- = 0, so sigma = 0): Twist = {r.tau}, the same as the "
                "worst run of its topic." if r else "")
-    return Finding("l. 431-433", "the arithmetic mean separates worst and typical B runs", paper, result,
+    return Finding("sec. *Run Archetypes*", "the arithmetic mean separates worst and typical B runs", paper, result,
                    "refuted" if tb or fs else "reproduced", witness)
 
 
@@ -296,11 +296,11 @@ def _order() -> Finding:
     t = Topic((2,))
     pair = [(0, 0, 0, 1, 0, 0), (0, 0, 0, 0, 1, 0)]
     tw = {cr: curves(pair, t, cr) for cr in ("literal", "strict")}
-    paper = ("No formal monotonicity property is stated. The abstract (l. 25): Twist \"tries to grasp the avoidable "
+    paper = ("No formal monotonicity property is stated. The abstract: Twist \"tries to grasp the avoidable "
              "effort caused to the user by the actual ranking of the system with respect to an ideal ranking\"; "
-             "l. 273: \"the closer a run is to the full scale one, the worse it is.\" Read as: a run that ranks a "
+             "sec. *Space Ratio*: \"the closer a run is to the full scale one, the worse it is.\" Read as: a run that ranks a "
              "relevant document lower (more avoidable effort) never gets a higher Twist.")
-    result = ("`classify Twist` (exact, every run) on the rank order (seed 003 RBTO) and the dominance order "
+    result = ("`classify Twist` (exact, every run) on the rank order (Ferrante et al. 2019 RBTO) and the dominance order "
               "(moving a relevant document down, or lowering its grade, makes a run worse):\n\n" + "\n".join(rows))
     lit = tw["literal"]
     witness = (f"topic 2, N = 6: `{format_run(pair[1])}` is `{format_run(pair[0])}` with its relevant document moved "
@@ -308,7 +308,7 @@ def _order() -> Finding:
                f"its CRP reaches 0 (crossing at {lit.first_crossing[1]}, rho = {lit.recovery_ratio(1)}) while the "
                f"other never crosses: Twist {lit.twist(1)} > {lit.twist(0)} (the same under the strict reading: "
                f"{tw['strict'].twist(1)} > {tw['strict'].twist(0)}).")
-    return Finding("abstract, l. 273", "Twist and the rank/dominance orders (an implicit claim)", paper, result,
+    return Finding("abstract, sec. *Space Ratio*", "Twist and the rank/dominance orders (an implicit claim)", paper, result,
                    "refuted" if violated else "reproduced", witness if violated else "")
 
 

@@ -1,12 +1,12 @@
-"""Reproduction of Giner's intrinsic framework (seed 004): its categories and appendix, re-derived.
+"""Reproduction of Giner's intrinsic framework (Giner 2023): its categories and appendix, re-derived.
 
-Seed 004 is the IntelliSys preview: abstract, footnotes and the appendix with
+Giner (2023) is the IntelliSys preview: abstract, footnotes and the appendix with
 the proofs of Propositions 1-3.  Its claims are checked here from their
 definitions, written out in this module independently of
 :mod:`workbench.scale.intrinsic`, on toy functions and on the exact values of the
 workbench's measures; the workbench's own classification
 (:func:`workbench.scale.classify.classify`, ``intrinsic (Giner)``) is compared with
-them and with the representational verdict of seed 003.
+them and with the representational verdict of Ferrante, Ferro and Pontarollo (2019).
 
 The intrinsic framework of a measure ``f`` on a set of runs ``R``: the weak
 order ``r <=_f s  iff  f(r) <= f(s)`` and ``d_f(r, s) = |f(r) - f(s)|``;
@@ -23,7 +23,7 @@ Examples
 References
 ----------
 Giner, "An intrinsic framework of information retrieval evaluation measures",
-IntelliSys 2023 (seed 004), abstract, footnotes 3, 5, 6, appendix A.1.
+IntelliSys 2023, abstract, footnotes 3, 5, 6, appendix A.1.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from pathlib import Path
 from workbench.core.exact import ValueBlock
 from workbench.core.table import Cell, Table
 from workbench.scale.intrinsic import CATEGORIES, intrinsic_category
-from workbench.papers.reproduce import Finding, PaperReport
+from workbench.papers.reproduce import Finding, PaperReport, get_paper
 from workbench.space.runs import Gains, Topic, format_run
 from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
@@ -43,7 +43,7 @@ from workbench.scale.classify import classify
 from workbench.space.spaces import rank_space, set_space
 
 KEY = "giner2023"
-TITLE = "Giner: an intrinsic framework of IR evaluation measures (seed 004), reproduced"
+TITLE = "Giner (2023): an intrinsic framework of IR evaluation measures, reproduced"
 DEPTHS = range(2, 9)
 #: (measure, relevant grades): binary measures, and the graded ones with 2 relevant grades (gains 0, 1, 2)
 MEASURES = (("P", 1), ("RR", 1), ("AP", 1), ("nDCG", 1), ("RBP(p=0.5)", 1), ("RBP(p=0.8)", 1),
@@ -179,7 +179,7 @@ def _categories(cls: dict) -> Finding:
                 _label(name, g) + f" N={n}")
         comp_cells.append([_label(name, g), _spans({n: cls[name, g, n].verdict for n in DEPTHS}),
                            ", ".join(f"N={n}" for n in at) or "-"])
-    comp = Table(["measure", "representational verdict (seed 003)", "differs from the intrinsic category at"],
+    comp = Table(["measure", "representational verdict (Ferrante et al. 2019)", "differs from the intrinsic category at"],
                  comp_cells).markdown_lines()
     result = (
         "Every measure the workbench classifies falls into exactly one of the three categories, and all three occur "
@@ -188,7 +188,7 @@ def _categories(cls: dict) -> Finding:
         f"every run) at depths N = {DEPTHS.start}..{DEPTHS.stop - 1}, on the space of every run of depth N with "
         "grades 0..c (the topic has N documents of each relevant grade, so recall-based measures such as AP and "
         "nDCG normalise by RB = N per grade; measures without a topic ignore it):\n\n" + "\n".join(rows) +
-        "\n\n**Intrinsic (seed 004) vs representational (seed 003).** Seed 003's verdict is relative to a fixed "
+        "\n\n**Intrinsic (Giner 2023) vs representational (Ferrante et al. 2019).** Ferrante et al.'s (2019) verdict is relative to a fixed "
         "order on the runs (here RBTO, the `rank` order; the `set` order for set-based P); Giner's order is the "
         "one the measure induces, so an intrinsic verdict is never `violated`. They agree when interval/metric "
         "meets `interval`, ordinal/metric `ordinal`, and ordinal/pseudometric `weak`:\n\n" + "\n".join(comp) +
@@ -338,24 +338,24 @@ def _prop3_proof() -> Finding:
 
 
 def build(figures: Path) -> PaperReport:
-    """The findings of seed 004 in the paper's order (abstract, footnotes, appendix)."""
+    """The findings of Giner (2023) in the paper's order (abstract, footnotes, appendix)."""
     cls = classifications()
     findings = (_categories(cls), _some_values(), _framework(), _prop1(), _prop2(cls), _prop3(cls), _prop3_proof())
     intro = (
-        "Seed 004 is the preview of the IntelliSys paper: abstract, footnotes and the appendix (proofs of "
+        "Giner (2023) is the preview of the IntelliSys paper: abstract, footnotes and the appendix (proofs of "
         "Propositions 1-3); the body, with the method and the paper's classification of specific measures, is not "
         "in it (the full text is arXiv 2304.00615), so the only per-measure statement is the abstract's general "
         "one. The definitions are written out in `workbench/papers/repro_giner.py` independently of "
         "`workbench.scale.intrinsic` and checked against it on toy functions and on the exact values of the workbench's "
         "measures; the appendix's propositions are checked on every pair and triple of runs of small spaces.\n\n"
         "The first finding holds the workbench's classification of P, RR, AP, nDCG, RBP (p = 1/2, 4/5, 19/20), "
-        "gRBP and ERR at depths 2-8, where the paper is silent, and compares it with seed 003's representational "
+        "gRBP and ERR at depths 2-8, where the paper is silent, and compares it with Ferrante et al.'s (2019) representational "
         "verdicts. Binary RBP(1/2), gRBP at p = 1/(c + 1) and P on set-based runs are interval in both frameworks; "
         "RR is ordinal/pseudometric and weak on RBTO (both from its ties); P on ranked runs, AP, nDCG, RBP(p > 1/2), gRBP(1/2) and ERR "
-        "are ordinal/metric or ordinal/pseudometric by depth, where seed 003 mostly finds them violated on RBTO "
+        "are ordinal/metric or ordinal/pseudometric by depth, where Ferrante et al. (2019) mostly find them violated on RBTO "
         "(the tables give the depths): Giner's framework orders the runs by the measure itself, so it never "
         "reports a violation.\n\n"
         "Where the paper is wrong or loose: the proof of Prop. 3 writes f(r1) - f(rm) = k * m for what is "
         "f(rm) - f(r1) = k (m - 1); and \"only some of its attained values\" suffices only to show a measure "
         "pseudometric.")
-    return PaperReport(KEY, TITLE, ("004",), intro, findings)
+    return PaperReport(KEY, TITLE, get_paper(KEY).sources, intro, findings)

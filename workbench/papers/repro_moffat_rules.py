@@ -1,4 +1,4 @@
-"""Seed 001's rules and Algorithm 1 coded literally, as oracles, and the paper's printed numbers.
+"""Moffat and Mackenzie's (2024) rules and Algorithm 1 coded literally, as oracles, and the paper's printed numbers.
 
 Moffat and Mackenzie define non-inferiority by two rules (Rule 1: lowering a
 grade cannot make a SERP better; Rule 2: moving a higher grade rightward
@@ -15,8 +15,8 @@ by which a printed, rounded number is compared with an exact one.
 
 The paper's numbers (Fig. 1's edges, Tables 1-2, Fig. 3's tau, the SERPs
 and differences of Fig. 5, the counts of Fig. 6 and the sign tests) are
-transcribed here as data, each with the line of ``seeds/001_*.txt`` it comes
-from; they are the paper's claims, never our results.
+transcribed here as data, each with where it is in the paper; they are the
+paper's claims, never our results.
 
 Examples
 --------
@@ -27,7 +27,7 @@ Examples
 
 References
 ----------
-Moffat and Mackenzie, JASIST 75(6), 686-703, 2024 (seed 001).
+Moffat and Mackenzie, JASIST 75(6), 686-703, 2024.
 """
 from __future__ import annotations
 
@@ -37,18 +37,18 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-#: Fig. 1 as described in the text (l. 132) and drawn in the published figure: edges lower -> upper.
+#: Fig. 1 as described in the text (sec. 2.3) and drawn in the published figure: edges lower -> upper.
 PAPER_FIG1_EDGES = ("000->001", "001->010", "010->011", "010->100", "011->101", "100->101", "101->110", "110->111")
-#: Table 1 (l. 142-145): the order M([1,0,0]) ? M([0,1,1]) and the metrics listed with it.
+#: Table 1: the order M([1,0,0]) ? M([0,1,1]) and the metrics listed with it.
 PAPER_TABLE1 = (("<", ("P@3", "RBP(p=0.8)@3", "AP@3", "nDCG@3")), ("=", ("Succ@3",)), (">", ("RR@3", "RBP(p=0.5)@3")))
-#: Table 2 (l. 214-219): k, equal %, separable %, non-separable %, the paper's method.
-PAPER_TABLE2 = ((5, "3.12", "83.98", "12.89", "enumeration", 214), (10, "0.10", "67.08", "32.81", "enumeration", 215),
-                (15, "0.00", "55.97", "44.02", "enumeration", 216), (20, "0.00", "48.91", "51.09", "sampling", 217),
-                (50, "0.00", "31.43", "68.57", "sampling", 218), (100, "0.00", "22.34", "77.66", "sampling", 219))
-#: Sec. 2.5 (l. 165, 191): Kendall's tau of the blue cells of the four panes of Fig. 3 (rows, columns).
+#: Table 2: k, equal %, separable %, non-separable %, the paper's method.
+PAPER_TABLE2 = ((5, "3.12", "83.98", "12.89", "enumeration"), (10, "0.10", "67.08", "32.81", "enumeration"),
+                (15, "0.00", "55.97", "44.02", "enumeration"), (20, "0.00", "48.91", "51.09", "sampling"),
+                (50, "0.00", "31.43", "68.57", "sampling"), (100, "0.00", "22.34", "77.66", "sampling"))
+#: Sec. 2.5: Kendall's tau of the blue cells of the four panes of Fig. 3 (rows, columns).
 PAPER_FIG3_TAU = (("a", "RBP(p=0.5)", "RBP(p=0.5)", "1.000"), ("b", "RBP(p=0.5)", "nDCG", "0.796"),
                   ("c", "AP", "RBP(p=0.5)", "0.786"), ("d", "AP", "nDCG", "0.976"))
-#: Fig. 5 (l. 252-276), row by row as printed: topic, SysA, SysB, then RR, Prec, RBP.5, RBP.8, AP, NDCG (A - B).
+#: Fig. 5, row by row as printed: topic, SysA, SysB, then RR, Prec, RBP.5, RBP.8, AP, NDCG (A - B).
 PAPER_FIG5 = tuple(tuple(line.split()) for line in """
 302 1011101101 1100111111 0.00 -0.10 -0.08 -0.03 -0.09 -0.00
 317 1111101101 1111111000 0.00 0.10 -0.01 0.00 0.05 0.00
@@ -75,9 +75,9 @@ PAPER_FIG5 = tuple(tuple(line.split()) for line in """
 314 1000001000 0000000000 1.00 0.20 0.51 0.25 0.13 0.20
 318 1011000010 0000000000 1.00 0.40 0.69 0.46 0.29 0.40
 325 0010001000 0001010000 0.08 0.00 0.05 0.01 0.00 0.00""".strip().splitlines())
-#: Fig. 6 caption (l. 295): topics in the five sections; sec. 3.5 (l. 311, 320): sign tests and their p values.
+#: Fig. 6 caption: topics in the five sections; sec. 3.5: sign tests and their p values.
 PAPER_FIG6_SECTIONS = (20, 81, 23, 109, 16)
-PAPER_SIGN_TESTS = ((81, 109, "p = 0.0499", 311), (81, 109 + 36, "p < 0.01", 320), (81 + 36, 109, "p ≈ 0.25", 320))
+PAPER_SIGN_TESTS = ((81, 109, "p = 0.0499"), (81, 109 + 36, "p < 0.01"), (81 + 36, 109, "p ≈ 0.25"))
 
 
 def _steps(run):
@@ -105,7 +105,7 @@ def rules_below(depth: int, grades: int = 1) -> dict:
 
     References
     ----------
-    Seed 001 sec. 2.2 (Rule 1, Rule 2).
+    Moffat and Mackenzie (2024), sec. 2.2 (Rule 1, Rule 2).
     """
     out = {}
     for run in itertools.product(range(grades + 1), repeat=depth):
@@ -127,7 +127,7 @@ def rules_category(a, b, grades: int = 1) -> str:
 
     References
     ----------
-    Seed 001 sec. 2.2 (equality, non-separability).
+    Moffat and Mackenzie (2024), sec. 2.2 (equality, non-separability).
     """
     below = rules_below(len(a), grades)
     ge, le = tuple(b) in below[tuple(a)], tuple(a) in below[tuple(b)]
@@ -143,7 +143,7 @@ def algorithm1(s1, s2) -> str:
 
     References
     ----------
-    Seed 001 sec. 2.6, Algorithm 1.
+    Moffat and Mackenzie (2024), sec. 2.6, Algorithm 1.
     """
     cumul, been_neg, been_pos = 0, False, False
     for x, y in zip(s1, s2):
@@ -189,7 +189,7 @@ def _sign_p(x: int, y: int) -> Fraction:
 
     References
     ----------
-    Seed 001 sec. 3.5.
+    Moffat and Mackenzie (2024), sec. 3.5.
     """
     n = x + y
     return min(Fraction(1), 2 * Fraction(sum(comb(n, i) for i in range(min(x, y) + 1)), 2**n))
@@ -203,7 +203,7 @@ def _tau(x, y):
 
     References
     ----------
-    Seed 001 sec. 2.5 (the tau of Fig. 3).
+    Moffat and Mackenzie (2024), sec. 2.5 (the tau of Fig. 3).
     """
     n, s, tx, ty = len(x), 0, 0, 0
     for i in range(n):

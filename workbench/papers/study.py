@@ -1,4 +1,4 @@
-"""The Robust 2003 study (issue 7, part 8): seed 000's Tables 1-4 and Fig. 1-2, seed 002's Tables 3-4 and Fig. 13-14.
+"""The Robust 2003 study (issue 7, part 8): Ferrante et al.'s (2020) Tables 1-4 and Fig. 1-2, Ferro et al.'s (2016) Tables 3-4 and Fig. 13-14.
 
 :func:`run_study` scores the 17 TREC 2003 Robust runs once per (view, gains)
 group of measures, then runs the correlation, significance, pool-downsampling,
@@ -11,23 +11,23 @@ numbers, and every "compared with the paper" verdict computed from ours).
 
 Compute plan: one :func:`~workbench.data.score_matrix.score_matrices` call per
 group; pool downsampling re-scores only the measures its figures draw, one call
-per group and sample; seed 002's extra measures (bpref, RBP(p=0.95), nDCG,
+per group and sample; Ferro et al.'s (2016) extra measures (bpref, RBP(p=0.95), nDCG,
 Twist) only on the stratified samples of 90-10 %, as its Fig. 13 (stratified
 samples are prefixes of one seeded permutation per topic and grade, so the 5 %
 samples drawn in a separate call are the same).  The interval transformation is
 enumerated once per measure (``transformed(unit=True)``); :func:`positions`
 recovers the raw positions from it.
 ``RBP(p=0.5)`` and ``gRBP(p=1/3)`` are not re-scored: on every topic they are
-RBTO times a constant that depends on the depth only (seed 003), so their
+RBTO times a constant that depends on the depth only (Ferrante et al. 2019), so their
 self tau is RBTO's exactly (the correlation tables confirm tau = 1).
 
 References
 ----------
 Ferrante, Ferro, Losiouk, "How do interval scales help us with better
-understanding IR evaluation measures?", IRJ 2020 (seed 000), sec. 5;
+understanding IR evaluation measures?", IRJ 2020, sec. 5;
 Ferro, Silvello, Keskustalo, Pirkola, Järvelin, "The twist measure for IR
-evaluation", JASIST 2016 (seed 002), sec. "Experiments"; Ferrante, Ferro,
-Pontarollo, SEBD 2019 (seed 003); Giner, IntelliSys 2023 (seed 004).
+evaluation", JASIST 2016, sec. "Experiments"; Ferrante, Ferro,
+Pontarollo, SEBD 2019; Giner, IntelliSys 2023.
 """
 from __future__ import annotations
 
@@ -54,8 +54,8 @@ from workbench.core.exact import ValueBlock
 from workbench.data.exact_scores import block_floats
 
 REPORT = "experiments-robust03.md"
-FRACTIONS = (90, 70, 50, 30, 10, 5)            # seed 000 sec. 5.4
-SEED002_FRACTIONS = (90, 70, 50, 30, 10)       # seed 002 Fig. 13
+FRACTIONS = (90, 70, 50, 30, 10, 5)            # Ferrante et al. (2020), sec. 5.4
+FERRO_FRACTIONS = (90, 70, 50, 30, 10)       # Ferro et al. (2016), Fig. 13
 BINARY_TRIM, GRADED_TRIM = 20, 10              # depths where the enumeration of the transformation fits
 #: (view, gains, measures) of each scoring group; a measure's key is ``group:name``
 GROUPS = {
@@ -68,11 +68,11 @@ GROUPS = {
 }
 DOWN = ("b:P", "b:R", "b:F", "b:SBTO", "b:AP", "b:RBP(p=0.2)", "b:RBP(p=0.8)", "b:RBTO", "g:gP", "g:gR", "g:SBTO",
         "g:gRBP(p=0.2)", "g:gRBP(p=0.8)", "g:RBTO", f"g5:{DCG10}", "g5:ERR")
-DOWN002 = ("b:ir:Bpref", "b:RBP(p=0.95)", "g:Twist", f"g5:{NDCG10}")
+DOWN_FERRO = ("b:ir:Bpref", "b:RBP(p=0.95)", "g:Twist", f"g5:{NDCG10}")
 FIGS = {"fig1-binary": ("b:P", "b:R", "b:F", "b:SBTO", "b:RBTO"), "fig1-graded": ("g:gP", "g:gR", "g:SBTO", "g:RBTO"),
         "fig2-binary": ("b:RBTO", "b:RBP(p=0.2)", "b:RBP(p=0.8)", "b:AP"),
         "fig2-graded": ("g:RBTO", "g:gRBP(p=0.2)", "g:gRBP(p=0.8)", f"g5:{DCG10}", "g5:ERR")}
-S002 = ("b:AP", "b:ir:Bpref", "b:RBP(p=0.8)", "b:RBP(p=0.95)", f"g5:{NDCG10}", "g:Twist")
+FERRO_MEASURES = ("b:AP", "b:ir:Bpref", "b:RBP(p=0.8)", "b:RBP(p=0.95)", f"g5:{NDCG10}", "g:Twist")
 Progress = Optional[Callable[..., None]]
 
 
@@ -111,8 +111,8 @@ def _score_keys(qrels, runs, keys, depth: int) -> list:
 
 def _downsampling(qrels, runs, full: dict, depth: int, repetitions: int, seed: int, clock, workers: int = 1) -> dict:
     """Self Kendall tau cells ``{(key, strategy, fraction): TauCell}`` of the three sampling runs of the plan."""
-    plan = [(DOWN + DOWN002, "stratified", SEED002_FRACTIONS),
-            (DOWN, "stratified", tuple(f for f in FRACTIONS if f not in SEED002_FRACTIONS)), (DOWN, "uniform", FRACTIONS)]
+    plan = [(DOWN + DOWN_FERRO, "stratified", FERRO_FRACTIONS),
+            (DOWN, "stratified", tuple(f for f in FRACTIONS if f not in FERRO_FRACTIONS)), (DOWN, "uniform", FRACTIONS)]
     cells = {}
     for keys, strategy, fractions in plan:
         if not fractions:
@@ -134,7 +134,7 @@ def _sub_result(cells: dict, keys, strategies, fractions, repetitions: int, seed
 
 
 def _sig_tests(floats: np.ndarray, systems) -> tuple:
-    """Tukey HSD after Kruskal-Wallis and after ANOVA (seed 000 Tables 3-4) of one float matrix."""
+    """Tukey HSD after Kruskal-Wallis and after ANOVA (Ferrante et al. 2020, Tables 3-4) of one float matrix."""
     return kruskal_tukey(floats, systems), anova_tukey(floats, systems)
 
 
@@ -233,7 +233,7 @@ def positions(u):
 
     References
     ----------
-    Giner 2023 (seed 004), Sect. 4 (:func:`workbench.data.ranked_matrix.ranked_matrix`).
+    Giner 2023, Sect. 4 (:func:`workbench.data.ranked_matrix.ranked_matrix`).
     """
     blocks = tuple(ValueBlock.rational(b.coords[:, 0], den=1) for b in u.blocks)
     floats = np.array([block_floats(b) for b in blocks], dtype=float).reshape(len(blocks), len(u.systems))
@@ -318,9 +318,9 @@ def _compute(data: Path, depth: int, repetitions: int, bootstrap: int, seed: int
     clock("significance", 0, len(keys))
     _sig_many(mats, sig, keys, workers, lambda d, t: clock("significance", d, t))
     clock("bootstrap")
-    common = {k: [mats[k].topic_index(t) for t in tw.topics] for k in S002}
+    common = {k: [mats[k].topic_index(t) for t in tw.topics] for k in FERRO_MEASURES}
     asl = [paired_bootstrap(mats[k].floats[common[k]], mats[k].systems, measure_label(k), B=bootstrap, seed=seed)
-           for k in S002]
+           for k in FERRO_MEASURES]
     clock("float check")
     floats = _float_check(mats)
     trans = _transform(mats, sig, qrels, runs, clock, workers)
@@ -335,8 +335,8 @@ def _compute(data: Path, depth: int, repetitions: int, bootstrap: int, seed: int
     return {"data": data, "qrels": qrels, "runs": runs, "mats": mats, "corr": corr, "c002": c002, "sig": sig,
             "asl": asl, "trans": trans, "floats": floats, "cells": cells, "short": short, "depth": depth,
             "repetitions": repetitions, "bootstrap": bootstrap, "seed": seed, "grade2": grade2, "groups": GROUPS,
-            "fractions": FRACTIONS, "fractions002": SEED002_FRACTIONS, "trims": (BINARY_TRIM, GRADED_TRIM),
-            "figs": tuple(FIGS), "down": DOWN, "s002": S002}
+            "fractions": FRACTIONS, "fractions_ferro": FERRO_FRACTIONS, "trims": (BINARY_TRIM, GRADED_TRIM),
+            "figs": tuple(FIGS), "down": DOWN, "ferro_measures": FERRO_MEASURES}
 
 
 def _figures(c: dict, figs: Path) -> None:
@@ -344,7 +344,7 @@ def _figures(c: dict, figs: Path) -> None:
     for name, keys in FIGS.items():
         curve_figure(_sub_result(c["cells"], keys, ("stratified", "uniform"), FRACTIONS, R, s),
                      figs / f"experiments-robust03-{name}.png")
-    curve_figure(_sub_result(c["cells"], S002, ("stratified",), SEED002_FRACTIONS, R, s),
+    curve_figure(_sub_result(c["cells"], FERRO_MEASURES, ("stratified",), FERRO_FRACTIONS, R, s),
                  figs / "experiments-robust03-fig13.png")
     asl_curve_figure(c["asl"], figs / "experiments-robust03-fig14.png")
 
@@ -360,13 +360,13 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
     out : Path
         Report folder; figures go to ``out/figures/experiments-robust03-*.png``.
     repetitions : int
-        Seeded repetitions of every pool sample (seed 000 sec. 5.4).
+        Seeded repetitions of every pool sample (Ferrante et al. 2020, sec. 5.4).
     bootstrap : int
-        Bootstrap samples B of the paired bootstrap test (seed 002 Fig. 14).
+        Bootstrap samples B of the paired bootstrap test (Ferro et al. 2016, Fig. 14).
     seed : int
         Seed of the pool samples and of the bootstrap samples.
     depth : int
-        Run-length trimming (seed 000: 250).
+        Run-length trimming (Ferrante et al. 2020: 250).
     progress : callable, optional
         ``progress(stage, done, total)``.
     workers : int, optional
@@ -383,12 +383,12 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
 
     Examples
     --------
-    >>> run_study(Path("../shared/data/robust03"))  # doctest: +SKIP
+    >>> run_study(Path(os.environ["WORKBENCH_DATA"]) / "robust03")  # doctest: +SKIP
     PosixPath('reports/experiments-robust03.md')
 
     References
     ----------
-    Seed 000 sec. 5 (Tables 1-4, Fig. 1-2); seed 002 sec. "Experiments" (Tables 3-4, Fig. 13-14); issue 7.
+    Ferrante et al. (2020), sec. 5 (Tables 1-4, Fig. 1-2); Ferro et al. (2016), sec. "Experiments" (Tables 3-4, Fig. 13-14); issue 7.
     """
     workers = (os.cpu_count() or 1) if workers is None else workers
     for name, v, low in (("repetitions", repetitions, 1), ("bootstrap", bootstrap, 1), ("seed", seed, 0), ("depth", depth, 1),
@@ -410,4 +410,4 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
     return path
 
 
-__all__ = ["run_study", "positions", "measure_label", "GROUPS", "FRACTIONS", "SEED002_FRACTIONS"]
+__all__ = ["run_study", "positions", "measure_label", "GROUPS", "FRACTIONS", "FERRO_FRACTIONS"]

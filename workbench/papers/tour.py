@@ -1,13 +1,13 @@
 """The tour: the papers' measures classified on small spaces, and a Hasse diagram.
 
 This is the main job of the README's first command.  It re-derives, at the
-given depth, the findings of seed 003 sec. 4-5 (binary and graded, set- and
+given depth, the findings of Ferrante, Ferro and Pontarollo (2019), sec. 4-5 (binary and graded, set- and
 rank-based) and draws the Hasse diagram of the dominance order on binary runs
-(seed 001 Fig. 1).
+(Moffat and Mackenzie 2024, Fig. 1).
 
 References
 ----------
-Seed 003 sec. 4-5; seed 001 Fig. 1.
+Ferrante et al. (2019), sec. 4-5; Moffat and Mackenzie (2024), Fig. 1.
 """
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def check_tour_outputs(out: Path | str = "out", report: Path | str | None = None
 
     References
     ----------
-    SPEC section 6 (bad input: one line naming the bad value, nothing written).
+    docs/reference/cli.md (bad input: one line naming the bad value, nothing written).
     """
     out = Path(out)
     for folder in (out, *out.parents):

@@ -5,7 +5,7 @@ cell by cell -- one cell is one (run, topic) -- on two collections:
 
 * **robust03**: the 17 TREC 2003 Robust track runs over its 100 topics
   (``<data>/robust03/qrels.txt``, ``<data>/robust03/runs/input.*.gz``; the
-  data folder is ``WORKBENCH_DATA``, default ``<repo>/../shared/data``);
+  data folder is ``$WORKBENCH_DATA``, see :func:`workbench.data.trec.data_dir`);
 * **stress**: runs generated here, deterministically from a seed
   (:func:`stress_collection`): rankings of one document, rankings shorter
   and longer than the recall base (and longer than cwl-eval's 1000
@@ -54,7 +54,6 @@ from __future__ import annotations
 import gzip
 import json
 import math
-import os
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -66,7 +65,7 @@ from workbench.peers.pairings import (PAIRINGS, Pairing, Peers, ir_measures_prov
                                          top_grade)
 from workbench.data.ir_measures_provider import ir_measure, per_query_values
 from workbench.data.score_matrix import score_matrices
-from workbench.data.trec import trec_order
+from workbench.data.trec import data_dir, trec_order
 from workbench.measures.families import FAMILIES
 from workbench.core.files import atomic_write
 
@@ -89,13 +88,17 @@ class Collection:
 
 
 def default_data_dir() -> Path:
-    """``$WORKBENCH_DATA``, else ``<repo>/../shared/data`` (as the tests read it).
+    """``$WORKBENCH_DATA`` holding ``robust03/`` (:func:`workbench.data.trec.data_dir`), refused in one line without it.
 
-    >>> default_data_dir().name
-    'data'
+    >>> import os
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"WORKBENCH_DATA": ""}):
+    ...     default_data_dir()
+    Traceback (most recent call last):
+    ...
+    workbench.errors.MissingDataError: WORKBENCH_DATA is not set: set it to the folder that holds NIST's TREC 2003 Robust track data (robust03/qrels.txt and robust03/runs/input.*.gz), or pass the folder (--data)
     """
-    env = os.environ.get("WORKBENCH_DATA")
-    return Path(env) if env else Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    return data_dir()
 
 
 def read_file_run(path: Path) -> dict[str, list[tuple[str, float]]]:
