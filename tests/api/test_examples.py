@@ -44,17 +44,17 @@ def result(lines: list[str], key: str) -> list[str]:
 
 
 def runs(depth: int) -> list[tuple[int, ...]]:
-    """Binary runs of ``depth`` in lexicographic order: the rank order, lowest first (SPEC sec. 2)."""
+    """Binary runs of ``depth`` in lexicographic order: the rank order, lowest first (docs/theory/orders.md)."""
     return list(itertools.product((0, 1), repeat=depth))
 
 
 def rbp(run, p: Fraction) -> Fraction:
-    """RBP (SPEC sec. 4): (1 - p) sum_i p^(i-1) r_i on binary runs."""
+    """RBP (docs/reference/measures.md): (1 - p) sum_i p^(i-1) r_i on binary runs."""
     return (1 - p) * sum((p ** i) * g for i, g in enumerate(run))
 
 
 def rank_verdict(depth: int, p: Fraction) -> tuple[str, tuple | None]:
-    """The verdict of RBP(p) on the rank order (a chain) and its first violating cover, by definition (SPEC sec. 3)."""
+    """The verdict of RBP(p) on the rank order (a chain) and its first violating cover, by definition (docs/theory/scales.md)."""
     chain = runs(depth)
     values = [rbp(r, p) for r in chain]
     steps = [b - a for a, b in zip(values, values[1:])]
@@ -72,7 +72,7 @@ def dominates(r, s) -> bool:
 
 
 def brute_census(depth: int) -> dict:
-    """Seed 001 Alg. 1 on every ordered pair of binary runs (prefix sums of the difference)."""
+    """Moffat and Mackenzie (2024), Alg. 1 on every ordered pair of binary runs (prefix sums of the difference)."""
     counts = {"equal": 0, "ni": 0, "ns": 0, "nonsep": 0}
     for r in runs(depth):
         for s in runs(depth):

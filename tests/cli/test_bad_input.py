@@ -1,4 +1,4 @@
-"""Issue 12: every bad input gets a clear answer (SPEC section 6).
+"""Issue 12: every bad input gets a clear answer (docs/reference/cli.md).
 
 For each subcommand and each kind of input (measure names, parameters,
 depths, grades, gains, topics, runs, TREC files plain and gzip, claim files,
@@ -289,7 +289,7 @@ CASES = [
     C("twist-topic-text", ["twist", "0110", "--topic", "two"], "two"),
     C("twist-crossing-unknown", ["twist", "0110", "--topic", "2", "--crossing", "bogus"], "bogus"),
     C("twist-run-exceeds-topic", ["twist", "0110", "--topic", "1,1"], "0110"),
-    C("twist-relevant-run-on-empty-topic", ["twist", "01", "--topic", "0"], "01"),  # topic 0 is valid (SPEC 1)
+    C("twist-relevant-run-on-empty-topic", ["twist", "01", "--topic", "0"], "01"),  # topic 0 is valid (docs/theory/runs.md)
     # --- twist-runs: TREC files plain and gzip
     C("twist-runs-qrels-missing", ["twist-runs", "nosuch.txt", GOOD], "nosuch.txt"),
     C("twist-runs-run-truncated-gzip", ["twist-runs", QRELS, "run.gz"], "run.gz", "run.gz"),

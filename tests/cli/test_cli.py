@@ -1,4 +1,4 @@
-"""The command line: SPEC section 6 JSON contract, exit statuses, one-line errors."""
+"""The command line: docs/reference/cli.md JSON contract, exit statuses, one-line errors."""
 from __future__ import annotations
 
 import ast

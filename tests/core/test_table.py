@@ -205,7 +205,7 @@ def test_any_table_round_trips_through_csv_and_json(rows):
         for k, v in zip(cols, row):
             if isinstance(v, Fraction):
                 assert Fraction(got[k]) == v
-            elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**53:  # SPEC 6: a string, digits beside
+            elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > 2**53:  # docs/reference/cli.md: a string, digits beside
                 assert got[k] == str(v) and got[f"{k}_digits"] == len(str(abs(v)))
             else:
                 assert got[k] == v

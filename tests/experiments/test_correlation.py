@@ -1,8 +1,8 @@
-"""Kendall's tau-b (seed 000 eq. 7), overall and topic by topic (workbench.experiments.correlation).
+"""Kendall's tau-b (Ferrante, Ferro and Losiouk 2020, eq. 7), overall and topic by topic (workbench.experiments.correlation).
 
 Pair counts against a brute-force loop over pairs and scipy's tau-b; the
 correlation of measures that are linear transformations of one another is 1
-by construction (seed 000 Tables 1-2); exact ties of means that floats would
+by construction (Ferrante et al. 2020, Tables 1-2); exact ties of means that floats would
 break are counted as ties.
 """
 from __future__ import annotations

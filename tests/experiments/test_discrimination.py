@@ -1,4 +1,4 @@
-"""Sakai's paired bootstrap test and discriminative power (workbench.experiments.discrimination, seed 002 Fig. 14).
+"""Sakai's paired bootstrap test and discriminative power (workbench.experiments.discrimination, Ferro, Silvello, Keskustalo, Pirkola and Järvelin 2016, Fig. 14).
 
 The ASL and the estimated difference are checked against a slow loop written
 from Sakai (SIGIR 2006, Figs. 1 and 4) in plain Python (``statistics`` for

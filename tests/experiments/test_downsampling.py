@@ -1,4 +1,4 @@
-"""Tests of pool downsampling (seed 000 sec. 5.4, seed 002 Fig. 13).
+"""Tests of pool downsampling (Ferrante, Ferro and Losiouk 2020, sec. 5.4, Ferro, Silvello, Keskustalo, Pirkola and Järvelin 2016, Fig. 13).
 
 Expected values come from hand derivations, a ``Decimal`` ROUND_HALF_UP
 recount, exhaustive enumeration of permutations, and stand-in score and
@@ -221,7 +221,7 @@ def standin_score(qrels, runs, measures):
 
 
 def tau_b(x, y):
-    """Kendall tau-b by enumerating pairs (ties as in seed 000 eq. 7)."""
+    """Kendall tau-b by enumerating pairs (ties as in Ferrante et al. 2020, eq. 7)."""
     conc = disc = tx = ty = 0
     pairs = 0
     for i, j in itertools.combinations(range(len(x)), 2):

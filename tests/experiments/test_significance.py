@@ -1,4 +1,4 @@
-"""Multiple comparisons over topics x systems matrices (workbench.experiments.significance, seed 000 sec. 5.3).
+"""Multiple comparisons over topics x systems matrices (workbench.experiments.significance, Ferrante, Ferro and Losiouk 2020, sec. 5.3).
 
 Expected values come from construction (identical systems, one system shifted
 far above the others, monotone transformations that leave ranks alone), from

@@ -1,6 +1,6 @@
 """Hasse diagram figures: layers, highlights, and every output format parsed back.
 
-Expected edges come from brute force over ``Order.compare`` (or, for seed 001
+Expected edges come from brute force over ``Order.compare`` (or, for Moffat and Mackenzie 2024
 Fig. 1, from the figure itself), expected values from the measures'
 definitions with Fractions -- never from the renderers' own output.
 """
@@ -31,7 +31,7 @@ from workbench.figures.render import layers, resolve, to_dot, to_json, to_tikz
 from workbench.space.runs import Gains
 from workbench.space.spaces import rank_space
 
-# Seed 001 Fig. 1 (binary runs, k = 3), read off the figure: lower -> upper.
+# Moffat and Mackenzie (2024), Fig. 1 (binary runs, k = 3), read off the figure: lower -> upper.
 FIG1 = {("000", "001"), ("001", "010"), ("010", "011"), ("010", "100"),
         ("011", "101"), ("100", "101"), ("101", "110"), ("110", "111")}
 
@@ -112,7 +112,7 @@ def svg_graph(data: bytes) -> tuple[list, set]:
     return nodes, edges
 
 
-# seed 001 Fig. 1 ----------------------------------------------------------------
+# Moffat and Mackenzie (2024), Fig. 1 ----------------------------------------------------------------
 
 
 def test_fig1_graph_matches_the_paper_edge_for_edge():
@@ -307,7 +307,7 @@ def test_several_highlights_get_distinct_colours_and_legend_entries():
 def test_nonseparable_pairs_are_the_incomparable_pairs_of_algorithm_1(grades, depth):
     sp = rank_space(depth, grades)
     runs = list(itertools.product(range(grades + 1), repeat=depth))
-    # seed 001 Alg. 1 (workbench.ipso.compare), dominance column: independent of the cover generator
+    # Moffat and Mackenzie (2024), Alg. 1 (workbench.ipso.compare), dominance column: independent of the cover generator
     expected = {(r, s) for r, s in itertools.combinations(runs, 2)
                 if ipso_compare(r, s, Gains.default(grades)).dominance == "nonsep"}
     assert nonseparable(sp, "dominance").pairs == expected

@@ -6,7 +6,7 @@ Oracles written here, independent of the code under test:
   census ran before issue 17), one step at a time;
 * :func:`pairs_by_prefix_sums`: every ordered pair of runs, classified by the
   signs of the differences of its prefix sums of gains (exact fractions);
-* ``brute_census`` of the package (seed 001 Alg. 1 per pair) as a third count.
+* ``brute_census`` of the package (Moffat and Mackenzie 2024, Alg. 1 per pair) as a third count.
 """
 from __future__ import annotations
 

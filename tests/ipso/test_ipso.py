@@ -1,4 +1,4 @@
-"""IPSO (seed 001): compare, census, metric freedom, Table 2 report, CLI.
+"""IPSO (Moffat and Mackenzie 2024): compare, census, metric freedom, Table 2 report, CLI.
 
 Every fast path is checked against a slow oracle written here from the
 definitions (prefix sums of gains; Rules 1-2 as a transitive closure).
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # oracles written from the definitions
 
 def oracle_category(a, b, g):
-    """SPEC 5: prefix sums of gains of a vs b at every depth."""
+    """docs/theory/ipso.md: prefix sums of gains of a vs b at every depth."""
     pa = list(itertools.accumulate(g(x) for x in a))
     pb = list(itertools.accumulate(g(x) for x in b))
     ge = all(x >= y for x, y in zip(pa, pb))
@@ -121,7 +121,7 @@ def test_dominance_in_compare_is_rules_1_and_2():
 
 
 def test_graded_difference_example_from_sec_3_8():
-    # seed 001 sec. 3.8: gains {0, 0.2, 0.8, 1.0}; S1 >= S2 (Rule 1), S1 >= S3 (Rule 2), S2 ~ S3 non-separable
+    # Moffat and Mackenzie (2024), sec. 3.8: gains {0, 0.2, 0.8, 1.0}; S1 >= S2 (Rule 1), S1 >= S3 (Rule 2), S2 ~ S3 non-separable
     g = Gains.parse("0,1/5,4/5,1")
     s1, s2, s3 = (3, 2, 0, 1, 3), (2, 2, 0, 1, 2), (3, 1, 0, 2, 3)
     assert compare(s1, s2, g).category == "ni" and compare(s1, s2, g).dominance == "ni"
@@ -130,7 +130,7 @@ def test_graded_difference_example_from_sec_3_8():
 
 
 def test_fig4_trace():
-    # Seed 001 Fig. 4's two bit vectors are in the figure image, not in the text; the text
+    # Moffat and Mackenzie (2024), Fig. 4's two bit vectors are in the figure image, not in the text; the text
     # fixes the trace: equal at i = 1..3 with the same bits, non-inferior from i = 4 to 8
     # ("at depths k = 4 through to k = 8 SERP S1 cannot be assigned a lower score"),
     # non-separable from i = 9 on (k = 10).  A pair with exactly that description:
@@ -254,7 +254,7 @@ def test_table2_exact_values_and_flags():
 # metric freedom (Table 1)
 
 def test_table1_orders_derived():
-    # seed 001 Table 1 for the k = 3 non-separable pair [1,0,0] vs [0,1,1]
+    # Moffat and Mackenzie (2024), Table 1 for the k = 3 non-separable pair [1,0,0] vs [0,1,1]
     f = freedom("100", "011", "P@3,RBP(p=0.8)@3,AP@3,nDCG@3,Succ@3,RR@3,RBP(p=0.5)@3",
                 topic=Topic.parse("2"))
     got = {m.measure: m.order for m in f.orders}
@@ -348,7 +348,7 @@ def test_cli_census_json_exact_integers(capsys):
     c = census(200)
     assert code == 0
     assert obj["depth"] == 200
-    for key in ("pairs", "equal", "ni", "ns", "nonsep"):  # beyond 2^53: decimal strings, digit count beside (SPEC 6)
+    for key in ("pairs", "equal", "ni", "ns", "nonsep"):  # beyond 2^53: decimal strings, digit count beside (docs/reference/cli.md)
         value = getattr(c, key)
         assert value > 2**53 and obj[key] == str(value) and obj[f"{key}_digits"] == len(str(value))
     assert abs(obj["nonsep_fraction"] - float(Fraction(c.nonsep, c.pairs))) < 1e-15

@@ -1,4 +1,4 @@
-"""The IPSO pair-category grid (seed 001 Fig. 2-3) against slow oracles."""
+"""The IPSO pair-category grid (Moffat and Mackenzie 2024, Fig. 2-3) against slow oracles."""
 from __future__ import annotations
 
 import itertools
@@ -130,7 +130,7 @@ def test_same_measure_gives_tau_one_and_symmetric_grid(name, topic):
 
 
 def test_rbp_half_is_lexicographic_and_counts_match_brute_force():
-    """RBP(1/2) orders runs lexicographically; category counts from the definition (seed 001 Fig. 2 shows k = 3)."""
+    """RBP(1/2) orders runs lexicographically; category counts from the definition (Moffat and Mackenzie 2024, Fig. 2 shows k = 3)."""
     g = pair_grid(3, "RBP(p=0.5)", "RBP(p=0.5)")
     assert [tuple(g.runs[i]) for i in g.row_order] == sorted(map(tuple, g.runs))
     runs = list(itertools.product((0, 1), repeat=3))
@@ -154,7 +154,7 @@ def ranks_60_digits(values) -> list[int]:
 
 @pytest.mark.parametrize("rows,cols", [("RBP(p=0.5)", "nDCG"), ("AP", "nDCG"), ("AP", "RBP(p=0.5)")])
 def test_fig3_correlations_against_slow_tau(rows, cols):
-    """Kendall tau-b at k = 6 (seed 001 sec. 3.3, Fig. 3) against a pair-counting oracle on exact values.
+    """Kendall tau-b at k = 6 (Moffat and Mackenzie 2024, sec. 3.3, Fig. 3) against a pair-counting oracle on exact values.
 
     The paper reports 0.796 (RBP(0.5) vs nDCG), 0.976 (AP vs nDCG) and 0.786
     (AP vs RBP(0.5)); the engine gives 0.7956, 0.9756 and 0.7827: the first two

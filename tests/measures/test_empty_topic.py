@@ -1,4 +1,4 @@
-"""A topic without relevant documents (``--topic 0``, every count 0) is valid (SPEC sections 1 and 3).
+"""A topic without relevant documents (``--topic 0``, every count 0) is valid (docs/theory/runs.md and docs/theory/scales.md).
 
 Its space holds one run per depth, all zeros (non-relevant documents are
 unlimited, relevant ones are not there).  A measure whose formula divides by
@@ -62,7 +62,7 @@ def test_space_is_the_all_zero_run(c, depth):
 
 
 # Which built-in families divide by zero on an empty topic, read off their
-# definitions (SPEC sec. 4, seed 002 Def. 3-6):
+# definitions (docs/reference/measures.md, Ferro et al. 2016, Def. 3-6):
 #   R = count / RB; gR = gain sum / RB_g; AP = (1/RB) ...; nDCG = DCG / DCG(ideal) with
 #   the ideal run all zeros; the space ratios 1 - s / s_fs with s_fs = 0 (the
 #   full-scale run is all zeros); SpaceRatio and Twist use them.

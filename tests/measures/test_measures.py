@@ -1,7 +1,7 @@
 """Measures: three algebras agree, and every family matches a slow oracle.
 
-The oracles below are written directly from SPEC section 4 (and seeds 000
-sec. 4.1, 003 eq. 2-3 and 5-6) with Fraction in plain loops; they share no
+The oracles below are written directly from docs/reference/measures.md (and Ferrante
+et al. 2020, sec. 4.1; Ferrante et al. 2019, eq. 2-3 and 5-6) with Fraction in plain loops; they share no
 code with workbench.measures.measure.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ from workbench.measures.measure import FAMILIES, Measure
 from workbench.space.runs import Gains, Topic
 
 # ---------------------------------------------------------------------------
-# slow oracles (SPEC sec. 4), one run at a time
+# slow oracles (docs/reference/measures.md), one run at a time
 
 
 def o_rel(r):
@@ -321,7 +321,7 @@ def test_values_by_hand():
     assert Measure("P", cutoff=10).value((1, 1), g1) == Fraction(1, 5)
     assert Measure("SBTO").value((0, 2, 1), g2) == math.comb(2 + 2, 3) + math.comb(1 + 1, 2)
     assert Measure("RBTO").value((2, 0, 1), g2) == 2 * 9 + 1
-    # seed 000 sec. 4.3 example: DCG_2(r) = 1 + 2/log2 3 + 1/log2 5 for r = (1, 0, 2, 0, 1)
+    # Ferrante et al. (2020), sec. 4.3 example: DCG_2(r) = 1 + 2/log2 3 + 1/log2 5 for r = (1, 0, 2, 0, 1)
     v = Measure("DCG", {"discount": "logb", "b": 2}).value((1, 0, 2, 0, 1), g2)
     assert same(v, 1 + 2 * sympy.log(2) / sympy.log(3) + sympy.log(2) / sympy.log(5))
     # RBP is binary, gRBP graded

@@ -5,7 +5,7 @@ a topic allows are enumerated with :mod:`itertools`, ``M`` is evaluated on
 each run alone, the distinct exact values are sorted, and a run's expected
 value is the index of its value in that list.  The verdicts of ``classify``
 are checked against a classification by brute force over every pair of runs
-(:meth:`Order.compare`), with the verdict words of SPEC section 3.
+(:meth:`Order.compare`), with the verdict words of docs/theory/scales.md.
 """
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def oracle(base: str, depth: int, gains: Gains, topic: Topic, unit: bool = False
 
 
 def brute_verdict(values: dict, order, gains: Gains) -> str:
-    """SPEC section 3 from every pair of runs: interval, ordinal, strict, weak or violated."""
+    """docs/theory/scales.md from every pair of runs: interval, ordinal, strict, weak or violated."""
     runs = list(values)
     ties = False
     for r, s in itertools.permutations(runs, 2):

@@ -1,4 +1,4 @@
-"""Twist (seed 002 Def. 1-6): the one definition, the fast curves and a naive oracle agree.
+"""Twist (Ferro, Silvello, Keskustalo, Pirkola and Järvelin 2016, Def. 1-6): the one definition, the fast curves and a naive oracle agree.
 
 The oracle below is written straight from the paper's text, independent of
 ``workbench.measures.twist``: it scans the ideal run for each grade's minimum and
@@ -31,7 +31,7 @@ def ideal_run(topic, n):
 
 
 def oracle(run, topic, crossing="literal"):
-    """Def. 1-6 of seed 002, literally (requires N >= 2 RB for sigma and tau)."""
+    """Def. 1-6 of Ferro et al. (2016), literally (requires N >= 2 RB for sigma and tau)."""
     n, rb = len(run), sum(topic)
     ideal = ideal_run(topic, max(n, rb + 1))
     lo = {g: min(j for j, x in enumerate(ideal, 1) if x == g) for g in set(ideal)}
@@ -118,7 +118,7 @@ def test_sympy_and_z3_forms_agree_with_the_oracle(topic, n):
         assert Fraction(sub.as_fraction()) == want
 
 
-# ---------------------------------------------------------------- seed 002's worked example
+# ---------------------------------------------------------------- Ferro et al.'s (2016) worked example
 
 HR, FR, PR, NR = 3, 2, 1, 0
 EXAMPLE_TOPIC = Topic((3, 2, 2))  # pr x3, fr x2, hr x2: RB = 7
@@ -129,7 +129,7 @@ EXAMPLE = {
     "a": [HR, HR, FR, NR, PR, FR, NR, NR, NR, PR, NR, NR, NR, NR, NR],
     "b": [HR, NR, PR, NR, FR, NR, NR, NR, FR, PR, NR, NR, HR, PR, NR],
 }
-# The paper's printed vectors (seed 002, after Def. 1 and Def. 2), the claim being reproduced.
+# The paper's printed vectors (Ferro et al. 2016, after Def. 1 and Def. 2), the claim being reproduced.
 PAPER_RP = {
     "i": [0] * 15,
     "w": [-7, -6, -5, -4, -3, -2, -1, 0, 0, 0, 0, 0, 0, 0, 0],
@@ -274,7 +274,7 @@ def test_archetype_rules_against_their_definitions_on_a_whole_space():
 
 
 def test_fig6_bounds_on_a_whole_space():
-    # seed 002 Fig. 6: typical B has tau < 1/2 (rho = 0 and sigma <= 1): holds.
+    # Ferro et al. (2016), Fig. 6: typical B has tau < 1/2 (rho = 0 and sigma <= 1): holds.
     # The full-scale run has sigma = 0, so tau = rho / 2; Fig. 6's "tau < 1/4" is Prop. 3's
     # "rho < 1/2", which fails at N = 3 RB: here fs = 000012 crosses at 4, rho = 2/4.
     t = Topic((1, 1))

@@ -6,7 +6,7 @@ holds a user RBP (a polynomial in ``p``), geometric precision (a rational
 function of ``p``), a measure with an integer and a word parameter, and one
 with a topic.  Every command's answer is checked against an oracle written
 here: the measures as plain :class:`~fractions.Fraction` loops, verdicts by
-comparing all pairs of runs in the order's definition (SPEC sec. 2-3), and,
+comparing all pairs of runs in the order's definition (docs/theory/orders.md and docs/theory/scales.md), and,
 where the user's measure is the built-in RBP, equality with the built-in's
 output.
 """
@@ -90,12 +90,12 @@ def all_runs(depth, grades):
 
 
 def lex_less(r, s):
-    """SPEC sec. 2, ``rank``: at the first differing position, r has the lower grade."""
+    """docs/theory/orders.md, ``rank``: at the first differing position, r has the lower grade."""
     return r != s and next(a < b for a, b in zip(r, s) if a != b)
 
 
 def dominance_less(r, s, grades):
-    """SPEC sec. 2, ``dominance``: every prefix has at most as many documents of grade >= a."""
+    """docs/theory/orders.md, ``dominance``: every prefix has at most as many documents of grade >= a."""
     if r == s:
         return False
     return all(sum(1 for g in r[:k] if g >= a) <= sum(1 for g in s[:k] if g >= a)
@@ -103,7 +103,7 @@ def dominance_less(r, s, grades):
 
 
 def oracle_verdict(values: dict, order: str, grades: int) -> str:
-    """The verdict by comparing every pair of runs (SPEC sec. 3)."""
+    """The verdict by comparing every pair of runs (docs/theory/scales.md)."""
     runs = sorted(values)  # lexicographic = the rank order
     less = (lambda r, s: lex_less(r, s)) if order == "rank" else (lambda r, s: dominance_less(r, s, grades))
     pairs = [(r, s) for r in runs for s in runs if less(r, s)]

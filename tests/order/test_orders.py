@@ -1,4 +1,4 @@
-"""Orders (SPEC sec. 2): compare() against the textual definitions, covers()
+"""Orders (docs/theory/orders.md): compare() against the textual definitions, covers()
 against the transitive reduction of the brute-force comparability relation."""
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def rbto(run, c):
 
 
 def set_oracle(r, s, c):
-    """SPEC: k = highest grade whose count differs; r < s iff r has fewer of grade k."""
+    """docs/theory/orders.md: k = highest grade whose count differs; r < s iff r has fewer of grade k."""
     for k in range(c, 0, -1):
         a, b = list(r).count(k), list(s).count(k)
         if a != b:
@@ -71,7 +71,7 @@ def dominance_closure(depth, c):
 
 
 def ipso_oracle(r, s, gains):
-    """Seed 001 Alg. 1: signs of the differences of the prefix sums of gains."""
+    """Moffat and Mackenzie (2024), Alg. 1: signs of the differences of the prefix sums of gains."""
     sr = ss = Fraction(0)
     pos = neg = False
     for a, b in zip(r, s):

@@ -1,9 +1,9 @@
 """The atlas of measure scales (workbench/papers/atlas.py), checked against a slow brute-force oracle.
 
 The oracle scores runs with its own Fraction formulas (written here from
-SPEC section 4, not taken from workbench.measures.measure), compares every pair of
+docs/reference/measures.md, not taken from workbench.measures.measure), compares every pair of
 runs with the order's pairwise definition (``Order.compare``, not the cover
-relations that classify walks) and derives the verdict from SPEC section 3.
+relations that classify walks) and derives the verdict from docs/theory/scales.md.
 """
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def relations(order: str, c: int, n: int) -> tuple[list, list]:
 
 
 def oracle_verdict(order: str, c: int, n: int, value) -> str:
-    """SPEC section 3 from all comparable pairs."""
+    """docs/theory/scales.md from all comparable pairs."""
     runs, pairs = relations(order, c, n)
     v = {r: value(r) for r in runs}
     if any((rel == "<" and v[r] > v[s]) or (rel == "~" and v[r] != v[s]) for r, s, rel in pairs):

@@ -1,4 +1,4 @@
-"""The reproduction report of seed 001 (Moffat and Mackenzie, JASIST 2024): regenerated, key verdicts re-derived.
+"""The reproduction report of Moffat and Mackenzie, JASIST 2024: regenerated, key verdicts re-derived.
 
 Every expected value here comes from the paper's text or from a slow oracle
 written in this file (Rules 1-2 closed by Warshall's algorithm on the

@@ -1,4 +1,4 @@
-"""Reproduction reports: the framework, every committed report regenerated, and seeds 003/000 checked."""
+"""Reproduction reports: the framework, every committed report regenerated, and Ferrante et al. (2019; 2020) checked."""
 from __future__ import annotations
 
 import functools
@@ -76,7 +76,7 @@ def test_cli_writes_report_atomically_into_the_folder(tmp_path, capsys):
 
 
 # --- every committed report regenerates byte for byte -------------------------------
-# (seeds 001, 002, 004: in tests/papers/test_repro_moffat.py, test_repro_ferro.py, test_repro_giner.py, which
+# (moffat2024, ferro2018, giner2023: in tests/papers/test_repro_moffat.py, test_repro_ferro.py, test_repro_giner.py, which
 # build those reports once for their own checks too)
 
 
@@ -98,7 +98,7 @@ def test_committed_report_regenerates_identically(key, figdir):
             assert (REPORTS / fig).exists()
 
 
-# --- seeds 003 / 000: verdicts against independent oracles --------------------------
+# --- Ferrante et al. (2019; 2020): verdicts against independent oracles --------------------------
 
 
 def _paper_set_order(n: int, c: int) -> list[tuple]:

@@ -1,4 +1,4 @@
-"""``workbench conformance`` / ``wb.conformance``: external implementations against the exact definitions (SPEC 7).
+"""``workbench conformance`` / ``wb.conformance``: external implementations against the exact definitions (docs/howto/conformance.md).
 
 Honest tests: a planted bug is found with the smallest witness and its cause,
 a tie rule that differs from trec_eval's is named, pytrec_eval conforms where

@@ -2,7 +2,7 @@
 
 The oracle is written here from the module docstring's definitions: plain
 loops over every run of ``{0..c}^N`` (filtered by the topic), measure values
-as Fractions from the SPEC section 4 formulas (nDCG, with logarithms, from
+as Fractions from the docs/reference/measures.md formulas (nDCG, with logarithms, from
 ``Measure.value`` and compared through sympy), and each constraint as the
 quantified statement itself.  Every verdict of the module is compared with
 the oracle on binary spaces (depths 1-5) and 3-grade spaces (depths 1-5),
@@ -26,7 +26,7 @@ from workbench.property.amigo import amigo_properties, closeness_threshold, deep
 from workbench.space.runs import Gains, Topic
 
 # ---------------------------------------------------------------------------
-# oracle measures (SPEC section 4), one run at a time
+# oracle measures (docs/reference/measures.md), one run at a time
 
 
 def rel(g):

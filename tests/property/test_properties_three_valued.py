@@ -103,7 +103,7 @@ def test_deepness_threshold_without_a_bound_on_m_is_unknown():
 
 
 def err_oracle(run, gains) -> Fraction:
-    """ERR = sum_i (1/i) x_i prod_(j<i) (1 - x_j), x = (2^g - 1) / 2^g_max (SPEC section 4), in Fractions."""
+    """ERR = sum_i (1/i) x_i prod_(j<i) (1 - x_j), x = (2^g - 1) / 2^g_max (docs/reference/measures.md), in Fractions."""
     total, stay = Fraction(0), Fraction(1)
     for i, grade in enumerate(run, 1):
         x = Fraction(2 ** int(gains(grade)) - 1, 2 ** int(gains.gmax))

@@ -3,7 +3,7 @@
 Under a topic with ``n_j`` documents of grade ``j`` only runs with at most
 ``n_j`` documents of grade ``j`` are considered, and the unrestricted runs are
 not checked besides.  The oracles here enumerate the runs and score them with
-their own few lines (RR, DCG, SBTO, RBTO as SPEC section 4 defines them), not
+their own few lines (RR, DCG, SBTO, RBTO as docs/reference/measures.md defines them), not
 with the workbench's measures.
 """
 from __future__ import annotations
@@ -109,7 +109,7 @@ def dcg(run, gains) -> Fraction | float:
 def sbto(run) -> int:
     s = sorted(run, reverse=True)
     n = len(s)
-    return sum(math.comb(g + n - j, n - j + 1) for j, g in enumerate(s, 1))  # seed 003 eq. 2-3, 1-based j
+    return sum(math.comb(g + n - j, n - j + 1) for j, g in enumerate(s, 1))  # Ferrante et al. (2019), eq. 2-3, 1-based j
 
 
 def rbto(run, c) -> int:

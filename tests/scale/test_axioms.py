@@ -1,4 +1,4 @@
-"""Difference-structure axioms (seed 003 Def. 1) against a literal brute-force oracle.
+"""Difference-structure axioms (Ferrante, Ferro and Pontarollo 2019, Def. 1) against a literal brute-force oracle.
 
 The oracle quantifies over every tuple of elements exactly as Definition 1 is
 written; it knows nothing of sorted values, differences, matrix products or
@@ -413,7 +413,7 @@ def test_large_rank_function_uses_the_lemma():
 
 
 # ---------------------------------------------------------------------------
-# the intrinsic interval transformation (seed 004)
+# the intrinsic interval transformation (Giner 2023)
 # ---------------------------------------------------------------------------
 
 def random_blocks():

@@ -5,7 +5,7 @@ slow oracle (classify by enumeration): on every case below both must find a
 violation or neither, every pair found must re-check exactly (here, with the
 order's compare and the measure's exact values), and an SMT "none" must agree
 with classify.  An enumeration that finds nothing answers "unknown" with what
-it searched: it settles those depths only.  Beyond enumeration (depth 30) the known answers of seed 003 are
+it searched: it settles those depths only.  Beyond enumeration (depth 30) the known answers of Ferrante, Ferro and Pontarollo (2019) are
 checked.
 """
 from __future__ import annotations

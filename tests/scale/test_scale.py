@@ -153,13 +153,13 @@ def test_intrinsic_category_matches_definition_on_all_values():
         assert result.intrinsic.category == expected, name
 
 
-# --- seed 003 sec. 4-5, re-derived at enumerable depths ------------------
+# --- Ferrante et al. (2019), sec. 4-5, re-derived at enumerable depths ------------------
 
 
 @pytest.mark.parametrize("depth", range(1, 7))
 @pytest.mark.parametrize("name,topic", [("P", None), ("R", (4,)), ("F", (3,)), ("SBTO", None)])
 def test_seed003_binary_set_measures_are_interval(name, topic, depth):
-    """Seed 003 sec. 4.1: P, R, F (and SBTO) are interval scales on binary set-based runs."""
+    """Ferrante et al. (2019), sec. 4.1: P, R, F (and SBTO) are interval scales on binary set-based runs."""
     m = parse_measure(name)
     space = set_space(depth, 1, Topic(topic) if topic else None)
     assert classify(m, get_order("set"), space).verdict == "interval"
@@ -167,7 +167,7 @@ def test_seed003_binary_set_measures_are_interval(name, topic, depth):
 
 @pytest.mark.parametrize("name", ["gP", "gR"])
 def test_seed003_graded_set_measures_not_ordinal(name):
-    """Seed 003 sec. 4.2: gP, gR are not ordinal on graded set-based runs (for N large enough).
+    """Ferrante et al. (2019), sec. 4.2: gP, gR are not ordinal on graded set-based runs (for N large enough).
 
     The engine finds the smallest depth at which the verdict is ``violated``
     and checks the witness is the shape the paper describes (many grade-1
@@ -186,7 +186,7 @@ def test_seed003_graded_set_measures_not_ordinal(name):
 
 @pytest.mark.parametrize("depth", range(1, 9))
 def test_seed003_rbp_half_is_interval_on_rank_order(depth):
-    """Seed 003 sec. 5: binary RBP at p = 1/2 is an interval scale (RBTO up to scale)."""
+    """Ferrante et al. (2019), sec. 5: binary RBP at p = 1/2 is an interval scale (RBTO up to scale)."""
     result = classify(parse_measure("RBP(p=0.5)"), get_order("rank"), rank_space(depth))
     assert result.verdict == "interval"
 
@@ -194,14 +194,14 @@ def test_seed003_rbp_half_is_interval_on_rank_order(depth):
 @pytest.mark.parametrize("p", ["1/3", "1/4", "2/5", "49/100"])
 @pytest.mark.parametrize("depth", range(2, 8))
 def test_seed003_rbp_below_half_is_ordinal(p, depth):
-    """Seed 003 sec. 5: binary RBP with p < 1/2 is ordinal, not interval."""
+    """Ferrante et al. (2019), sec. 5: binary RBP with p < 1/2 is ordinal, not interval."""
     result = classify(parse_measure(f"RBP(p={p})"), get_order("rank"), rank_space(depth))
     assert result.verdict == "ordinal"
     assert result.gap_witness is not None
 
 
 def test_seed003_rbp_above_half_not_ordinal_only_when_deep_enough_disagrees_with_paper():
-    """DISAGREES with seed 003 sec. 5 as literally stated ("RBP for p > 1/2 is
+    """DISAGREES with Ferrante et al. (2019), sec. 5 as literally stated ("RBP for p > 1/2 is
     not an ordinal scale"): at a fixed depth N, RBP(p) is ordinal on the rank
     order for 1/2 < p < p_N, where p_N solves p + ... + p^(N-1) = 1.
 
@@ -222,7 +222,7 @@ def test_seed003_rbp_above_half_not_ordinal_only_when_deep_enough_disagrees_with
 
 
 def test_seed003_grbp_interval_at_one_over_c_plus_one():
-    """Seed 003 sec. 5: gRBP with g = delta is interval at p = G/(G+1) = 1/(c+1)."""
+    """Ferrante et al. (2019), sec. 5: gRBP with g = delta is interval at p = G/(G+1) = 1/(c+1)."""
     for grades in (2, 3):
         g = Gains.default(grades)
         p = g.smallest_gap / (1 + g.smallest_gap)
@@ -232,7 +232,7 @@ def test_seed003_grbp_interval_at_one_over_c_plus_one():
 
 
 def test_seed003_grbp_not_interval_with_non_delta_gains():
-    """Seed 003 sec. 5: with gains not proportional to delta, gRBP at p = G/(G+1) is not interval."""
+    """Ferrante et al. (2019), sec. 5: with gains not proportional to delta, gRBP at p = G/(G+1) is not interval."""
     g = Gains.parse("0,1,3")
     p = g.smallest_gap / (1 + g.smallest_gap)
     result = classify(parse_measure(f"gRBP(p={p})"), get_order("rank"), rank_space(3, 2), g)
@@ -240,7 +240,7 @@ def test_seed003_grbp_not_interval_with_non_delta_gains():
 
 
 def test_seed003_counterexample_runs_of_sec5():
-    """Seed 003 sec. 5: r = (1,0,2,0,1) < s = (1,1,0,0,0) in the rank order, yet
+    """Ferrante et al. (2019), sec. 5: r = (1,0,2,0,1) < s = (1,1,0,0,0) in the rank order, yet
     DCG_2, ERR, AP (lenient, topic with enough documents) score r higher; and
     gRBP_p scores r higher for p above the real root of 2p^2 + p^4 = p, near 0.454."""
     r, s = (1, 0, 2, 0, 1), (1, 1, 0, 0, 0)

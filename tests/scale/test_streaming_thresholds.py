@@ -2,7 +2,7 @@
 
 Two checks:
 
-* the whole ThresholdTable (its SPEC section 6 JSON, witnesses and
+* the whole ThresholdTable (its docs/reference/cli.md JSON, witnesses and
   certificates included) is the same for tiny blocks (1, 2, 3, 7 runs) as
   for one block holding the whole space, over several measures, orders,
   depths and a topic;
@@ -81,7 +81,7 @@ def naive_covers(order, runs, gains):
 
 
 def naive_verdict(measure, param, order, space, gains, q):
-    """``(verdict, witness pairs)`` at the rational ``q`` by the definition (SPEC section 3)."""
+    """``(verdict, witness pairs)`` at the rational ``q`` by the definition (docs/theory/scales.md)."""
     runs = list(space)
     m = parse_measure(measure).with_params(**{param: q})
     value = [m.value(r, gains, space.topic) for r in runs]

@@ -183,7 +183,7 @@ def test_rbp_dominance_regions_agree_with_classify(depth):
 
 
 def rbp(run):
-    """RBP written out from its definition (SPEC sec. 4), independently of the workbench."""
+    """RBP written out from its definition (docs/reference/measures.md), independently of the workbench."""
     return sympy.expand((1 - p) * sum(p**i * g for i, g in enumerate(run)))
 
 

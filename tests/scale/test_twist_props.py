@@ -1,4 +1,4 @@
-"""Seed 002 Prop. 1-3 beyond the enumerated scope of proofs/24-32, and the `bounds` proof method.
+"""Ferro, Silvello, Keskustalo, Pirkola and Järvelin (2016), Prop. 1-3 beyond the enumerated scope of proofs/24-32, and the `bounds` proof method.
 
 The oracle here is written from the paper, independent of workbench.measures.twist:
 the ideal run (Def. 12), the full-scale run as the ideal run reversed
@@ -77,7 +77,7 @@ def rho(run, counts, strict=False):
 
 
 def top_grade(counts):
-    """max(REL): the highest grade with documents (seed 002 footnote 8)."""
+    """max(REL): the highest grade with documents (Ferro et al. 2016, footnote 8)."""
     return max(g for g, n in enumerate(counts, start=1) if n)
 
 
@@ -326,6 +326,6 @@ def test_bounds_rejects_a_malformed_scope(change, error):
 
 
 def test_bounds_scope_missing_a_key_is_a_claim_file_error():
-    claim = Claim("x", "s", "seed 002", "proved", "bounds", {k: v for k, v in BASE.items() if k != "part"})
+    claim = Claim("x", "s", "Ferro et al. (2016)", "proved", "bounds", {k: v for k, v in BASE.items() if k != "part"})
     with pytest.raises(ClaimFileError, match="part"):
         settle(claim)

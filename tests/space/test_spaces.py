@@ -1,4 +1,4 @@
-"""Tests of workbench.space.spaces against slow, obvious oracles (SPEC section 1-2)."""
+"""Tests of workbench.space.spaces against slow, obvious oracles (docs/theory/runs.md and docs/theory/orders.md)."""
 from __future__ import annotations
 
 import itertools
@@ -40,7 +40,7 @@ def oracle(kind, depth, grades, topic=None):
     }
     runs = [r for r in runs if within_topic(r, topic)]
 
-    def set_key(r):  # SPEC sec. 2: counts (n_c, ..., n_1), highest grade decides, fewer is lower
+    def set_key(r):  # docs/theory/orders.md: counts (n_c, ..., n_1), highest grade decides, fewer is lower
         return tuple(r.count(j) for j in range(grades, 0, -1))
 
     return sorted(runs, key=set_key)
@@ -67,7 +67,7 @@ def make(kind, depth, grades, t):
 
 
 def sbto(run):
-    """Seed 003 eq. 2-3: sum_j C(delta(r_j) + N - j, N - j + 1) over the sorted run."""
+    """Ferrante et al. (2019), eq. 2-3: sum_j C(delta(r_j) + N - j, N - j + 1) over the sorted run."""
     n = len(run)
     r = sorted(run, reverse=True)
     return sum(math.comb(r[j - 1] + n - j, n - j + 1) for j in range(1, n + 1))
@@ -125,7 +125,7 @@ def test_blocks_reassemble(kind, depth, grades, t, block_size):
 @pytest.mark.parametrize("depth", range(1, 8))
 @pytest.mark.parametrize("grades", [1, 2, 3, 4])
 def test_sbto_is_rank_of_set_order(depth, grades):
-    """Seed 003 eq. 2-3 against the enumeration of the set order."""
+    """Ferrante et al. (2019), eq. 2-3 against the enumeration of the set order."""
     sp = set_space(depth, grades)
     for i, r in enumerate(oracle("set", depth, grades)):
         assert sbto(r) == i == sp.index(r)
