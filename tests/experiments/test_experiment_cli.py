@@ -439,6 +439,7 @@ def test_study_passes_its_options_to_run_study(capsys, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "workbench.papers.study", types.SimpleNamespace(run_study=run_study))
     monkeypatch.setenv("WORKBENCH_DATA", str(tmp_path))
     (tmp_path / "robust03").mkdir()
+    (tmp_path / "robust03" / "qrels.txt").write_text("")                # the layout WORKBENCH_DATA must hold
     (tmp_path / "rep").mkdir()
     code, out, err = run_cli(capsys, "study", "--reports", tmp_path / "rep", "--repetitions", "2",
                              "--bootstrap", "30", "--seed", "4")
