@@ -30,3 +30,16 @@ def test_parsed_roots_and_readable_values_name_the_users_variable():
         assert str(alpha).startswith("root(p**3 - 5, ")
         shown = show_values([alpha.sympy() ** 2, 1 / alpha.sympy()])
         assert all("T" not in s for s in shown) and shown[-1].startswith("p = root(p**3 - 5,")
+
+
+def test_a_threshold_endpoint_prints_in_its_own_variable_after_another_was_printed():
+    # the printed-endpoint cache of thresholds tables: the same root in q (another measure's parameter,
+    # printed first) and in p are equal CRootOf objects, yet each table prints its own variable
+    from workbench.scale.thresholds import _printed
+
+    p, q = sympy.Symbol("p"), sympy.Symbol("q")
+    in_q = crootof(sympy.Poly(q**2 - 11, q), 1)
+    in_p = crootof(sympy.Poly(p**2 - 11, p), 1)
+    assert in_q == in_p  # sympy's equality ignores the variable: the reason the cache keys by it
+    assert _printed(in_q)[0] == "CRootOf(q**2 - 11, 1)"
+    assert _printed(in_p)[0] == "CRootOf(p**2 - 11, 1)"

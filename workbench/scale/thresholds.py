@@ -158,7 +158,8 @@ def _printed(v) -> tuple[str, float | None]:
         return str(v), float(v)
     if not isinstance(v, sympy.CRootOf):
         return exact_str(v), to_float(v)
-    if v not in _PRINTED:
+    key = (v, v.poly.gens)  # CRootOf compares equal across variable names; its printed form does not
+    if key not in _PRINTED:
         if len(_PRINTED) > 4096:
             _PRINTED.clear()
 
@@ -167,8 +168,8 @@ def _printed(v) -> tuple[str, float | None]:
             x = None if not math.isfinite(x) or x == 0 else x
         except (ValueError, TypeError):  # pragma: no cover - not a real root: the general conversion decides
             x = to_float(v)
-        _PRINTED[v] = (crootof_text(v), x)
-    return _PRINTED[v]
+        _PRINTED[key] = (crootof_text(v), x)
+    return _PRINTED[key]
 
 
 @dataclass(frozen=True)
