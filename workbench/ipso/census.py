@@ -42,6 +42,7 @@ from workbench.errors import BadGainsError, WorkbenchError
 from workbench.space.runs import Gains, check_depth
 from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 from workbench.core.display import grades_text, html_table, short_int
+from workbench.core.frames import frame
 
 __all__ = ["Census", "census", "brute_census", "PAPER_TABLE2", "table2_rows", "table2_markdown"]
 
@@ -127,6 +128,30 @@ class Census:
         for key in ("equal", "ni", "ns", "nonsep"):
             out[f"{key}_fraction"] = _float_fraction(getattr(self, key), self.pairs)
         return out
+
+    def to_frame(self):
+        """The counts as a pandas DataFrame: one row per category, indexed by it.
+
+        Columns: ``pairs`` (the exact count, a Python int however long),
+        ``fraction`` (the exact share of all ordered pairs, a Fraction) and
+        ``fraction_float`` beside it.
+
+        >>> census(3).to_frame()  # doctest: +NORMALIZE_WHITESPACE
+                  pairs fraction  fraction_float
+        category
+        equal         8      1/8        0.125000
+        ni           27    27/64        0.421875
+        ns           27    27/64        0.421875
+        nonsep        2     1/32        0.031250
+
+        References
+        ----------
+        Moffat and Mackenzie (2024), Table 2 (the shares of SERP pairs).
+        """
+        rows = [{"category": key, "pairs": getattr(self, key), "fraction": self.fraction(key),
+                 "fraction_float": _float_fraction(getattr(self, key), self.pairs)}
+                for key in ("equal", "ni", "ns", "nonsep")]
+        return frame(rows, ["category", "pairs", "fraction", "fraction_float"], index="category")
 
     def _head(self) -> str:
         return (f"depth {self.depth}, {grades_text(self.grades)}, gains {self.gains}: "

@@ -26,6 +26,7 @@ from workbench.errors import BadDepthError, BadRunError
 from workbench.core.budget import check_memory
 from workbench.space.runs import Gains, format_run, parse_run
 from workbench.core.display import bold, html_table
+from workbench.core.frames import frame
 from workbench.order.orders import get_order
 
 __all__ = ["CATEGORIES", "IpsoComparison", "compare", "category_of"]
@@ -173,6 +174,28 @@ class IpsoComparison:
         docs/theory/runs.md (grades).
         """
         return self.gains.grades > 1
+
+    def to_frame(self):
+        """The comparison depth by depth as a pandas DataFrame, indexed by depth ``1..k``.
+
+        Columns: each run's grade at that rank (``grade_a``, ``grade_b``), the
+        exact prefix sums of gains up to it (``prefix_a``, ``prefix_b``,
+        Fractions) and the category of the two prefixes (the ``trace``).
+
+        >>> compare("100", "011").to_frame()  # doctest: +NORMALIZE_WHITESPACE
+               grade_a  grade_b prefix_a prefix_b category
+        depth
+        1            1        0        1        0       ni
+        2            0        1        1        1       ni
+        3            0        1        1        2   nonsep
+
+        References
+        ----------
+        Moffat and Mackenzie (2024), Fig. 4 (the category at every depth).
+        """
+        rows = [{"depth": i + 1, "grade_a": self.run_a[i], "grade_b": self.run_b[i], "prefix_a": self.prefix_a[i],
+                 "prefix_b": self.prefix_b[i], "category": self.trace[i]} for i in range(self.depth)]
+        return frame(rows, ["depth", "grade_a", "grade_b", "prefix_a", "prefix_b", "category"], index="depth")
 
     def to_json(self) -> dict:
         """JSON object (docs/reference/cli.md keys ``category`` and ``trace`` first).

@@ -64,6 +64,7 @@ import numpy as np
 
 from workbench.errors import UndecidedComparisonError, WorkbenchError
 from workbench.core.exact import ValueBlock, exact_str
+from workbench.core.frames import frame
 from workbench.data.exact_scores import dense_ranks
 from workbench.measures.names import parse_measure
 from workbench.space.runs import Gains, Topic, format_run
@@ -334,6 +335,33 @@ class Conformance:
             "cause": None if self.witness is None else self.witness.cause.cause,
             "errors": list(self.errors), "undefined_values": self.undefined_values, "scope": self.scope,
         }
+
+    def to_frame(self):
+        """The counts as a pandas DataFrame: one row per score layout, the generated cases and the total.
+
+        Indexed by ``part`` (each layout's name, ``generated``, ``total``);
+        the columns are the keys of the counts in ``to_json()`` (``cells``,
+        ``agree``, ``disagree``, ``no_value``, ``undefined``,
+        ``max_abs_diff``, ``max_ulp_diff``, ``order_reversed``,
+        ``ties_broken``, ``ties_made``, ``undecided_pairs``).
+
+        Examples
+        --------
+        >>> import workbench as wb
+        >>> f = wb.conformance("pytrec_eval:P_2", "P@2", depth=2, examples=0).to_frame()
+        >>> f.index.tolist()
+        ['distinct', 'tied', 'float32-ties', 'paired-ties', 'generated', 'total']
+        >>> f.loc["total", ["cells", "agree", "disagree"]].tolist()
+        [24, 24, 0]
+
+        References
+        ----------
+        docs/howto/conformance.md.
+        """
+        parts = [(name, tally) for name, tally in self.layouts.items()]
+        parts += [("generated", self.generated), ("total", self.total)]
+        rows = [{"part": name, **tally.to_json()} for name, tally in parts]
+        return frame(rows, ["part", *Tally().to_json()], index="part")
 
     def _repr_html_(self) -> str:
         rows = "".join(f"<tr><td>{k}</td><td>{v.cells}</td><td>{v.agree}</td><td>{v.max_abs:.3g}</td>"

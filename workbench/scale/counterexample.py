@@ -68,6 +68,7 @@ from workbench.space.setting import Setting, SettingFields
 from workbench.scale.smt import SMT_MAX_DEPTH, decide_depth, rational_candidates
 from workbench.core.algebraic import compare_reals, from_crootof, rational_between
 from workbench.core.display import Markup, bold, cell, code, grades_text, html_fields
+from workbench.core.frames import frame
 from workbench.core.executors import (
     DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, probe_scheduler,
 )
@@ -248,6 +249,30 @@ class Counterexample(SettingFields):
             "undecided_depths": list(self.undecided_depths),
             "seconds": round(self.seconds, 6),
         }
+
+    def to_frame(self):
+        """The pair as a pandas DataFrame: rows ``lower`` and ``upper`` (none when nothing was found).
+
+        Columns: ``run`` (as the command line writes it), ``value`` (exact)
+        and ``value_float``; ``lower`` precedes ``upper`` in the order, yet
+        scores above it.
+
+        >>> find_counterexample("RBP(p=0.6)", "rank", max_depth=8).to_frame()  # doctest: +NORMALIZE_WHITESPACE
+                run    value  value_float
+        role
+        lower  0111  294/625        0.4704
+        upper  1000      2/5        0.4000
+        >>> len(find_counterexample("P", "dominance", max_depth=2).to_frame())
+        0
+
+        References
+        ----------
+        docs/theory/scales.md (witnesses).
+        """
+        rows = [] if self.lower is None else [
+            {"role": role, "run": format_run(run), "value": value, "value_float": to_float(value)}
+            for role, run, value in (("lower", self.lower, self.lower_value), ("upper", self.upper, self.upper_value))]
+        return frame(rows, ["role", "run", "value", "value_float"], index="role")
 
     def _where(self) -> str:
         return (f"{self.measure} on the {self.order} order, {grades_text(self.grades)}, gains {self.gains}"
