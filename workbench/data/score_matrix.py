@@ -142,7 +142,7 @@ def resolve_measure(name: str):
     ----------
     ir_measures measure syntax; trec_eval measure names.
     """
-    # a peer library, slow to load; only what it scores uses it
+    # ir_measures is slow to load; only scoring with it needs it
     import ir_measures
 
     text = str(name).strip()
@@ -187,7 +187,7 @@ def _ir_supported(text: str, measure):
     ----------
     ir_measures ``DefaultPipeline`` (``FallbackProvider``: the first available provider that supports a measure).
     """
-    # a peer library, slow to load; only what it scores uses it
+    # ir_measures is slow to load; only scoring with it needs it
     import ir_measures
 
     missing = []
@@ -576,7 +576,7 @@ class ScoreMatrix:
 
 def _ir_floats(judged: JudgedRuns, qrels: dict, ims: list) -> list[np.ndarray]:
     """trec_eval floats of ir_measures measures: ``T x S`` per measure, 0 where a run has no ranking."""
-    # a peer library, slow to load; only what it scores uses it
+    # ir_measures is slow to load; only scoring with it needs it
     import ir_measures
 
     binary = judged.view == "binary"

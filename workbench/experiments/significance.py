@@ -194,7 +194,7 @@ def anova_tukey(values, systems: Sequence[str], alpha: float = 0.05) -> Multiple
     ----------
     Ferrante et al., IRJ 2020, sec. 5.3; Tukey (1949).
     """
-    # scipy.stats is slow to load (~1 s); only the statistical tests use it
+    # scipy.stats is slow to load (~1 s); only these statistics use it
     from scipy import stats
 
     arr, names = check_score_matrix(values, systems)
@@ -226,7 +226,7 @@ def pooled_ranks(values) -> tuple[np.ndarray, float]:
     ----------
     Kruskal and Wallis (1952), tie correction; Ferrante et al. (2020), sec. 5.3.
     """
-    # scipy.stats is slow to load (~1 s); only the statistical tests use it
+    # scipy.stats is slow to load (~1 s); only these statistics use it
     from scipy import stats
 
     arr = np.asarray(values, dtype=np.float64)
@@ -270,7 +270,7 @@ def kruskal_tukey(values, systems: Sequence[str], alpha: float = 0.05) -> Multip
     ----------
     Ferrante et al., IRJ 2020, sec. 5.3; Kruskal and Wallis (1952); Dunn (1964).
     """
-    # scipy.stats is slow to load (~1 s); only the statistical tests use it
+    # scipy.stats is slow to load (~1 s); only these statistics use it
     from scipy import stats
 
     arr, names = check_score_matrix(values, systems)

@@ -118,7 +118,7 @@ class _GainEvaluator:
     """AP@N, nDCG@N (pytrec_eval) and RBP(0.8) (cwl_eval) by ir_measures, on the top-N rankings."""
 
     def __init__(self, qrels: dict, depth: int):
-        # a peer library, slow to load; only what it scores uses it
+        # ir_measures is slow to load; only scoring with it needs it
         import ir_measures
         from ir_measures import AP, RBP, nDCG
 

@@ -91,7 +91,7 @@ def metric_tests(values_a, values_b, alpha: float = 0.05) -> dict[str, PairedTes
     ----------
     Moffat and Mackenzie (2024), sec. 4 and Fig. 7; scipy.stats.ttest_rel, wilcoxon, binomtest.
     """
-    # scipy.stats is slow to load (~1 s); only the statistical tests use it
+    # scipy.stats is slow to load (~1 s); only these statistics use it
     from scipy.stats import binomtest, rankdata, ttest_rel, wilcoxon
 
     a, b = np.asarray(values_a, float), np.asarray(values_b, float)

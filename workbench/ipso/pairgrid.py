@@ -250,7 +250,7 @@ def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float | None:
     Kendall, "The treatment of ties in ranking problems", Biometrika 1945
     (tau-b); Moffat and Mackenzie (2024), sec. 3.3 (Fig. 3 correlations).
     """
-    # scipy.stats is slow to load (~1 s); only the statistical tests use it
+    # scipy.stats is slow to load (~1 s); only these statistics use it
     from scipy.stats import kendalltau
 
     x, y = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)

@@ -193,7 +193,7 @@ def sign_test(ni: int, ns: int, alpha: float = 0.05) -> SignTest:
     ----------
     Moffat and Mackenzie (2024), sec. 3.5 (81 ns vs 109 ni topics, p = 0.0499).
     """
-    # scipy.stats is slow to load (~1 s); only the statistical tests use it
+    # scipy.stats is slow to load (~1 s); only these statistics use it
     from scipy.stats import binomtest
 
     n = ni + ns
@@ -224,7 +224,7 @@ class _Evaluator:
     """ir_measures for the metrics (pytrec_eval; cwl_eval for binary RBP); workbench.measures.measure for graded RBP."""
 
     def __init__(self, qrels: dict, depth: int, view: View):
-        # a peer library, slow to load; only what it scores uses it
+        # ir_measures is slow to load; only scoring with it needs it
         import ir_measures
         from ir_measures import AP, RBP, RR, P, nDCG
 

@@ -317,7 +317,7 @@ class Z3Algebra(_Base):
     """
 
     def __init__(self, run: Sequence, gains: Gains, params: dict | None = None):
-        # z3 is slow to load; only the SMT proofs use it
+        # z3 is slow to load; only the SMT searches and proofs use it
         import z3
 
         self._z3 = z3

@@ -189,7 +189,7 @@ class ParamSpec:
         docs/design.md, "Parameters declare their domain once" (one declaration serves validation and SMT side
         conditions).
         """
-        # z3 is slow to load; only the SMT proofs use it
+        # z3 is slow to load; only the SMT searches and proofs use it
         import z3
 
         conds = []

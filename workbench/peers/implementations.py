@@ -147,7 +147,7 @@ def _pytrec_eval(text: str, label: str) -> Callable:
 
 
 def _ir_measures(text: str, label: str) -> Callable:
-    # a peer library, slow to load; only what it scores uses it
+    # ir_measures is slow to load; only scoring with it needs it
     import ir_measures
 
     try:

@@ -563,7 +563,7 @@ def axioms_smt(measure, order="rank", depth: int = 4, grades: int = 1, gains: Ga
     ----------
     Ferrante et al. (2019), Def. 1; docs/design.md, "Three-valued answers".
     """
-    # z3 is slow to load; only the SMT proofs use it
+    # z3 is slow to load; only the SMT searches and proofs use it
     import z3
 
     if isinstance(measure, str):

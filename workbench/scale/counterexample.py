@@ -724,7 +724,7 @@ def _rational_in(region, lo: Fraction, hi: Fraction) -> Fraction | None:
 
 def _smt_search(m, o, depths, g, topic, prange, timeout, start, step, base) -> Counterexample:
     """Each depth by :func:`workbench.scale.smt.decide_depth`; a ``sat`` pair is re-checked exactly."""
-    # z3 is slow to load; only the SMT proofs use it
+    # z3 is slow to load; only the SMT searches and proofs use it
     import z3
 
     c = g.grades

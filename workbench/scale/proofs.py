@@ -439,7 +439,7 @@ def settle_pair(scope: dict) -> Outcome:
 
 
 def _z3_unsat(build: Callable) -> tuple[bool, str]:
-    # z3 is slow to load; only the SMT proofs use it
+    # z3 is slow to load; only the SMT searches and proofs use it
     import z3
 
     s = z3.Solver()
