@@ -75,9 +75,9 @@ EXAMPLE = (3, 2, 2)  # pr, fr, hr counts of Ferro et al.'s (2016) example (RB = 
 
 
 def test_report_regenerates_identically(report, tmp_path_factory):
-    assert report_markdown(report) == (ROOT / "reports" / "ferro2018.md").read_text()
+    assert report_markdown(report) == (ROOT / "reports" / "ferro2016.md").read_text()
     figs = [fig for f in report.findings for fig in f.figures]
-    assert sorted(figs) == ["figures/ferro2018-archetypes.png", "figures/ferro2018-example-crp.png"]
+    assert sorted(figs) == ["figures/ferro2016-archetypes.png", "figures/ferro2016-example-crp.png"]
     for fig in figs:
         assert (ROOT / "reports" / fig).stat().st_size > 1000
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from math import comb
 from pathlib import Path
 
@@ -31,14 +32,22 @@ def figdir(tmp_path_factory):
 
 
 def test_paper_keys_and_the_papers_they_cite():
-    assert {p.key for p in PAPERS.values()} == {"ferrante2019", "moffat2024", "ferro2018", "giner2023"}
+    assert {p.key for p in PAPERS.values()} == {"ferrante2019", "moffat2024", "ferro2016", "giner2023"}
     sources = sorted(s for p in PAPERS.values() for s in p.sources)
     # every source paper has exactly one report, cited by its authors and year
     assert sources == ["Ferrante, Ferro and Losiouk (2020)", "Ferrante, Ferro and Pontarollo (2019)",
                        "Ferro, Silvello, Keskustalo, Pirkola and Järvelin (2016)", "Giner (2023)",
                        "Moffat and Mackenzie (2024)"]
+    bib = re.findall(r"(?m)^@\w+\{(\w+),", (REPORTS.parent / "docs" / "references.bib").read_text())
     for p in PAPERS.values():
         assert get_paper(p.key) is p
+        # a key is the first author and the year of its first source, and starts its bibliography key (ferro2016twist)
+        author, year = re.fullmatch(r"(\w+)\b.* \((\d{4})\)", p.sources[0]).groups()
+        assert p.key == author.lower() + year
+        assert any(k.startswith(p.key) for k in bib), p.key
+    # the Twist paper's old key, 2018, was not its year: refused, the line naming the right one
+    with pytest.raises(WorkbenchError, match=r"'ferro2018': unknown; .*, ferro2016 \(Ferro, Silvello"):
+        get_paper("ferro2018")
     for name in ("003", "3", "seed003"):  # numbers mean nothing to a reader: refused, the keys named
         with pytest.raises(WorkbenchError, match=f"'{name}': unknown; use all or one of ferrante2019"):
             get_paper(name)
@@ -76,7 +85,7 @@ def test_cli_writes_report_atomically_into_the_folder(tmp_path, capsys):
 
 
 # --- every committed report regenerates byte for byte -------------------------------
-# (moffat2024, ferro2018, giner2023: in tests/papers/test_repro_moffat.py, test_repro_ferro.py, test_repro_giner.py, which
+# (moffat2024, ferro2016, giner2023: in tests/papers/test_repro_moffat.py, test_repro_ferro.py, test_repro_giner.py, which
 # build those reports once for their own checks too)
 
 

@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
 
 
 def reproduce(
-    paper: str = typer.Argument("all", help="all or a paper key: ferrante2019, moffat2024, ferro2018, giner2023."),
+    paper: str = typer.Argument("all", help="all or a paper key: ferrante2019, moffat2024, ferro2016, giner2023."),
     reports: Path = typer.Option(Path("reports"), "--reports", help="Folder to write <paper>.md and figures/ into."),
     as_json: bool = JsonOpt,
 ) -> None:

@@ -40,7 +40,7 @@ from workbench.core.plotting import COLUMN_WIDTH, publication_style, pyplot, sav
 from workbench.data.trec import data_dir, read_qrels, read_run
 from workbench.experiments.twist_runs import TABLE2_COLUMNS, twist_table
 
-KEY = "ferro2018"
+KEY = "ferro2016"
 TITLE = "Ferro et al. (2016): the Twist measure, reproduced"
 NAMES = {"nr": 0, "pr": 1, "fr": 2, "hr": 3}
 #: Where the worked example is printed: the sections of the paper.

@@ -111,7 +111,7 @@ PAPERS: dict[str, Paper] = {
     for p in (
         Paper("ferrante2019", ("Ferrante, Ferro and Pontarollo (2019)", "Ferrante, Ferro and Losiouk (2020)"), "repro_ferrante"),
         Paper("moffat2024", ("Moffat and Mackenzie (2024)",), "repro_moffat"),
-        Paper("ferro2018", ("Ferro, Silvello, Keskustalo, Pirkola and Järvelin (2016)",), "repro_ferro"),
+        Paper("ferro2016", ("Ferro, Silvello, Keskustalo, Pirkola and Järvelin (2016)",), "repro_ferro"),
         Paper("giner2023", ("Giner (2023)",), "repro_giner"),
     )
 }
@@ -170,14 +170,14 @@ def _claim_witness(w) -> str:
 
 
 def get_paper(name: str) -> Paper:
-    """A paper by its key (``ferrante2019``, ``moffat2024``, ``ferro2018``, ``giner2023``).
+    """A paper by its key (``ferrante2019``, ``moffat2024``, ``ferro2016``, ``giner2023``).
 
     >>> get_paper("moffat2024").sources
     ('Moffat and Mackenzie (2024)',)
     >>> get_paper("004")
     Traceback (most recent call last):
     ...
-    workbench.errors.WorkbenchError: paper '004': unknown; use all or one of ferrante2019 (Ferrante, Ferro and Pontarollo (2019); Ferrante, Ferro and Losiouk (2020)), moffat2024 (Moffat and Mackenzie (2024)), ferro2018 (Ferro, Silvello, Keskustalo, Pirkola and Järvelin (2016)), giner2023 (Giner (2023))
+    workbench.errors.WorkbenchError: paper '004': unknown; use all or one of ferrante2019 (Ferrante, Ferro and Pontarollo (2019); Ferrante, Ferro and Losiouk (2020)), moffat2024 (Moffat and Mackenzie (2024)), ferro2016 (Ferro, Silvello, Keskustalo, Pirkola and Järvelin (2016)), giner2023 (Giner (2023))
     """
     if name in PAPERS:
         return PAPERS[name]
