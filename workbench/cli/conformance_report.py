@@ -8,7 +8,7 @@ input.
 
 References
 ----------
-Issue 23 part 2; :mod:`workbench.peers.real_runs`; NIST trec_eval;
+docs/howto/conformance.md; :mod:`workbench.peers.real_runs`; NIST trec_eval;
 pytrec_eval (Van Gysel and de Rijke, SIGIR 2018); ir_measures (MacAvaney et
 al., ECIR 2022); cwl-eval (Azzopardi, Thomas and Moffat, SIGIR 2019).
 """

@@ -30,8 +30,8 @@ from workbench.errors import TooLargeError, UndefinedMeasureError
 #: The most memory (bytes) one request may plan to use, unless the machine has less.
 MEMORY_CAP = 4 * 2**30
 #: The most seconds of estimated work one request may plan without consent: a short silent wait.  A longer
-#: request is refused with its estimate at once (issue 24: refused or answered within 2 s, not a minute of
-#: silence); ``--timeout SECONDS`` or ``$WORKBENCH_TIME_LIMIT`` allows more.
+#: request is refused with its estimate at once (refused or answered within 2 s, not a minute of silence;
+#: docs/reference/cli.md); ``--timeout SECONDS`` or ``$WORKBENCH_TIME_LIMIT`` allows more.
 TIME_CAP = 10.0
 
 

@@ -33,7 +33,7 @@ def sort_runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``values[order]`` where a new value starts, so ``values[order[new]]``
     are the distinct values in increasing order and ``order[new]`` the
     smallest index holding each.  (``np.unique`` on int64 is hash-based in
-    numpy 2.3+ and several times slower than this sort; issue 25.)
+    numpy 2.3+ and several times slower than this sort.)
 
     >>> order, new = sort_runs(np.array([3, 1, 3, 2]))
     >>> order.tolist(), new.tolist()

@@ -4,11 +4,12 @@
 definition through :class:`~workbench.measures.algebra.NumericAlgebra`, one
 :class:`~workbench.core.exact.ValueBlock` operation per rank position; at depth
 250 that is thousands of small exact operations per topic, which dominated the
-Robust 2003 study (issue 17).  Here the rational families are written once
-more as integer arithmetic over one common denominator (numpy ``int64`` where
-a bound allows it, Python integers beyond), and ``DCG`` rebuilds exactly the
-block the algebra builds (same coordinates, denominator, basis order and
-dtype), so its float read-out is unchanged too:
+Robust 2003 study (``workbench experiment study``).  Here the rational
+families are written once more as integer arithmetic over one common
+denominator (numpy ``int64`` where a bound allows it, Python integers
+beyond), and ``DCG`` rebuilds exactly the block the algebra builds (same
+coordinates, denominator, basis order and dtype), so its float read-out is
+unchanged too:
 
 * ``P = c / k``, ``R = c / RB``, ``F = 2 c / (k + RB)`` with ``c`` the count
   of relevant documents; ``gP = G / (k g_max)``, ``gR = G / RB_g`` with ``G``

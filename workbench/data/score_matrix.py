@@ -1,4 +1,4 @@
-"""Topics x systems score matrices of TREC runs, exact where the analysis allows (issue 7).
+"""Topics x systems score matrices of TREC runs, exact where the analysis allows (docs/howto/real-runs.md).
 
 :func:`score_matrices` judges every run once per topic and scores all
 requested measures from the same judged arrays: the workbench's measures

@@ -335,7 +335,7 @@ def decision_changes(mc1: MultipleComparison, mc2: MultipleComparison) -> Decisi
 
     References
     ----------
-    Ferrante et al., IRJ 2020, sec. 5.3; issue 7, part 6.
+    Ferrante et al., IRJ 2020, sec. 5.3; docs/howto/real-runs.md (``--transform``).
     """
     keys1 = [(p.a, p.b) for p in mc1.pairs]
     keys2 = [(p.a, p.b) for p in mc2.pairs]

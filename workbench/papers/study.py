@@ -1,4 +1,4 @@
-"""The Robust 2003 study (issue 7, part 8): Ferrante et al.'s (2020) Tables 1-4 and Fig. 1-2, Ferro et al.'s (2016) Tables 3-4 and Fig. 13-14.
+"""The Robust 2003 study: Ferrante et al.'s (2020) Tables 1-4 and Fig. 1-2, Ferro et al.'s (2016) Tables 3-4 and Fig. 13-14.
 
 :func:`run_study` scores the 17 TREC 2003 Robust runs once per (view, gains)
 group of measures, then runs the correlation, significance, pool-downsampling,
@@ -388,7 +388,7 @@ def run_study(data: Path, out: Path = Path("reports"), repetitions: int = 5, boo
 
     References
     ----------
-    Ferrante et al. (2020), sec. 5 (Tables 1-4, Fig. 1-2); Ferro et al. (2016), sec. "Experiments" (Tables 3-4, Fig. 13-14); issue 7.
+    Ferrante et al. (2020), sec. 5 (Tables 1-4, Fig. 1-2); Ferro et al. (2016), sec. "Experiments" (Tables 3-4, Fig. 13-14); docs/howto/real-runs.md.
     """
     workers = (os.cpu_count() or 1) if workers is None else workers
     for name, v, low in (("repetitions", repetitions, 1), ("bootstrap", bootstrap, 1), ("seed", seed, 0), ("depth", depth, 1),

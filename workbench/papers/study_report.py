@@ -373,8 +373,8 @@ def _sec_transform(c: dict) -> str:
     u = lambda r: r["unit"]["sig"][1].significant - r["sig"][1].significant  # noqa: E731
     claims = [_claim("the transformation keeps every topic's order and ties: topic-by-topic tau 1 with the original",
                      "Giner (2023), Sect. 4", kept, "all rows, both versions" if kept else "not all rows")]
-    claims += [_claim(f"on an interval scale the transformation ({v} version) changes no decision (issue 7 part 6's "
-                      "sanity check)", "Ferrante et al. (2019), eq. 2-6", not moved[v],
+    claims += [_claim(f"on an interval scale the transformation ({v} version) changes no decision (a sanity "
+                      "check of the transformation)", "Ferrante et al. (2019), eq. 2-6", not moved[v],
                       "no change" if not moved[v] else "decisions change for " + ", ".join(moved[v])) for v in vs]
     claims += [_claim("measures neither ordinal nor interval over-detect significant pairs under ANOVA: their interval "
                       "(unit) version detects fewer", "Ferrante et al. 2020, sec. 5.3.1, 5.3.2", all(u(r) < 0 for r in neither),
@@ -383,7 +383,7 @@ def _sec_transform(c: dict) -> str:
                       "Ferrante et al. 2020, sec. 5.3.2", all(u(r) > 0 for r in ordl), ", ".join(map(an, ordl)))]
     b, g = c["trims"]
     return "\n".join([
-        "## The interval transformation side by side (issue 7 part 6)\n",
+        "## The interval transformation side by side\n",
         "rank[m]: each score replaced by its position among the values the measure can attain on that topic at that "
         "depth (runs of the depth with at most as many documents of each grade as the topic has; "
         "`ScoreMatrix.transformed`, Giner's transformation, Giner (2023)). unit: the same positions divided by the "
@@ -455,7 +455,7 @@ def render(c: dict) -> str:
 
     References
     ----------
-    Ferrante et al. (2020), sec. 5; Ferro et al. (2016), sec. "Experiments"; issue 7 part 8.
+    Ferrante et al. (2020), sec. 5; Ferro et al. (2016), sec. "Experiments"; docs/howto/real-runs.md.
     """
     S, T = len(c["runs"]), len(c["mats"]["b:P"].topics)
     head = ["# Scale violations in real experiments: TREC 2003 Robust\n",

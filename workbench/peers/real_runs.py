@@ -1,4 +1,4 @@
-"""Conformance on real runs: every paired measure, per topic, workbench against its peers (issue 23 part 2).
+"""Conformance on real runs: every paired measure, per topic, workbench against its peers (docs/howto/conformance.md).
 
 Every pairing of :data:`workbench.peers.pairings.PAIRINGS` is compared
 cell by cell -- one cell is one (run, topic) -- on two collections:

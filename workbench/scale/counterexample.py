@@ -185,7 +185,7 @@ class Counterexample(SettingFields):
 
         References
         ----------
-        Issue 26 part 3: a verdict from a bounded search says what was searched.
+        docs/design.md (three-valued answers): a verdict from a bounded search says what was searched.
         """
         if not self.depths:
             return "no depth decided"

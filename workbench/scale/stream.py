@@ -375,7 +375,7 @@ def run_blocks(job: Job, size: int, block_size: int, executor=None, workers: int
         nonlocal total, pending
         total = s if total is None else total.merge(s)
         # consolidate once the newer tables outgrow twice the merged one: each merge triples the
-        # table, so about 1.5 n rows are merged in all (2.4 n when merging at once the size: issue 25);
+        # table, so about 1.5 n rows are merged in all (2.4 n if merged on reaching its size);
         # the unmerged tables never hold more rows than the runs seen, as the memory estimate assumes
         rest = sum(d.values.n for d in total.distinct[1:])
         if rest > max(2 * total.distinct[0].values.n if total.distinct else 0, 4 * block_size):

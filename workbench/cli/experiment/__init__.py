@@ -35,7 +35,7 @@ from workbench.cli.experiment import correlation, discrimination, downsampling, 
 experiment_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Studies on TREC runs (issue 7): correlation, significance, downsampling, discrimination, study.",
+    help="Studies on TREC qrels and runs: correlation, significance, downsampling, discrimination, study.",
 )
 
 
