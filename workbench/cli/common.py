@@ -85,12 +85,17 @@ def progress_bar(total: Optional[int] = None, label: str = "working", force: boo
     """
     from contextlib import ExitStack
 
+    from workbench.api.progress import Quiet
+
+    if not (stderr.is_terminal or force):
+        # no bar to draw: the reports go nowhere, and rich.progress (~30 ms to import) is not loaded
+        yield Quiet()
+        return
+
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    from rich.console import Console
-
     # asked for on a pipe or file: a terminal's rendering, redrawn twice a second, kept at the end
-    console = stderr if stderr.is_terminal or not force else Console(stderr=True, force_terminal=True)
+    console = stderr if stderr.is_terminal else Console(stderr=True, force_terminal=True)
     prog = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -99,7 +104,6 @@ def progress_bar(total: Optional[int] = None, label: str = "working", force: boo
         console=console,
         transient=stderr.is_terminal,
         refresh_per_second=2,
-        disable=not (stderr.is_terminal or force),
     )
 
     first_label, first_total = label, total
