@@ -41,7 +41,7 @@ def child(crossing: str, gains: bool) -> dict:
     import resource
     import tempfile
 
-    from workbench.ipso.trec_runs import data_dir
+    from workbench.data.trec import data_dir
     from workbench.data.trec import read_run
     from workbench.figures.twist_plots import effort_gain_figure
     from workbench.experiments.twist_runs import twist_table

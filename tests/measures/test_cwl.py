@@ -151,7 +151,7 @@ def test_names_and_domain():
 
 # ------------------------------------------------------------ cwl-eval on the Robust 2003 runs
 def _robust():
-    from workbench.ipso.trec_runs import data_dir
+    from workbench.data.trec import data_dir
 
     root = data_dir() / "robust03"
     if not (root / "qrels.txt").is_file():

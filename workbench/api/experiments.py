@@ -552,7 +552,7 @@ def robust_study(data=None, reports=Path("reports"), *, repetitions: int = 5, bo
     workbench.errors.WorkbenchError: data='no/such/folder': no such folder
     """
     from workbench.core.files import check_output_path
-    from workbench.ipso.trec_runs import data_dir
+    from workbench.data.trec import data_dir
     from workbench.papers.study import run_study
 
     reports = Path(reports)

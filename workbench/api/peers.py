@@ -36,9 +36,10 @@ def conformance_report(data: Optional[Path] = None, reports: Path | str = "repor
     """
     import time
 
-    from workbench.peers.real_runs import CHUNKS, build_report, default_data_dir, report_dict, write_reports
+    from workbench.data.trec import data_dir
+    from workbench.peers.real_runs import CHUNKS, build_report, report_dict, write_reports
 
-    root = Path(data) if data is not None else default_data_dir()
+    root = Path(data) if data is not None else data_dir()
     if not (root / "robust03" / "qrels.txt").is_file():
         raise WorkbenchError(f"{option('data', repr(str(root)))}: no robust03/qrels.txt there")
     if not Path(reports).is_dir():

@@ -59,7 +59,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 import numpy as np
@@ -68,7 +67,7 @@ from workbench.errors import WorkbenchError
 from workbench.core.budget import check_memory
 from workbench.space.runs import Gains, check_depth
 from workbench.data.adapters import as_qrels, named_run, run_list
-from workbench.data.trec import data_dir as _data_dir, topic_key as _topic_key, judge, require_common_topics
+from workbench.data.trec import topic_key as _topic_key, judge, require_common_topics
 from workbench.core.exact import to_float
 from workbench.core.table import Cell, Table
 from workbench.ipso.compare import compare
@@ -79,20 +78,6 @@ CATEGORIES = ("ni", "ns", "equal", "nonsep")
 SYMBOL = {"equal": "==", "ni": "ni", "ns": "ns", "nonsep": "**"}
 TIE = 1e-12
 Progress = Optional[Callable[[str, int, int], None]]
-
-
-def data_dir() -> Path:
-    """The real-data folder, ``$WORKBENCH_DATA`` (:func:`workbench.data.trec.data_dir`; refused in one line without it).
-
-    >>> import os
-    >>> from unittest import mock
-    >>> with mock.patch.dict(os.environ, {"WORKBENCH_DATA": ""}):
-    ...     data_dir()
-    Traceback (most recent call last):
-    ...
-    workbench.errors.MissingDataError: WORKBENCH_DATA is not set: set it to the folder that holds NIST's TREC 2003 Robust track data (robust03/qrels.txt and robust03/runs/input.*.gz), or pass the folder (--data)
-    """
-    return _data_dir()
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ from workbench.peers.pairings import (PAIRINGS, Pairing, Peers, ir_measures_prov
                                          top_grade)
 from workbench.data.ir_measures_provider import ir_measure, per_query_values
 from workbench.data.score_matrix import score_matrices
-from workbench.data.trec import data_dir, trec_order
+from workbench.data.trec import data_dir as robust_data_dir, trec_order
 from workbench.measures.families import FAMILIES
 from workbench.core.files import atomic_write
 
@@ -85,20 +85,6 @@ class Collection:
     name: str
     qrels: Mapping[str, Mapping[str, int]]
     runs: Mapping[str, Mapping[str, Sequence[tuple]]]
-
-
-def default_data_dir() -> Path:
-    """``$WORKBENCH_DATA`` holding ``robust03/`` (:func:`workbench.data.trec.data_dir`), refused in one line without it.
-
-    >>> import os
-    >>> from unittest import mock
-    >>> with mock.patch.dict(os.environ, {"WORKBENCH_DATA": ""}):
-    ...     default_data_dir()
-    Traceback (most recent call last):
-    ...
-    workbench.errors.MissingDataError: WORKBENCH_DATA is not set: set it to the folder that holds NIST's TREC 2003 Robust track data (robust03/qrels.txt and robust03/runs/input.*.gz), or pass the folder (--data)
-    """
-    return data_dir()
 
 
 def read_file_run(path: Path) -> dict[str, list[tuple[str, float]]]:
@@ -641,7 +627,7 @@ def build_report(data_dir: Optional[Path] = None, progress: Progress = None, rob
     each part ends.
     """
     chunks = CHUNKS if chunks is None else chunks
-    root = Path(data_dir) if data_dir else default_data_dir()
+    root = Path(data_dir) if data_dir else robust_data_dir()
     tasks: list[tuple] = []
     if robust:
         names = robust_run_names(root)
@@ -790,5 +776,4 @@ def write_reports(rep: Report, folder: Path) -> list[Path]:
 
 __all__ = ["TOLERANCE", "Collection", "robust_collection", "stress_collection", "Convention", "CONVENTIONS",
            "CONVENTIONS_BY_KEY", "workbench_values", "tie_statistics", "all_peer_values", "merge_reports", "Cell", "agrees", "classify", "Row", "Report",
-           "compare_collection", "build_report", "report_dict", "render_json", "render_markdown", "write_reports",
-           "default_data_dir"]
+           "compare_collection", "build_report", "report_dict", "render_json", "render_markdown", "write_reports"]
