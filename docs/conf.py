@@ -4,8 +4,8 @@ Build (offline, warnings as errors, as CI does)::
 
     python -m sphinx -W --keep-going -b html docs docs/_build
 
-Two local extensions in ``docs/_ext``: ``cli_reference`` hands the typer app to
-sphinx-click (the command-line reference is generated from the app itself) and
+Two local extensions in ``docs/_ext``: ``cli_reference`` walks the typer app's
+command tree and writes the command-line reference from it at every build, and
 ``gallery`` draws the Hasse diagrams of the gallery with the workbench's own API
 while the docs build.
 """
@@ -31,7 +31,6 @@ extensions = [
     "numpydoc",
     "sphinx.ext.mathjax",
     "sphinxcontrib.bibtex",
-    "sphinx_click",
     "cli_reference",
     "gallery",
 ]
