@@ -2,9 +2,11 @@
 
 Times two whole processes, ``workbench --help`` and a depth-4 ``classify``,
 for the working tree ("after") and for a git revision checked out beside it
-in a temporary ``git worktree`` ("before"), and a bare ``python -c pass``
-("bare") with the same interpreter and environment, alternating the three so
-that all see the same machine load.  The commands run as ``python -m
+in a temporary ``git worktree`` ("before"), a bare ``python -c pass``
+("bare") and ``python -c "import numpy"`` ("numpy", the floor of any command
+that computes: the classification works on numpy arrays) with the same
+interpreter and environment, alternating the four so that all see the same
+machine load.  The commands run as ``python -m
 workbench`` with the tree first on ``PYTHONPATH``, which works for the flat
 package of old revisions and for the subpackages of this one.  Each figure
 is the median of ``--repeat`` runs (wall time measured around the process
@@ -36,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,15 +61,22 @@ def environment(tree: Path, cache: Path | None) -> dict:
     return env
 
 
-def timed(tree: Path | None, args: list[str], cache: Path | None) -> tuple[float, float]:
-    """Run ``python -m workbench ARGS`` in ``tree`` (a bare ``python -c pass`` when ``tree`` is None).
+#: The reference processes: the interpreter alone, and the interpreter importing numpy.
+KERNELS = {"bare": "pass", "numpy": "import numpy"}
+
+
+def timed(tree: Path | str, args: list[str], cache: Path | None) -> tuple[float, float]:
+    """Run ``python -m workbench ARGS`` in ``tree``; for a name of :data:`KERNELS`, ``python -c`` that code instead.
 
     Returns (seconds, peak MiB) of that process.
     """
-    argv = [sys.executable, "-m", "workbench", *args] if tree is not None else [sys.executable, "-c", "pass"]
-    env = environment(tree if tree is not None else ROOT, cache)
+    if isinstance(tree, str):
+        argv, tree = [sys.executable, "-c", KERNELS[tree]], ROOT
+    else:
+        argv = [sys.executable, "-m", "workbench", *args]
+    env = environment(tree, cache)
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, cwd=tree or ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, env=env, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -135,7 +145,7 @@ def main() -> None:
         subprocess.run(["git", "worktree", "add", "--detach", str(old), args.before], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            trees: dict[str, Path | None] = {"before": old, "after": ROOT, "bare": None}
+            trees: dict[str, Path | str] = {"before": old, "after": ROOT, "bare": "bare", "numpy": "numpy"}
             settings = {"no bytecode cache": None, "bytecode cached": Path(tmp) / "pycache"}
             for setting, cache in settings.items():
                 for label, cmd in COMMANDS.items():
@@ -149,9 +159,10 @@ def main() -> None:
                             samples[k].append(timed(tree, cmd, caches[k]))
                     med = {k: (statistics.median(s for s, _ in v), statistics.median(m for _, m in v))
                            for k, v in samples.items()}
-                    rows.append((label, setting, med["before"], med["after"], med["bare"]))
+                    rows.append((label, setting, med["before"], med["after"], med["bare"], med["numpy"]))
                     print(f"{label} ({setting}): before {med['before'][0]:.3f} s, after {med['after'][0]:.3f} s, "
-                          f"bare python {med['bare'][0]:.3f} s ({med['after'][0] / med['bare'][0]:.1f}x)")
+                          f"bare python {med['bare'][0]:.3f} s ({med['after'][0] / med['bare'][0]:.1f}x), "
+                          f"import numpy {med['numpy'][0]:.3f} s")
             classify = COMMANDS['workbench classify "RBP(p=0.5)" --depth 4']
             breakdown = import_breakdown(ROOT, classify, Path(tmp) / "pycache" / "after", args.repeat)
         finally:
@@ -161,23 +172,26 @@ def main() -> None:
         "",
         f"Machine: {platform.machine()}, CPython {platform.python_version()}, {os.cpu_count()} cores. "
         f"Whole processes (`python -m workbench ...`), median of {args.repeat} runs each, wall time around the "
-        "process; before, after and a bare `python -c pass` (same interpreter and environment) alternated in one "
-        f"run. Before: revision `{args.before}` (the command line's modules importing one another, numpy and "
+        "process; before, after, a bare `python -c pass` and `python -c \"import numpy\"` (same interpreter and "
+        f"environment, the installed typer {version('typer')} for both trees) alternated in one run. "
+        f"Before: revision `{args.before}` (the command line's modules importing one another, numpy and "
         "rich's progress bars loaded by `--help`, sympy by every measure); after: this checkout (imports at the "
         "top of every library module; sympy and python-flint, which a small classify does not compute with, "
-        "imported on first use). No bytecode cache: every workbench module compiled at each start "
+        "imported on first use; typer below 0.29, which does not import pydantic; rich's progress bars imported "
+        "only when one is drawn). No bytecode cache: every workbench module compiled at each start "
         "(`PYTHONDONTWRITEBYTECODE=1`); bytecode cached: compiled modules kept (`PYTHONPYCACHEPREFIX`, warmed "
-        "by one untimed run). Target: the `classify` row under 12x the bare interpreter (after / bare). "
+        "by one untimed run). Target: the `classify` row under 12x the bare interpreter (after / bare); "
+        "`import numpy` is the floor of any command that computes (the classification works on numpy arrays). "
         "Command: `.venv/bin/python benchmarks/startup.py "
         f"--before {args.before} --repeat {args.repeat}`.",
         "",
         "| command | bytecode | before s | after s | before / after | bare python s | after / bare "
-        "| before peak MiB | after peak MiB |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| import numpy s | numpy / bare | before peak MiB | after peak MiB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for label, setting, (bs, bm), (as_, am), (ps, _) in rows:
+    for label, setting, (bs, bm), (as_, am), (ps, _), (ns, _) in rows:
         lines.append(f"| `{label}` | {setting} | {bs:.3f} | {as_:.3f} | {bs / as_:.2f}x | {ps:.3f} | "
-                     f"{as_ / ps:.1f}x | {bm:.0f} | {am:.0f} |")
+                     f"{as_ / ps:.1f}x | {ns:.3f} | {ns / ps:.1f}x | {bm:.0f} | {am:.0f} |")
     lines += [
         "",
         "## Where the `classify` start goes",
