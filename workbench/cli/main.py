@@ -346,9 +346,11 @@ def main(argv: Optional[list[str]] = None) -> None:
 def usage_message(exc: Exception) -> str:
     """One line for a usage error of typer's click, naming the value it refused.
 
-    Recent typer releases validate option values with pydantic, whose message
-    ("Input should be a valid integer") no longer quotes the value; the value
-    is then taken from the validation error and added.
+    typer 0.29 validates option values with pydantic, whose message ("Input
+    should be a valid integer") does not quote the value; the value is then
+    taken from the validation error and added.  (pyproject.toml keeps typer
+    below 0.29, whose pydantic import doubles the start-up of a small command;
+    the releases it allows quote the value themselves: "'x' is not a valid int".)
     """
     message = " ".join(exc.format_message().split())
     cause = exc.__cause__ or exc.__context__
