@@ -79,7 +79,7 @@ def test_ci_lints_and_type_checks_the_public_api():
     # .ci/run installs from scratch through the test extra, so the tools come from there
     assert "ruff" in test_extra and "mypy" in test_extra
     assert py["tool"]["ruff"]["lint"]["pydocstyle"]["convention"] == "numpy"
-    assert {"workbench/api.py", "workbench/errors.py"} <= set(py["tool"]["mypy"]["files"])
+    assert {"workbench/api", "workbench/errors.py"} <= set(py["tool"]["mypy"]["files"])
     ci = (ROOT / ".ci" / "run").read_text()
     assert ".venv/bin/ruff check" in ci and ".venv/bin/mypy" in ci
     assert ci.index(".venv/bin/mypy") < ci.index(".venv/bin/python -m pytest")
