@@ -65,8 +65,8 @@ comparison of differences), and for (3) on the whole ``m × m`` matrix
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, "An interval-like scale property for IR
-evaluation measures", SEBD 2019, sec. 2, Definition 1 and
+Ferrante, Ferro, Pontarollo, "A formal theory to determine scale
+properties of evaluation measures", SEBD 2019, sec. 2, Definition 1 and
 Theorem 1; Krantz, Luce, Suppes, Tversky, Foundations of Measurement I
 (1971), ch. 4; Giner 2023.
 """

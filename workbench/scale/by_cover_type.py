@@ -26,7 +26,7 @@ doubling for integer forms) and merges their sorted distinct values.
 
 References
 ----------
-Ferrante, Ferro and Pontarollo, "Towards meaningful statements in IR
+Ferrante, Ferro and Fuhr, "Towards meaningful statements in IR
 evaluation: mapping evaluation measures to interval scales", IEEE Access
 2021 (a measure is on a scale iff it respects every cover); Giner, "A
 comment to 'A general theory of IR evaluation measures'", 2023 (distinct

@@ -35,8 +35,8 @@ missing level shows as a failure of axiom i, completeness).
 
 References
 ----------
-Ferrante, Ferro, Pontarollo, "An interval-like scale property for IR
-evaluation measures", SEBD 2019, sec. 2, Definition 1 and
+Ferrante, Ferro, Pontarollo, "A formal theory to determine scale
+properties of evaluation measures", SEBD 2019, sec. 2, Definition 1 and
 Theorem 1; Krantz, Luce, Suppes, Tversky, Foundations of Measurement I
 (1971), ch. 4.
 """
