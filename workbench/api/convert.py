@@ -20,11 +20,11 @@ from contextvars import ContextVar
 from typing import Iterator
 
 from workbench.errors import (BadDepthError, BadGainsError, BadRunError, BadTopicError, TooLargeError,
-                              UnknownMeasureError, UnknownOrderError)
+                              UnknownMeasureError, UnknownOrderError, WorkbenchError)
 
 __all__ = ["as_int", "as_depth", "as_depths", "as_grades", "as_gains", "as_topic", "as_setting", "as_measure",
-           "as_order", "as_space", "as_runs", "as_range", "as_orders", "as_workers", "as_scheduler",
-           "as_connect_timeout", "as_measure_names", "option", "in_shell", "shell_spelling"]
+           "as_order", "as_space", "as_runs", "as_bounded", "as_gains_for", "as_range", "as_orders", "as_workers",
+           "as_scheduler", "as_connect_timeout", "as_measure_names", "option", "in_shell", "shell_spelling"]
 
 #: Whether messages name the options as the command line spells them (``--max-depth N``) or as Python does
 #: (``max_depth=N``); the command line sets it for the length of a command (:func:`shell_spelling`).
@@ -253,6 +253,48 @@ def as_range(value, what: str, low: int, high: int | None = None) -> list[int]:
         raise error(f"{what} {value!r}: must lie in {low}..{high}" if high is not None else
                     f"{what} {value!r}: must be integers >= {low}")
     return values
+
+
+def as_bounded(name: str, value, low, high=None, open_interval: bool = False):
+    """``value`` if ``low <= value (<= high)`` (strictly inside with ``open_interval``), else a one-line error.
+
+    ``name`` is the parameter's Python name; the message spells it as the
+    caller does (``bootstrap=0`` in Python, ``--bootstrap 0`` on the command
+    line: :func:`option`).
+
+    >>> as_bounded("alpha", 0.05, 0, 1, open_interval=True)
+    0.05
+    >>> as_bounded("bootstrap", 0, 1)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.WorkbenchError: bootstrap=0: must be >= 1
+    """
+    bad = not (low < value < high) if open_interval else not (value >= low and (high is None or value <= high))
+    if bad:
+        where = f"in ({low}, {high})" if open_interval else (f"in {low}..{high}" if high is not None else f">= {low}")
+        raise WorkbenchError(f"{option(name, repr(value))}: must be {where}")
+    return value
+
+
+def as_gains_for(grades=None, gains=None):
+    """The gain mapping from ``grades``/``gains``, or None when neither is given (the runs decide).
+
+    >>> str(as_gains_for(grades=2)), as_gains_for()
+    ('0,1,2', None)
+    >>> as_gains_for(grades=2, gains="0,1")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadGainsError: gains 0,1: give 3 values for grades=2
+    """
+    from workbench.space.runs import Gains
+
+    c = as_grades(grades)
+    g = as_gains(gains)
+    if g is not None:
+        if c is not None and g.grades != c:
+            raise BadGainsError(f"gains {g}: give {c + 1} values for {option('grades', c)}")
+        return g
+    return Gains.default(c) if c is not None else None
 
 
 def as_orders(value) -> list[str]:

@@ -37,46 +37,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from workbench.api.convert import as_gains, in_shell, option
+from workbench.api.convert import as_bounded, as_gains, as_measure_names, in_shell, option
 from workbench.api.progress import reporter
 from workbench.errors import MissingTopicError, WorkbenchError
 
-__all__ = ["check_range", "measure_names", "canonical_name", "StudyInputs", "study_inputs",
+__all__ = ["canonical_name", "StudyInputs", "study_inputs",
            "CorrelationStudy", "correlation_study", "SignificanceStudy", "significance_study",
            "DiscriminationStudy", "discrimination_study", "DownsamplingStudy", "downsampling_study",
            "robust_study"]
-
-
-def check_range(name: str, value, low, high=None, open_interval: bool = False):
-    """``value`` if ``low <= value (<= high)`` (strictly inside with ``open_interval``), else a one-line error.
-
-    ``name`` is the parameter's Python name; the message spells it as the
-    caller does (``bootstrap=0`` in Python, ``--bootstrap 0`` on the command
-    line: :func:`workbench.api.convert.option`).
-
-    >>> check_range("alpha", 0.05, 0, 1, open_interval=True)
-    0.05
-    >>> check_range("bootstrap", 0, 1)
-    Traceback (most recent call last):
-    ...
-    workbench.errors.WorkbenchError: bootstrap=0: must be >= 1
-    """
-    bad = not (low < value < high) if open_interval else not (value >= low and (high is None or value <= high))
-    if bad:
-        where = f"in ({low}, {high})" if open_interval else (f"in {low}..{high}" if high is not None else f">= {low}")
-        raise WorkbenchError(f"{option(name, repr(value))}: must be {where}")
-    return value
-
-
-def measure_names(text: str) -> list[str]:
-    """The names of a comma-separated measure list, split at top-level commas.
-
-    >>> measure_names("AP,RBP(p=0.8),DCG(discount=logb,b=2)")
-    ['AP', 'RBP(p=0.8)', 'DCG(discount=logb,b=2)']
-    """
-    from workbench.ipso.freedom import split_measures
-
-    return split_measures(text)
 
 
 def canonical_name(name: str) -> str:
@@ -159,8 +127,8 @@ def study_inputs(qrels, runs, measures: str, *, view: str = "graded", depth: Opt
     if view not in VIEWS:
         raise WorkbenchError(f"{option('view', repr(view))}: use {' or '.join(VIEWS)}")
     if depth is not None:
-        check_range("depth", depth, 1)
-    names = measure_names(measures)
+        as_bounded("depth", depth, 1)
+    names = as_measure_names(measures)[0]
     if len(names) < least:
         raise WorkbenchError(f"{option('measures', repr(measures))}: give at least {least} measures")
     for n in names:
@@ -237,7 +205,7 @@ def correlation_study(qrels, runs, measures: str, *, view: str = "graded", depth
         raise WorkbenchError(f"{option('transform_depth')} without {option('transform', True)}: "
                              f"add {option('transform', True)}")
     for n in transform_depths:
-        check_range("transform_depth", n, 1)
+        as_bounded("transform_depth", n, 1)
         if depth is not None and n > depth:
             raise WorkbenchError(f"{option('transform_depth', n)}: beyond {option('depth', depth)}, the rankings' cut")
     study = study_inputs(qrels, runs, measures, view=view, depth=depth, gains=gains, skip_missing=skip_missing,
@@ -363,11 +331,11 @@ def significance_study(qrels, runs, measures: str, *, view: str = "graded", dept
     from workbench.experiments.significance import decision_changes, format_count
 
     progress = reporter(progress)
-    check_range("alpha", alpha, 0, 1, open_interval=True)
+    as_bounded("alpha", alpha, 0, 1, open_interval=True)
     if transform_depth is not None:
-        check_range("transform_depth", transform_depth, 1)
+        as_bounded("transform_depth", transform_depth, 1)
     compare = list(compare or [])
-    pairs = [measure_names(text) for text in compare]
+    pairs = [as_measure_names(text)[0] for text in compare]
     for text, ab in zip(compare, pairs):
         if len(ab) != 2:
             raise WorkbenchError(f"{option('compare', repr(text))}: give two measures A,B")
@@ -433,9 +401,9 @@ def discrimination_study(qrels, runs, measures: str, *, view: str = "graded", de
     from workbench.experiments.discrimination import asl_curve_figure, discrimination_rows, paired_bootstrap
 
     progress = reporter(progress)
-    check_range("bootstrap", bootstrap, 1)
-    check_range("seed", seed, 0)
-    check_range("alpha", alpha, 0, 1, open_interval=True)
+    as_bounded("bootstrap", bootstrap, 1)
+    as_bounded("seed", seed, 0)
+    as_bounded("alpha", alpha, 0, 1, open_interval=True)
     study = study_inputs(qrels, runs, measures, view=view, depth=depth, gains=gains, skip_missing=skip_missing,
                          score_precision=score_precision, figure=figure)
     matrices = study.score(progress=progress)
@@ -514,8 +482,8 @@ def downsampling_study(qrels, runs, measures: str, *, view: str = "graded", dept
     if "" in st:
         raise WorkbenchError(f"{option('strategies', repr(strategies))}: name {st.index('') + 1} of {len(st)} is empty "
                              "(a comma at the start or end, or two in a row); remove the extra comma")
-    check_range("repetitions", repetitions, 1)
-    check_range("seed", seed, 0)
+    as_bounded("repetitions", repetitions, 1)
+    as_bounded("seed", seed, 0)
     study = study_inputs(qrels, runs, measures, view=view, depth=depth, gains=gains, skip_missing=skip_missing,
                          score_precision=score_precision, figure=figure)
     label = {n: canonical_name(n) for n in study.names}
@@ -560,9 +528,9 @@ def robust_study(data=None, reports=Path("reports"), *, repetitions: int = 5, bo
     folder = data_dir() / "robust03" if data is None else Path(data)
     if not folder.is_dir():
         raise WorkbenchError(f"{option('data', repr(str(folder)))}: no such folder")
-    check_range("repetitions", repetitions, 1)
-    check_range("bootstrap", bootstrap, 1)
-    check_range("seed", seed, 0)
+    as_bounded("repetitions", repetitions, 1)
+    as_bounded("bootstrap", bootstrap, 1)
+    as_bounded("seed", seed, 0)
     bar = reporter(progress)
 
     def stage(*args) -> None:

@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any, Optional
 
 from workbench.api.progress import reporter
-from workbench.api.convert import as_depth, as_gains, as_grades, as_setting, as_topic, option
-from workbench.errors import BadGainsError, WorkbenchError
+from workbench.api.convert import as_depth, as_gains, as_gains_for, as_setting, as_topic, option
+from workbench.errors import WorkbenchError
 
-__all__ = ["setting", "gains_of", "census", "compare", "freedom", "grid", "runs", "agreement", "AgreementStudy"]
+__all__ = ["setting", "census", "compare", "freedom", "grid", "runs", "agreement", "AgreementStudy"]
 
 #: Names the command line's tables take from the library (loaded on first use): the agreement categories of
 #: one run pair (Moffat and Mackenzie 2024, Fig. 7), their names and the tests' names; the metrics of ``ipso runs``' table
@@ -64,27 +64,6 @@ def setting(depth, grades=None, gains=None, topic=None):
     n = as_depth(depth)
     c, g, t = as_setting(grades, gains, topic)
     return n, c, g, t
-
-
-def gains_of(grades=None, gains=None):
-    """The gain mapping from ``grades``/``gains``, or None when neither is given (the runs decide).
-
-    >>> str(gains_of(grades=2)), gains_of()
-    ('0,1,2', None)
-    >>> gains_of(grades=2, gains="0,1")
-    Traceback (most recent call last):
-    ...
-    workbench.errors.BadGainsError: gains 0,1: give 3 values for grades=2
-    """
-    from workbench.space.runs import Gains
-
-    c = as_grades(grades)
-    g = as_gains(gains)
-    if g is not None:
-        if c is not None and g.grades != c:
-            raise BadGainsError(f"gains {g}: give {c + 1} values for {option('grades', c)}")
-        return g
-    return Gains.default(c) if c is not None else None
 
 
 def census(depth=4, grades=None, gains=None, progress=None):
@@ -120,7 +99,7 @@ def compare(run_a, run_b, depth=None, grades=None, gains=None):
     from workbench.ipso.compare import compare as run_compare
     from workbench.space.runs import Gains, parse_run
 
-    g = gains_of(grades, gains)
+    g = as_gains_for(grades, gains)
     a, b = parse_run(run_a), parse_run(run_b)
     if g is None:
         g = Gains.default(max(1, max(a), max(b)))
@@ -145,7 +124,7 @@ def freedom(run_a, run_b, measures="RR,P,RBP(p=0.5)", param_measure=None, depth=
         raise WorkbenchError(f"{option('measures', repr(measures))}: name at least one measure, e.g. 'RR,P@3,RBP(p=0.5),AP'")
     if param_measure is not None and not param_measure.strip(" ,"):
         raise WorkbenchError(f"{option('param_measure', repr(param_measure))}: name a measure with a parameter, e.g. RBP")
-    g = gains_of(grades, gains)
+    g = as_gains_for(grades, gains)
     t = as_topic(topic)
     if g is None and t is not None:
         g = Gains.default(t.grades)
