@@ -159,17 +159,13 @@ class ProofRun:
 
 def prove(folder: Path | str = "proofs", progress=None) -> ProofRun:
     """Settle every claim file (``*.toml``) of ``folder``."""
-    from workbench.scale.proofs import Settled, load_claims, settle
+    from workbench.scale.proofs import load_claims, settle_claims
 
     claims = load_claims(Path(folder))
     bar = reporter(progress)
     bar.label("claims")
     bar.total(len(claims))
-    settled = []
-    for claim in claims:
-        settled.append(Settled(claim, settle(claim)))
-        bar.advance(1, claim.id)
-    return ProofRun(settled)
+    return ProofRun(settle_claims(claims, progress=lambda claim_id: bar.advance(1, claim_id)))
 
 
 @dataclass(frozen=True)

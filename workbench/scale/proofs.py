@@ -793,14 +793,19 @@ def settle(claim: Claim) -> Outcome:
         raise _in_file(where, exc) from None
 
 
-def run_claims(folder: Path, progress: Callable[[str], None] | None = None) -> list[Settled]:
-    """Settle every claim of ``folder`` in file order."""
+def settle_claims(claims: list[Claim], progress: Callable[[str], None] | None = None) -> list[Settled]:
+    """Settle ``claims`` in order; ``progress(claim id)`` after each."""
     out = []
-    for claim in load_claims(folder):
+    for claim in claims:
+        out.append(Settled(claim, settle(claim)))
         if progress:
             progress(claim.id)
-        out.append(Settled(claim, settle(claim)))
     return out
+
+
+def run_claims(folder: Path, progress: Callable[[str], None] | None = None) -> list[Settled]:
+    """Settle every claim of ``folder`` in file order."""
+    return settle_claims(load_claims(folder), progress)
 
 
 # --- report --------------------------------------------------------------
