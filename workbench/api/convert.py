@@ -23,7 +23,7 @@ from workbench.errors import (BadDepthError, BadGainsError, BadRunError, BadTopi
                               UnknownMeasureError, UnknownOrderError, WorkbenchError)
 
 __all__ = ["as_int", "as_depth", "as_depths", "as_grades", "as_gains", "as_topic", "as_setting", "as_measure",
-           "as_order", "as_space", "as_runs", "as_bounded", "as_gains_for", "as_range", "as_orders", "as_workers",
+           "as_order", "as_question", "as_space", "as_runs", "as_bounded", "as_gains_for", "as_range", "as_orders", "as_workers",
            "as_scheduler", "as_connect_timeout", "as_measure_names", "option", "in_shell", "shell_spelling"]
 
 #: Whether messages name the options as the command line spells them (``--max-depth N``) or as Python does
@@ -165,6 +165,24 @@ def as_measure(value):
     if not isinstance(value, str):
         raise UnknownMeasureError(f"measure {value!r}: give a name such as 'RBP(p=0.5)', 'nDCG@10' or 'file.py:function'")
     return parse_measure(value)
+
+
+def as_question(measure, order, depth, grades, gains, topic) -> tuple:
+    """``(Measure, Order, depth, c, Gains, Topic|None)`` of a question about a measure on an order's runs.
+
+    Each value is read by its converter above, in this order, and the
+    measure is checked against the topic (a measure that needs a recall
+    base refuses to run without one).
+
+    >>> m, o, n, c, g, t = as_question("RBP(p=0.5)", "rank", "4", None, "0,1,3", None)
+    >>> str(m), o.name, n, c, str(g), t
+    ('RBP(p=0.5)', 'rank', 4, 2, '0,1,3', None)
+    """
+    m, o = as_measure(measure), as_order(order)
+    n = as_depth(depth)
+    c, g, t = as_setting(grades, gains, topic)
+    m.check_topic(t)
+    return m, o, n, c, g, t
 
 
 def as_measure_names(value) -> tuple[list[str], bool]:

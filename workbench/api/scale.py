@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from workbench.api.convert import (as_connect_timeout, as_depth, as_depths, as_measure, as_order, as_scheduler,
-                                   as_setting, as_space, as_workers, in_shell, option)
+from workbench.api.convert import (as_connect_timeout, as_depth, as_depths, as_measure, as_order, as_question,
+                                   as_scheduler, as_setting, as_workers, in_shell, option)
 from workbench.api.progress import reporter
 from workbench.errors import BadParameterError, WorkbenchError
 
@@ -59,11 +59,8 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     workers = as_workers(workers)
     scheduler = as_scheduler(scheduler)
     connect_timeout = as_connect_timeout(connect_timeout)
-    m, o = as_measure(measure), as_order(order)
-    n = as_depth(depth)
-    c, g, t = as_setting(grades, gains, topic)
-    m.check_topic(t)
-    space = as_space(o, n, c, t)
+    m, o, n, c, g, t = as_question(measure, order, depth, grades, gains, topic)
+    space = o.space(n, c, t)
     bar = reporter(progress)
     bar.label(f"{m} on {o.name}")
     bar.total(space.size)
@@ -229,25 +226,16 @@ def axioms(measure=None, *, rank=None, file=None, compare=None, order="rank", de
     if param is not None:
         from workbench.scale.axioms_param import axioms_over_param
 
-        n = as_depth(depth)
-        c, g, t = as_setting(grades, gains, topic)
-        m = as_measure(measure)
-        m.check_topic(t)
-        o = as_order(order)
-        space = as_space(o, n, c, t)
+        m, o, n, c, g, t = as_question(measure, order, depth, grades, gains, topic)
         bar.label(f"axioms of {m} over {param}")
-        return axioms_over_param(m, param, space, g, order=o, progress=bar.phase)
+        return axioms_over_param(m, param, o.space(n, c, t), g, order=o, progress=bar.phase)
     if method == "smt":
         from workbench.scale.axioms_smt import MAX_AXIOM_TIMEOUT, axioms_smt
 
-        n = as_depth(depth)
         if not 0 < axiom_timeout <= MAX_AXIOM_TIMEOUT:
             raise WorkbenchError(f"{option('axiom_timeout', format(axiom_timeout, 'g'))}: must be a positive, finite "
                                  f"number of seconds up to {MAX_AXIOM_TIMEOUT:,} (z3's limit, about 49 days)")
-        c, g, t = as_setting(grades, gains, topic)
-        m = as_measure(measure)
-        m.check_topic(t)
-        o = as_order(order)
+        m, o, n, c, g, t = as_question(measure, order, depth, grades, gains, topic)
         bar.label(f"axioms of {m} with z3")
         bar.phase("solving")
         return axioms_smt(m, o, n, c, g, t, timeout=axiom_timeout)
@@ -280,7 +268,7 @@ def _enumerated(measure, rank, file, compare, order, depth, grades, gains, topic
         if measure is not None:
             m = as_measure(measure)
             m.check_topic(t)
-        space = as_space(o, n, c, t)
+        space = o.space(n, c, t)
         bar.label("axioms")
         bar.phase("checking")
         report = check_measure(m, space, g) if m is not None else check_rank(o, space)
