@@ -55,6 +55,7 @@ def test_classify_interval_reports_affine_coefficients(capsys):
         (["classify", "RR", "--depth", "30"], "1,073,741,824"),
         (["classify", "P", "--order", "bogus"], "bogus"),
         (["classify", "P", "--depth", "abc"], "--depth"),
+        (["classify", "P", "--depth", "abc"], "'abc'"),  # typer's own message names the refused value
         (["classify", "P", "--topic", "x"], "'x'"),
         (["classify", "P", "--grades", "2", "--topic", "3"], "topic 3"),
         (["hasse", "--format", "xml"], "xml"),

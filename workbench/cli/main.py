@@ -344,26 +344,13 @@ def main(argv: Optional[list[str]] = None) -> None:
 
 
 def usage_message(exc: Exception) -> str:
-    """One line for a usage error of typer's click, naming the value it refused.
+    """One line for a usage error of typer's click; it names the refused value (``'x' is not a valid int.``).
 
-    typer 0.29 validates option values with pydantic, whose message ("Input
-    should be a valid integer") does not quote the value; the value is then
-    taken from the validation error and added.  (pyproject.toml keeps typer
-    below 0.29, whose pydantic import doubles the start-up of a small command;
-    the releases it allows quote the value themselves: "'x' is not a valid int".)
+    (pyproject.toml keeps typer below 0.29, which validates through pydantic:
+    its messages do not quote the value, and its import doubles the start-up
+    of a small command.)
     """
-    message = " ".join(exc.format_message().split())
-    cause = exc.__cause__ or exc.__context__
-    errors = getattr(cause, "errors", None)
-    if callable(errors):
-        try:
-            inputs = [e["input"] for e in errors() if "input" in e]
-        except Exception:  # not pydantic's errors(): keep the message as it is
-            inputs = []
-        for value in inputs:
-            if repr(value) not in message and f"{value}" not in message:
-                message = f"{message.rstrip('.')} (got {value!r})"
-    return message
+    return " ".join(exc.format_message().split())
 
 
 def fail(message: str, status: int, exc: Optional[BaseException] = None) -> None:
