@@ -805,8 +805,9 @@ class Table:
 
         head = [latex_inline(c) for c in self.columns]
         body = [[text(c) for c in row] for row in self.rows]
-        # a row after \\ must not begin with [ or * (\\[1ex], \\*): such a first cell starts with {}
-        body = [[("{}" + r[0]) if r and r[0][:1] in ("[", "*") else r[0]] + r[1:] for r in body]
+        # a row after \\ must not begin with [ or * (\\[1ex], \\*), spaces before them included (TeX skips
+        # spaces while it looks for the optional argument): such a first cell starts with {}
+        body = [[("{}" + r[0]) if r and r[0].lstrip()[:1] in ("[", "*") else r[0]] + r[1:] for r in body]
         chars = [max(_visible_chars(r[k]) for r in [head] + body) for k in range(len(head))]
         natural = sum(n * _CHAR_PT + _COLSEP_PT for n in chars)
         # a column without an alignment: numbers to the right, anything else to the left
