@@ -55,6 +55,8 @@ import argparse
 import json
 import math
 import sys
+from fractions import Fraction
+from itertools import product
 
 import numpy as np
 
@@ -220,9 +222,6 @@ def brute(a, b) -> dict:
 
 def _rr_rbp_by_definition(depth: int) -> tuple[list, list]:
     """RR and RBP(4/5) of every run from the definitions, with fractions (no shared code with the kernel)."""
-    from fractions import Fraction
-    from itertools import product
-
     p = Fraction(4, 5)
     rr, rbp = [], []
     for run in product((0, 1), repeat=depth):  # lexicographic = index order, position 1 first
