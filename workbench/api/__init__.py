@@ -283,7 +283,7 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
                          witness=witness)
 
 
-def census(depth=4, *, grades=None, gains=None):
+def census(depth=4, *, grades=None, gains=None, topic=None):
     """Exact counts of the IPSO categories over all ordered pairs of runs (``workbench ipso census``).
 
     Parameters
@@ -292,6 +292,9 @@ def census(depth=4, *, grades=None, gains=None):
         Run depth ``k``; any depth, counted exactly (dynamic programming, closed form for binary gains).
     grades, gains
         As for :func:`classify`.
+    topic : str, int or Topic, optional
+        Count only the runs the topic allows (``"3"``: at most 3 relevant documents); ``unordered()``
+        gives the counts over unordered pairs of distinct runs.
 
     Returns
     -------
@@ -309,6 +312,8 @@ def census(depth=4, *, grades=None, gains=None):
       nonsep  132  (12.890625%)
     >>> len(str(wb.census(depth=1000).nonsep)), wb.census(depth=2, gains="0,1,3").nonsep
     (603, 6)
+    >>> wb.census(depth=6, topic=3).unordered()
+    {'pairs': 861, 'separable': 686, 'nonsep': 175}
 
     References
     ----------
@@ -316,7 +321,44 @@ def census(depth=4, *, grades=None, gains=None):
     """
     from workbench.api import ipso
 
-    return ipso.census(depth, grades=grades, gains=gains)
+    return ipso.census(depth, grades=grades, gains=gains, topic=topic)
+
+
+def freedom_use(measures, *, against="nDCG", depth=6, grades=None, gains=None, topic=None, within="nonsep"):
+    """How measures order the non-separable pairs against a reference measure (``workbench ipso freedom-use``).
+
+    Parameters
+    ----------
+    measures : str or list of str
+        ``"AP,RBP(p=0.8)"``.
+    against : str
+        The reference measure, e.g. ``"nDCG"``.
+    depth, grades, gains, topic
+        The space, as for :func:`classify` (a topic restricts it to the runs it allows).
+    within : {"nonsep", "separable", "all"}
+        The IPSO category of the unordered pairs of distinct runs compared.
+
+    Returns
+    -------
+    FreedomUse
+        Per measure the pairs ordered as the reference does, oppositely, and tied.
+
+    Examples
+    --------
+    >>> from workbench.api import freedom_use
+    >>> freedom_use("AP,RBP(p=0.8)", against="nDCG", depth=6, topic=3)
+    FreedomUse against nDCG: 175 non-separable unordered pairs of 42 runs (depth 6, gains 0,1, topic 3)
+      AP          same 161 (92.00%)  opposite 7  tied: measure 7, reference 0, both 0
+      RBP(p=0.8)  same 143 (81.71%)  opposite 32  tied: measure 0, reference 0, both 0
+
+    References
+    ----------
+    Moffat and Mackenzie, JASIST 2024, sec. 4 (how much freedom metrics use); docs/theory/ipso.md.
+    """
+    from workbench.api import ipso
+
+    return ipso.freedom_use(measures, against=against, depth=depth, grades=grades, gains=gains, topic=topic,
+                            within=within)
 
 
 def compare(run_a, run_b, *, depth=None, grades=None, gains=None):

@@ -1,4 +1,4 @@
-"""Innate pairwise SERP orderings, one call each: ``workbench ipso grid|compare|census|freedom|runs|agreement``.
+"""Innate pairwise SERP orderings, one call each: ``workbench ipso grid|compare|census|freedom|freedom-use|runs|agreement``.
 
 Each function takes what its command takes (depth, grades, gains ``"0,1,3"``,
 topic ``"2,1"``, runs ``"0110"``, measure names, TREC files), checks them
@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 from workbench.api.progress import reporter
-from workbench.api.convert import as_depth, as_gains, as_gains_for, as_setting, as_topic, option
+from workbench.api.convert import (as_depth, as_gains, as_gains_for, as_measure, as_measure_names, as_setting,
+                                   as_topic, option)
 from workbench.errors import WorkbenchError
 
-__all__ = ["setting", "census", "compare", "freedom", "grid", "runs", "agreement", "AgreementStudy"]
+__all__ = ["setting", "census", "compare", "freedom", "freedom_use", "grid", "runs", "agreement", "AgreementStudy"]
 
 #: Names the command line's tables take from the library (loaded on first use): the agreement categories of
 #: one run pair (Moffat and Mackenzie 2024, Fig. 7), their names and the tests' names; the metrics of ``ipso runs``' table
@@ -66,18 +67,21 @@ def setting(depth, grades=None, gains=None, topic=None):
     return n, c, g, t
 
 
-def census(depth=4, grades=None, gains=None, progress=None):
+def census(depth=4, grades=None, gains=None, progress=None, topic=None):
     """Exact counts of the IPSO categories over all ordered pairs of runs (``workbench ipso census``).
 
+    ``topic`` counts only the runs it allows (at most ``n_j`` documents of grade ``j``).
     ``progress.advance`` counts the depths done.
 
     >>> census(5).nonsep, census(5).pairs
     (132, 1024)
+    >>> census(6, topic="3").runs, census(6, topic="3").unordered()["nonsep"]
+    (42, 175)
     """
     from workbench.ipso.census import census as run_census
 
     bar = reporter(progress)
-    n, c, g, _ = setting(depth, grades, gains, None)
+    n, c, g, t = setting(depth, grades, gains, topic)
     bar.total(n)
     done = [0]
 
@@ -85,7 +89,43 @@ def census(depth=4, grades=None, gains=None, progress=None):
         bar.advance(now - done[0])
         done[0] = now
 
-    return run_census(n, c, g, progress=advance)
+    return run_census(n, c, g, progress=advance, topic=t)
+
+
+def freedom_use(measures, against="nDCG", depth=6, grades=None, gains=None, topic=None, within="nonsep",
+                progress=None):
+    """How each measure orders the non-separable pairs against a reference measure (``workbench ipso freedom-use``).
+
+    For every unordered pair of distinct runs in the IPSO category ``within``
+    (``nonsep``, ``separable`` or ``all``) of the space (depth, grades,
+    gains, topic): ordered as ``against`` orders it, oppositely, or tied (by
+    the measure, the reference or both), exactly.  ``progress.advance``
+    counts the runs whose pairs are done.
+
+    >>> f = freedom_use("AP,RBP(p=0.8)", against="nDCG", depth=6, topic="3")
+    >>> f.pairs, [(m.measure, m.counts["same"], m.counts["tied_measure"]) for m in f.measures]
+    (175, [('AP', 161, 7), ('RBP(p=0.8)', 143, 0)])
+    """
+    from workbench.ipso.free_pairs import WITHIN, freedom_use as run_freedom_use
+
+    bar = reporter(progress)
+    if within not in WITHIN:
+        raise WorkbenchError(f"{option('within', repr(within))}: use one of {', '.join(WITHIN)}")
+    if not isinstance(against, str) or not against.strip():
+        raise WorkbenchError(f"{option('against', repr(against))}: name a reference measure, e.g. nDCG")
+    names, _ = as_measure_names(measures)
+    ms = [as_measure(name) for name in names]
+    ref = as_measure(against)
+    n, c, g, t = setting(depth, grades, gains, topic)
+    done = [0]
+
+    def advance(now: int, total: int) -> None:
+        if done[0] == 0:
+            bar.total(total)
+        bar.advance(now - done[0])
+        done[0] = now
+
+    return run_freedom_use(ms, ref, n, gains=g, topic=t, within=within, grades=c, progress=advance)
 
 
 def compare(run_a, run_b, depth=None, grades=None, gains=None):

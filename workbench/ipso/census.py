@@ -36,10 +36,13 @@ from fractions import Fraction
 from typing import Callable, Optional
 import itertools
 
+import numpy as np
+
 from workbench.core.lattice_paths import binary_nonnegative_walks, nonnegative_walks
 from workbench.core.table import Cell, Table
 from workbench.errors import BadGainsError, WorkbenchError
-from workbench.space.runs import Gains, check_depth
+from workbench.space.runs import Gains, Topic, check_depth
+from workbench.space.spaces import rank_space
 from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 from workbench.core.display import grades_text, html_table, short_int
 from workbench.core.frames import frame
@@ -85,6 +88,36 @@ class Census:
     nonsep: int
     grades: int = 1
     gains: str = "0,1"
+    topic: Optional[str] = None
+
+    @property
+    def runs(self) -> int:
+        """The number of runs counted: ``(c+1)^k``, or those a topic allows (``equal`` counts each once).
+
+        >>> census(6, topic=Topic((3,))).runs
+        42
+
+        References
+        ----------
+        docs/theory/runs.md (a topic restricts the space).
+        """
+        return self.equal
+
+    def unordered(self) -> dict:
+        """The counts over unordered pairs of distinct runs: ``pairs``, ``separable`` and ``nonsep``.
+
+        Each unordered pair ``{r, s}`` of distinct runs is two ordered pairs:
+        one ``ni`` and one ``ns`` when it is separable, two ``nonsep`` when
+        it is not; identical runs make no unordered pair.
+
+        >>> census(6).unordered()
+        {'pairs': 2016, 'separable': 1652, 'nonsep': 364}
+
+        References
+        ----------
+        Moffat and Mackenzie (2024), sec. 2.3 (a pair and its reverse).
+        """
+        return {"pairs": self.runs * (self.runs - 1) // 2, "separable": self.ni, "nonsep": self.nonsep // 2}
 
     def fraction(self, key: str) -> Fraction:
         """The exact fraction of all pairs in category ``key`` (or ``"separable"``).
@@ -127,6 +160,11 @@ class Census:
             out[key] = getattr(self, key)
         for key in ("equal", "ni", "ns", "nonsep"):
             out[f"{key}_fraction"] = _float_fraction(getattr(self, key), self.pairs)
+        out["pairs_kind"] = "ordered"
+        out["topic"] = self.topic
+        out["runs"] = self.runs
+        for key, value in self.unordered().items():
+            out[f"unordered_{key}"] = value
         return out
 
     def to_frame(self):
@@ -154,7 +192,8 @@ class Census:
         return frame(rows, ["category", "pairs", "fraction", "fraction_float"], index="category")
 
     def _head(self) -> str:
-        return (f"depth {self.depth}, {grades_text(self.grades)}, gains {self.gains}: "
+        where = "" if self.topic is None else f", topic {self.topic} ({short_int(self.runs)} runs)"
+        return (f"depth {self.depth}, {grades_text(self.grades)}, gains {self.gains}{where}: "
                 f"{short_int(self.pairs)} ordered pairs")
 
     def __repr__(self) -> str:
@@ -266,7 +305,7 @@ def _resolve_gains(grades: int, gains: Optional[Gains]) -> Gains:
 
 
 def census(depth: int, grades: int = 1, gains: Optional[Gains] = None,
-           progress: Optional[Callable[[int], None]] = None) -> Census:
+           progress: Optional[Callable[[int], None]] = None, topic: Optional[Topic] = None) -> Census:
     """Exact IPSO category counts over all ordered pairs of runs in ``{0..c}^k``.
 
     Parameters
@@ -279,6 +318,10 @@ def census(depth: int, grades: int = 1, gains: Optional[Gains] = None,
         Gain mapping (default ``g(i) = i``); IPSO compares prefix sums of gains.
     progress : callable, optional
         Called with the number of depths processed so far.
+    topic : Topic, optional
+        Count only the runs the topic allows (at most ``n_j`` documents of
+        grade ``j``; docs/theory/runs.md), by the dynamic programme of
+        :func:`topic_nonnegative_pairs`.
 
     Returns
     -------
@@ -286,6 +329,9 @@ def census(depth: int, grades: int = 1, gains: Optional[Gains] = None,
 
     Examples
     --------
+    >>> c = census(6, topic=Topic((3,)))
+    >>> c.runs, c.nonsep, c.unordered()["nonsep"]
+    (42, 350, 175)
     >>> c = census(10)
     >>> c.equal, c.ni, c.nonsep
     (1024, 351692, 344168)
@@ -303,6 +349,13 @@ def census(depth: int, grades: int = 1, gains: Optional[Gains] = None,
         raise WorkbenchError(f"grades {grades!r}: need at least one relevant grade")
     g = _resolve_gains(grades, gains) if gains is not None else Gains.default(grades)
     c = g.grades
+    if topic is not None:
+        topic.check_grades(c)
+        check_topic_census(depth, g, topic)
+        nonneg = topic_nonnegative_pairs(depth, g, topic, progress)
+        equal = rank_space(depth, c, topic).size
+        ni = nonneg - equal
+        return Census(depth, equal * equal, equal, ni, ni, equal * equal - equal - 2 * ni, c, str(g), str(topic))
     check_census(depth, g)
     steps = _step_multiplicities(_integer_gains(g))
     if steps == _BINARY_STEPS:
@@ -374,6 +427,124 @@ def check_census(depth: int, gains: Gains) -> None:
     best = largest_fitting(lambda d: census_estimate(d, gains), 1, depth - 1)
     refuse_unless_fits(f"census at depth {depth} with gains {gains}", est,
                        f"depth <= {best} fits" if best is not None else "no depth fits")
+
+
+def topic_nonnegative_pairs(depth: int, gains: Gains, topic: Topic,
+                            progress: Optional[Callable[[int], None]] = None) -> int:
+    """Ordered pairs ``(r, s)`` of runs a topic allows whose prefix sums of gains never have ``r`` below ``s``.
+
+    A dynamic programme over the per-grade counts of both runs: the state
+    after ``i`` positions is ``(a_1..a_c, b_1..b_c)``, how many documents
+    of each relevant grade ``r`` and ``s`` hold in their first ``i``
+    positions (``a_j, b_j <= n_j``: documents are distinct, so a run
+    retrieves at most the topic's ``n_j`` of grade ``j``).  The difference
+    of the prefix sums, ``sum_j g(j) (a_j - b_j)``, is a function of the
+    state, so a state whose difference is negative is dropped after each
+    position.  Each position moves one count of ``r`` (or none: grade 0)
+    and one of ``s``.  ``prod (n_j + 1)^2`` states, ``k`` steps; exact
+    integers.
+
+    Parameters
+    ----------
+    depth : int
+    gains : Gains
+    topic : Topic
+        With ``topic.grades == gains.grades``.
+    progress : callable, optional
+        Called with the number of positions done.
+
+    Returns
+    -------
+    int
+        The number of such pairs; identical runs are among them.
+
+    Examples
+    --------
+    >>> topic_nonnegative_pairs(2, Gains.default(1), Topic((1,)))   # runs 00, 01, 10: 00-00, 01-00, 01-01, 10-*
+    6
+
+    References
+    ----------
+    Moffat and Mackenzie (2024), Alg. 1 (the prefix sums); docs/theory/ipso.md (census over a topic).
+    """
+    ints = _integer_gains(gains)
+    c = gains.grades
+    shape = tuple(n + 1 for n in topic.counts) * 2
+    runs = rank_space(depth, c, topic).size
+    dtype = np.int64 if runs * runs < 2**62 else object
+    # difference of the prefix sums of gains in each state
+    diff = np.zeros(shape, dtype=np.int64)
+    for j in range(c):
+        ax = np.arange(shape[j], dtype=np.int64) * ints[j + 1]
+        view = [1] * (2 * c)
+        view[j] = shape[j]
+        diff = diff + ax.reshape(view)
+        view = [1] * (2 * c)
+        view[c + j] = shape[j]
+        diff = diff - ax.reshape(view)
+    keep = diff >= 0
+    state = np.zeros(shape, dtype=dtype)
+    state[(0,) * (2 * c)] = 1
+    for i in range(depth):
+        for first in (0, c):                    # r's next grade, then s's
+            moved = state.copy()                # grade 0: no count moves
+            for j in range(c):
+                ax = first + j
+                src = [slice(None)] * (2 * c)
+                dst = [slice(None)] * (2 * c)
+                src[ax] = slice(0, shape[ax] - 1)
+                dst[ax] = slice(1, shape[ax])
+                moved[tuple(dst)] += state[tuple(src)]
+            state = moved
+        state[~keep] = 0
+        if progress is not None:
+            progress(i + 1)
+    return int(state.sum())
+
+
+# Cost model of the census over a topic: per position, 2 (c + 1) array additions
+# over the prod (n_j + 1)^2 states; about 5 ns a state (int64) or 60 ns (Python
+# integers, once the counts may pass 2^62), plus ~4 microseconds a numpy call.
+_SEC_PER_STATE = {"int64": 5e-9, "object": 6e-8}
+_SEC_PER_CALL = 4e-6
+
+
+def topic_census_estimate(depth: int, gains: Gains, topic: Topic) -> Estimate:
+    """What :func:`census` over a topic will cost (seconds and bytes), from the arguments alone.
+
+    >>> topic_census_estimate(6, Gains.default(1), Topic((3,))).seconds < 0.01
+    True
+    >>> topic_census_estimate(100, Gains.default(3), Topic((20, 20, 20))).what
+    '85,766,121 states of per-grade counts'
+
+    References
+    ----------
+    :func:`topic_nonnegative_pairs` (the dynamic programme it prices).
+    """
+    states = math.prod(n + 1 for n in topic.counts) ** 2
+    c = gains.grades
+    bits = 2 * depth * math.log2(c + 1)
+    kind = "int64" if bits < 62 else "object"
+    calls = depth * (2 * (c + 1) + 1)
+    seconds = calls * (states * _SEC_PER_STATE[kind] + _SEC_PER_CALL)
+    memory = 4 * states * (8 if kind == "int64" else 8 + 28 + bits / 8)
+    return Estimate(f"{states:,} states of per-grade counts", memory, seconds)
+
+
+def check_topic_census(depth: int, gains: Gains, topic: Topic) -> None:
+    """Refuse (:class:`~workbench.errors.TooLargeError`) a census over a topic beyond the budget, naming what fits.
+
+    >>> check_topic_census(10**6, Gains.default(3), Topic((20, 20, 20)))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.errors.TooLargeError: census at depth 1000000 over topic 20,20,20: 85,766,121 states of per-grade counts needing ...: depth <= ... fits
+    """
+    est = topic_census_estimate(depth, gains, topic)
+    if est.fits():
+        return
+    best = largest_fitting(lambda d: topic_census_estimate(d, gains, topic), 1, depth - 1)
+    refuse_unless_fits(f"census at depth {depth} over topic {topic}", est,
+                       f"depth <= {best} fits" if best is not None else "no depth fits; a topic with fewer documents")
 
 
 def brute_census(depth: int, grades: int = 1, gains: Optional[Gains] = None) -> Census:

@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import typer
 
-from workbench.cli.ipso import agreement, census, compare, freedom, grid, runs
+from workbench.cli.ipso import agreement, census, compare, freedom, freedom_use, grid, runs
 
 
 ipso_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Innate pairwise SERP orderings (Moffat and Mackenzie 2024): compare, census, freedom, runs, agreement, grid.",
+    help="Innate pairwise SERP orderings (Moffat and Mackenzie 2024): compare, census, freedom, freedom-use, runs, agreement, grid.",
 )
 
 
 #: The subcommands, in the order ``workbench ipso --help`` lists them.
-COMMANDS = (grid, compare, census, freedom, runs, agreement)
+COMMANDS = (grid, compare, census, freedom, freedom_use, runs, agreement)
 
 for _command in COMMANDS:
     _command.register(ipso_app)
