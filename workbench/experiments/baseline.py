@@ -171,10 +171,21 @@ def _p_value(diffs: np.ndarray, test: str) -> float:
 
 
 def corrected(p_values: Sequence[float], correction: str | None) -> list[float]:
-    """``p_values`` corrected for their number: ``None``, ``"bonferroni"`` or ``"holm"`` (monotone, capped at 1).
+    """``p_values`` corrected for their number: ``None``, ``"bonferroni"``, ``"holm"`` or ``"bh"`` (capped at 1).
+
+    Holm's step-down is made monotone upwards (each adjusted p-value at least
+    the one before it in increasing order); Benjamini and Hochberg's step-up
+    ``p_(i) m / i`` is made monotone downwards (the minimum over the larger
+    p-values), as ``statsmodels``' ``multipletests(method="fdr_bh")`` does.
 
     >>> corrected([0.01, 0.04, 0.03], "holm"), corrected([0.01, 0.4], "bonferroni")
     ([0.03, 0.06, 0.06], [0.02, 0.8])
+    >>> corrected([0.01, 0.04, 0.03], "bh")
+    [0.03, 0.04, 0.04]
+
+    References
+    ----------
+    Holm, Scand. J. Statist. 1979; Benjamini and Hochberg, J. R. Statist. Soc. B 1995.
     """
     ps = [float(p) for p in p_values]
     m = len(ps)
@@ -182,6 +193,13 @@ def corrected(p_values: Sequence[float], correction: str | None) -> list[float]:
         return ps
     if correction == "bonferroni":
         return [min(1.0, p * m) for p in ps]
+    if correction == "bh":
+        out = [0.0] * m
+        running = 1.0
+        for rank, k in reversed(list(enumerate(sorted(range(m), key=lambda k: ps[k]), 1))):
+            running = min(running, ps[k] * m / rank)
+            out[k] = running
+        return out
     out = [0.0] * m
     running = 0.0
     for rank, k in enumerate(sorted(range(m), key=lambda k: ps[k])):
