@@ -33,13 +33,13 @@ bootstrap).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Optional
 
 from workbench.api.convert import as_bounded, as_gains, as_measure_names, in_shell, option
 from workbench.api.progress import reporter
-from workbench.errors import MissingTopicError, WorkbenchError
+from workbench.errors import MissingTopicError, SpaceTooLargeError, WorkbenchError
 
 __all__ = ["canonical_name", "StudyInputs", "study_inputs",
            "CorrelationStudy", "correlation_study", "SignificanceStudy", "significance_study",
@@ -76,11 +76,14 @@ class StudyInputs:
     gains: Any
     skip_missing: bool
     figure: Optional[Path] = None
+    max_space: Optional[int] = None
 
     def score(self, names=None, depth: Any = "study", progress=None) -> list:
         """Score matrices of ``names`` (default: the study's), ``rank[M]@N`` as ``M``'s transformation.
 
-        ``depth`` cuts the rankings (default: the study's cut).
+        ``depth`` cuts the rankings (default: the study's cut); a ``rank[M]@N``
+        enumerates at most :attr:`max_space` runs per topic (default
+        :data:`workbench.measures.ranked.MAX_SPACE`).
         """
         from workbench.data.score_matrix import score_matrices
         from workbench.experiments.ranked import score_with_ranked
@@ -97,22 +100,27 @@ class StudyInputs:
             except MissingTopicError as e:
                 raise MissingTopicError(f"{e} ({option('skip_missing', True)} ignores such topics)") from None
 
-        return score_with_ranked(score_plain, self.qrels, self.runs, list(self.names if names is None else names))
+        try:
+            return score_with_ranked(score_plain, self.qrels, self.runs, list(self.names if names is None else names),
+                                     max_space=self.max_space)
+        except SpaceTooLargeError as e:
+            raise SpaceTooLargeError(_max_space_hint(str(e))) from None
 
     def scorer(self, depth: Any = "study"):
         """``score(qrels, runs, names)`` with the study's view, gains and missing-topic rule (for resampling)."""
         return lambda q, r, names: StudyInputs(list(names), q, r, self.view, self.depth, self.gains,
-                                               self.skip_missing).score(depth=depth)
+                                               self.skip_missing, max_space=self.max_space).score(depth=depth)
 
 
 def study_inputs(qrels, runs, measures: str, *, view: str = "graded", depth: Optional[int] = None, gains=None,
                  skip_missing: bool = False, score_precision: str = "float32", figure=None,
-                 least: int = 1) -> StudyInputs:
+                 least: int = 1, max_space: Optional[int] = None) -> StudyInputs:
     """Check a study's common options and read its files (the qrels and at least two runs).
 
     An unknown measure is refused before the files are read; an empty qrels
     file is refused naming it.  ``figure`` (a ``.png`` or ``.pdf`` path) is
-    checked, not drawn.
+    checked, not drawn.  ``max_space`` bounds the runs enumerated per topic
+    for a ``rank[M]@N`` (at least 1).
     """
     from workbench.core.plotting import check_figure_path
     from workbench.data.adapters import load_runs
@@ -128,6 +136,8 @@ def study_inputs(qrels, runs, measures: str, *, view: str = "graded", depth: Opt
         raise WorkbenchError(f"{option('view', repr(view))}: use {' or '.join(VIEWS)}")
     if depth is not None:
         as_bounded("depth", depth, 1)
+    if max_space is not None:
+        as_bounded("max_space", max_space, 1)
     names = as_measure_names(measures)[0]
     if len(names) < least:
         raise WorkbenchError(f"{option('measures', repr(measures))}: give at least {least} measures")
@@ -138,12 +148,17 @@ def study_inputs(qrels, runs, measures: str, *, view: str = "graded", depth: Opt
     q = read_qrels(qrels)
     if not q:
         raise WorkbenchError(f"{qrels}: empty qrels (no line 'topic iter docid grade')")
-    return StudyInputs(names, q, load_runs(runs, score_precision), view, depth, gains, skip_missing, fig)
+    return StudyInputs(names, q, load_runs(runs, score_precision), view, depth, gains, skip_missing, fig, max_space)
 
 
 def _depth_hint() -> str:
     """How a refusal of a space too large to enumerate names the remedy (a depth follows)."""
     return f"give {option('transform_depth')}" + (" " if in_shell() else "")
+
+
+def _max_space_hint(message: str) -> str:
+    """A refusal of a space too large, its ``max_space`` spelled as the caller spells the option."""
+    return message.replace("(or raise max_space)", f"(or raise {option('max_space').rstrip('=')})")
 
 
 def _setting(matrices, view: str, depth: Optional[int]) -> dict:
@@ -180,12 +195,15 @@ class CorrelationStudy:
 
 def correlation_study(qrels, runs, measures: str, *, view: str = "graded", depth: Optional[int] = None, gains=None,
                       skip_missing: bool = False, score_precision: str = "float32", transform: bool = False,
-                      transform_depth=(), progress=None) -> CorrelationStudy:
+                      transform_depth=(), max_space: Optional[int] = None, progress=None) -> CorrelationStudy:
     """Overall and topic-by-topic Kendall tau-b of every pair of measures (``workbench experiment correlation``).
 
     With ``transform``, also each measure ``M`` against ``rank[M]@N``, both
     on the rankings cut at ``N``, for each ``N`` of ``transform_depth`` (default:
     the rankings' depth).  One measure is enough then; two otherwise.
+    ``max_space`` bounds the runs enumerated per topic for a transformation
+    (default ``2**20``); a larger space is refused naming the deepest ``N``
+    every topic allows.
 
     Examples
     --------
@@ -209,7 +227,7 @@ def correlation_study(qrels, runs, measures: str, *, view: str = "graded", depth
         if depth is not None and n > depth:
             raise WorkbenchError(f"{option('transform_depth', n)}: beyond {option('depth', depth)}, the rankings' cut")
     study = study_inputs(qrels, runs, measures, view=view, depth=depth, gains=gains, skip_missing=skip_missing,
-                         score_precision=score_precision, least=1 if transform else 2)
+                         score_precision=score_precision, least=1 if transform else 2, max_space=max_space)
     names = study.names
     hint = _depth_hint()
     matrices = study.score(progress=progress)
@@ -226,7 +244,10 @@ def correlation_study(qrels, runs, measures: str, *, view: str = "graded", depth
             plain = [x for x in names if parse_ranked(x) is None]
             cut = study.score(plain, depth=n, progress=progress) if plain else []
             skipped_ranked = [f"{x} (ranked already)" for x in names if parse_ranked(x) is not None]
-        t, skipped = transform_correlation(cut, hint=hint)
+        try:
+            t, skipped = transform_correlation(cut, hint=hint, max_space=max_space)
+        except SpaceTooLargeError as e:
+            raise SpaceTooLargeError(_max_space_hint(str(e))) from None
         if cut is not matrices:
             skipped += skipped_ranked
         tables.append((n if n is not None else matrices[0].judged.depth, t))
@@ -271,6 +292,7 @@ class SignificanceStudy:
     rows: list
     compare: list
     changes: list
+    pairwise: Any = None
 
 
 def _comparisons(m, alpha: float):
@@ -282,16 +304,16 @@ def _comparisons(m, alpha: float):
         raise type(e)(f"{m.measure}: {e}") from None
 
 
-def _transformation(m, transform_depth: Optional[int]):
+def _transformation(m, transform_depth: Optional[int], max_space: Optional[int] = None):
     """``rank[M]@N`` of ``m``; None for ir_measures floats and ranked measures."""
     from workbench.experiments.ranked import ranked_version
 
     if not m.exact or m.spec is None:
         return None
     try:
-        return ranked_version(m, transform_depth, hint=_depth_hint())
+        return ranked_version(m, transform_depth, hint=_depth_hint(), max_space=max_space)
     except WorkbenchError as e:
-        raise type(e)(f"{option('transform', True)}: {e}") from None
+        raise type(e)(_max_space_hint(f"{option('transform', True)}: {e}")) from None
 
 
 def _find(name: str, names: list[str]) -> int:
@@ -311,13 +333,27 @@ def _find(name: str, names: list[str]) -> int:
 def significance_study(qrels, runs, measures: str, *, view: str = "graded", depth: Optional[int] = None, gains=None,
                        skip_missing: bool = False, score_precision: str = "float32", alpha: float = 0.05,
                        compare=(), transform: bool = False, transform_depth: Optional[int] = None,
+                       test: str = "tukey", correction: str = "none", pairs: str = "all", seed: int = 0,
+                       permutations: int = 10_000, max_space: Optional[int] = None,
                        progress=None) -> SignificanceStudy:
-    """Tukey HSD after Kruskal-Wallis and after ANOVA per measure (``workbench experiment significance``).
+    """Significantly different system pairs per measure (``workbench experiment significance``).
+
+    ``test="tukey"`` (the default): Tukey HSD after Kruskal-Wallis and after
+    ANOVA, over every pair (Ferrante et al. 2020, Tables 3-4).  ``test`` one
+    of ``t``, ``wilcoxon``, ``sign``, ``randomization``: that paired test over
+    every pair of systems (``pairs="all"``) or each against a baseline
+    (``pairs="baseline:RUN"``), corrected over the pairs of each measure
+    (``correction``: ``none``, ``bonferroni``, ``holm``, ``bh``); the result
+    is then ``pairwise``, a
+    :class:`~workbench.experiments.pairwise.PairwiseSignificance`
+    (``seed`` and ``permutations`` serve the Monte Carlo randomization test).
 
     ``compare`` lists ``"A,B"`` texts: the system pairs measures A and B
     decide differently; ``transform`` adds each measure's interval
     transformation ``rank[M]@N`` (``N``: ``transform_depth``, default the
-    rankings' depth) and the decisions it changes.
+    rankings' depth) and the decisions it changes.  With a paired test and
+    neither, every two measures are compared.  ``max_space`` bounds the runs
+    enumerated per topic for a transformation (default ``2**20``).
 
     Examples
     --------
@@ -330,27 +366,49 @@ def significance_study(qrels, runs, measures: str, *, view: str = "graded", dept
     """
     from workbench.experiments.significance import decision_changes, format_count
 
+    from workbench.experiments.pairwise import CORRECTIONS, TESTS
+
     progress = reporter(progress)
     as_bounded("alpha", alpha, 0, 1, open_interval=True)
     if transform_depth is not None:
         as_bounded("transform_depth", transform_depth, 1)
+    if test not in TESTS + ("tukey",):
+        raise WorkbenchError(f"{option('test', repr(test))}: use {', '.join(TESTS)} or tukey")
+    if correction not in CORRECTIONS:
+        raise WorkbenchError(f"{option('correction', repr(correction))}: use {', '.join(CORRECTIONS)}")
+    if not isinstance(pairs, str) or not (pairs == "all" or pairs.startswith("baseline:")):
+        raise WorkbenchError(f"{option('pairs', repr(pairs))}: use all or baseline:RUN")
+    if test == "tukey" and correction != "none":
+        raise WorkbenchError(f"{option('correction', correction)}: Tukey's HSD controls the error over the pairs "
+                             f"itself; a correction applies to {option('test')} t, wilcoxon, sign or randomization")
+    if test == "tukey" and pairs != "all":
+        raise WorkbenchError(f"{option('pairs', pairs)}: Tukey's HSD compares every pair; against a baseline use "
+                             f"{option('test')} t, wilcoxon, sign or randomization")
+    as_bounded("seed", seed, 0)
+    as_bounded("permutations", permutations, 1)
     compare = list(compare or [])
-    pairs = [as_measure_names(text)[0] for text in compare]
-    for text, ab in zip(compare, pairs):
+    measure_pairs = [as_measure_names(text)[0] for text in compare]
+    for text, ab in zip(compare, measure_pairs):
         if len(ab) != 2:
             raise WorkbenchError(f"{option('compare', repr(text))}: give two measures A,B")
     study = study_inputs(qrels, runs, measures, view=view, depth=depth, gains=gains, skip_missing=skip_missing,
-                         score_precision=score_precision)
-    idx = [(_find(a, study.names), _find(b, study.names)) for a, b in pairs]
-    rows = []
+                         score_precision=score_precision, max_space=max_space)
+    idx = [(_find(a, study.names), _find(b, study.names)) for a, b in measure_pairs]
     matrices = study.score(progress=progress)
+    if pairs != "all" and pairs[len("baseline:"):] not in matrices[0].systems:
+        raise WorkbenchError(f"{option('pairs', pairs)}: {pairs[len('baseline:'):]!r} is not a run "
+                             f"(runs: {', '.join(matrices[0].systems)})")
+    if test != "tukey":
+        return _pairwise_study(matrices, view, depth, alpha, idx, transform, transform_depth, test, correction,
+                               pairs, seed, permutations, max_space, progress)
+    rows = []
     for m in matrices:
         progress.phase(f"Tukey HSD {m.measure}")
         kw, an = _comparisons(m, alpha)
         row = SignificanceRow(m, kw, an, format_count(kw), format_count(an))
         if transform:
             progress.phase(f"interval transformation {m.measure}")
-        if transform and (tm := _transformation(m, transform_depth)) is not None:
+        if transform and (tm := _transformation(m, transform_depth, max_space)) is not None:
             row.t = tm
             row.tkw, row.tan = _comparisons(tm, alpha)
             row.tkw_text, row.tan_text = format_count(row.tkw), format_count(row.tan)
@@ -364,6 +422,32 @@ def significance_study(qrels, runs, measures: str, *, view: str = "graded", dept
     return SignificanceStudy(_setting(matrices, view, depth), _notes(matrices), alpha, rows,
                              [{"measure_a": rows[i].m.measure, "measure_b": rows[j].m.measure} for i, j in idx],
                              changes)
+
+
+def _pairwise_study(matrices, view, depth, alpha, idx, transform, transform_depth, test, correction, pairs, seed,
+                    permutations, max_space, progress) -> SignificanceStudy:
+    """A paired test over the pairs of systems (:func:`workbench.experiments.pairwise.pairwise_significance`)."""
+    from workbench.experiments.pairwise import pairwise_significance
+
+    every = list(matrices)
+    compare = [(matrices[i].measure, matrices[j].measure) for i, j in idx]
+    if transform:
+        for m in matrices:
+            progress.phase(f"interval transformation {m.measure}")
+            tm = _transformation(m, transform_depth, max_space)
+            if tm is not None and all(tm.measure != x.measure for x in every):
+                every.append(tm)
+                compare.append((m.measure, tm.measure))
+    # a measure undefined on some topics (dropped): its pairs are tested on the topics it scores
+    progress.phase(f"{test} test")
+    try:
+        result = pairwise_significance(every, test=test, correction=correction, pairs=pairs, alpha=alpha,
+                                       permutations=permutations, seed=seed, compare=compare or None)
+    except WorkbenchError as e:
+        raise type(e)(str(e)) from None
+    result = replace(result, notes=tuple(_notes(every)) + result.notes)
+    return SignificanceStudy(_setting(matrices, view, depth), list(result.notes), alpha, [], compare and
+                             [{"measure_a": a, "measure_b": b} for a, b in compare], [], result)
 
 
 # ---------------------------------------------------------------- discrimination
@@ -471,7 +555,6 @@ def downsampling_study(qrels, runs, measures: str, *, view: str = "graded", dept
     >>> s.result.measures, s.result.fractions
     (('AP',), (50,))
     """
-    from dataclasses import replace
 
     from workbench.experiments.correlation import overall_tau
     from workbench.experiments.downsampling import curve_figure, self_tau_curves

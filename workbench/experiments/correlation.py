@@ -381,7 +381,8 @@ def correlation_table(matrices: Sequence, pairs: Sequence[tuple[int, int]] | Non
     return CorrelationTable(tuple(rows), "/".join(views))
 
 
-def transform_correlation(matrices: Sequence, hint: str = "use a depth of ") -> tuple[CorrelationTable, list[str]]:
+def transform_correlation(matrices: Sequence, hint: str = "use a depth of ",
+                          max_space: int | None = None) -> tuple[CorrelationTable, list[str]]:
     """Tau-b of each measure and its interval transformation at the depth of its rankings.
 
     Each exact matrix ``M`` (scored on rankings of depth ``N``: cut at ``N``
@@ -397,6 +398,8 @@ def transform_correlation(matrices: Sequence, hint: str = "use a depth of ") -> 
     hint : str
         How an error for a space too large to enumerate names the remedy
         (see :func:`workbench.experiments.ranked.ranked_version`).
+    max_space : int, optional
+        Largest space of runs enumerated per topic (default ``2**20``).
 
     Returns
     -------
@@ -434,7 +437,7 @@ def transform_correlation(matrices: Sequence, hint: str = "use a depth of ") -> 
             if m.spec is None:
                 skipped.append(f"{m.measure} (ranked already)")
                 continue
-            t = ranked_version(m, hint=hint)
+            t = ranked_version(m, hint=hint, max_space=max_space)
             rows.append(CorrelationRow(m.measure, t.measure, topic_by_topic_tau(m, t), overall_tau(m, t)))
     views = sorted({m.view for m in matrices})
     return CorrelationTable(tuple(rows), "/".join(views)), skipped

@@ -42,7 +42,7 @@ from workbench.measures.names import parse_ranked
 
 
 def ranked_version(m, depth: int | None = None, unit: bool = False, hint: str = "use a depth of ",
-                   name: str | None = None):
+                   name: str | None = None, max_space: int | None = None):
     """The interval transformation ``rank[M]@N`` of the exact matrix ``m``, errors in one line.
 
     Parameters
@@ -58,6 +58,9 @@ def ranked_version(m, depth: int | None = None, unit: bool = False, hint: str = 
         enumerate (a command names its own option there).
     name : str, optional
         What the error message names (default ``rank[M]@N``).
+    max_space : int, optional
+        Largest space of runs enumerated per topic (default
+        :data:`workbench.measures.ranked.MAX_SPACE`, ``2**20``).
 
     Returns
     -------
@@ -67,7 +70,8 @@ def ranked_version(m, depth: int | None = None, unit: bool = False, hint: str = 
     Raises
     ------
     SpaceTooLargeError
-        The space to enumerate is too large (the message names the largest depth that fits).
+        The space to enumerate is too large for some topic (the message names the largest depth that fits
+        every topic, and ``max_space``).
     WorkbenchError
         ``m`` is not exact, or ``depth`` is beyond the depth of its runs.
     """
@@ -79,13 +83,13 @@ def ranked_version(m, depth: int | None = None, unit: bool = False, hint: str = 
     if depth is not None and depth > m.judged.depth:
         raise WorkbenchError(f"{label}: depth {depth} beyond the rankings scored ({m.judged.depth} documents)")
     try:
-        return m.transformed(depth=depth, unit=unit)
+        return m.transformed(depth=depth, unit=unit, max_space=max_space)
     except SpaceTooLargeError as e:
-        msg = str(e).replace("pass depth=", hint).replace(" (or raise max_space)", "")
-        raise SpaceTooLargeError(msg) from None
+        raise SpaceTooLargeError(str(e).replace("pass depth=", hint)) from None
 
 
-def score_with_ranked(score: Callable, qrels, runs, names: Sequence[str]) -> list:
+def score_with_ranked(score: Callable, qrels, runs, names: Sequence[str], max_space: int | None = None,
+                      hint: str = "use a depth of ") -> list:
     """Score matrices of ``names`` in their order, ``rank[M]@N`` ones as ``M``'s transformation.
 
     Parameters
@@ -99,6 +103,8 @@ def score_with_ranked(score: Callable, qrels, runs, names: Sequence[str]) -> lis
         As ``score`` takes them.
     names : sequence of str
         Measure names; ``rank[M]@N`` and ``unit-rank[M]@N`` are ranked.
+    max_space, hint
+        As for :func:`ranked_version`.
 
     Returns
     -------
@@ -114,7 +120,8 @@ def score_with_ranked(score: Callable, qrels, runs, names: Sequence[str]) -> lis
         if b not in base:
             base.append(b)
     matrices = dict(zip(base, score(qrels, runs, base)))
-    return [ranked_version(matrices[str(rk.measure)], rk.depth, rk.unit, name=str(rk)) if rk else matrices[n]
+    return [ranked_version(matrices[str(rk.measure)], rk.depth, rk.unit, name=str(rk), max_space=max_space,
+                           hint=hint) if rk else matrices[n]
             for n, rk in zip(names, ranked)]
 
 

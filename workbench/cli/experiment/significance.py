@@ -54,14 +54,31 @@ def significance_cmd(
     transform_depth: Optional[int] = typer.Option(
         None, "--transform-depth",
         help="Depth N of the transformation rank[M]@N (default: the rankings' depth; needed when that space is too large)."),
+    test: str = typer.Option(
+        "tukey", "--test",
+        help="tukey (HSD after Kruskal-Wallis and after ANOVA), or a paired test over the pairs: t, wilcoxon, sign, "
+             "randomization."),
+    correction: str = typer.Option(
+        "none", "--correction", help="For a paired test, over the pairs of each measure: none, bonferroni, holm, bh."),
+    pairs: str = typer.Option(
+        "all", "--pairs", help="For a paired test: all (every pair of runs) or baseline:RUN (each run against RUN)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the Monte Carlo randomization test."),
+    permutations: int = typer.Option(
+        10_000, "--permutations",
+        help="Random sign flips of the Monte Carlo randomization test (used where no exact count fits)."),
+    max_space: Optional[int] = typer.Option(
+        None, "--max-space",
+        help="Most runs enumerated per topic for an interval transformation (default 2**20 = 1048576)."),
     fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Significantly different system pairs per measure: Tukey HSD after Kruskal-Wallis and after ANOVA (Ferrante et al. 2020, Tables 3-4).
+    """Significantly different system pairs per measure: Tukey HSD after Kruskal-Wallis and after ANOVA (Ferrante et al. 2020, Tables 3-4), or a paired test over every pair.
 
     CSV: the counts table; with --compare, a blank line and then the table of pairs decided differently.
     LaTeX: the same tables; in the pairs table a dagger marks each p-value below alpha.
+    With --test t|wilcoxon|sign|randomization: per measure the significant pairs, the conclusions that change
+    between two measures (--compare, --transform, else every two), the changed pairs, then every pair.
     """
     from workbench.api.experiments import significance_study
 
@@ -75,7 +92,16 @@ def significance_cmd(
         study = significance_study(qrels, runs, measures, view=view, depth=depth, gains=gains,
                                    skip_missing=skip_missing, score_precision=score_precision, alpha=alpha,
                                    compare=compare or [], transform=transform, transform_depth=transform_depth,
-                                   progress=bar)
+                                   test=test, correction=correction, pairs=pairs, seed=seed,
+                                   permutations=permutations, max_space=max_space, progress=bar)
+    if study.pairwise is not None:
+        from workbench.core.table import render
+
+        result = study.pairwise
+        extra = {**study.setting}
+        emit_table(fmt, output, lambda: render(result.tables(), "md"), lambda: render(result.tables(), "csv"),
+                   {**extra, **result.to_json()}, tables=result.tables)
+        return
     rows, changes, pairs, s, notes = study.rows, study.changes, study.compare, study.setting, study.notes
 
     def counts(a, b):
