@@ -197,6 +197,41 @@ class AgreementResult:
         lines += self.table().markdown_lines()
         return "\n".join(lines) + "\n"
 
+    def pairs_table(self) -> Table:
+        """Each metric's tests beside the IPSO sign test, pair by pair: one row per (run pair, metric).
+
+        Columns: the two runs, ``|ni|`` and ``|ns|`` with the IPSO sign
+        test's p-value and the run it favours, the metric, then for each test
+        (paired t, Wilcoxon, sign) its p-value, the run it favours and the
+        agreement category with the IPSO sign test (Moffat and Mackenzie 2024, Fig. 7).
+
+        >>> q = {str(t): {"r": 1} for t in range(8)}
+        >>> res = agreement([{t: ["r"] for t in q}, {t: ["x", "r"] for t in q}], q, 2, names=["g", "b"])
+        >>> t = res.pairs_table()
+        >>> t.columns[:7], t.values()[0][:7]
+        (['A', 'B', 'ni topics', 'ns topics', 'IPSO p', 'IPSO favours', 'metric'], ['g', 'b', 8, 0, 0.0078125, 'A', 'RR'])
+
+        References
+        ----------
+        Moffat and Mackenzie (2024), sec. 4 and Fig. 7.
+        """
+        head = ["A", "B", "ni topics", "ns topics", "IPSO p", "IPSO favours", "metric"]
+        for t in TESTS:
+            head += [f"{t} p", f"{t} favours", f"{t} vs IPSO"]
+        rows = []
+        for p in self.pairs:
+            for m in METRICS:
+                row = [p.a, p.b, p.ipso.ni, p.ipso.ns, Cell(p.ipso.p, f"{p.ipso.p:.4g}"), p.ipso.favours,
+                       self.label(m)]
+                for t in TESTS:
+                    r = p.tests[m][t]
+                    row += [Cell(r.p, f"{r.p:.4g}"), r.direction, p.agreement[m][t]]
+                rows.append(row)
+        return Table(head, rows, align=[None, None, "r", "r", "r", None, None] + ["r", None, None] * len(TESTS),
+                     caption=f"Each metric's tests beside the IPSO sign test on the same run pairs: "
+                             f"{len(self.runs)} runs, {len(self.pairs)} unordered pairs, depth {self.depth}, "
+                             f"alpha = {self.alpha}")
+
     def table(self):
         """The agreement counts per metric and test as a :class:`~workbench.core.table.Table`."""
         n = len(self.pairs)

@@ -71,8 +71,8 @@ _KIND_OF_CODE = ("same", "tied_measure", "opposite", "tied_reference", "tied_bot
                  "opposite", "tied_measure", "same")
 
 #: Cost model (a 2-core machine, numpy): per pair and depth for the categories, per pair and measure for the signs.
-_SEC_PER_PAIR_DEPTH = 3e-9
-_SEC_PER_PAIR_MEASURE = 1.5e-8
+_SEC_PER_PAIR_DEPTH = 4e-9
+_SEC_PER_PAIR_MEASURE = 2e-8
 #: Evaluating one measure on one run and sorting its exact values (rational measures; about 10 microseconds).
 _SEC_PER_RUN_MEASURE = 1e-5
 #: Cells of one block of pairs (rows x columns) held at once; bytes per cell (diffs, flags, indices).

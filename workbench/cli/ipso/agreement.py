@@ -33,6 +33,7 @@ def agreement_cmd(
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
     table: Optional[Path] = typer.Option(None, "--table", help="Also write the summary table to this file (atomically; a missing folder is created), in --format or as its suffix says (.md .csv .json .tex; default Markdown)."),
     score_precision: str = ScorePrecisionOpt,
+    pairs: bool = typer.Option(False, "--pairs", help="Also show, pair by pair, each metric's tests (p, the run favoured, the agreement category) beside the IPSO sign test on the same pair."),
     as_json: bool = JsonOpt,
     fmt: Optional[str] = TableFormatOpt,
 ) -> None:
@@ -52,6 +53,8 @@ def agreement_cmd(
         write_table_file(table, fmt, result.markdown, lambda: [result.table()])
     if fmt in ("md", "csv", "latex"):
         sys.stdout.write(result.markdown() if fmt == "md" else result.table().render(fmt))
+        if pairs:
+            sys.stdout.write("\n" + result.pairs_table().render(fmt))
         return
     if as_json:
         out = result.to_dict()
@@ -73,6 +76,8 @@ def agreement_cmd(
     Console(width=max(stdout.width, 160), force_terminal=stdout.is_terminal).print(tab)
     for note in result.notes:
         stdout.print(note)
+    if pairs:
+        stdout.print(result.pairs_table().render("md"), soft_wrap=True, highlight=False, markup=False)
     for p in written:
         stdout.print(f"figure: {p}")
     if table is not None:
