@@ -48,7 +48,8 @@ __version__ = "0.1.0"
 
 #: The public API, loaded from :mod:`workbench.api` on first use.
 _API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
-        "properties", "ir_measure", "register_ir_measures", "conformance", "correlation", "significance"]
+        "properties", "ir_measure", "register_ir_measures", "conformance", "correlation", "significance",
+        "disagree"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
 _DECLARE = ["parameter"]
@@ -75,6 +76,7 @@ _TYPES = {
     "Conformance": "workbench.peers.check",
     "CorrelationTable": "workbench.experiments.correlation",
     "BaselineTable": "workbench.experiments.baseline",
+    "Disagreement": "workbench.scale.disagreement",
 }
 
 __all__ = _API + _DECLARE + list(_TYPES)

@@ -50,6 +50,7 @@ from workbench.cli import (
     conformance,
     conformance_report,
     counterexample,
+    disagree,
     experiment,
     hasse,
     ipso,
@@ -103,7 +104,7 @@ def _options(
 
 #: The subcommand modules, in the order ``workbench --help`` lists them (groups after the commands).
 COMMANDS = (classify, measures, tour, prove, thresholds, axioms, ipso, twist, twist_runs, twist_curve, twist_scale,
-            hasse, reproduce, atlas, experiment, counterexample, properties, conformance,
+            hasse, reproduce, atlas, experiment, counterexample, disagree, properties, conformance,
             conformance_report)
 
 for _command in COMMANDS:

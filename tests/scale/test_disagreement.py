@@ -1,0 +1,271 @@
+"""workbench.scale.disagreement (``workbench disagree``, ``wb.disagree``) against slow, obvious oracles.
+
+The oracle compares every pair of runs with the exact values (``ValueBlock.signs``: certified signs of
+differences, no positions, no sorting, no inversion counting) and lists the pairs in canonical order;
+tau-b is checked against ``scipy.stats.kendalltau`` and, exactly, through its square; tau-ap against its
+definition summed with Fractions; the pairs an order leaves incomparable against ``Order.compare``.
+"""
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+import scipy.stats
+import flint
+import sympy
+
+import workbench as wb
+from workbench import errors
+from workbench.core.budget import allow_time
+from workbench.measures.names import parse_measure
+from workbench.order.orders import get_order
+from workbench.scale import disagreement as dis
+from workbench.space.runs import Gains, Topic, format_run
+
+
+# ---------------------------------------------------------------------------- the oracle
+
+def brute(m1, m2, depth, grades=1, gains=None, topic=None, order="rank", within="all", limit=3):
+    """Every pair compared with certified signs of exact differences; pairs in canonical order."""
+    o = get_order(order)
+    g = Gains.parse(gains) if gains else Gains.default(grades)
+    t = Topic.parse(topic) if topic is not None else None
+    space = o.space(depth, g.grades, t)
+    runs = space.array()
+    a = parse_measure(m1).evaluate(runs, g, t)
+    b = parse_measure(m2).evaluate(runs, g, t)
+    n = len(runs)
+    ii, jj = map(np.array, zip(*combinations(range(n), 2)))
+    if within != "all":
+        comparable = np.array([o.compare(tuple(runs[i]), tuple(runs[j]), g) is not None for i, j in zip(ii, jj)])
+        keep = comparable if within == "comparable" else ~comparable
+        ii, jj = ii[keep], jj[keep]
+    s1 = a.signs(ii, jj)
+    s2 = b.signs(ii, jj)
+    out = {"pairs": len(ii), "discordant": int(((s1 * s2) < 0).sum()), "concordant": int(((s1 * s2) > 0).sum()),
+           "tied_m1_only": int(((s1 == 0) & (s2 != 0)).sum()), "tied_m2_only": int(((s2 == 0) & (s1 != 0)).sum()),
+           "tied_in_both": int(((s1 == 0) & (s2 == 0)).sum())}
+    disc = [(format_run(runs[i]), format_run(runs[j])) for i, j, p in zip(ii, jj, s1 * s2) if p < 0]
+    tied = [(format_run(runs[i]), format_run(runs[j])) for i, j, x, y in zip(ii, jj, s1, s2) if (x == 0) != (y == 0)]
+    return out, disc[:limit], tied[:limit], a.approx(), b.approx()
+
+
+CASES = [
+    ("RR", "RBP(p=0.8)", "1..5", {}),
+    ("nDCG", "AP", "1..6", {"topic": "3"}),
+    ("AP", "RBP(p=0.5)", "2..4", {"topic": "2"}),
+    ("nDCG", "ERR", "2..3", {"grades": 2, "topic": "1,1"}),
+    ("gRBP(p=0.6)", "DCG", "1..3", {"gains": "0,1,3"}),
+    ("P@2", "RR", "3..4", {}),
+    ("RBP(p=0.5)", "RBTO", "1..4", {}),
+    ("P", "RR", "3", {"order": "set"}),
+    ("nDCG", "P", "2..3", {"grades": 2, "topic": "2,1", "order": "replacement"}),
+]
+
+
+@pytest.mark.parametrize("m1,m2,depths,kw", CASES)
+def test_counts_and_witnesses_equal_the_pair_by_pair_oracle(m1, m2, depths, kw):
+    d = wb.disagree(m1, m2, depth=depths, **kw)
+    assert d.depths == wb.api.convert.as_range(depths, "depths", 1)
+    for row in d.rows:
+        want, disc, tied, fa, fb = brute(m1, m2, row.depth, kw.get("grades", 1), kw.get("gains"), kw.get("topic"),
+                                          kw.get("order", "rank"))
+        got = row.to_json()
+        assert {k: got[k] for k in want} == want
+        assert got["tied_in_one"] == want["tied_m1_only"] + want["tied_m2_only"]
+        assert row.agreement == Fraction(want["concordant"], want["pairs"])
+        assert [(w["lower"], w["upper"]) for w in got["witnesses"]] == disc
+        assert [(w["lower"], w["upper"]) for w in got["tied_witnesses"]] == tied
+        # tau-b: floats against scipy, and the exact value through its square
+        tb = got["tau_b_float"]
+        ref = scipy.stats.kendalltau(fa, fb).statistic
+        if tb is None:
+            assert math.isnan(ref)
+        else:
+            assert abs(tb - ref) < 1e-12
+            exact = sympy.sympify(got["tau_b"])
+            p = want["pairs"]
+            t1 = want["tied_m1_only"] + want["tied_in_both"]
+            t2 = want["tied_m2_only"] + want["tied_in_both"]
+            c_minus_d = want["concordant"] - want["discordant"]
+            assert sympy.simplify(exact**2 - sympy.Rational(c_minus_d**2, (p - t1) * (p - t2))) == 0
+            assert (exact >= 0) == (c_minus_d >= 0)
+
+
+def test_the_issue_examples():
+    d = wb.disagree("nDCG", "AP", depth="1..6", topic=3)
+    assert [r.discordant for r in d.rows] == [0, 0, 0, 0, 2, 7]
+    assert [(w.to_json()["lower"], w.to_json()["upper"]) for w in d.rows[4].witnesses] == [
+        ("00111", "10001"), ("01001", "10000")]
+    first = wb.disagree("RR", "RBP(p=0.8)", depth="1..4").first_witness()
+    assert first[0] == 3 and (format_run(first[1].lower), format_run(first[1].upper)) == ("011", "100")
+    assert first[1].m2 == ("36/125", "1/5")
+
+
+# ---------------------------------------------------------------------------- the kernel
+
+def test_inversions_against_brute_force():
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 2, 3, 9, 64, 200):
+        for k in (1, 2, 3, 5, 64, 1000):
+            seq = rng.integers(0, k, n)
+            total, per = dis.inversions(seq, k, per_element=True)
+            want = [sum(1 for i in range(j) if seq[i] > seq[j]) for j in range(n)]
+            assert total == sum(want) and per.tolist() == want
+
+
+def test_count_pairs_against_brute_force_on_random_ties():
+    rng = np.random.default_rng(3)
+    for n in (2, 5, 40, 150):
+        x, y = rng.integers(0, 4, n), rng.integers(0, 6, n)
+        c = dis.count_pairs(x, y)
+        pairs = list(combinations(range(n), 2))
+        s = [(np.sign(x[j] - x[i]), np.sign(y[j] - y[i])) for i, j in pairs]
+        assert (c.discordant, c.concordant, c.tied_m1_only, c.tied_m2_only, c.tied_both) == (
+            sum(a * b < 0 for a, b in s), sum(a * b > 0 for a, b in s), sum(a == 0 != b for a, b in s),
+            sum(b == 0 != a for a, b in s), sum(a == 0 == b for a, b in s))
+
+
+def _tau_ap_definition(x, y) -> Fraction:
+    """Yilmaz et al. (2008), eq. 2, literally: walk M2's ranking from the top, count the runs above that M1 puts above."""
+    n = len(x)
+    ranking = sorted(range(n), key=lambda i: -y[i])
+    total = Fraction(0)
+    for pos in range(1, n):
+        i = ranking[pos]
+        total += Fraction(sum(1 for j in ranking[:pos] if x[j] > x[i]), pos)
+    return Fraction(2, n - 1) * total - 1
+
+
+def test_tau_ap_exact_and_certified_against_the_definition(monkeypatch):
+    rng = np.random.default_rng(11)
+    for n in (2, 3, 7, 60):
+        x, y = rng.permutation(n), rng.permutation(n)
+        want = _tau_ap_definition(x, y)
+        got = dis.tau_ap(x, y)
+        assert got.how == "exact" and got.value == want
+        monkeypatch.setattr(dis, "EXACT_TAU_AP_RUNS", 1)
+        ball = dis.tau_ap(x, y)
+        monkeypatch.setattr(dis, "EXACT_TAU_AP_RUNS", 4096)
+        assert ball.how == "interval" and ball.value is None
+        old, flint.ctx.prec = flint.ctx.prec, 256   # the exact value as a ball far narrower than tau-ap's
+        try:
+            assert flint.fmpq(want.numerator, want.denominator) in ball.ball
+        finally:
+            flint.ctx.prec = old
+        assert float(ball.ball.rad()) < 1e-12 and abs(ball.approx - float(want)) < 1e-12
+    assert dis.tau_ap(np.array([0, 1, 2]), np.array([0, 0, 1])).how == "undefined"
+    assert wb.disagree("RBP(p=0.5)", "RBTO", depth=3).rows[0].tau_ap.value == 1
+
+
+@pytest.mark.parametrize("kind", ["discordant", "tied_in_one"])
+def test_witness_search_in_blocks_and_with_a_bound(monkeypatch, kind):
+    rng = np.random.default_rng(5)
+    x, y = rng.integers(0, 5, 90), rng.integers(0, 5, 90)
+    mask = dis._pair_mask
+    want = [(i, j) for i, j in combinations(range(90), 2) if mask(kind, x[i], y[i], x[j], y[j])]
+    monkeypatch.setattr(dis, "_WITNESS_BLOCK", 7)
+    assert dis.first_pairs(kind, x, y, 40) == (want[:40], None)
+    found, below = dis.first_pairs(kind, x, y, 10 ** 6, work=0)   # one block, then the bound
+    assert below == 7 and found == [p for p in want if p[0] < 7]
+
+
+# ---------------------------------------------------------------------------- within an order's pairs
+
+@pytest.mark.parametrize("order,within,kw", [
+    ("ipso", "nonsep", {}), ("ipso", "comparable", {"gains": "0,1,3"}), ("dominance", "nonsep", {"grades": 2}),
+    ("swap", "comparable", {"grades": 2}), ("raise", "nonsep", {}), ("replacement", "nonsep", {"grades": 2}),
+    ("rank", "comparable", {}),
+])
+def test_within_an_order_against_order_compare(order, within, kw):
+    depth = 3 if kw.get("grades") == 2 or kw.get("gains") else 5
+    m1, m2 = "nDCG", "RBP(p=0.8)"
+    kw = {**kw, "topic": "2,1" if kw.get("grades") == 2 or kw.get("gains") else "5"}
+    row = wb.disagree(m1, m2, depth=depth, order=order, within=within, **kw).rows[0]
+    want, disc, tied, _, _ = brute(m1, m2, depth, kw.get("grades", 1), kw.get("gains"), kw["topic"], order, within)
+    got = row.to_json()
+    assert {k: got[k] for k in want} == want
+    assert [(w["lower"], w["upper"]) for w in got["witnesses"]] == disc
+    assert [(w["lower"], w["upper"]) for w in got["tied_witnesses"]] == tied
+    assert got["tau_ap"] is None
+
+
+def test_moffat_and_mackenzie_free_pairs_at_depth_6():
+    # 364 non-separable unordered pairs of binary runs at depth 6 (census: 728 ordered pairs)
+    rbp = wb.disagree("nDCG", "RBP(p=0.8)", depth=6, topic=6, order="ipso", within="nonsep").rows[0]
+    ap = wb.disagree("nDCG", "AP", depth=6, topic=6, order="ipso", within="nonsep").rows[0]
+    assert rbp.pairs == ap.pairs == wb.census(depth=6).nonsep // 2 == 364
+    assert (rbp.counts.concordant, ap.counts.concordant, ap.counts.tied_m2_only) == (308, 332, 10)
+
+
+# ---------------------------------------------------------------------------- bad input
+
+@pytest.mark.parametrize("call,error,named", [
+    (lambda: wb.disagree("RR", "Nope", depth=3), errors.UnknownMeasureError, "Nope"),
+    (lambda: wb.disagree("RR", "AP", depth=3), errors.NeedsTopicError, "AP"),
+    (lambda: wb.disagree("RR", "P", depth=1, topic=0), errors.BadParameterError, "1 run"),
+    (lambda: wb.disagree("RR", "P", depth=3, within="nonsep"), errors.BadParameterError, "'rank'"),
+    (lambda: wb.disagree("RR", "P", depth=3, within="some"), errors.BadParameterError, "'some'"),
+    (lambda: wb.disagree("RR", "P", depth=3, order="lex"), errors.UnknownOrderError, "lex"),
+    (lambda: wb.disagree("rank[AP]@3", "RR", depth="2..3", topic=3), errors.UndefinedMeasureError, "depth 2"),
+    (lambda: wb.disagree("RR", "P", depth=40), errors.TooLargeError, "depth <= "),
+    (lambda: wb.disagree("RR", "P", depth=16, order="ipso", within="nonsep"), errors.TooLargeError, "depth <= "),
+    (lambda: wb.disagree("RR", "P", depth=3, witnesses=-1), errors.BadParameterError, "-1"),
+])
+def test_bad_input_is_a_typed_error_naming_the_value(call, error, named):
+    with pytest.raises(error, match=None) as info:
+        call()
+    assert named in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_command_line(cli):
+    status, out, err = cli("disagree", "nDCG", "AP", "--depth", "4..5", "--topic", "3", "--json")
+    assert status == 0 and not err
+    obj = json.loads(out)
+    assert obj == wb.disagree("nDCG", "AP", depth="4..5", topic=3).to_json()
+    for key in ("depth", "runs", "pairs", "discordant", "tied_in_one", "agreement", "tau_b", "tau_ap", "witnesses"):
+        assert key in obj["rows"][0]
+    assert obj["first_witness"]["lower"] == "00111" and obj["first_witness"]["depth"] == 5
+    for fmt, marker in (("md", "| depth |"), ("csv", "depth,runs,pairs"), ("latex", "\\toprule")):
+        status, out, _ = cli("disagree", "RR", "RBP(p=0.8)", "--depth", "3", "--format", fmt)
+        assert status == 0 and marker in out and "011" in out
+    status, out, err = cli("disagree", "RR", "AP", "--depth", "3")
+    assert status == 2 and not out and err.count("\n") == 1 and "--topic" in err
+
+
+@pytest.mark.slow
+def test_binary_depth_12_against_a_vectorised_pair_oracle():
+    """All 8,386,560 pairs of depth-12 runs compared as sign matrices of the exact integer numerators."""
+    d = wb.disagree("RR", "RBP(p=0.8)", depth=12).rows[0]
+    runs = get_order("rank").space(12).array()
+    a = parse_measure("RR").evaluate(runs, Gains.default(1))
+    b = parse_measure("RBP(p=0.8)").evaluate(runs, Gains.default(1))
+    ka, kb = a.coords[:, 0], b.coords[:, 0]   # one common denominator each: numerators order the values
+    counts = dict.fromkeys(("disc", "conc", "t1", "t2", "tb"), 0)
+    for i in range(0, len(runs), 256):
+        sa = np.sign(ka[None, :] - ka[i:i + 256, None])
+        sb = np.sign(kb[None, :] - kb[i:i + 256, None])
+        upper = np.arange(len(runs))[None, :] > np.arange(i, min(i + 256, len(runs)))[:, None]
+        counts["disc"] += int(((sa * sb < 0) & upper).sum())
+        counts["conc"] += int(((sa * sb > 0) & upper).sum())
+        counts["t1"] += int(((sa == 0) & (sb != 0) & upper).sum())
+        counts["t2"] += int(((sb == 0) & (sa != 0) & upper).sum())
+        counts["tb"] += int(((sa == 0) & (sb == 0) & upper).sum())
+    c = d.counts
+    assert (c.discordant, c.concordant, c.tied_m1_only, c.tied_m2_only, c.tied_both) == tuple(counts.values())
+
+
+@pytest.mark.slow
+def test_rbp_ties_no_pair_and_rr_ties_by_first_relevant_position_at_depth_20():
+    """Derived by hand: RBP(4/5) is injective on binary runs (5 divides no non-zero c_m 4^(m-1)); RR ties the
+    2^(N-i) runs whose first relevant document is at i, so T1 = sum_i C(2^(N-i), 2)."""
+    with allow_time(120):
+        c = wb.disagree("RR", "RBP(p=0.8)", depth=20, witnesses=1).rows[0].counts
+    n = 20
+    assert c.runs == 2**n and c.pairs == 2**n * (2**n - 1) // 2
+    assert c.tied_m2_only == c.tied_both == 0
+    assert c.tied_m1_only == sum(math.comb(2 ** (n - i), 2) for i in range(1, n + 1))

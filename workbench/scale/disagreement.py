@@ -1,0 +1,980 @@
+"""Measure against measure: where two measures order the same runs oppositely (docs/howto/disagreement.md).
+
+Two measures ``M1`` and ``M2`` on one space of judged runs put every
+unordered pair ``{r, s}`` of distinct runs in one of four classes:
+
+* **discordant**: they order the pair strictly oppositely,
+  ``M1(r) < M1(s)`` and ``M2(r) > M2(s)`` (or the reverse);
+* **tied in one**: one measure ties the pair, the other separates it
+  (``tied_m1_only`` and ``tied_m2_only`` count the two sides);
+* **tied in both**;
+* **concordant**: both order it the same way, strictly.
+
+From the counts: the agreement ``concordant / pairs`` (an exact Fraction),
+Kendall's tau-b ``(C - D) / sqrt((P - T1)(P - T2))`` (Kendall 1945, with
+``T1``, ``T2`` the pairs tied in ``M1``, in ``M2``), exact as a rational
+times a square root, and the AP correlation tau-ap of Yilmaz, Aslam and
+Robertson (2008) of ``M2``'s ranking against ``M1``'s.
+
+Counting is never quadratic.  Each measure's exact values are replaced by
+their integer positions among its distinct values
+(:func:`~workbench.core.distinct.interval_transformation`: exact sorting,
+no float decides anything); the runs are sorted by ``(M1, M2)`` and the
+strict inversions of ``M2`` in that order are exactly the discordant pairs,
+counted level by level over the bits of the positions (a stable radix
+partition per bit, every group at once: ``O(n log k)`` numpy work for ``k``
+distinct values of ``M2``).  The ties come from the sizes of the tie groups
+(Knight 1966's corrections).
+
+tau-ap is defined by its authors for two rankings without ties, and that
+is the only case computed here: with a tie in either measure it is
+``None`` with the reason (the variants for ties, e.g. Urbano and Marrero
+2017, differ in which ties they count; none is imposed here).  Its sum
+``sum_i C(i)/(i - 1)`` over the ranking is exact (a Fraction) up to
+:data:`EXACT_TAU_AP_RUNS` runs and a certified interval beyond (a
+correctly rounded float sum with a proven error bound, carried into a
+python-flint ``arb`` ball).
+
+Restricted to the pairs an order leaves incomparable (``within="nonsep"``;
+for ``ipso``, Moffat and Mackenzie's non-separable pairs) or comparable,
+the pairs are enumerated, so only while the budget model allows
+(:func:`restricted_estimate`).
+
+References
+----------
+Kendall, "A new measure of rank correlation", Biometrika 1938, and "The
+treatment of ties in ranking problems", Biometrika 1945 (tau-b); Knight, "A
+computer method for calculating Kendall's tau with ungrouped data", JASA
+1966; Yilmaz, Aslam and Robertson, "A new rank correlation coefficient for
+information retrieval", SIGIR 2008 (tau-ap); Jones, Thomas, Scholer and
+Sanderson, "Features of disagreement between retrieval effectiveness
+measures", SIGIR 2015; Moffat and Mackenzie, "How much freedom does an
+effectiveness metric really have?", JASIST 2024.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Optional
+
+import numpy as np
+
+from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
+from workbench.core.display import html_table
+from workbench.core.distinct import interval_transformation
+from workbench.core.exact import ValueBlock, exact_str, json_float
+from workbench.core.frames import frame
+from workbench.core.heavy import flint, sympy
+from workbench.core.table import Table
+from workbench.errors import BadParameterError, UndefinedMeasureError, WorkbenchError
+from workbench.space.runs import Gains, format_run
+
+__all__ = ["PairCounts", "PairWitness", "DepthDisagreement", "Disagreement", "TauAP", "disagreement", "count_pairs", "inversions",
+           "tau_b_exact", "tau_ap", "first_pairs", "disagreement_at", "disagreement_estimate",
+           "restricted_estimate", "WITHIN", "EXACT_TAU_AP_RUNS"]
+
+#: The pair sets ``within=`` takes: every pair, the pairs an order leaves incomparable, or those it compares.
+WITHIN = ("all", "nonsep", "comparable")
+#: tau-ap is an exact Fraction up to this many runs (a sum over ``n`` harmonic-like terms), a certified interval beyond.
+EXACT_TAU_AP_RUNS = 4096
+#: Element operations the witness search may spend per kind and depth before it says how far it searched.
+WITNESS_WORK = 1 << 27
+#: Lower indices tested together by the witness search (the pairs inside one such block are compared directly).
+_WITNESS_BLOCK = 2048
+
+
+# ---------------------------------------------------------------------------
+# the counting kernel
+
+def inversions(seq: np.ndarray, k: int, per_element: bool = False) -> tuple[int, Optional[np.ndarray]]:
+    """Strict inversions of ``seq`` (pairs ``i < j`` with ``seq[i] > seq[j]``), values in ``0..k-1``.
+
+    A stable partition by each bit of the values, highest first: a pair
+    with ``seq[i] > seq[j]`` agrees on the bits above the highest bit where
+    they differ, and there ``seq[i]`` has a 1 and ``seq[j]`` a 0.  So at each
+    bit, within each group of equal higher bits (kept contiguous and in
+    index order by the partitions so far), every 0 counts the 1s before it.
+    ``O(n log k)`` vectorised work; no pair is ever formed.
+
+    Parameters
+    ----------
+    seq : numpy.ndarray
+        Integers in ``0..k-1``.
+    k : int
+        A bound on the values.
+    per_element : bool
+        Also return, for each ``j``, the number of ``i < j`` with ``seq[i] > seq[j]``.
+
+    Returns
+    -------
+    (int, numpy.ndarray or None)
+
+    Examples
+    --------
+    >>> inversions(np.array([2, 0, 1, 2, 0]), 3, per_element=True)[0]
+    5
+    >>> inversions(np.array([2, 0, 1, 2, 0]), 3, per_element=True)[1].tolist()
+    [0, 1, 1, 0, 3]
+
+    References
+    ----------
+    Knight, JASA 1966 (counting discordant pairs in ``O(n log n)`` after a sort).
+    """
+    n = len(seq)
+    dt = np.int32 if n < 2**31 - 1 else np.int64
+    cur = np.asarray(seq, dtype=dt)
+    pos = np.arange(n, dtype=dt)
+    idx = pos.copy() if per_element else None
+    per = np.zeros(n, np.int64) if per_element else None
+    total = 0
+    bits = int(k - 1).bit_length() if k > 1 else 0
+    boundary = np.empty(n, bool)
+    c1 = np.empty(n + 1, dtype=np.int64)
+    c1[0] = 0
+    for b in range(bits - 1, -1, -1):
+        if n == 0:
+            break
+        pre = cur >> (b + 1)
+        boundary[0] = True
+        np.not_equal(pre[1:], pre[:-1], out=boundary[1:])
+        del pre
+        gs = np.maximum.accumulate(np.where(boundary, pos, 0))   # where each position's group starts
+        bit = (cur >> b) & 1
+        np.cumsum(bit, out=c1[1:])
+        ob = c1[:-1] - c1[gs]                                       # 1s before, within the group
+        zero = bit == 0
+        total += int(ob[zero].sum())
+        if per is not None:
+            per[idx[zero]] += ob[zero]
+        nb = np.where(boundary, pos, n)
+        nxt = np.empty(n, dtype=np.int64)
+        nxt[:-1] = np.minimum.accumulate(nb[::-1])[::-1][1:]        # where the next group starts
+        nxt[-1] = n
+        zeros_in = (nxt - gs) - (c1[nxt] - c1[gs])
+        dest = np.where(zero, pos - ob, gs + zeros_in + ob)         # 0s first, then 1s, each in index order
+        new = np.empty_like(cur)
+        new[dest] = cur
+        cur = new
+        if idx is not None:
+            moved = np.empty_like(idx)
+            moved[dest] = idx
+            idx = moved
+    return total, per
+
+
+def _tied_pairs(positions: np.ndarray, k: int) -> int:
+    counts = np.bincount(positions, minlength=k).astype(np.int64)
+    return int((counts * (counts - 1) // 2).sum())
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """The four classes of unordered pairs of distinct runs under two measures.
+
+    Attributes
+    ----------
+    runs, pairs : int
+        ``n`` and ``n (n - 1) / 2`` (or the pairs of a restricted set).
+    discordant, concordant : int
+        Pairs ordered strictly oppositely, strictly alike.
+    tied_m1_only, tied_m2_only, tied_both : int
+        Pairs tied in ``M1`` alone, in ``M2`` alone, in both.
+
+    Examples
+    --------
+    >>> c = count_pairs(np.array([0, 1, 1, 2]), np.array([1, 0, 0, 2]))
+    >>> c.discordant, c.concordant, c.tied_in_one, c.tied_both
+    (2, 3, 0, 1)
+
+    References
+    ----------
+    Kendall, Biometrika 1945 (pairs tied in one ranking, in the other, in both).
+    """
+
+    runs: int
+    pairs: int
+    discordant: int
+    concordant: int
+    tied_m1_only: int
+    tied_m2_only: int
+    tied_both: int
+
+    @property
+    def tied_in_one(self) -> int:
+        """Pairs one measure ties and the other separates."""
+        return self.tied_m1_only + self.tied_m2_only
+
+    @property
+    def tied_m1(self) -> int:
+        """``T1``: every pair ``M1`` ties (with those ``M2`` ties too)."""
+        return self.tied_m1_only + self.tied_both
+
+    @property
+    def tied_m2(self) -> int:
+        """``T2``: every pair ``M2`` ties."""
+        return self.tied_m2_only + self.tied_both
+
+
+def count_pairs(x: np.ndarray, y: np.ndarray) -> PairCounts:
+    """Exact pair counts of two measures given as positions among their distinct values.
+
+    ``x[i]``, ``y[i]``: the places of run ``i``'s values among ``M1``'s,
+    ``M2``'s distinct values (:func:`~workbench.core.distinct.interval_transformation`).
+    The runs are sorted by ``(x, y)``; the strict inversions of ``y`` in that
+    order are the discordant pairs (inside a group of equal ``x`` the ``y``
+    are increasing, so only pairs with ``x_i < x_j`` and ``y_i > y_j`` count).
+
+    Parameters
+    ----------
+    x, y : numpy.ndarray
+        Non-negative integers, one per run.
+
+    Returns
+    -------
+    PairCounts
+
+    Examples
+    --------
+    >>> c = count_pairs(np.array([0, 1, 2]), np.array([2, 1, 0]))
+    >>> c.pairs, c.discordant, c.concordant
+    (3, 3, 0)
+
+    References
+    ----------
+    Knight, JASA 1966; Kendall, Biometrika 1945.
+    """
+    x = np.asarray(x, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    n = len(x)
+    k1 = int(x.max()) + 1 if n else 1
+    k2 = int(y.max()) + 1 if n else 1
+    t1 = _tied_pairs(x, k1)
+    t2 = _tied_pairs(y, k2)
+    key = np.sort(x * k2 + y)
+    if n:
+        starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+        sizes = np.diff(np.append(starts, n)).astype(np.int64)
+        t12 = int((sizes * (sizes - 1) // 2).sum())
+    else:
+        t12 = 0
+    d, _ = inversions(key % k2, k2)
+    pairs = n * (n - 1) // 2
+    return PairCounts(n, pairs, d, pairs - d - t1 - t2 + t12, t1 - t12, t2 - t12, t12)
+
+
+# ---------------------------------------------------------------------------
+# correlations
+
+def tau_b_exact(counts: PairCounts):
+    """Kendall's tau-b as an exact sympy number (a rational times a square root), or ``None``.
+
+    ``(C - D) / sqrt((P - T1)(P - T2))``; ``None`` when a measure ties
+    every pair (a zero denominator).
+
+    >>> str(tau_b_exact(PairCounts(3, 3, 0, 2, 1, 0, 0)))
+    'sqrt(6)/3'
+    >>> tau_b_exact(PairCounts(3, 3, 0, 3, 0, 0, 0))
+    1
+
+    References
+    ----------
+    Kendall, "The treatment of ties in ranking problems", Biometrika 1945.
+    """
+    a = counts.pairs - counts.tied_m1
+    b = counts.pairs - counts.tied_m2
+    if a == 0 or b == 0:
+        return None
+    num = counts.concordant - counts.discordant
+    g = math.gcd(a, b)
+    m = (a // g) * (b // g)
+    root = math.isqrt(m)
+    if root * root == m:
+        return sympy.Rational(num, g * root)
+    return sympy.Rational(num, g) / sympy.sqrt(sympy.Integer(m))
+
+
+def _tau_b_float(counts: PairCounts) -> Optional[float]:
+    a = counts.pairs - counts.tied_m1
+    b = counts.pairs - counts.tied_m2
+    if a == 0 or b == 0:
+        return None
+    return (counts.concordant - counts.discordant) / (math.sqrt(a) * math.sqrt(b))
+
+
+@dataclass(frozen=True)
+class TauAP:
+    """tau-ap of ``M2``'s ranking against ``M1``'s: exact, a certified interval, or undefined (with why).
+
+    ``how`` is ``"exact"`` (``value`` a Fraction), ``"interval"`` (``ball``
+    a python-flint ``arb`` certainly holding it; ``value`` None) or
+    ``"undefined"`` (``why`` says why).
+    """
+
+    how: str
+    value: Optional[Fraction] = None
+    ball: object = None
+    approx: Optional[float] = None
+    why: str = ""
+
+    def text(self) -> Optional[str]:
+        """The exact fraction, the interval ``[mid +/- rad]``, or None."""
+        if self.how == "exact":
+            return str(self.value)
+        if self.how == "interval":
+            return self.ball.str(15, radius=True)
+        return None
+
+
+def tau_ap(x: np.ndarray, y: np.ndarray) -> TauAP:
+    """The AP correlation of ``M2``'s ranking (``y``) against ``M1``'s (``x``), two rankings without ties.
+
+    Traverse ``M2``'s ranking from the top; at rank ``i >= 2`` let ``C(i)``
+    be how many of the ``i - 1`` runs above are above in ``M1`` too; then
+    ``tau_ap = 2 / (n - 1) * sum_i C(i) / (i - 1) - 1``.  ``C`` comes from
+    one inversion count per run.  Exact up to :data:`EXACT_TAU_AP_RUNS`
+    runs; beyond, ``sum_i C(i) / (i - 1)`` is summed by :func:`math.fsum`
+    (correctly rounded) of correctly rounded terms, so it is within
+    ``2 u S`` of the exact sum ``S`` (``u = 2^-53``), and that ball is
+    carried through ``arb``.
+
+    Parameters
+    ----------
+    x, y : numpy.ndarray
+        Positions of each run's values among ``M1``'s and ``M2``'s distinct values.
+
+    Returns
+    -------
+    TauAP
+
+    Examples
+    --------
+    >>> tau_ap(np.array([0, 1, 2, 3]), np.array([0, 1, 2, 3])).value
+    Fraction(1, 1)
+    >>> tau_ap(np.array([0, 1, 2]), np.array([0, 2, 1])).value   # Kendall's tau is 1/3: the top swap costs more
+    Fraction(0, 1)
+    >>> tau_ap(np.array([0, 0, 1]), np.array([0, 1, 2])).why
+    'undefined with ties (M1 ties 1 pair(s)): tau-ap is defined on rankings without ties (Yilmaz et al. 2008)'
+
+    References
+    ----------
+    Yilmaz, Aslam and Robertson, "A new rank correlation coefficient for
+    information retrieval", SIGIR 2008, eq. 2.
+    """
+    n = len(x)
+    if n < 2:
+        return TauAP("undefined", why="needs at least two runs")
+    tied = [(name, _tied_pairs(np.asarray(v, np.int64), int(np.max(v)) + 1)) for name, v in (("M1", x), ("M2", y))]
+    ties = [f"{name} ties {t} pair(s)" for name, t in tied if t]
+    if ties:
+        return TauAP("undefined", why=f"undefined with ties ({', '.join(ties)}): tau-ap is defined on rankings "
+                                        "without ties (Yilmaz et al. 2008)")
+    order = np.empty(n, dtype=np.int64)
+    order[n - 1 - np.asarray(y, np.int64)] = np.arange(n)        # M2's ranking, top first
+    z = (n - 1) - np.asarray(x, np.int64)[order]                  # M1's rank, 0 at the top
+    # C(i): runs above in M2's ranking that are above in M1's too: earlier entries of z that are smaller
+    _, bigger_before = inversions(z, n, per_element=True)
+    above = np.arange(n, dtype=np.int64)
+    correct = above - bigger_before
+    if n <= EXACT_TAU_AP_RUNS:
+        s = sum((Fraction(int(c), int(i)) for c, i in zip(correct[1:], above[1:])), Fraction(0))
+        value = Fraction(2, n - 1) * s - 1
+        return TauAP("exact", value=value, approx=float(value))
+    terms = correct[1:].astype(float) / above[1:].astype(float)
+    s = math.fsum(terms.tolist())
+    rad = 4.0 * 2.0**-53 * s + 2.0**-1070
+    old = flint.ctx.prec
+    try:
+        flint.ctx.prec = 128
+        ball = 2 * flint.arb(s, rad) / (n - 1) - 1
+    finally:
+        flint.ctx.prec = old
+    return TauAP("interval", ball=ball, approx=float(ball.mid()))
+
+
+# ---------------------------------------------------------------------------
+# minimal witnesses
+
+def _pair_mask(kind: str, xi, yi, xj, yj):
+    if kind == "discordant":
+        return ((xi < xj) & (yi > yj)) | ((xi > xj) & (yi < yj))
+    return (xi == xj) != (yi == yj)
+
+
+def _suffix_hits(kind: str, x: np.ndarray, y: np.ndarray, k1: int, k2: int, lo: int, hi: int) -> np.ndarray:
+    """For each ``i`` in ``lo..hi-1``: has it a partner ``j >= hi`` of ``kind``?  ``O(n)`` over the suffix."""
+    xs, ys = x[hi:], y[hi:]
+    xb, yb = x[lo:hi], y[lo:hi]
+    big = np.iinfo(np.int64).max
+    ymin = np.full(k1, big, np.int64)
+    ymax = np.full(k1, -1, np.int64)
+    np.minimum.at(ymin, xs, ys)
+    np.maximum.at(ymax, xs, ys)
+    if kind == "discordant":
+        # smallest M2 among partners with a larger M1; largest M2 among partners with a smaller M1
+        above = np.minimum.accumulate(ymin[::-1])[::-1]
+        min_gt = np.append(above[1:], big)
+        below = np.maximum.accumulate(ymax)
+        max_lt = np.concatenate(([-1], below[:-1]))
+        return (min_gt[xb] < yb) | (max_lt[xb] > yb)
+    xmin = np.full(k2, big, np.int64)
+    xmax = np.full(k2, -1, np.int64)
+    np.minimum.at(xmin, ys, xs)
+    np.maximum.at(xmax, ys, xs)
+    same_x = ymax[xb] >= 0
+    same_y = xmax[yb] >= 0
+    return ((same_x & ((ymin[xb] != yb) | (ymax[xb] != yb)))
+            | (same_y & ((xmin[yb] != xb) | (xmax[yb] != xb))))
+
+
+def first_pairs(kind: str, x: np.ndarray, y: np.ndarray, limit: int,
+                work: int = WITNESS_WORK) -> tuple[list[tuple[int, int]], Optional[int]]:
+    """The first ``limit`` pairs ``(i, j)``, ``i < j``, of ``kind`` in canonical order (by ``i``, then ``j``).
+
+    ``kind`` is ``"discordant"`` or ``"tied_in_one"``.  Lower indices are
+    tested a block at a time against everything after them (a minimum and a
+    maximum of one measure per value of the other: ``O(n)`` per block, no
+    pair formed), and a hit's partners are then listed directly.  The work
+    is bounded by ``work`` element operations: the second value returned is
+    ``None`` when the search was complete, else the lower index below which
+    every pair was searched.
+
+    Examples
+    --------
+    >>> first_pairs("discordant", np.array([0, 1, 2, 0]), np.array([0, 2, 1, 1]), 5)
+    ([(1, 2)], None)
+
+    References
+    ----------
+    Jones, Thomas, Scholer and Sanderson, SIGIR 2015 (pairs where measures disagree).
+    """
+    n = len(x)
+    found: list[tuple[int, int]] = []
+    if limit <= 0 or n < 2:
+        return found, None
+    x = np.asarray(x, np.int64)
+    y = np.asarray(y, np.int64)
+    k1, k2 = int(x.max()) + 1, int(y.max()) + 1
+    spent = 0
+    lo = 0
+    while lo < n - 1:
+        if spent > work:
+            return found, lo
+        hi = min(lo + _WITNESS_BLOCK, n)
+        hits = _suffix_hits(kind, x, y, k1, k2, lo, hi)
+        xb, yb = x[lo:hi], y[lo:hi]
+        inside = _pair_mask(kind, xb[:, None], yb[:, None], xb[None, :], yb[None, :])
+        inside &= np.triu(np.ones(inside.shape, bool), 1)
+        hits |= inside.any(axis=1)
+        spent += 6 * (n - lo) + (hi - lo) ** 2
+        for i in np.flatnonzero(hits) + lo:
+            partners = np.flatnonzero(_pair_mask(kind, x[i], y[i], x[i + 1:], y[i + 1:])) + i + 1
+            spent += 4 * (n - i)
+            found += [(int(i), int(j)) for j in partners[:limit - len(found)]]
+            if len(found) >= limit:
+                return found, None
+        lo = hi
+    return found, None
+
+
+# ---------------------------------------------------------------------------
+# pairs an order leaves incomparable (or compares)
+
+def _order_features(order, runs: np.ndarray, gains: Gains):
+    """``(features, key)`` such that ``r, s`` are comparable iff their features are componentwise
+    ordered (and their keys equal), or ``None`` when the order has no such form here."""
+    name = order.name
+    c = gains.grades
+    runs = runs.astype(np.int64)
+    if name in ("raise", "replacement"):
+        return runs, None
+    if name in ("dominance", "swap"):
+        feats = np.concatenate([np.cumsum(runs >= a, axis=1) for a in range(1, c + 1)], axis=1)
+        if name == "dominance":
+            return feats, None
+        key = np.stack([(runs == a).sum(axis=1) for a in range(1, c + 1)], axis=1)
+        return feats, key
+    if name == "ipso":
+        lcm = 1
+        for v in gains.values:
+            lcm = lcm * v.denominator // math.gcd(lcm, v.denominator)
+        ints = np.array([int(v * lcm) for v in gains.values], dtype=object)
+        table = ints.astype(np.int64) if max(ints) < 2**40 else ints
+        return np.cumsum(table[runs], axis=1), None
+    return None
+
+
+#: Seconds per pair and feature of the restricted enumeration (numpy comparisons), and per pair of Order.compare.
+_SEC_PER_PAIR_FEATURE = 4e-9
+_SEC_PER_COMPARE = 6e-6
+
+
+def restricted_estimate(order, n: int, depth: int, grades: int) -> Estimate:
+    """The cost of enumerating the ``n (n - 1) / 2`` pairs of ``n`` runs to restrict them by ``order``.
+
+    >>> from workbench.order.orders import get_order
+    >>> restricted_estimate(get_order("ipso"), 4096, 12, 1).fits()
+    True
+    >>> restricted_estimate(get_order("ipso"), 2**20, 20, 1).fits()
+    False
+    """
+    pairs = n * (n - 1) // 2
+    feats = depth * (grades if order.name in ("dominance", "swap") else 1)
+    per = _SEC_PER_PAIR_FEATURE * (feats + 4) if order.name in ("raise", "replacement", "dominance", "swap", "ipso") \
+        else _SEC_PER_COMPARE
+    return Estimate(f"{pairs:,} pairs of {n:,} runs enumerated", 64.0 * n * feats + 2**26, pairs * per)
+
+
+def _restricted_blocks(order, runs: np.ndarray, gains: Gains, within: str):
+    """Yield ``(i, j)`` index arrays of the pairs ``i < j`` in ``within``, in canonical order."""
+    n = len(runs)
+    form = _order_features(order, runs, gains)
+    want_comparable = within == "comparable"
+    if form is None:
+        rows = [tuple(int(g) for g in r) for r in runs]
+        for i in range(n - 1):
+            js = [j for j in range(i + 1, n) if (order.compare(rows[i], rows[j], gains) is not None) == want_comparable]
+            if js:
+                yield np.full(len(js), i, np.int64), np.asarray(js, np.int64)
+        return
+    feats, key = form
+    step = max(1, (1 << 22) // max(n * feats.shape[1], 1))
+    for lo in range(0, n - 1, step):
+        hi = min(lo + step, n - 1)
+        a = feats[lo:hi, None, :]
+        b = feats[None, :, :]
+        le = (a <= b).all(axis=2)
+        ge = (a >= b).all(axis=2)
+        comparable = le | ge
+        if key is not None:
+            comparable &= (key[lo:hi, None, :] == key[None, :, :]).all(axis=2)
+        mask = comparable if want_comparable else ~comparable
+        mask &= np.arange(n)[None, :] > np.arange(lo, hi)[:, None]
+        ii, jj = np.nonzero(mask)
+        if len(ii):
+            yield ii + lo, jj
+
+
+def _restricted_counts(x, y, pairs_iter, n: int, limit: int):
+    d = c = t1o = t2o = tb = 0
+    total = 0
+    wit: dict[str, list] = {"discordant": [], "tied_in_one": []}
+    for i, j in pairs_iter:
+        sx = np.sign(x[j] - x[i])
+        sy = np.sign(y[j] - y[i])
+        prod = sx * sy
+        disc = prod < 0
+        one = (sx == 0) != (sy == 0)
+        d += int(disc.sum())
+        c += int((prod > 0).sum())
+        t1o += int(((sx == 0) & (sy != 0)).sum())
+        t2o += int(((sy == 0) & (sx != 0)).sum())
+        tb += int(((sx == 0) & (sy == 0)).sum())
+        total += len(i)
+        for kind, mask in (("discordant", disc), ("tied_in_one", one)):
+            room = limit - len(wit[kind])
+            if room > 0:
+                sel = np.flatnonzero(mask)[:room]
+                wit[kind] += [(int(i[s]), int(j[s])) for s in sel]
+    return PairCounts(n, total, d, c, t1o, t2o, tb), wit
+
+
+# ---------------------------------------------------------------------------
+# results
+
+@dataclass(frozen=True)
+class PairWitness:
+    """One pair of runs (``lower`` has the smaller index) with both measures' exact values."""
+
+    lower: tuple
+    upper: tuple
+    m1: tuple[str, str]
+    m2: tuple[str, str]
+    m1_float: tuple = ()
+    m2_float: tuple = ()
+
+    def to_json(self) -> dict:
+        """``{"lower": "00111", "upper": "10001", "m1": [..], "m2": [..], "m1_float": [..], "m2_float": [..]}``.
+
+        ``m1`` and ``m2`` hold the exact values (strings), the ``_float`` lists their approximations.
+        """
+        return {"lower": format_run(self.lower), "upper": format_run(self.upper),
+                "m1": list(self.m1), "m2": list(self.m2), "m1_float": list(self.m1_float),
+                "m2_float": list(self.m2_float)}
+
+    def text(self) -> str:
+        return (f"{format_run(self.lower)} / {format_run(self.upper)}: M1 {self.m1[0]} vs {self.m1[1]}, "
+                f"M2 {self.m2[0]} vs {self.m2[1]}")
+
+
+@dataclass(frozen=True)
+class DepthDisagreement:
+    """The counts, correlations and witnesses at one depth.
+
+    ``witnesses`` (discordant pairs) and ``tied_witnesses`` (tied in one)
+    are the first pairs in canonical order; ``searched_below`` is ``None``
+    when the witness search covered every pair, else the lower index below
+    which it did (the counts always cover every pair).
+    """
+
+    depth: int
+    counts: PairCounts
+    tau_b: object
+    tau_ap: TauAP
+    witnesses: tuple = ()
+    tied_witnesses: tuple = ()
+    searched_below: Optional[int] = None
+
+    @property
+    def runs(self) -> int:
+        return self.counts.runs
+
+    @property
+    def pairs(self) -> int:
+        return self.counts.pairs
+
+    @property
+    def discordant(self) -> int:
+        return self.counts.discordant
+
+    @property
+    def tied_in_one(self) -> int:
+        return self.counts.tied_in_one
+
+    @property
+    def agreement(self) -> Fraction:
+        """``concordant / pairs``, exact (1 when there is no pair)."""
+        return Fraction(self.counts.concordant, self.counts.pairs) if self.counts.pairs else Fraction(1)
+
+    def to_json(self) -> dict:
+        c = self.counts
+        tb = self.tau_b
+        return {
+            "depth": self.depth, "runs": c.runs, "pairs": c.pairs, "discordant": c.discordant,
+            "tied_in_one": c.tied_in_one, "tied_m1_only": c.tied_m1_only, "tied_m2_only": c.tied_m2_only,
+            "tied_in_both": c.tied_both, "concordant": c.concordant,
+            "agreement": str(self.agreement), "agreement_float": float(self.agreement),
+            "tau_b": None if tb is None else exact_str(tb),
+            "tau_b_float": _tau_b_float(c),
+            "tau_ap": self.tau_ap.text(), "tau_ap_float": self.tau_ap.approx, "tau_ap_how": self.tau_ap.how,
+            "tau_ap_why": self.tau_ap.why or None,
+            "witnesses": [w.to_json() for w in self.witnesses],
+            "tied_witnesses": [w.to_json() for w in self.tied_witnesses],
+            "witnesses_searched": "all pairs" if self.searched_below is None
+            else f"pairs with lower index < {self.searched_below}",
+        }
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Two measures against each other on the runs of one or more depths: one row per depth.
+
+    Attributes
+    ----------
+    m1, m2 : str
+        The measures.
+    order : str
+        The order whose runs are compared (rank-based or set-based) and, with ``within``, whose pairs.
+    kind : str
+        ``"rank"`` or ``"set"``.
+    grades : int
+    gains : Gains
+    topic : Topic or None
+    within : str
+        ``"all"``, ``"nonsep"`` (pairs the order leaves incomparable) or ``"comparable"``.
+    rows : tuple of DepthDisagreement
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.order.orders import get_order
+    >>> d = disagreement(parse_measure("RR"), parse_measure("RBP(p=0.8)"), get_order("rank"), [3], 1, Gains.default(1), None)
+    >>> d.rows[0].discordant, [w.to_json()["lower"] + "/" + w.to_json()["upper"] for w in d.rows[0].witnesses]
+    (1, ['011/100'])
+
+    References
+    ----------
+    Kendall, Biometrika 1945; Yilmaz, Aslam and Robertson, SIGIR 2008; Jones et al., SIGIR 2015.
+    """
+
+    m1: str
+    m2: str
+    order: str
+    kind: str
+    grades: int
+    gains: Gains
+    topic: object
+    within: str
+    rows: tuple = field(default=())
+
+    @property
+    def depths(self) -> list[int]:
+        return [r.depth for r in self.rows]
+
+    def first_witness(self) -> Optional[tuple[int, PairWitness]]:
+        """The minimal discordant pair: smallest depth, then canonical order; ``None`` when they never disagree."""
+        for r in self.rows:
+            if r.witnesses:
+                return r.depth, r.witnesses[0]
+        return None
+
+    def to_json(self) -> dict:
+        """JSON object: the setting, and ``rows`` (one per depth) with counts, exact correlations and witnesses.
+
+        Integers beyond 2^53 become strings when printed (:func:`workbench.core.exact.json_safe`).
+
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> j = disagreement(parse_measure("RR"), parse_measure("P@1"), get_order("rank"), [2], 1, Gains.default(1), None).to_json()
+        >>> j["rows"][0]["tied_in_one"], j["rows"][0]["tau_b"]
+        (1, '2*sqrt(5)/5')
+        """
+        first = self.first_witness()
+        return {
+            "m1": self.m1, "m2": self.m2, "order": self.order, "space": self.kind, "grades": self.grades,
+            "gains": [str(g) for g in self.gains.values],
+            "topic": None if self.topic is None else list(self.topic.counts), "within": self.within,
+            "rows": [r.to_json() for r in self.rows],
+            "first_witness": None if first is None else {"depth": first[0], **first[1].to_json()},
+        }
+
+    def to_frame(self):
+        """One row per depth (indexed by it): the exact counts, the agreement (Fraction) and tau-b (float beside).
+
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> disagreement(parse_measure("RR"), parse_measure("RBP(p=0.8)"), get_order("rank"), [2, 3], 1,
+        ...              Gains.default(1), None).to_frame()[["runs", "pairs", "discordant", "tied_in_one"]]  # doctest: +NORMALIZE_WHITESPACE
+               runs  pairs  discordant  tied_in_one
+        depth
+        2         4      6           0            1
+        3         8     28           1            7
+        """
+        cols = ["depth", "runs", "pairs", "discordant", "tied_in_one", "tied_m1_only", "tied_m2_only",
+                "tied_in_both", "concordant", "agreement", "tau_b", "tau_b_float", "tau_ap", "tau_ap_float"]
+        rows = []
+        for r in self.rows:
+            j = r.to_json()
+            rows.append({**{k: j[k] for k in cols}, "agreement": r.agreement})
+        return frame(rows, cols, index="depth")
+
+    def tables(self) -> list[Table]:
+        """The tables ``--format md|csv|latex|json`` writes: the counts by depth, then the witnesses."""
+        cap = (f"{self.m1} (M1) against {self.m2} (M2): {self._where()}")
+        counts = Table(["depth", "runs", "pairs", "discordant", "tied in M1 only", "tied in M2 only",
+                        "tied in both", "concordant", "agreement", "tau-b", "tau-ap"],
+                       [[r.depth, r.runs, r.pairs, r.discordant, r.counts.tied_m1_only, r.counts.tied_m2_only,
+                         r.counts.tied_both, r.counts.concordant, r.agreement,
+                         "undefined" if r.tau_b is None else exact_str(r.tau_b),
+                         r.tau_ap.text() or "undefined"] for r in self.rows],
+                       align=["r"] * 9 + [None, None], caption=cap)
+        wit = Table(["depth", "kind", "lower", "upper", f"{self.m1} lower", f"{self.m1} upper",
+                     f"{self.m2} lower", f"{self.m2} upper"],
+                    [[r.depth, kind, format_run(w.lower), format_run(w.upper), w.m1[0], w.m1[1], w.m2[0], w.m2[1]]
+                     for r in self.rows for kind, ws in (("discordant", r.witnesses), ("tied in one", r.tied_witnesses))
+                     for w in ws], caption="first pairs in canonical order (smallest depth, lower index, upper index)")
+        return [counts, wit]
+
+    def _where(self) -> str:
+        pairs = {"all": "all pairs", "nonsep": f"pairs the {self.order} order leaves incomparable",
+                 "comparable": f"pairs the {self.order} order compares"}[self.within]
+        t = f", topic {self.topic}" if self.topic is not None else ""
+        return f"{self.kind}-based runs, gains {self.gains}{t}, {pairs}"
+
+    def __repr__(self) -> str:
+        """Per depth: the counts and tau-b; then the minimal witness.
+
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.order.orders import get_order
+        >>> disagreement(parse_measure("RR"), parse_measure("RBP(p=0.8)"), get_order("rank"), [3], 1, Gains.default(1), None)
+        Disagreement of RR and RBP(p=0.8): rank-based runs, gains 0,1, all pairs
+          depth 3: 8 runs, 28 pairs, 1 discordant, 7 tied in one, agreement 5/7, tau-b 0.784
+          first discordant pair: depth 3, 011 / 100: M1 1/2 vs 1, M2 36/125 vs 1/5
+        """
+        lines = [f"Disagreement of {self.m1} and {self.m2}: {self._where()}"]
+        for r in self.rows:
+            tb = _tau_b_float(r.counts)
+            lines.append(f"  depth {r.depth}: {r.runs} runs, {r.pairs} pairs, {r.discordant} discordant, "
+                         f"{r.tied_in_one} tied in one, agreement {r.agreement}, "
+                         f"tau-b {'undefined' if tb is None else format(tb, '.3g')}")
+        first = self.first_witness()
+        lines.append("  first discordant pair: " + ("none" if first is None else f"depth {first[0]}, {first[1].text()}"))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = [[r.depth, r.runs, r.pairs, r.discordant, r.tied_in_one, str(r.agreement),
+                 "undefined" if r.tau_b is None else exact_str(r.tau_b),
+                 "; ".join(w.text() for w in r.witnesses[:1])] for r in self.rows]
+        return html_table(rows, header=("depth", "runs", "pairs", "discordant", "tied in one", "agreement",
+                                        "tau-b", "first discordant pair"),
+                          caption=f"{self.m1} against {self.m2}: {self._where()}", kind="disagreement")
+
+
+# ---------------------------------------------------------------------------
+# the computation
+
+#: Cost model (2-core machine): seconds per run and position to evaluate a measure, per run and bit of the
+#: inversion count, per run for the sorts; bytes per run held at once.
+_SEC_EVAL = 2.5e-8
+_SEC_BIT = 9e-8
+_SEC_SORT = 6e-7
+_BYTES_PER_RUN = 160.0
+
+
+def disagreement_estimate(n: int, depth: int, basis: int = 1) -> Estimate:
+    """What counting ``n`` runs of ``depth`` costs (seconds, bytes), from the sizes alone.
+
+    ``basis``: coordinates per exact value (1 for rational measures, more with logarithms).
+
+    >>> disagreement_estimate(2**20, 20).fits()
+    True
+    >>> disagreement_estimate(2**30, 30).fits()
+    False
+    """
+    bits = max(1, int(n).bit_length())
+    seconds = n * (2 * depth * _SEC_EVAL * basis + bits * _SEC_BIT + _SEC_SORT * basis)
+    return Estimate(f"{n:,} runs ({n * (n - 1) // 2:,} pairs)", n * (_BYTES_PER_RUN + 24.0 * basis), seconds)
+
+
+def _evaluate(measure, space, gains: Gains, topic, depth: int) -> ValueBlock:
+    """Exact values of every run, block by block; a run where the measure fails is named in the refusal."""
+    parts = []
+    for start, block in space.blocks():
+        try:
+            parts.append(measure.evaluate(block, gains, topic))
+        except WorkbenchError as exc:
+            bad = []
+            for row in block:
+                try:
+                    measure.evaluate(row.reshape(1, -1), gains, topic)
+                except WorkbenchError:
+                    bad.append(format_run(tuple(int(g) for g in row)))
+                    if len(bad) > 5:
+                        break
+            if len(bad) == len(block) or not bad:
+                raise UndefinedMeasureError(f"depth {depth}: {exc}") from None
+            shown = ", ".join(bad[:5]) + (", ..." if len(bad) > 5 else "")
+            raise UndefinedMeasureError(f"{measure} is undefined on part of the space at depth {depth} "
+                                        f"(runs {shown}): {exc}") from None
+    return ValueBlock.concat(parts) if len(parts) > 1 else parts[0]
+
+
+def _witness(values1: ValueBlock, values2: ValueBlock, space, pairs) -> tuple:
+    out = []
+    for i, j in pairs:
+        a1, b1, a2, b2 = values1.value(i), values1.value(j), values2.value(i), values2.value(j)
+        out.append(PairWitness(space.run(i), space.run(j), (exact_str(a1), exact_str(b1)),
+                               (exact_str(a2), exact_str(b2)), (json_float(a1), json_float(b1)),
+                               (json_float(a2), json_float(b2))))
+    return tuple(out)
+
+
+def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: str = "all",
+                    witnesses: int = 3) -> DepthDisagreement:
+    """The counts, correlations and first witnesses of ``m1`` against ``m2`` on one depth.
+
+    Refuses (:class:`~workbench.errors.TooLargeError`) before evaluating when
+    the space or, with ``within``, the enumeration of its pairs exceeds the
+    budget, with the estimate.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.order.orders import get_order
+    >>> from workbench.space.runs import Topic
+    >>> r = disagreement_at(parse_measure("nDCG"), parse_measure("AP"), get_order("rank"), 5, 1, Gains.default(1), Topic((3,)))
+    >>> r.discordant, [w.to_json()["lower"] + "/" + w.to_json()["upper"] for w in r.witnesses]
+    (2, ['00111/10001', '01001/10000'])
+
+    References
+    ----------
+    Jones, Thomas, Scholer and Sanderson, SIGIR 2015; Moffat and Mackenzie, JASIST 2024 (non-separable pairs).
+    """
+    space = order.space(depth, grades, topic)
+    n = space.size
+    if n < 2:
+        raise BadParameterError(f"depth {depth}: the space holds {n} run(s) ({space}); a pair needs two runs")
+    request = f"disagree {m1} {m2} at depth {depth}"
+    est = disagreement_estimate(n, depth)
+    if not est.fits():
+        best = largest_fitting(lambda d: disagreement_estimate(order.space(d, grades, topic).size, d), 1, depth - 1)
+        refuse_unless_fits(request, est, f"depth <= {best} fits" if best is not None else "no depth fits")
+    if within != "all":
+        rest = restricted_estimate(order, n, depth, grades)
+        if not rest.fits():
+            best = largest_fitting(lambda d: restricted_estimate(order, order.space(d, grades, topic).size, d, grades),
+                                   1, depth - 1)
+            refuse_unless_fits(f"{request} within {within} pairs of the {order.name} order", rest,
+                               f"depth <= {best} fits" if best is not None else "no depth fits")
+    v1 = _evaluate(m1, space, gains, topic, depth)
+    v2 = _evaluate(m2, space, gains, topic, depth)
+    x = interval_transformation(v1).positions
+    y = interval_transformation(v2).positions
+    if within == "all":
+        counts = count_pairs(x, y)
+        disc, lim = first_pairs("discordant", x, y, witnesses) if counts.discordant else ([], None)
+        tied, lim2 = first_pairs("tied_in_one", x, y, witnesses) if counts.tied_in_one else ([], None)
+        below = None if lim is None and lim2 is None else min(v for v in (lim, lim2) if v is not None)
+        ap = tau_ap(x, y)
+    else:
+        runs = space.array()
+        counts, wit = _restricted_counts(x, y, _restricted_blocks(order, runs, gains, within), n, witnesses)
+        disc, tied, below = wit["discordant"], wit["tied_in_one"], None
+        ap = TauAP("undefined", why="tau-ap ranks all runs; it is not defined on a subset of the pairs")
+    return DepthDisagreement(depth, counts, tau_b_exact(counts), ap, _witness(v1, v2, space, disc),
+                             _witness(v1, v2, space, tied), below)
+
+
+def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within: str = "all",
+                 witnesses: int = 3, progress: Optional[Callable[[int], None]] = None) -> Disagreement:
+    """``m1`` against ``m2`` at every depth of ``depths``: a :class:`Disagreement` with one row per depth.
+
+    Parameters
+    ----------
+    m1, m2 : Measure
+    order : Order
+        Gives the runs (rank-based or set-based) and, with ``within``, the pairs.
+    depths : sequence of int
+    grades : int
+    gains : Gains
+    topic : Topic or None
+    within : {"all", "nonsep", "comparable"}
+        ``nonsep``: only the pairs ``order`` leaves incomparable (refused on a total order).
+    witnesses : int
+        How many discordant (and tied-in-one) pairs to list per depth.
+    progress : callable, optional
+        Called with each depth when it is done.
+
+    Returns
+    -------
+    Disagreement
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.order.orders import get_order
+    >>> from workbench.space.runs import Topic
+    >>> d = disagreement(parse_measure("nDCG"), parse_measure("AP"), get_order("rank"), range(1, 7), 1,
+    ...                  Gains.default(1), Topic((3,)))
+    >>> [r.discordant for r in d.rows]
+    [0, 0, 0, 0, 2, 7]
+
+    References
+    ----------
+    Jones, Thomas, Scholer and Sanderson, "Features of disagreement between
+    retrieval effectiveness measures", SIGIR 2015; Kendall, Biometrika 1945;
+    Yilmaz, Aslam and Robertson, SIGIR 2008.
+    """
+    if within not in WITHIN:
+        raise BadParameterError(f"within {within!r}: one of {', '.join(WITHIN)}")
+    if within == "nonsep" and order.kind == "total":
+        raise BadParameterError(f"within nonsep with order {order.name!r}: a total order leaves no pair "
+                                "incomparable; name a partial order (dominance, ipso, swap, raise, replacement)")
+    for m in (m1, m2):
+        m.check_topic(topic)
+    rows = []
+    for d in depths:
+        rows.append(disagreement_at(m1, m2, order, d, grades, gains, topic, within, witnesses))
+        if progress is not None:
+            progress(d)
+    return Disagreement(str(m1), str(m2), order.name, order.space_kind, grades, gains, topic, within, tuple(rows))
