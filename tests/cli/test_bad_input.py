@@ -329,6 +329,15 @@ CASES = [
     C("ipso-census-depth-huge", ["ipso", "census", "--depth", "100000000000000000000"], "100000000000000000000",
       risky=True),
     C("ipso-census-grades-huge", ["ipso", "census", "--grades", "100000"], "100000", risky=True),
+    C("ipso-census-topic-text", ["ipso", "census", "--topic", "three"], "three"),
+    C("ipso-census-topic-too-big", ["ipso", "census", "--depth", "100000", "--grades", "3", "--topic", "30,30,30"],
+      "100000"),
+    # --- ipso freedom-use
+    C("ipso-freedom-use-unknown-reference", ["ipso", "freedom-use", "AP", "--against", "NoSuch", "--topic", "3"],
+      "NoSuch"),
+    C("ipso-freedom-use-needs-topic", ["ipso", "freedom-use", "AP", "--against", "RR"], "--topic"),
+    C("ipso-freedom-use-within", ["ipso", "freedom-use", "RR", "--against", "P", "--within", "some"], "some"),
+    C("ipso-freedom-use-too-big", ["ipso", "freedom-use", "RR", "--against", "P", "--depth", "40"], "depth 40"),
     # --- ipso freedom
     C("ipso-freedom-no-measures", ["ipso", "freedom", "100", "011", "--measures", ""], "--measures"),
     C("ipso-freedom-only-commas", ["ipso", "freedom", "100", "011", "--measures", ","], "--measures ','"),
@@ -516,6 +525,7 @@ TABLE_FORMAT_ARGV = {
     "counterexample": ["counterexample", "P", "--depth", "2"], "properties": ["properties", "RR"],
     "ipso-grid": ["ipso", "grid"], "ipso-compare": ["ipso", "compare", "10", "01"], "ipso-census": ["ipso", "census"],
     "ipso-freedom": ["ipso", "freedom", "100", "011"], "ipso-runs": ["ipso", "runs", GOOD, POOR, "--qrels", QRELS],
+    "ipso-freedom-use": ["ipso", "freedom-use", "RR", "--against", "P"],
     "ipso-agreement": ["ipso", "agreement", GOOD, POOR, "--qrels", QRELS],
     **{f"experiment-{k}": ["experiment", k, *TRIO, "--measures", "AP,P"]
        for k in ("correlation", "significance", "downsampling", "discrimination")},

@@ -47,6 +47,7 @@ COMMANDS = {
     "ipso compare": ["ipso", "compare", "10", "01"],
     "ipso census": ["ipso", "census", "--depth", "2"],
     "ipso freedom": ["ipso", "freedom", "100", "011"],
+    "ipso freedom-use": ["ipso", "freedom-use", "RR", "--against", "P", "--depth", "4"],
     "ipso runs": ["ipso", "runs", GOOD, POOR, "--qrels", QRELS],
     "ipso agreement": ["ipso", "agreement", GOOD, POOR, "--qrels", QRELS],
     "experiment correlation": ["experiment", "correlation", *TRIO, "--measures", "P,RR"],
