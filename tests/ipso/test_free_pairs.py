@@ -134,6 +134,12 @@ def test_counts_and_witness_match_every_pair(measures, against, depth, gains, to
         counts, first = expected[m.measure]
         assert m.counts == counts, m.measure
         assert (None if m.witness is None else (m.witness["run_a"], m.witness["run_b"])) == first
+        for key, name in (("measure", m.measure), ("reference", against)):
+            if m.witness is not None and name in ORACLE:   # the witness's exact values, recomputed here
+                for side in "ab":
+                    run = tuple(int(x) for x in m.witness[f"run_{side}"])
+                    assert Fraction(m.witness[f"{key}_{side}"]) == ORACLE[name](run, g, t)
+                    assert abs(m.witness[f"{key}_{side}_float"] - float(ORACLE[name](run, g, t))) < 1e-12
     SEEN.update(k for m in got.measures for k in KINDS if m.counts[k])
     if within == "nonsep":  # the pairs compared are the census's non-separable unordered pairs
         assert pairs == census(depth, gains=g, topic=t).unordered()["nonsep"]

@@ -323,6 +323,18 @@ def _value_text(values, i: int) -> str:
     return exact_str(values.value(int(i)))
 
 
+def _witness(runs, measure, reference, a: int, b: int) -> dict:
+    """The pair ``(a, b)`` with both measures' exact values (strings) and float approximations beside them."""
+    out: dict = {"run_a": format_run(runs[a]), "run_b": format_run(runs[b])}
+    for key, block in (("measure", measure), ("reference", reference)):
+        approx = block.approx()
+        out[f"{key}_a"] = _value_text(block, a)
+        out[f"{key}_b"] = _value_text(block, b)
+        out[f"{key}_a_float"] = float(approx[a])
+        out[f"{key}_b_float"] = float(approx[b])
+    return out
+
+
 def freedom_use(measures, against, depth: int, gains: Optional[Gains] = None, topic: Optional[Topic] = None,
                 within: str = "nonsep", grades: int = 1,
                 progress: Optional[Callable[[int, int], None]] = None) -> FreedomUse:
@@ -417,12 +429,7 @@ def freedom_use(measures, against, depth: int, gains: Optional[Gains] = None, to
             if witness[k] is None:
                 hit = np.flatnonzero(sref * sm < 0)
                 if len(hit):
-                    a, b = int(ii[hit[0]]), int(jj[hit[0]])
-                    witness[k] = {"run_a": format_run(runs[a]), "run_b": format_run(runs[b]),
-                                  "measure_a": _value_text(blocks[k + 1], a),
-                                  "measure_b": _value_text(blocks[k + 1], b),
-                                  "reference_a": _value_text(blocks[0], a),
-                                  "reference_b": _value_text(blocks[0], b)}
+                    witness[k] = _witness(runs, blocks[k + 1], blocks[0], int(ii[hit[0]]), int(jj[hit[0]]))
         if progress is not None:
             progress(stop, n)
     uses = []

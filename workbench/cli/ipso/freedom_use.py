@@ -52,5 +52,17 @@ def freedom_use_cmd(
         w = m.witness
         if w is not None:
             stdout.print(f"  first pair {m.measure} orders opposite to {result.against}: {w['run_a']} vs {w['run_b']}: "
-                         f"{m.measure} {w['measure_a']} vs {w['measure_b']}, {result.against} "
-                         f"{w['reference_a']} vs {w['reference_b']}", soft_wrap=True, highlight=False, markup=False)
+                         f"{m.measure} {_shown(w, 'measure')}, {result.against} {_shown(w, 'reference')}",
+                         soft_wrap=True, highlight=False, markup=False)
+
+
+#: Exact values longer than this are shown by their approximation (``--json`` has them exactly).
+_LONG = 24
+
+
+def _shown(witness: dict, key: str) -> str:
+    """``23/60 vs 7/18``, or ``~0.534900 vs ~0.515459 (exact in --json)`` when an exact value is long."""
+    a, b = witness[f"{key}_a"], witness[f"{key}_b"]
+    if max(len(a), len(b)) <= _LONG:
+        return f"{a} vs {b}"
+    return f"~{witness[f'{key}_a_float']:.6f} vs ~{witness[f'{key}_b_float']:.6f} (exact in --json)"
