@@ -10,7 +10,8 @@ Every position is an exact integer.
 
 How the attainable values are found (closed forms where the measure's order
 is a space's index, else the topic's space enumerated, at most ``max_space``
-runs) is :class:`workbench.measures.ranked.SpacePositions`, the one code path
+runs; a measure that reads only ``[r_i >= 1]`` enumerates binary runs in
+the graded view too) is :class:`workbench.measures.ranked.SpacePositions`, the one code path
 of these matrices and of the ranked measures ``rank[M]@N`` of
 :func:`workbench.measures.names.parse_measure`; here the measure is evaluated
 with the fast paths of :func:`workbench.data.exact_scores.evaluate_measure`
@@ -80,7 +81,9 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE, unit:
     WorkbenchError
         For an ir_measures matrix, or ``depth`` beyond the judged depth.
     SpaceTooLargeError
-        When no closed form applies and the space exceeds ``max_space``.
+        When no closed form applies and the space of some topic exceeds
+        ``max_space``: one refusal, before anything is enumerated, naming the
+        deepest depth that every topic allows.
 
     Examples
     --------
@@ -106,6 +109,7 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE, unit:
     e, kind, closed = sp.depth, sp.kind, sp.closed
     kept, blocks, dropped = [], [], list(m.dropped)
     row_of = {t: k for k, t in enumerate(J.topics)}
+    sp.check([J.topic_objs[row_of[t]] for t in m.topics], label)   # one refusal naming the depth every topic allows
     for t in m.topics:
         k = row_of[t]
         try:

@@ -52,7 +52,11 @@ path of these measures and of
    space ``{0..c}^N`` otherwise.  A space larger than ``max_space``
    (default ``2**20``: rank depth 12 over 3 grades, 20 binary) raises
    :class:`~workbench.errors.SpaceTooLargeError` naming the largest depth
-   that fits.  The topic enters ``AP``, ``R``, ``gR``, ``F`` and ``nDCG``
+   that fits every topic (:meth:`SpacePositions.check`, once, before any
+   enumeration).  A measure of :data:`BINARY_VIEW` (``AP``, ``RR``,
+   ``RBP``, ...) reads only ``[r_i >= 1]`` and the recall base, so on graded
+   runs it enumerates the binary runs with at most ``RB`` relevant
+   documents (depth 20 fits), not ``{0..c}^N``.  The topic enters ``AP``, ``R``, ``gR``, ``F`` and ``nDCG``
    only as a positive factor, so their attainable values are computed once
    per distinct space (topic counts clipped at ``N``); ``Twist`` and users'
    measures that need a topic once per topic.
@@ -102,6 +106,9 @@ MAX_SPACE = 1 << 20
 TOPIC_AS_FACTOR = frozenset({"AP", "R", "gR", "F", "nDCG"})
 #: families invariant under permutations of the run (scored on the set space)
 SET_BASED = frozenset({"P", "gP", "R", "gR", "F", "Succ", "SBTO"})
+#: families that read a run only through ``[r_i >= 1]`` and a topic only through its recall base ``RB``:
+#: their values on graded runs are their values on the binary runs ``min(r, 1)`` (binary topic ``RB``)
+BINARY_VIEW = frozenset({"P", "R", "F", "AP", "RBP", "RR", "Succ"})
 
 
 def closed_form(measure, gains: Gains) -> str | None:
@@ -149,16 +156,30 @@ def _rows_for(kind: str, runs: np.ndarray) -> np.ndarray:
     return runs
 
 
-def _too_large(label: str, kind: str, d: int, c: int, topic: Topic | None, max_space: int,
-               hint: str) -> SpaceTooLargeError:
+def _deepest(kind: str, d: int, c: int, topic: Topic | None, max_space: int) -> int:
+    """The largest depth below ``d`` whose space has at most ``max_space`` runs (0: none)."""
     fit = 0  # sizes grow with the depth (a run padded with 0 stays allowed): search upwards
     while fit + 1 < d and _space(kind, fit + 1, c, topic).size <= max_space:
         fit += 1
+    return fit
+
+
+def _too_large(label: str, kind: str, d: int, c: int, topics: list, max_space: int,
+               hint: str) -> SpaceTooLargeError:
+    """One refusal for every topic whose space is too large: the deepest depth all of them allow."""
+    sizes = [(_space(kind, d, c, t).size, k) for k, t in enumerate(topics)]
+    over = [(size, k) for size, k in sizes if size > max_space]
+    size, worst = max(over)
+    fit = min(_deepest(kind, d, c, topics[k], max_space) for _, k in over)
     advice = f"{hint}{fit} or less" if fit else "no depth fits"
+    topic = topics[worst]
     shown = "no topic" if topic is None else f"topic {topic}"
+    grades = 1 if kind == "rank-binary" else c
+    many = f" (and {len(over) - 1} more of {len(topics)} topics)" if len(over) > 1 else ""
     return SpaceTooLargeError(
-        f"{label}: the {kind} space at depth {d} with {c} grade(s) and {shown} has "
-        f"{about(_space(kind, d, c, topic).size)} runs, more than max_space={max_space}: {advice} (or raise max_space)")
+        f"{label}: the {kind} space at depth {d} with {grades} grade(s) and {shown} has "
+        f"{about(size)} runs{many}, more than max_space={max_space}; the deepest depth every topic allows is "
+        f"{fit}: {advice} (or raise max_space)")
 
 
 def _evaluate(measure, runs: np.ndarray, gains: Gains, topic: Topic | None):
@@ -257,6 +278,10 @@ class SpacePositions:
         self.depth = min(depth, measure.cutoff) if measure.cutoff is not None else depth
         self.closed = closed_form(measure, gains)
         self.kind = self.closed or ("set" if measure.family in SET_BASED else "rank")
+        # a binary measure on graded runs: the binary runs with at most RB relevant documents, not (c+1)^N
+        self.binary = self.kind == "rank" and measure.family in BINARY_VIEW and gains.grades > 1
+        if self.binary:
+            self.kind = "rank-binary"
         self._shared = measure.family in TOPIC_AS_FACTOR or not measure.needs_topic
         self._evaluate = evaluate or _evaluate
         self._cache: dict = {}
@@ -264,6 +289,32 @@ class SpacePositions:
     def space(self, topic: Topic | None) -> Space:
         """The topic's space whose values (or indices) give the positions."""
         return _space(self.kind, self.depth, self.gains.grades, topic)
+
+    def check(self, topics, label: str, hint: str = "pass depth=") -> None:
+        """Refuse at once, before any enumeration, when some topic's space exceeds ``max_space``.
+
+        The message names the deepest depth that every topic of ``topics``
+        allows (not only the first topic's), and the largest space.
+
+        Raises
+        ------
+        SpaceTooLargeError
+
+        Examples
+        --------
+        >>> from workbench.measures.names import parse_measure
+        >>> sp = SpacePositions(parse_measure("AP"), Gains.default(), 12, max_space=1000)
+        >>> sp.check([Topic((1,)), Topic((3,))], "rank[AP]@12")          # 13 and 299 runs: they fit
+        >>> sp.check([Topic((1,)), Topic((5,)), Topic((12,))], "rank[AP]@12")  # topic 5 alone would allow 10
+        Traceback (most recent call last):
+        ...
+        workbench.errors.SpaceTooLargeError: rank[AP]@12: the rank space at depth 12 with 1 grade(s) and topic 12 has 4,096 runs (and 1 more of 3 topics), more than max_space=1000; the deepest depth every topic allows is 9: pass depth=9 or less (or raise max_space)
+        """
+        if self.closed:
+            return
+        distinct = list({self.space(t).topic: t for t in topics}.values())
+        if any(self.space(t).size > self.max_space for t in distinct):
+            raise _too_large(label, self.kind, self.depth, self.gains.grades, distinct, self.max_space, hint)
 
     def positions(self, topic: Topic | None, runs: np.ndarray, label: str,
                   hint: str = "pass depth=") -> tuple[list[int], int]:
@@ -291,12 +342,16 @@ class SpacePositions:
         space = self.space(topic)
         if self.closed:
             return [int(x) for x in space.indices(_rows_for(self.kind, runs), check=True)], int(space.size)
+        gains, on = self.gains, topic
+        if self.binary:               # BINARY_VIEW: the same values on min(r, 1), binary gains, topic RB
+            runs, gains = np.minimum(runs, 1), Gains.default(1)
+            on = None if topic is None else Topic((topic.recall_base,))
         key = (space.topic, topic if not self._shared else None)
         if key not in self._cache:
             if space.size > self.max_space:
-                raise _too_large(label, self.kind, self.depth, self.gains.grades, topic, self.max_space, hint)
+                raise _too_large(label, self.kind, self.depth, self.gains.grades, [topic], self.max_space, hint)
             try:
-                self._cache[key] = _Attainable(self.measure, self.gains, topic, space, self._evaluate)
+                self._cache[key] = _Attainable(self.measure, gains, on, space, self._evaluate)
             except UndefinedMeasureError as err:
                 self._cache[key] = err
         att = self._cache[key]
@@ -370,4 +425,4 @@ def ranked_family(name: str, measure, depth: int, unit: bool = False) -> Family:
         definition, undefined_without_relevant=fam.undefined_without_relevant)
 
 
-__all__ = ["MAX_SPACE", "TOPIC_AS_FACTOR", "SET_BASED", "closed_form", "SpacePositions", "ranked_family"]
+__all__ = ["MAX_SPACE", "TOPIC_AS_FACTOR", "SET_BASED", "BINARY_VIEW", "closed_form", "SpacePositions", "ranked_family"]

@@ -43,6 +43,9 @@ def correlation_cmd(
     transform_depth: Optional[list[int]] = typer.Option(
         None, "--transform-depth",
         help="Depth N of rank[M]@N, M then scored on the rankings cut at N (repeatable; default: the rankings' depth)."),
+    max_space: Optional[int] = typer.Option(
+        None, "--max-space",
+        help="Most runs enumerated per topic for an interval transformation (default 2**20 = 1048576)."),
     fmt: Optional[str] = FormatOpt,
     output: Optional[Path] = OutputOpt,
     as_json: bool = JsonOpt,
@@ -63,7 +66,7 @@ def correlation_cmd(
     with progress_bar(label="correlation") as bar:
         study = correlation_study(qrels, runs, measures, view=view, depth=depth, gains=gains,
                                   skip_missing=skip_missing, score_precision=score_precision, transform=transform,
-                                  transform_depth=transform_depth or [], progress=bar)
+                                  transform_depth=transform_depth or [], max_space=max_space, progress=bar)
     s, notes, table, tables, t_table = study.setting, study.notes, study.table, study.transform, study.transformed
     cap = caption("Kendall's tau-b", s)
     t_cap = ("Kendall's tau-b of each measure M and its interval transformation rank[M]@N, "
