@@ -400,7 +400,7 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
     >>> [r.discordant for r in d.rows]
     [0, 0, 0, 0, 2, 7]
     >>> wb.disagree("RR", "RBP(p=0.8)", depth=3).rows[0].witnesses[0].to_json()["lower"]
-    '011'
+    [0, 1, 1]
 
     References
     ----------
@@ -574,8 +574,35 @@ def _matrices(qrels, runs, measures: list, *, names, view, depth, gains, skip_mi
     if isinstance(runs, (str, Path)):
         runs = [runs]
     runs = as_runs(runs, score_precision, names)
-    return score_matrices(qrels, runs, measures, view, n, gains=_gains(gains), skip_missing=skip_missing,
-                          score_precision=score_precision)
+    out = score_matrices(qrels, runs, measures, view, n, gains=_gains(gains), skip_missing=skip_missing,
+                         score_precision=score_precision)
+    _check_ranked_depth(out, n)
+    return out
+
+
+def _check_ranked_depth(matrices: list, depth) -> None:
+    """``rank[M]@N`` is defined on runs of depth ``N`` only: refused in one line when the runs scored are not.
+
+    Without it every topic would be dropped as undefined and a study would
+    fail later ("scores 0 topic(s)").
+
+    >>> import workbench as wb
+    >>> runs = {"x": {"1": ["a", "n"], "2": ["b"]}, "y": {"1": ["n", "a"], "2": ["n", "b", "c"]}}
+    >>> wb.score_matrix({"1": {"a": 1}, "2": {"b": 1}}, runs, "AP,rank[AP]@2")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadDepthError: rank[AP]@2 is defined on runs of depth 2 only, the runs scored have depth 3: pass depth=2 (the rankings cut at 2 documents)
+    >>> wb.score_matrix({"1": {"a": 1}, "2": {"b": 1}}, runs, "rank[AP]@2", depth=2).measure
+    'rank[AP]@2'
+    """
+    from workbench.errors import BadDepthError
+    from workbench.measures.names import parse_ranked
+
+    for m in matrices:
+        rk = parse_ranked(m.measure)
+        if rk is not None and m.judged is not None and m.judged.depth != rk.depth:
+            raise BadDepthError(f"{rk} is defined on runs of depth {rk.depth} only, the runs scored have depth "
+                                f"{m.judged.depth}: pass depth={rk.depth} (the rankings cut at {rk.depth} documents)")
 
 
 def correlation(qrels, runs, measures, *, names=None, view="graded", depth=None, gains=None, skip_missing=False,

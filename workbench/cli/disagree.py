@@ -66,7 +66,7 @@ def print_disagreement(result) -> None:
             f"{row['tied_in_both']} tied in both, {row['concordant']} concordant; agreement {row['agreement']}, "
             f"tau-b {tau_b}")
         for w in row["witnesses"]:
-            say(f"  discordant: {w['lower']} / {w['upper']}: M1 {_value(w, 'm1', 0)} vs {_value(w, 'm1', 1)}, "
+            say(f"  discordant: {_run(w['lower'])} / {_run(w['upper'])}: M1 {_value(w, 'm1', 0)} vs {_value(w, 'm1', 1)}, "
                 f"M2 {_value(w, 'm2', 0)} vs {_value(w, 'm2', 1)}")
         if row["witnesses_searched"] != "all pairs":
             say(f"  witnesses searched among the {row['witnesses_searched']} (the counts cover every pair)")
@@ -77,3 +77,8 @@ def _value(witness: dict, key: str, k: int) -> str:
     text, approx = witness[key][k], witness[f"{key}_float"][k]
     plain = text.replace("/", "").replace("-", "").isdigit()
     return text if plain or approx is None else f"{text} (~{approx:.6g})"
+
+
+def _run(grades: list) -> str:
+    """A run as the command line writes it: ``0112``, or ``0,1,12`` when a grade has two digits."""
+    return "".join(str(g) for g in grades) if all(0 <= g <= 9 for g in grades) else ",".join(map(str, grades))

@@ -594,11 +594,12 @@ class PairWitness:
     m2_float: tuple = ()
 
     def to_json(self) -> dict:
-        """``{"lower": "00111", "upper": "10001", "m1": [..], "m2": [..], "m1_float": [..], "m2_float": [..]}``.
+        """``{"lower": [0, 0, 1, 1, 1], "upper": [1, 0, 0, 0, 1], "m1": [..], "m2": [..], "m1_float": [..], ...}``.
 
-        ``m1`` and ``m2`` hold the exact values (strings), the ``_float`` lists their approximations.
+        Runs are lists of grades (docs/reference/cli.md, the JSON contract); ``m1`` and ``m2`` hold
+        the exact values (strings), the ``_float`` lists their approximations.
         """
-        return {"lower": format_run(self.lower), "upper": format_run(self.upper),
+        return {"lower": [int(g) for g in self.lower], "upper": [int(g) for g in self.upper],
                 "m1": list(self.m1), "m2": list(self.m2), "m1_float": list(self.m1_float),
                 "m2_float": list(self.m2_float)}
 
@@ -689,7 +690,7 @@ class Disagreement:
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.order.orders import get_order
     >>> d = disagreement(parse_measure("RR"), parse_measure("RBP(p=0.8)"), get_order("rank"), [3], 1, Gains.default(1), None)
-    >>> d.rows[0].discordant, [w.to_json()["lower"] + "/" + w.to_json()["upper"] for w in d.rows[0].witnesses]
+    >>> d.rows[0].discordant, [f"{format_run(w.lower)}/{format_run(w.upper)}" for w in d.rows[0].witnesses]
     (1, ['011/100'])
 
     References
@@ -883,8 +884,8 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
     >>> from workbench.order.orders import get_order
     >>> from workbench.space.runs import Topic
     >>> r = disagreement_at(parse_measure("nDCG"), parse_measure("AP"), get_order("rank"), 5, 1, Gains.default(1), Topic((3,)))
-    >>> r.discordant, [w.to_json()["lower"] + "/" + w.to_json()["upper"] for w in r.witnesses]
-    (2, ['00111/10001', '01001/10000'])
+    >>> r.discordant, [w.text().split(":")[0] for w in r.witnesses]
+    (2, ['00111 / 10001', '01001 / 10000'])
 
     References
     ----------
