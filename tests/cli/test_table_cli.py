@@ -41,6 +41,7 @@ COMMANDS = {
     "reproduce": ["reproduce", "moffat2024", "--reports", "."],
     "atlas": ["atlas", "--measure", "RR", "--depths", "2", "--grades", "1", "--orders", "rank"],
     "counterexample": ["counterexample", "P", "--order", "set", "--depth", "2"],
+    "disagree": ["disagree", "RR", "RBP(p=0.8)", "--depth", "2..3"],
     "properties": ["properties", "RR", "--depths", "2", "--which", "boundedness"],
     "conformance": ["conformance", "pytrec_eval:recip_rank", "--against", "RR", "--depth", "2", "--examples", "3"],
     "ipso grid": ["ipso", "grid", "--depth", "2", "--topic", "1"],
