@@ -649,8 +649,18 @@ def correlation(qrels, runs, measures, *, names=None, view="graded", depth=None,
 
 
 def significance(qrels, runs, measures, *, baseline=None, test="t", correction=None, alpha=0.05, names=None,
-                 view="graded", depth=None, gains=None, skip_missing=False, score_precision="float32"):
-    """Every run against a baseline: mean, difference, topics up and down, paired test (as ``pt.Experiment``).
+                 view="graded", depth=None, gains=None, skip_missing=False, score_precision="float32",
+                 pairs=None, seed=0, permutations=10_000):
+    """Every run against a baseline (as ``pt.Experiment``), or a paired test over every pair of runs.
+
+    Without ``pairs``: every run against ``baseline`` -- mean, difference,
+    topics up and down, paired test -- as a
+    :class:`~workbench.experiments.baseline.BaselineTable`.  With
+    ``pairs="all"`` (every unordered pair of runs) or ``pairs="baseline:RUN"``:
+    a :class:`~workbench.experiments.pairwise.PairwiseSignificance` (the
+    table of ``workbench experiment significance --test ...``): per pair the
+    mean difference, p-value, corrected p-value and decision, and the pairs
+    two measures decide differently.
 
     Parameters
     ----------
@@ -660,24 +670,34 @@ def significance(qrels, runs, measures, *, baseline=None, test="t", correction=N
         ``"AP"``, ``"AP,nDCG@10"`` or a list.
     baseline : str or int, optional
         The baseline run, by name or position (default: the first run).
-    test : {"t", "wilcoxon"}
-        Paired two-sided test over the topics: Student's t or Wilcoxon's signed rank.
-    correction : {None, "bonferroni", "holm"}
-        Correction over the runs of each measure.
+    test : {"t", "wilcoxon", "sign", "randomization"}
+        Paired two-sided test over the topics: Student's t, Wilcoxon's signed
+        rank, and with ``pairs`` also the sign test and the paired
+        randomization test (:mod:`workbench.experiments.pairwise`).
+    correction : {None, "bonferroni", "holm", "bh"}
+        Correction over the runs (the pairs) of each measure; ``"none"`` is None.
     alpha : float, default 0.05
         ``reject`` is ``p < alpha`` (after the correction).
+    pairs : {None, "all", "baseline:RUN"}
+        None: the baseline table; else the pairs of runs tested.
+    seed, permutations : int
+        Of the Monte Carlo randomization test (where no exact count fits).
 
     Returns
     -------
-    BaselineTable
+    BaselineTable or PairwiseSignificance
         ``cell(system, measure)`` (``mean``, ``delta``, ``better`` and
         ``worse`` topic counts decided exactly, ``p_value``, ``reject``);
-        ``to_frame()``: one row per run, ``pt.Experiment``'s columns.
+        ``to_frame()``: one row per run, ``pt.Experiment``'s columns.  With
+        ``pairs``: ``rows`` (one per measure and pair), ``changes``,
+        ``to_json()``, ``to_frame()``.
 
     Raises
     ------
     BadScoreMatrixError
-        Fewer than two runs or topics, an unknown baseline, test or correction.
+        Fewer than two runs or topics, an unknown baseline, test, correction or pairs.
+    BadDepthError
+        ``rank[M]@N`` without ``depth=N``.
 
     Examples
     --------
@@ -692,18 +712,33 @@ def significance(qrels, runs, measures, *, baseline=None, test="t", correction=N
       new   RR 0.8750 (+0.2917, +3 -1, p=0.3542)
     >>> t.to_frame()[["name", "RR +", "RR -", "RR reject"]].values.tolist()
     [['bm25', 0, 0, None], ['new', 3, 1, False]]
+    >>> p = wb.significance(qrels, runs, "RR,P@1", test="randomization", pairs="all")
+    >>> [(r.measure, r.a, r.b, r.p_value, r.method) for r in p.rows]
+    [('RR', 'bm25', 'new', 0.5, 'exact-enumeration'), ('P@1', 'bm25', 'new', 0.625, 'exact-enumeration')]
 
     References
     ----------
     PyTerrier ``pt.Experiment(baseline=...)`` (Macdonald and Tonellotto, ICTIR 2020); ranx ``compare``
     (Bassani, ECIR 2022); Student 1908 (paired t); Wilcoxon 1945; Holm 1979.
     """
-    from workbench.experiments.baseline import baseline_table
+    from workbench.errors import BadScoreMatrixError
+    from workbench.experiments.baseline import CORRECTIONS, TESTS, baseline_table
+    from workbench.experiments.pairwise import pairwise_significance
 
+    if pairs is None and test not in TESTS:
+        raise BadScoreMatrixError(f"test {test!r}: the baseline table takes 't' or 'wilcoxon'; "
+                                  "pass pairs='all' or pairs='baseline:RUN' for the sign or randomization test")
+    if correction == "none":
+        correction = None
     ms, _ = _measure_names(measures)
     matrices = _matrices(qrels, runs, ms, names=names, view=view, depth=depth, gains=gains,
                          skip_missing=skip_missing, score_precision=score_precision)
-    return baseline_table(matrices, baseline=baseline, test=test, correction=correction, alpha=alpha)
+    if pairs is None:
+        if correction not in CORRECTIONS:
+            raise BadScoreMatrixError(f"correction {correction!r}: use None, 'bonferroni', 'holm' or 'bh'")
+        return baseline_table(matrices, baseline=baseline, test=test, correction=correction, alpha=alpha)
+    return pairwise_significance(matrices, test=test, correction=correction or "none", pairs=pairs, alpha=alpha,
+                                 permutations=permutations, seed=seed)
 
 
 def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=None, which=None):

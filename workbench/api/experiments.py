@@ -440,14 +440,11 @@ def _pairwise_study(matrices, view, depth, alpha, idx, transform, transform_dept
                 compare.append((m.measure, tm.measure))
     # a measure undefined on some topics (dropped): its pairs are tested on the topics it scores
     progress.phase(f"{test} test")
-    try:
-        result = pairwise_significance(every, test=test, correction=correction, pairs=pairs, alpha=alpha,
-                                       permutations=permutations, seed=seed, compare=compare or None)
-    except WorkbenchError as e:
-        raise type(e)(str(e)) from None
+    result = pairwise_significance(every, test=test, correction=correction, pairs=pairs, alpha=alpha,
+                                   permutations=permutations, seed=seed, compare=compare or None)
     result = replace(result, notes=tuple(_notes(every)) + result.notes)
-    return SignificanceStudy(_setting(matrices, view, depth), list(result.notes), alpha, [], compare and
-                             [{"measure_a": a, "measure_b": b} for a, b in compare], [], result)
+    named = [{"measure_a": c.first, "measure_b": c.second} for c in result.changes]
+    return SignificanceStudy(_setting(matrices, view, depth), list(result.notes), alpha, [], named, [], result)
 
 
 # ---------------------------------------------------------------- discrimination

@@ -55,7 +55,7 @@ from workbench.errors import BadScoreMatrixError
 from workbench.core.frames import frame
 
 TESTS = ("t", "wilcoxon")
-CORRECTIONS = (None, "bonferroni", "holm")
+CORRECTIONS = (None, "bonferroni", "holm", "bh")
 
 
 @dataclass(frozen=True)
@@ -240,7 +240,7 @@ def baseline_table(matrices: Sequence, baseline: str | int | None = None, test: 
     if test not in TESTS:
         raise BadScoreMatrixError(f"test {test!r}: use 't' (paired t-test) or 'wilcoxon'")
     if correction not in CORRECTIONS:
-        raise BadScoreMatrixError(f"correction {correction!r}: use None, 'bonferroni' or 'holm'")
+        raise BadScoreMatrixError(f"correction {correction!r}: use None, 'bonferroni', 'holm' or 'bh'")
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
         raise BadScoreMatrixError(f"alpha {alpha!r}: give a number in (0, 1), e.g. 0.05")
     if baseline is None:
