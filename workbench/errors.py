@@ -128,3 +128,7 @@ class SchedulerError(WorkbenchError):
 
 class MissingDataError(WorkbenchError):
     """The real TREC data a command needs is not there: ``WORKBENCH_DATA`` is unset, or its folder lacks the files."""
+
+
+class IntransitiveOrderError(WorkbenchError):
+    """A preference asked for as an order is not transitive on the space (``rpp``); the message shows a witness."""

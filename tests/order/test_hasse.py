@@ -10,6 +10,7 @@ import pytest
 from workbench.errors import SpaceTooLargeError
 from workbench.order.hasse import PROPERTY_LIMIT, hasse_diagram, is_graded, is_lattice, rank_function, width
 from workbench.order.orders import ORDERS, Covers, get_order
+from workbench.order.preference import PREFERENCE_ORDERS
 from workbench.space.runs import Gains, Topic
 from workbench.space.spaces import rank_space, set_space
 
@@ -22,6 +23,7 @@ def _space(name, depth, c, topic=None):
 CASES = [
     (name, depth, c, gains, topic)
     for name in ORDERS
+    if name not in PREFERENCE_ORDERS  # tests/order/test_preference_orders.py
     for c in (1, 2, 3)
     for depth in range(1, 5)
     for gains in ([None, "0,1,3"] if name == "ipso" and c == 2 else [None])

@@ -34,7 +34,8 @@ def oracle_runs(kind: str, depth: int, grades: int, topic: tuple[int, ...] | Non
 
 
 def test_every_order_has_an_expected_kind():
-    assert set(ORDERS) == {"rank", "set", "dominance", "ipso", "replacement", "swap", "raise"}
+    assert set(ORDERS) == {"rank", "set", "dominance", "ipso", "replacement", "swap", "raise",
+                           "lexiprecision", "lexirecall", "rpp"}
 
 
 @pytest.mark.parametrize("name", sorted(ORDERS))

@@ -214,7 +214,7 @@ def as_order(value):
     if isinstance(value, Order):
         return value
     if not isinstance(value, str):
-        raise UnknownOrderError(f"order {value!r}: give its name (rank, set, dominance, ipso, replacement, swap, raise)")
+        raise UnknownOrderError(f"order {value!r}: give its name (rank, set, dominance, ipso, replacement, swap, raise, lexiprecision, lexirecall, rpp)")
     return get_order(value)
 
 
@@ -323,7 +323,7 @@ def as_orders(value) -> list[str]:
     >>> as_orders("rank,lex")
     Traceback (most recent call last):
     ...
-    workbench.errors.UnknownOrderError: order 'lex' is unknown; valid orders: rank, set, dominance, ipso, replacement, swap, raise
+    workbench.errors.UnknownOrderError: order 'lex' is unknown; valid orders: rank, set, dominance, ipso, replacement, swap, raise, lexiprecision, lexirecall, rpp
     """
     from workbench.errors import BadParameterError
 

@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
 
 def axioms(
     measure: Optional[str] = typer.Option(None, "--measure", help="Structure induced by a measure: Δab ≾ Δcd iff M(b) - M(a) <= M(d) - M(c)."),
-    rank: Optional[str] = typer.Option(None, "--rank", help="Structure induced by the rank function of a total order: rank or set."),
+    rank: Optional[str] = typer.Option(None, "--rank", help="Structure induced by the rank function of a total order: rank, set, lexiprecision or lexirecall."),
     file: Optional[Path] = typer.Option(None, "--file", help="Explicit weak order on intervals (format: workbench.scale.axioms docs)."),
     compare: Optional[str] = typer.Option(None, "--compare", help="Is this measure a positive affine transformation of the representation?"),
     order: str = typer.Option("rank", "--order", help="For --measure: the space of runs of this order (rank, set, ...)."),

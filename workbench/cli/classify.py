@@ -24,7 +24,7 @@ def register(app: typer.Typer) -> None:
 
 def classify(
     measure: str = typer.Argument(..., help="Measure name, e.g. 'RBP(p=0.8)', AP, nDCG@5, path/file.py:function, or rank[M]@N (M's interval transformation, runs of depth N, with --topic)."),
-    order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso, replacement, swap or raise."),
+    order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso, replacement, swap, raise, lexiprecision, lexirecall or rpp."),
     depth: int = DepthOpt,
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,

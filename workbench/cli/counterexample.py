@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
 
 def counterexample(
     measure: str = typer.Argument(..., help="Measure name, e.g. 'gRBP(p=0.5)', ERR, AP (with --topic)."),
-    order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso, replacement, swap or raise."),
+    order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso, replacement, swap, raise, lexiprecision, lexirecall or rpp."),
     depth: Optional[int] = typer.Option(None, "--depth", help="Search this depth only."),
     max_depth: Optional[int] = typer.Option(None, "--max-depth", help="Search depths 1..N; report the smallest violating one."),
     grades: Optional[int] = GradesOpt,

@@ -35,7 +35,7 @@ def register(app: typer.Typer) -> None:
 
 
 def hasse(
-    order: str = typer.Option("dominance", "--order", help="rank, set, dominance, ipso, replacement, swap or raise."),
+    order: str = typer.Option("dominance", "--order", help="rank, set, dominance, ipso, replacement, swap, raise, lexiprecision, lexirecall or rpp."),
     depth: int = typer.Option(3, "--depth", help="Run depth N (>= 1)."),
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains/--topic)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 or 0,1/2,1 (default g(i) = i)."),

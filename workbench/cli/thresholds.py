@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
 def thresholds(
     measure: str = typer.Argument(..., help="Measure with a continuous parameter, e.g. RBP or gRBP."),
     param: Optional[str] = typer.Option(None, "--param", help="Parameter to vary (default: the measure's only rational one)."),
-    order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso, replacement, swap or raise."),
+    order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso, replacement, swap, raise, lexiprecision, lexirecall or rpp."),
     depth: str = typer.Option("4", "--depth", help="Run depth N, or a range A..B (one row per depth)."),
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,

@@ -35,6 +35,10 @@ swap           dominance's Rule-2 covers                    unchanged (a swap
 raise          raise any ``r_i = u`` to ``u+1``             raise ``u`` to ``v``,
                                                             the smallest grade
                                                             above ``u`` with room
+lexiprecision  consecutive runs in the order of an exact    same (restricted
+lexirecall     integer key per run                          total order)
+rpp            transitive reduction of the enumerated       same, where RPP is
+               relation, where it is transitive             transitive
 =============  ===========================================  =====================
 
 :func:`covers_in_range` gives the covers whose lower end lies in an index
@@ -89,6 +93,7 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from workbench.errors import SpaceTooLargeError, UnknownOrderError
+from workbench.order.preference import key_chain, rpp_covers
 from workbench.space.runs import Gains
 from workbench.core.exact import about
 
@@ -650,8 +655,10 @@ def estimate_covers(name: str, space, gains: Gains, sample: np.ndarray, runs: fl
     fallback return its number of runs as the second item (its cost is
     quadratic in it).  Nothing of the size of the space is allocated.
     """
-    if name in ("rank", "set"):
+    if name in ("rank", "set", "lexiprecision", "lexirecall"):
         return max(runs - 1, 0.0), 0.0
+    if name == "rpp":
+        return runs * space.depth, runs
     binding = _binding(space)
     if name == "ipso" and (not _uniform(gains) or (binding and space.grades != 1)):
         return runs * space.depth, runs
@@ -674,6 +681,14 @@ def estimate_covers(name: str, space, gains: Gains, sample: np.ndarray, runs: fl
     return runs * total / len(arr), 0.0
 
 
+def _key_covers(name: str):
+    return lambda space, gains: Covers(*key_chain(name, space))
+
+
+def _rpp_covers(space, gains) -> Covers:
+    return Covers(*rpp_covers(space))
+
+
 _COVERS = {
     "rank": _consecutive,
     "set": _consecutive,
@@ -682,4 +697,7 @@ _COVERS = {
     "replacement": _replacement_covers,
     "swap": _swap_covers,
     "raise": _raise_covers,
+    "lexiprecision": _key_covers("lexiprecision"),
+    "lexirecall": _key_covers("lexirecall"),
+    "rpp": _rpp_covers,
 }

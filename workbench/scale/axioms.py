@@ -81,6 +81,7 @@ import sympy
 from workbench.errors import BadRunError, WorkbenchError
 from workbench.core.exact import INT64_SAFE, ValueBlock, exact_str, signs_of_rows, to_float
 from workbench.scale.axiom_report import AXIOMS, REPRESENTATION_JSON_LIMIT, AxiomReport, AxiomResult  # noqa: F401 (public here)
+from workbench.order.preference import KEYS, chain_rank
 from workbench.scale.intrinsic import sorted_distinct
 from workbench.space.runs import Gains, format_run, parse_run
 from workbench.scale.structures import (  # noqa: F401 - re-exported: explicit structures and their file format
@@ -448,8 +449,10 @@ def check_measure(measure, space, gains: Gains | None = None) -> AxiomReport:
 def check_rank(order, space) -> AxiomReport:
     """Axioms i-iv for Ferrante et al.'s (2019) natural distance ``ρ(b) - ρ(a)`` of a total order.
 
-    ``ρ`` is the rank function of the order's chain, the canonical index of
-    the space (SBTO for ``set``, RBTO for ``rank``, without a topic).
+    ``ρ`` is the rank function of the order's chain: the canonical index of
+    the space for ``rank`` and ``set`` (SBTO for ``set``, RBTO for ``rank``,
+    without a topic), the position in key order for ``lexiprecision`` and
+    ``lexirecall`` (:func:`workbench.order.preference.chain_rank`).
 
     Examples
     --------
@@ -464,10 +467,11 @@ def check_rank(order, space) -> AxiomReport:
     Ferrante et al. (2019), sec. 2 steps 1-5, sec. 4 (SBTO) and 5 (RBTO).
     """
     if order.kind != "total":
-        raise WorkbenchError(f"order {order.name!r} is {order.kind}: a rank function needs a total order (rank or set)")
+        raise WorkbenchError(f"order {order.name!r} is {order.kind}: a rank function needs a total order (rank, set, lexiprecision or lexirecall)")
     order.check_space(space)
     runs = space.array(limit=ENUMERATION_LIMIT)
-    return check_values(ValueBlock.rational(np.arange(len(runs), dtype=np.int64)), _RunNames(runs))
+    rho = chain_rank(order.name, space) if order.name in KEYS else np.arange(len(runs), dtype=np.int64)
+    return check_values(ValueBlock.rational(rho), _RunNames(runs))
 
 
 def relation_runs(relation: IntervalRelation, grades: int, source: str = "the structure") -> np.ndarray:

@@ -166,7 +166,27 @@ def _strict_relation(z3, name: str, R: SymbolicRuns, S: SymbolicRuns, g: Gains):
     if name == "swap":
         same = [R.count(z3, j) == S.count(z3, j) for j in range(1, c + 1)]
         return z3.And(*same, _strict_relation(z3, "dominance", R, S, g))
-    raise WorkbenchError(f"order {name!r}: no SMT encoding")  # pragma: no cover (registry is fixed)
+    if name in ("lexiprecision", "lexirecall"):
+        rs, ss = _lexi_sequence(z3, name, R, c), _lexi_sequence(z3, name, S, c)
+        return _lex_less(z3, rs, ss, [x == y for x, y in zip(rs, ss)])
+    raise WorkbenchError(f"order {name!r}: no SMT encoding (use --method enumeration)")
+
+
+def _lexi_sequence(z3, name: str, R: SymbolicRuns, c: int) -> list:
+    """The exact key of lexiprecision or lexirecall as a sequence compared lexicographically (larger is better).
+
+    Per threshold ``a = c..1``: lexiprecision reads ``[r_i >= a]`` top first;
+    lexirecall reads the count of grades ``>= a``, then ``1 - [r_i >= a]`` from
+    the last position up (:mod:`workbench.order.preference`).
+    """
+    out: list = []
+    for a in range(c, 0, -1):
+        hit = [R.at_least(z3, i, a) for i in range(len(R.grades))]
+        if name == "lexiprecision":
+            out += hit
+        else:
+            out += [z3.Sum(hit)] + [1 - h for h in reversed(hit)]
+    return out
 
 
 def _algebraic_params(z3, m, free: tuple) -> list:
