@@ -17,6 +17,14 @@ Binary gains have closed forms (``proofs/33-census-binary-closed-form.toml``):
 Other gains run the DP of :func:`workbench.core.lattice_paths.nonnegative_walks`
 (divide and conquer with FLINT polynomial products).
 
+With a topic (at most ``n_j`` documents of grade ``j`` in a run;
+docs/theory/runs.md) the runs are no longer all of ``{0..c}^k`` and the walk
+alone does not say which pairs exist: :func:`topic_nonnegative_pairs` runs a
+DP over the per-grade counts of both runs instead (the prefix difference is a
+function of them), ``prod (n_j + 1)^2`` states per position.
+:meth:`Census.unordered` gives the counts over unordered pairs of distinct
+runs beside the ordered ones.
+
 Counts are Python integers (they exceed ``10^600`` at binary depth 1000).
 
 :func:`table2_markdown` regenerates Moffat and Mackenzie (2024), Table 2 with the exact values
