@@ -160,8 +160,8 @@ def test_the_issues_figures_count_all_64_runs():
     """Issue 33: at depth 6, RBP(0.8) orders 308 of 364 non-separable pairs as nDCG does, AP 332 (10 ties).
 
     Over the 42 runs topic 3 allows (the space of docs/theory/runs.md), the counts are the oracle's
-    and differ; the issue's figures are those of all 64 binary runs with the measures told topic 3
-    (runs with 4-6 relevant documents included), as the oracle shows.
+    and differ; the issue's figures are those of all 64 binary runs (runs with 4-6 relevant documents
+    included), which topic 6 allows.
     """
     g, t = Gains.default(1), Topic((3,))
     got = freedom_use("RBP(p=0.8),AP", "nDCG", 6, gains=g, topic=t)
@@ -175,6 +175,11 @@ def test_the_issues_figures_count_all_64_runs():
     same = {name: sum(1 for p in keep if ref[p] == s[p] != 0) for name, s in (("RBP(p=0.8)", rbp8), ("AP", ap_))}
     ap_ties = sum(1 for p in keep if ap_[p] == 0)
     assert (len(keep), same["RBP(p=0.8)"], same["AP"], ap_ties) == (364, 308, 332, 10)
+    # a topic of six relevant documents allows all 64 runs; AP's and nDCG's orders do not depend on RB
+    six = freedom_use("RBP(p=0.8),AP", "nDCG", 6, gains=g, topic=Topic((6,)))
+    assert (six.runs, six.pairs) == (64, len(keep))
+    assert [m.counts["same"] for m in six.measures] == [same["RBP(p=0.8)"], same["AP"]]
+    assert six.measures[1].counts["tied_measure"] == ap_ties
 
 
 def test_a_measure_against_itself_and_against_its_reverse():
