@@ -22,13 +22,14 @@ import pytest
 from cli_inputs import run_cli
 from workbench.errors import IntransitiveOrderError, SpaceTooLargeError
 from workbench.measures.names import parse_measure
+from workbench.order.covers import covers_in_range
 from workbench.order.hasse import hasse_diagram
 from workbench.order.orders import get_order
 from workbench.order.preference import PREFERENCE_ORDERS, lexiprecision_key, rpp_check
 from workbench.scale.axioms import check_rank
 from workbench.scale.classify import classify, classify_materialised
 from workbench.scale.counterexample import find_counterexample
-from workbench.space.runs import Topic
+from workbench.space.runs import Gains, Topic
 from workbench.space.spaces import rank_space
 
 INF = float("inf")
@@ -268,9 +269,16 @@ def test_rpp_refuses_where_intransitive_in_one_line(capsys):
         rpp_check(rank_space(13))
 
 
-def test_key_width_is_refused_beyond_int64():
+def test_key_width_and_space_size_are_refused_before_allocating():
     with pytest.raises(SpaceTooLargeError, match="lexiprecision"):
         lexiprecision_key(np.zeros((1, 63), dtype=np.uint8), 1)
+    with pytest.raises(SpaceTooLargeError, match="4,194,304"):
+        get_order("lexirecall").covers(rank_space(23))
+    with pytest.raises(SpaceTooLargeError, match="4,194,304"):
+        get_order("lexiprecision").covers(rank_space(14, 2))
+    # binary lexiprecision is the rank order: its covers stream from the indices at any depth
+    got = covers_in_range("lexiprecision", rank_space(40), Gains.default(1), 2**39, 2**39 + 3)
+    assert got.pairs() == [(2**39 + k, 2**39 + k + 1) for k in range(3)]
 
 
 # ---------------------------------------------------------------------------

@@ -617,7 +617,7 @@ def covers_in_range(name: str, space, gains: Gains, start: int, stop: int, sort:
     size = int(space.size)
     stop = min(int(stop), size)
     start = min(int(start), stop)
-    if name in ("rank", "set"):
+    if _is_chain_of_indices(name, space):
         lo = np.arange(start, max(min(stop, size - 1), start), dtype=np.int64)
         return Covers(lo, lo + 1)
     parts: list = []
@@ -681,8 +681,15 @@ def estimate_covers(name: str, space, gains: Gains, sample: np.ndarray, runs: fl
     return runs * total / len(arr), 0.0
 
 
+def _is_chain_of_indices(name: str, space) -> bool:
+    """The order's covers are ``(i, i+1)``: rank and set, and binary lexiprecision (the rank order there)."""
+    return name in ("rank", "set") or (name == "lexiprecision" and space.grades == 1)
+
+
 def _key_covers(name: str):
-    return lambda space, gains: Covers(*key_chain(name, space))
+    def covers(space, gains) -> Covers:
+        return _consecutive(space, gains) if _is_chain_of_indices(name, space) else Covers(*key_chain(name, space))
+    return covers
 
 
 def _rpp_covers(space, gains) -> Covers:

@@ -65,6 +65,10 @@ from workbench.space.runs import format_run
 #: The orders this module defines, as named in the registry :data:`workbench.order.orders.ORDERS`.
 PREFERENCE_ORDERS = ("lexiprecision", "lexirecall", "rpp")
 
+#: Most runs a space may have for the key orders' covers (every run's key is sorted at once); binary
+#: lexiprecision, the rank order, needs no keys and has no limit.
+KEY_LIMIT = 1 << 22
+
 #: Most runs a space may have for ``rpp`` (its relation is enumerated pairwise).
 RPP_LIMIT = 4096
 
@@ -159,6 +163,14 @@ def rpp_compare(r: Sequence[int], s: Sequence[int], c: int) -> str | None:
 # vectorised: exact integer keys of the two total orders
 # ---------------------------------------------------------------------------
 
+def _check_key_space(name: str, space) -> None:
+    size = int(space.size)
+    if size > KEY_LIMIT:
+        raise SpaceTooLargeError(f"space of {size:,} runs: the covers of order {name!r} sort every run's key, "
+                                 f"limited to {KEY_LIMIT:,} runs; use a smaller depth or a topic")
+    _bits(name, space.depth, int(space.grades))
+
+
 def _bits(name: str, depth: int, c: int) -> int:
     width = depth if name == "lexiprecision" else depth + int(depth).bit_length()
     bits = c * width
@@ -235,8 +247,8 @@ def key_chain(name: str, space) -> tuple[np.ndarray, np.ndarray]:
     ----------
     Diaz (EVIA 2023); Diaz, Ekstrand and Mitra (TORS 2025); docs/theory/orders.md.
     """
+    _check_key_space(name, space)
     size, c = int(space.size), int(space.grades)
-    _bits(name, space.depth, c)
     keys = np.concatenate([KEYS[name](np.asarray(arr), c) for _, arr in space.blocks(_BLOCK, 0, size)])
     order = np.argsort(keys, kind="stable")
     lo, up = order[:-1].astype(np.int64), order[1:].astype(np.int64)
@@ -255,8 +267,8 @@ def chain_rank(name: str, space) -> np.ndarray:
     ----------
     Diaz (EVIA 2023); Diaz, Ekstrand and Mitra (TORS 2025); Ferrante et al. (2019), sec. 2 (rank function).
     """
+    _check_key_space(name, space)
     size, c = int(space.size), int(space.grades)
-    _bits(name, space.depth, c)
     keys = np.concatenate([KEYS[name](np.asarray(arr), c) for _, arr in space.blocks(_BLOCK, 0, size)])
     rank = np.empty(size, dtype=np.int64)
     rank[np.argsort(keys, kind="stable")] = np.arange(size, dtype=np.int64)
