@@ -1,6 +1,8 @@
-"""Orders on runs: ``rank``, ``set``, ``dominance``, ``ipso``, ``replacement``, and their Hasse diagrams.
+"""Orders on runs: ``rank``, ``set``, ``dominance``, ``ipso``, ``replacement``, ``swap``, ``raise``, the
+preference orders ``lexiprecision``, ``lexirecall`` and ``rpp``, and their Hasse diagrams.
 
 ``covers`` generates cover relations directly from each order's rules,
+``preference`` compares runs through the positions of their relevant documents,
 ``orders`` compares runs and names the orders, ``hasse`` builds the
 diagram as a networkx DiGraph (graded, lattice, width).  It may import
 :mod:`workbench.errors`, :mod:`workbench.core` and :mod:`workbench.space`.
