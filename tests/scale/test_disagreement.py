@@ -198,6 +198,15 @@ def test_within_an_order_against_order_compare(order, within, kw):
     assert got["tau_ap"] is None
 
 
+def test_within_an_order_without_a_vectorised_form_asks_order_compare(monkeypatch):
+    monkeypatch.setattr(dis, "_order_features", lambda order, runs, gains: None)
+    row = wb.disagree("AP", "RBP(p=0.8)", depth=4, topic=3, order="ipso", within="nonsep").rows[0]
+    want, disc, tied, _, _ = brute("AP", "RBP(p=0.8)", 4, topic="3", order="ipso", within="nonsep")
+    got = row.to_json()
+    assert {k: got[k] for k in want} == want and want["pairs"] > 0
+    assert [(_text(w["lower"]), _text(w["upper"])) for w in got["witnesses"]] == disc
+
+
 def test_moffat_and_mackenzie_free_pairs_at_depth_6():
     # 364 non-separable unordered pairs of binary runs at depth 6 (census: 728 ordered pairs)
     rbp = wb.disagree("nDCG", "RBP(p=0.8)", depth=6, topic=6, order="ipso", within="nonsep").rows[0]
@@ -224,6 +233,15 @@ def test_bad_input_is_a_typed_error_naming_the_value(call, error, named):
     with pytest.raises(error, match=None) as info:
         call()
     assert named in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_measure_undefined_on_some_runs_is_refused_naming_them(tmp_path):
+    # log(g(r_1) + g(r_2)) is undefined exactly where the first two documents are not relevant: 000 and 001
+    path = tmp_path / "partial.py"
+    path.write_text("def m(A):\n    return A.log(A.gain(0) + A.gain(1))\n")
+    with pytest.raises(errors.UndefinedMeasureError) as info:
+        wb.disagree(f"{path}:m", "RR", depth=3)
+    assert "part of the space at depth 3 (runs 000, 001)" in str(info.value)
 
 
 def test_the_command_line(cli):

@@ -68,6 +68,7 @@ from workbench.core.frames import frame
 from workbench.core.heavy import flint, sympy
 from workbench.core.table import Table
 from workbench.errors import BadParameterError, UndefinedMeasureError, WorkbenchError
+from workbench.order.orders import ORDERS
 from workbench.space.runs import Gains, format_run
 
 __all__ = ["PairCounts", "PairWitness", "DepthDisagreement", "Disagreement", "TauAP", "disagreement", "count_pairs", "inversions",
@@ -969,8 +970,9 @@ def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within
     if within not in WITHIN:
         raise BadParameterError(f"within {within!r}: one of {', '.join(WITHIN)}")
     if within == "nonsep" and order.kind == "total":
+        partial = ", ".join(name for name, o in ORDERS.items() if o.kind != "total")
         raise BadParameterError(f"within nonsep with order {order.name!r}: a total order leaves no pair "
-                                "incomparable; name a partial order (dominance, ipso, swap, raise, replacement)")
+                                f"incomparable; name a partial order ({partial})")
     for m in (m1, m2):
         m.check_topic(topic)
     rows = []
