@@ -239,7 +239,7 @@ def test_rpp_is_dominance_up_to_depth_3_and_with_at_most_two_relevant_documents(
 # ---------------------------------------------------------------------------
 
 def test_rpp_transitivity_frontier_and_witnesses():
-    for c, last_ok in ((1, 4), (2, 3)):
+    for c, last_ok in ((1, 4), (2, 3), (3, 2)):
         for depth in range(1, last_ok + 2):
             space = rank_space(depth, c)
             got = rpp_check(space)
