@@ -497,7 +497,20 @@ class ScoreMatrix:
         return self.floats[rows].mean(axis=0) if rows else np.full(len(self.systems), np.nan)
 
     def transformed(self, depth: int | None = None, max_space: int | None = None, unit: bool = False) -> "ScoreMatrix":
-        """The interval transformation (:func:`workbench.data.ranked_matrix.ranked_matrix`; ``unit``: scaled to [0, 1])."""
+        """The interval transformation (:func:`workbench.data.ranked_matrix.ranked_matrix`; ``unit``: scaled to [0, 1]).
+
+        ``max_space`` is the most runs enumerated per topic (default
+        ``2**20``); a larger space is refused once, naming the deepest
+        ``depth`` every topic allows.
+
+        >>> m = score_matrices({"1": {"a": 1, "b": 1}}, {"x": {"1": ["a", "n", "b"]}, "y": {"1": ["n", "b"]}}, ["AP"])[0]
+        >>> m.transformed(max_space=4).measure
+        Traceback (most recent call last):
+        ...
+        workbench.errors.SpaceTooLargeError: rank[AP]@3: the rank space at depth 3 with 1 grade(s) and topic 2 has 7 runs, more than max_space=4; the deepest depth every topic allows is 2: pass depth=2 or less (or raise max_space)
+        >>> m.transformed(depth=2, max_space=4).floats.tolist()
+        [[2.0, 1.0]]
+        """
         return ranked_matrix(self, depth, MAX_SPACE if max_space is None else max_space, unit)
 
     def to_frame(self, exact: bool = False):
