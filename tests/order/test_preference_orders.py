@@ -19,6 +19,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+import workbench as wb
 from cli_inputs import run_cli
 from workbench.errors import IntransitiveOrderError, SpaceTooLargeError
 from workbench.measures.names import parse_measure
@@ -267,6 +268,17 @@ def test_rpp_refuses_where_intransitive_in_one_line(capsys):
         hasse_diagram(rank_space(4, 2), "rpp")
     with pytest.raises(SpaceTooLargeError):
         rpp_check(rank_space(13))
+
+
+def test_rpp_has_no_smt_encoding_and_says_so_in_one_line(capsys):
+    code, out, err = run_cli(capsys, "counterexample", "RR", "--order", "rpp", "--method", "smt", "--max-depth", "3")
+    assert code == 2 and out == "" and err.strip().splitlines() == [
+        "workbench: error: order 'rpp': no SMT encoding (use --method enumeration)"]
+
+
+def test_the_python_front_door_takes_them():
+    assert wb.classify("RR", order="lexirecall", depth=3).witness.lower == (1, 0, 0)  # 100 < 011: 1 > 1/2
+    assert wb.classify("RR", order="rpp", depth=4, topic=2).verdict == "weak"
 
 
 def test_key_width_and_space_size_are_refused_before_allocating():
