@@ -215,6 +215,18 @@ def test_moffat_and_mackenzie_free_pairs_at_depth_6():
     assert (rbp.counts.concordant, ap.counts.concordant, ap.counts.tied_m2_only) == (308, 332, 10)
 
 
+def test_the_result_displays_itself_and_gives_a_frame():
+    d = wb.disagree("RR", "RBP(p=0.8)", depth="2..3")
+    assert repr(d).splitlines()[-1] == "  first discordant pair: depth 3, 011 / 100: M1 1/2 vs 1, M2 36/125 vs 1/5"
+    html = d._repr_html_()
+    assert html.startswith("<table") and "011 / 100" in html and html.count("<tr>") == 3
+    f = d.to_frame()
+    assert list(f.index) == [2, 3] and f.loc[3, "agreement"] == Fraction(20, 28)
+    assert f.loc[3, "tau_b"] == "19*sqrt(3)/42" and abs(f.loc[3, "tau_b_float"] - 19 * math.sqrt(3) / 42) < 1e-15
+    # witnesses: depth 2 has one tied-in-one pair (10/11) and no discordant one; depth 3 one discordant and 3 tied
+    assert [t.columns[0] for t in d.tables()] == ["depth", "depth"] and len(d.tables()[1].rows) == 1 + 1 + 3
+
+
 # ---------------------------------------------------------------------------- bad input
 
 @pytest.mark.parametrize("call,error,named", [
