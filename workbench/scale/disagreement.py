@@ -849,6 +849,23 @@ def disagreement_estimate(n: int, depth: int, basis: int = 1) -> Estimate:
     return Estimate(f"{n:,} runs ({n * (n - 1) // 2:,} pairs)", n * (_BYTES_PER_RUN + 24.0 * basis), seconds)
 
 
+def _basis_size(measure, space, gains: Gains, topic) -> int:
+    """How many exact coordinates a value of ``measure`` takes here, probed on the first and last runs.
+
+    A measure with logarithms (nDCG, DCG) has one per distinct logarithm ratio; the probe is
+    an estimate for the budget only (a failure here is left to the evaluation, which names it).
+    """
+    n = space.size
+    size = 1
+    for start in (0, max(n - 64, 0)):
+        for _, block in space.blocks(64, start, min(start + 64, n)):
+            try:
+                size = max(size, len(measure.evaluate(block, gains, topic).basis))
+            except WorkbenchError:
+                pass
+    return size
+
+
 def _evaluate(measure, space, gains: Gains, topic, depth: int) -> ValueBlock:
     """Exact values of every run, block by block; a run where the measure fails is named in the refusal."""
     parts = []
@@ -908,9 +925,11 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
     if n < 2:
         raise BadParameterError(f"depth {depth}: the space holds {n} run(s) ({space}); a pair needs two runs")
     request = f"disagree {m1} {m2} at depth {depth}"
-    est = disagreement_estimate(n, depth)
+    basis = max(_basis_size(m, space, gains, topic) for m in (m1, m2))
+    est = disagreement_estimate(n, depth, basis)
     if not est.fits():
-        best = largest_fitting(lambda d: disagreement_estimate(order.space(d, grades, topic).size, d), 1, depth - 1)
+        best = largest_fitting(lambda d: disagreement_estimate(order.space(d, grades, topic).size, d, basis),
+                               1, depth - 1)
         refuse_unless_fits(request, est, f"depth <= {best} fits" if best is not None else "no depth fits")
     if within != "all":
         rest = restricted_estimate(order, n, depth, grades)
