@@ -101,3 +101,13 @@ def test_max_space_is_an_option_named_in_the_refusal(capsys):
                              "--max-space", "10", "--test", "t", "--json")
     assert code == 0, err
     assert json.loads(out)["measures"] == ["AP", "rank[AP]@3"]
+
+
+def test_transform_with_a_paired_test_compares_each_measure_with_its_version(capsys):
+    code, out, err = run_cli(capsys, "--measures", "ir:P@5,rank[RR]@3,RR", "--test", "t", "--transform",
+                             "--transform-depth", "3", "--json")
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["measures"] == ["ir:P@5", "rank[RR]@3", "RR"]                  # rank[RR]@3 scored once
+    assert [(c["measure_a"], c["measure_b"]) for c in obj["changes"]] == [("RR", "rank[RR]@3")]
+    assert any("ir:P@5: no interval transformation" in n for n in obj["notes"])

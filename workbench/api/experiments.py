@@ -431,18 +431,23 @@ def _pairwise_study(matrices, view, depth, alpha, idx, transform, transform_dept
 
     every = list(matrices)
     compare = [(matrices[i].measure, matrices[j].measure) for i, j in idx]
+    untransformed = []
     if transform:
         for m in matrices:
             progress.phase(f"interval transformation {m.measure}")
             tm = _transformation(m, transform_depth, max_space)
-            if tm is not None and all(tm.measure != x.measure for x in every):
-                every.append(tm)
+            if tm is None:
+                untransformed.append(f"{m.measure}: no interval transformation "
+                                     f"({'ranked already' if m.exact else 'ir_measures floats'})")
+            else:
+                if all(tm.measure != x.measure for x in every):    # asked for by name already: scored once
+                    every.append(tm)
                 compare.append((m.measure, tm.measure))
     # a measure undefined on some topics (dropped): its pairs are tested on the topics it scores
     progress.phase(f"{test} test")
     result = pairwise_significance(every, test=test, correction=correction, pairs=pairs, alpha=alpha,
                                    permutations=permutations, seed=seed, compare=compare or None)
-    result = replace(result, notes=tuple(_notes(every)) + result.notes)
+    result = replace(result, notes=tuple(_notes(every)) + tuple(untransformed) + result.notes)
     named = [{"measure_a": c.first, "measure_b": c.second} for c in result.changes]
     return SignificanceStudy(_setting(matrices, view, depth), list(result.notes), alpha, [], named, [], result)
 
