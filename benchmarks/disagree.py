@@ -119,7 +119,8 @@ def main(argv=None) -> None:
         kres = json.loads(k_runs[-1]["stdout"])
         if any(json.loads(r["stdout"]) != kres for r in k_runs):
             raise SystemExit(f"depth {depth}: the kernel gave different counts in two runs")
-        row = {"depth": depth, "counts": kres, "kernel": median_of(k_runs), "load": os.getloadavg()[0]}
+        row = {"depth": depth, "counts": kres, "kernel": median_of(k_runs), "load": os.getloadavg()[0],
+               "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit}
         if with_workbench:
             fields = set()
             for r in w_runs:  # every run, not only the last
@@ -128,12 +129,18 @@ def main(argv=None) -> None:
         rows.append(row)
         print(json.dumps(row), flush=True)
     RESULTS.mkdir(exist_ok=True)
+    saved = RESULTS / "disagree.json"
+    if saved.exists():  # keep the rows of depths not measured this time (each row says when and at which commit)
+        kept = [r for r in json.loads(saved.read_text())["rows"] if r["depth"] not in depths]
+        rows = sorted(kept + rows, key=lambda r: r["depth"])
     doc = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit,
            "load_before": load_before, "load_after": os.getloadavg(), "repeat": args.repeat,
            "workbench": with_workbench, "rows": rows}
-    (RESULTS / "disagree.json").write_text(json.dumps(doc, indent=1) + "\n")
+    saved.write_text(json.dumps(doc, indent=1) + "\n")
     render(doc)
     for r in rows:
+        if r["depth"] not in depths:
+            continue
         if "workbench" in r:
             print(f"depth {r['depth']}: workbench CPU / kernel CPU = {r['workbench']['cpu'] / r['kernel']['cpu']:.2f}x")
         else:
@@ -153,28 +160,30 @@ def _target(row: dict, who: str) -> str:
 def render(doc: dict) -> None:
     rows = doc["rows"]
     lines = ["# disagree RR \"RBP(p=0.8)\" beside the minimal exact kernel (issue 33)", "",
-             f"`python benchmarks/disagree.py --repeat {doc['repeat']}` at commit {doc['commit']}, "
-             f"{doc['when']}; medians of {doc['repeat']} runs, each a fresh process under `/usr/bin/time -v` "
-             "(CPU = user + system, including interpreter start-up: about 0.25 s for the kernel's numpy import), "
-             f"kernel and workbench interleaved. Load average before {doc['load_before'][0]:.2f}, after "
+             f"`python benchmarks/disagree.py --repeat {doc['repeat']}`; medians of {doc['repeat']} runs, each a "
+             "fresh process under `/usr/bin/time -v` (CPU = user + system, including interpreter start-up: about "
+             "0.25 s for the kernel's numpy import, more for the workbench's), kernel and workbench interleaved; "
+             "each row names the commit and time it was measured at (`disagree.json` also the load average). "
+             f"Last run {doc['when']} at {doc['commit']}: load average before {doc['load_before'][0]:.2f}, after "
              f"{doc['load_after'][0]:.2f} (2 cores shared with other jobs).", ""]
-    if not doc["workbench"]:
-        lines += ["The installed workbench had no `disagree` command when this ran: the workbench columns are "
-                  "empty; rerun `python benchmarks/disagree.py` once it lands (the counts are then compared "
-                  "for equality at every depth).", ""]
+    if not all("workbench" in r for r in rows):
+        lines += ["Rows without workbench figures were measured when the installed workbench had no `disagree` "
+                  "command; rerun `python benchmarks/disagree.py` (the counts are then compared for equality "
+                  "at every depth).", ""]
     lines += ["| depth | runs | pairs | concordant | discordant | tied in RR only | tied in RBP only | "
               "tau-b | kernel CPU s | kernel peak MiB | workbench CPU s | workbench peak MiB | "
-              "workbench / kernel CPU | workbench target |",
-              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+              "workbench / kernel CPU | workbench target | measured |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
         c, k, w = r["counts"], r["kernel"], r.get("workbench")
         wb = f"{w['cpu']:.2f} | {w['rss_mib']:.0f} | {w['cpu'] / k['cpu']:.2f}x" if w else "- | - | -"
         lines.append(f"| {r['depth']} | {c['runs']:,} | {c['pairs']:,} | {c['concordant']:,} | "
                      f"{c['discordant']:,} | {c['tied_in_RR_only']:,} | {c['tied_in_RBP_only']:,} | "
-                     f"{c['tau_b']:.6f} | {k['cpu']:.2f} | {k['rss_mib']:.0f} | {wb} | {_target(r, 'workbench')} |")
+                     f"{c['tau_b']:.6f} | {k['cpu']:.2f} | {k['rss_mib']:.0f} | {wb} | {_target(r, 'workbench')} | "
+                     f"{r.get('when', doc['when'])}, {r.get('commit', doc['commit'])} |")
     if any("compared" in r for r in rows):
-        lines += ["", "Equal in the kernel and the workbench's JSON at every depth and run: "
-                  + ", ".join(sorted({f for r in rows for f in r.get("compared", ())})) + "."]
+        lines += ["", "Equal in the kernel and the workbench's JSON at every depth and run with workbench figures: "
+                  + ", ".join(f"`{f}`" for f in sorted({f for r in rows for f in r.get("compared", ())})) + "."]
     text = "\n".join(lines) + "\n"
     notes = RESULTS / "disagree_notes.md"
     if notes.exists():

@@ -46,6 +46,7 @@ Inversions are counted in O(n log n) in one of two vectorised ways:
 
 Run:
     python benchmarks/disagree_kernel.py --depth 20        # JSON counts on stdout
+    python benchmarks/disagree_kernel.py --depth 20 --generic  # the same by the generic merge sort
     python benchmarks/disagree_kernel.py --check           # against brute force, N = 1..10, and random keys
     python benchmarks/disagree_kernel.py --keys a.npy b.npy  # generic: two integer key arrays
 """
@@ -194,9 +195,12 @@ def counts(a: np.ndarray, b: np.ndarray, presorted: bool = False, few: int = FEW
             "tau_b": num / math.sqrt(den2) if den2 else None, "method": method}
 
 
-def rr_rbp(depth: int) -> dict:
-    """The counts for RR (first key) against RBP(p=4/5) (second key) on all binary runs of ``depth``."""
-    c = counts(rr_keys(depth), rbp_numerators(depth), presorted=True)
+def rr_rbp(depth: int, generic: bool = False) -> dict:
+    """The counts for RR (first key) against RBP(p=4/5) (second key) on all binary runs of ``depth``.
+
+    ``generic``: count by the merge sort of ranks, as for any first key (not class by class).
+    """
+    c = counts(rr_keys(depth), rbp_numerators(depth), presorted=True, few=0 if generic else FEW)
     return {"depth": depth, "runs": c["runs"], "pairs": c["pairs"], "concordant": c["concordant"],
             "discordant": c["discordant"], "tied_in_RR_only": c["tied_in_a_only"],
             "tied_in_RBP_only": c["tied_in_b_only"], "tied_in_both": c["tied_in_both"],
@@ -276,13 +280,15 @@ def check(max_depth: int = 10, seed: int = 0) -> None:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--depth", type=int, help="count RR against RBP(p=4/5) on all binary runs of this depth")
+    ap.add_argument("--generic", action="store_true",
+                    help="with --depth: count by the generic merge sort, not class by class of RR")
     ap.add_argument("--check", action="store_true", help="compare with brute force (depths 1..10, random keys)")
     ap.add_argument("--keys", nargs=2, metavar=("A.npy", "B.npy"), help="generic: two integer key arrays")
     args = ap.parse_args(argv)
     if args.check:
         check()
     if args.depth is not None:
-        print(json.dumps(rr_rbp(args.depth)))
+        print(json.dumps(rr_rbp(args.depth, generic=args.generic)))
     if args.keys:
         print(json.dumps(counts(np.load(args.keys[0]), np.load(args.keys[1]))))
     if not (args.check or args.depth is not None or args.keys):
