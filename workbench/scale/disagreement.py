@@ -931,7 +931,9 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
         best = largest_fitting(lambda d: disagreement_estimate(order.space(d, grades, topic).size, d, basis),
                                1, depth - 1)
         refuse_unless_fits(request, est, f"depth <= {best} fits" if best is not None else "no depth fits")
-    if within != "all":
+    # a total order compares every pair: "comparable" is every pair, counted without enumerating them
+    every = within == "all" or (within == "comparable" and order.kind == "total")
+    if not every:
         rest = restricted_estimate(order, n, depth, grades)
         if not rest.fits():
             best = largest_fitting(lambda d: restricted_estimate(order, order.space(d, grades, topic).size, d, grades),
@@ -942,7 +944,7 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
     v2 = _evaluate(m2, space, gains, topic, depth)
     x = interval_transformation(v1).positions
     y = interval_transformation(v2).positions
-    if within == "all":
+    if every:
         counts = count_pairs(x, y)
         disc, lim = first_pairs("discordant", x, y, witnesses) if counts.discordant else ([], None)
         tied, lim2 = first_pairs("tied_in_one", x, y, witnesses) if counts.tied_in_one else ([], None)
