@@ -285,12 +285,30 @@ def test_key_width_and_space_size_are_refused_before_allocating():
     with pytest.raises(SpaceTooLargeError, match="lexiprecision"):
         lexiprecision_key(np.zeros((1, 63), dtype=np.uint8), 1)
     with pytest.raises(SpaceTooLargeError, match="4,194,304"):
-        get_order("lexirecall").covers(rank_space(23))
+        get_order("lexirecall").covers(rank_space(23, 1, Topic((22,))))  # a topic: keys sorted
     with pytest.raises(SpaceTooLargeError, match="4,194,304"):
         get_order("lexiprecision").covers(rank_space(14, 2))
+    # binary lexirecall without a topic: each run's successor by arithmetic, at any depth
+    space = rank_space(40)
+    for v in (0, 1, 2**39, 2**40 - 2**20, 3 * 2**37 + 5, 2**40 - 2):
+        (lo, up), = covers_in_range("lexirecall", space, Gains.default(1), v, v + 1).pairs()
+        run, nxt = (tuple(int(b) for b in format(x, "040b")) for x in (lo, up))
+        assert lo == v and oracle_compare("lexirecall", run, nxt, 1, None) == "<"
+    assert len(covers_in_range("lexirecall", space, Gains.default(1), 2**40 - 1, 2**40)) == 0  # the top run
     # binary lexiprecision is the rank order: its covers stream from the indices at any depth
-    got = covers_in_range("lexiprecision", rank_space(40), Gains.default(1), 2**39, 2**39 + 3)
+    got = covers_in_range("lexiprecision", space, Gains.default(1), 2**39, 2**39 + 3)
     assert got.pairs() == [(2**39 + k, 2**39 + k + 1) for k in range(3)]
+
+
+def test_lexirecall_successors_are_the_oracles_chain():
+    for depth in range(1, 11):
+        runs = runs_of(depth, 1, None)
+        chain = sorted(range(len(runs)), key=lambda i: lexi_key(runs[i], 1, None, True), reverse=True)
+        want = sorted(zip(chain, chain[1:]))
+        assert get_order("lexirecall").covers(rank_space(depth)).pairs() == want, depth
+        got = [covers_in_range("lexirecall", rank_space(depth), Gains.default(1), a, a + 3).pairs()
+               for a in range(0, len(runs), 3)]
+        assert [p for part in got for p in part] == want, depth
 
 
 # ---------------------------------------------------------------------------

@@ -36,7 +36,9 @@ raise          raise any ``r_i = u`` to ``u+1``             raise ``u`` to ``v``
                                                             the smallest grade
                                                             above ``u`` with room
 lexiprecision  consecutive runs in the order of an exact    same (restricted
-lexirecall     integer key per run                          total order)
+lexirecall     integer key per run (binary lexiprecision:   total order; keys
+               ``(i, i+1)``, it is rank; binary lexirecall: sorted)
+               each run's successor by arithmetic)
 rpp            transitive reduction of the enumerated       same, where RPP is
                relation, where it is transitive             transitive
 =============  ===========================================  =====================
@@ -93,7 +95,7 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 
 from workbench.errors import SpaceTooLargeError, UnknownOrderError
-from workbench.order.preference import key_chain, rpp_covers
+from workbench.order.preference import key_chain, lexirecall_successors, rpp_covers
 from workbench.space.runs import Gains
 from workbench.core.exact import about
 
@@ -620,6 +622,8 @@ def covers_in_range(name: str, space, gains: Gains, start: int, stop: int, sort:
     if _is_chain_of_indices(name, space):
         lo = np.arange(start, max(min(stop, size - 1), start), dtype=np.int64)
         return Covers(lo, lo + 1)
+    if _lexirecall_by_successor(name, space):
+        return _successor_covers(space, start, stop)
     parts: list = []
     gen = _rule_generator(name, space, gains)
     if name == "replacement" and not _binding(space) and space.size < _INT64_SAFE // 4:
@@ -686,9 +690,25 @@ def _is_chain_of_indices(name: str, space) -> bool:
     return name in ("rank", "set") or (name == "lexiprecision" and space.grades == 1)
 
 
+def _lexirecall_by_successor(name: str, space) -> bool:
+    """Binary lexirecall on a full space: each run's successor by arithmetic on its index, no keys sorted."""
+    return name == "lexirecall" and space.grades == 1 and not _binding(space) and space.depth <= 62
+
+
+def _successor_covers(space, start: int, stop: int) -> Covers:
+    lo = np.arange(start, stop, dtype=np.int64)
+    up = lexirecall_successors(lo, space.depth)
+    keep = up >= 0
+    return Covers(lo[keep], up[keep])
+
+
 def _key_covers(name: str):
     def covers(space, gains) -> Covers:
-        return _consecutive(space, gains) if _is_chain_of_indices(name, space) else Covers(*key_chain(name, space))
+        if _is_chain_of_indices(name, space):
+            return _consecutive(space, gains)
+        if _lexirecall_by_successor(name, space):
+            return _successor_covers(space, 0, int(space.size))
+        return Covers(*key_chain(name, space))
     return covers
 
 

@@ -39,7 +39,10 @@ space.
 The two lexicographic orders are total orders, each given by an exact
 integer key per run (:func:`lexiprecision_key`, :func:`lexirecall_key`): a
 run is better iff its key is larger, so their covers are consecutive runs in
-key order.  RPP is a preference, not always an order: where its strict
+key order (sorted at most :data:`KEY_LIMIT` runs at once).  On binary runs
+without a topic no key is sorted: lexiprecision is the ``rank`` order, and
+lexirecall's successor of each run is computed from its index
+(:func:`lexirecall_successors`), so both stream at any depth.  RPP is a preference, not always an order: where its strict
 preferences are transitive on a space (then acyclic, a strict partial order
 with the ties as incomparable pairs) :func:`rpp_covers` gives the transitive
 reduction; elsewhere :class:`~workbench.errors.IntransitiveOrderError` names
@@ -254,6 +257,48 @@ def key_chain(name: str, space) -> tuple[np.ndarray, np.ndarray]:
     lo, up = order[:-1].astype(np.int64), order[1:].astype(np.int64)
     by_lower = np.argsort(lo, kind="stable")
     return lo[by_lower], up[by_lower]
+
+
+def _reverse_bits(v: np.ndarray, depth: int) -> np.ndarray:
+    out = np.zeros_like(v)
+    for i in range(depth):
+        out |= ((v >> i) & 1) << (depth - 1 - i)
+    return out
+
+
+def lexirecall_successors(index: np.ndarray, depth: int) -> np.ndarray:
+    """The canonical index of the next better run under lexirecall, binary runs, no topic (-1 for the top run).
+
+    A binary run's canonical index is its RBTO value; read with position 1 as
+    bit 0, it is the set ``S`` of its relevant positions.  Among runs with as
+    many relevant documents, the next better one has the next *smaller* such
+    number (the predecessor in colex order: the complement's successor by
+    Gosper's rule); the best of ``m`` documents (the top ``m`` positions) is
+    followed by the worst of ``m + 1`` (the bottom ``m + 1`` positions).
+
+    >>> lexirecall_successors(np.arange(8), 3).tolist()  # 000 001 010 011 100 101 110 111
+    [1, 2, 4, 5, 3, 6, 7, -1]
+
+    References
+    ----------
+    Diaz, Ekstrand and Mitra (TORS 2025), lexirecall; Knuth, TAOCP 4A, 7.1.3 (Gosper's hack).
+    """
+    if not 1 <= depth <= 62:
+        raise SpaceTooLargeError(f"depth {depth}: lexirecall's successors by arithmetic need 1 <= depth <= 62")
+    full = np.int64((1 << depth) - 1)
+    x = _reverse_bits(np.asarray(index, dtype=np.int64), depth)
+    m = np.zeros_like(x)
+    for i in range(depth):
+        m += (x >> i) & 1
+    comp = full ^ x
+    low = comp & -comp
+    safe = np.where(low == 0, 1, low)
+    ripple = comp + low
+    prev = full ^ (ripple | (((ripple ^ comp) // safe) >> 2))
+    best_of_m = x == (np.int64(1) << m) - 1
+    worst_next = ((np.int64(1) << np.minimum(m + 1, depth)) - 1) << np.maximum(depth - m - 1, 0)
+    out = _reverse_bits(np.where(best_of_m, worst_next, prev), depth)
+    return np.where(m == depth, -1, out)
 
 
 def chain_rank(name: str, space) -> np.ndarray:
