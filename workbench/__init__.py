@@ -12,7 +12,7 @@ line's strings and return objects that display themselves::
 The functions (:mod:`workbench.api`): ``classify``, ``thresholds``,
 ``counterexample``, ``hasse``, ``census``, ``compare``, ``measure``,
 ``score_matrix``, ``properties``, ``conformance``, ``correlation``, ``significance`` (runs against a
-baseline), and ``ir_measure`` / ``register_ir_measures``
+baseline), ``disagree`` (two measures against each other), and ``ir_measure`` / ``register_ir_measures``
 (the workbench's measures inside ir_measures and PyTerrier).  They are loaded on first use (PEP 562), so that
 ``import workbench`` imports neither numpy nor sympy nor z3.
 
@@ -25,7 +25,7 @@ the inputs ``wb.Measure``, ``wb.Order``, ``wb.Space``, ``wb.Gains``,
 ``wb.ThresholdSeries``, ``wb.Region``, ``wb.Counterexample``,
 ``wb.PropertyTable``, ``wb.PropertyVerdict``, ``wb.ScoreMatrix``,
 ``wb.HasseDiagram``, ``wb.Census``, ``wb.IpsoComparison``, ``wb.Conformance``,
-``wb.CorrelationTable``, ``wb.BaselineTable``; and ``wb.WorkbenchError``, the
+``wb.CorrelationTable``, ``wb.BaselineTable``, ``wb.Disagreement``; and ``wb.WorkbenchError``, the
 base of every error the workbench raises (:mod:`workbench.errors`)::
 
     >>> isinstance(wb.classify("P", depth=2), wb.Classification)
