@@ -899,6 +899,36 @@ def _witness(values1: ValueBlock, values2: ValueBlock, space, pairs) -> tuple:
     return tuple(out)
 
 
+def _every(order, within: str) -> bool:
+    """Whether the pairs asked for are every pair (a total order compares them all): counted, not enumerated."""
+    return within == "all" or (within == "comparable" and order.kind == "total")
+
+
+def _plan(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: str) -> Estimate:
+    """The estimate of one depth, refused (:class:`~workbench.errors.TooLargeError`) when it does not fit,
+    or (:class:`~workbench.errors.BadParameterError`) when the space holds fewer than two runs."""
+    space = order.space(depth, grades, topic)
+    n = space.size
+    if n < 2:
+        raise BadParameterError(f"depth {depth}: the space holds {n} run(s) ({space}); a pair needs two runs")
+    request = f"disagree {m1} {m2} at depth {depth}"
+    basis = max(_basis_size(m, space, gains, topic) for m in (m1, m2))
+    est = disagreement_estimate(n, depth, basis)
+    if not est.fits():
+        best = largest_fitting(lambda d: disagreement_estimate(order.space(d, grades, topic).size, d, basis),
+                               1, depth - 1)
+        refuse_unless_fits(request, est, f"depth <= {best} fits" if best is not None else "no depth fits")
+    if _every(order, within):
+        return est
+    rest = restricted_estimate(order, n, depth, grades)
+    if not rest.fits():
+        best = largest_fitting(lambda d: restricted_estimate(order, order.space(d, grades, topic).size, d, grades),
+                               1, depth - 1)
+        refuse_unless_fits(f"{request} within {within} pairs of the {order.name} order", rest,
+                           f"depth <= {best} fits" if best is not None else "no depth fits")
+    return Estimate(est.what, max(est.bytes, rest.bytes), est.seconds + rest.seconds)
+
+
 def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: str = "all",
                     witnesses: int = 3) -> DepthDisagreement:
     """The counts, correlations and first witnesses of ``m1`` against ``m2`` on one depth.
@@ -922,24 +952,8 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
     """
     space = order.space(depth, grades, topic)
     n = space.size
-    if n < 2:
-        raise BadParameterError(f"depth {depth}: the space holds {n} run(s) ({space}); a pair needs two runs")
-    request = f"disagree {m1} {m2} at depth {depth}"
-    basis = max(_basis_size(m, space, gains, topic) for m in (m1, m2))
-    est = disagreement_estimate(n, depth, basis)
-    if not est.fits():
-        best = largest_fitting(lambda d: disagreement_estimate(order.space(d, grades, topic).size, d, basis),
-                               1, depth - 1)
-        refuse_unless_fits(request, est, f"depth <= {best} fits" if best is not None else "no depth fits")
-    # a total order compares every pair: "comparable" is every pair, counted without enumerating them
-    every = within == "all" or (within == "comparable" and order.kind == "total")
-    if not every:
-        rest = restricted_estimate(order, n, depth, grades)
-        if not rest.fits():
-            best = largest_fitting(lambda d: restricted_estimate(order, order.space(d, grades, topic).size, d, grades),
-                                   1, depth - 1)
-            refuse_unless_fits(f"{request} within {within} pairs of the {order.name} order", rest,
-                               f"depth <= {best} fits" if best is not None else "no depth fits")
+    _plan(m1, m2, order, depth, grades, gains, topic, within)   # refuses before anything is evaluated
+    every = _every(order, within)
     v1 = _evaluate(m1, space, gains, topic, depth)
     v2 = _evaluate(m2, space, gains, topic, depth)
     x = interval_transformation(v1).positions
@@ -1007,6 +1021,17 @@ def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within
                                 f"incomparable; name a partial order ({partial})")
     for m in (m1, m2):
         m.check_topic(topic)
+    depths = list(depths)
+    # every depth is planned before any is computed: a range is refused at once, not after its first depths
+    plans = [_plan(m1, m2, order, d, grades, gains, topic, within) for d in depths]
+    if len(depths) > 1:
+        total = Estimate(f"{len(depths)} depths", max(p.bytes for p in plans), sum(p.seconds for p in plans))
+        if not total.fits():
+            fit = 0
+            while fit < len(plans) and Estimate("", 0, sum(p.seconds for p in plans[:fit + 1])).fits():
+                fit += 1
+            refuse_unless_fits(f"disagree {m1} {m2} at depths {depths[0]}..{depths[-1]}", total,
+                               f"depths {depths[0]}..{depths[fit - 1]} fit" if fit else "no depth fits")
     rows = []
     for d in depths:
         rows.append(disagreement_at(m1, m2, order, d, grades, gains, topic, within, witnesses))
