@@ -111,3 +111,12 @@ def test_transform_with_a_paired_test_compares_each_measure_with_its_version(cap
     assert obj["measures"] == ["ir:P@5", "rank[RR]@3", "RR"]                  # rank[RR]@3 scored once
     assert [(c["measure_a"], c["measure_b"]) for c in obj["changes"]] == [("RR", "rank[RR]@3")]
     assert any("ir:P@5: no interval transformation" in n for n in obj["notes"])
+
+
+def test_the_command_and_wb_significance_give_the_same_rows(capsys):
+    import workbench as wb
+
+    code, out, _ = run_cli(capsys, "--measures", "AP,RR", "--test", "wilcoxon", "--correction", "bh", "--json")
+    t = wb.significance(TREC / "qrels.txt", RUNS, "AP,RR", test="wilcoxon", correction="bh", pairs="all")
+    assert [(r["measure"], r["system_a"], r["system_b"], r["p_value"], r["p_adjusted"]) for r in json.loads(out)["rows"]] \
+        == [(r.measure, r.a, r.b, r.p_value, r.p_adjusted) for r in t.rows]
