@@ -55,7 +55,8 @@ def brute(m1, m2, depth, grades=1, gains=None, topic=None, order="rank", within=
            "tied_in_both": int(((s1 == 0) & (s2 == 0)).sum())}
     disc = [(format_run(runs[i]), format_run(runs[j])) for i, j, p in zip(ii, jj, s1 * s2) if p < 0]
     tied = [(format_run(runs[i]), format_run(runs[j])) for i, j, x, y in zip(ii, jj, s1, s2) if (x == 0) != (y == 0)]
-    return out, disc[:limit], tied[:limit], a.approx(), b.approx()
+    exact = (a.values(), b.values()) if a.is_rational and b.is_rational else None   # for tau-ap-b's definition
+    return out, disc[:limit], tied[:limit], a.approx(), b.approx(), exact
 
 
 CASES = [
@@ -76,7 +77,7 @@ def test_counts_and_witnesses_equal_the_pair_by_pair_oracle(m1, m2, depths, kw):
     d = wb.disagree(m1, m2, depth=depths, **kw)
     assert d.depths == wb.api.convert.as_range(depths, "depths", 1)
     for row in d.rows:
-        want, disc, tied, fa, fb = brute(m1, m2, row.depth, kw.get("grades", 1), kw.get("gains"), kw.get("topic"),
+        want, disc, tied, fa, fb, exact_values = brute(m1, m2, row.depth, kw.get("grades", 1), kw.get("gains"), kw.get("topic"),
                                           kw.get("order", "rank"))
         got = row.to_json()
         assert {k: got[k] for k in want} == want
@@ -98,6 +99,8 @@ def test_counts_and_witnesses_equal_the_pair_by_pair_oracle(m1, m2, depths, kw):
             c_minus_d = want["concordant"] - want["discordant"]
             assert sympy.simplify(exact**2 - sympy.Rational(c_minus_d**2, (p - t1) * (p - t2))) == 0
             assert (exact >= 0) == (c_minus_d >= 0)
+        if exact_values is not None and got["tau_ap_b_how"] == "exact":
+            assert Fraction(got["tau_ap_b"]) == _tau_ap_b_definition(*exact_values)
 
 
 def test_the_issue_examples():
@@ -152,9 +155,10 @@ def test_tau_ap_exact_and_certified_against_the_definition(monkeypatch):
         want = _tau_ap_definition(x, y)
         got = dis.tau_ap(x, y)
         assert got.how == "exact" and got.value == want
-        monkeypatch.setattr(dis, "EXACT_TAU_AP_RUNS", 1)
+        monkeypatch.setattr(dis, "_EXACT_DEN", 0)
+        monkeypatch.setattr(dis, "_EXACT_TERMS", 0)
         ball = dis.tau_ap(x, y)
-        monkeypatch.setattr(dis, "EXACT_TAU_AP_RUNS", 4096)
+        monkeypatch.undo()
         assert ball.how == "interval" and ball.value is None
         old, flint.ctx.prec = flint.ctx.prec, 256   # the exact value as a ball far narrower than tau-ap's
         try:
@@ -164,6 +168,48 @@ def test_tau_ap_exact_and_certified_against_the_definition(monkeypatch):
         assert float(ball.ball.rad()) < 1e-12 and abs(ball.approx - float(want)) < 1e-12
     assert dis.tau_ap(np.array([0, 1, 2]), np.array([0, 0, 1])).how == "undefined"
     assert wb.disagree("RBP(p=0.5)", "RBTO", depth=3).rows[0].tau_ap.value == 1
+
+
+def _tau_ap_b_definition(x, y) -> Fraction:
+    """Urbano and Marrero (2017), tau_AP_b, literally: each ranking walked from its top, the runs tied at its top
+    skipped; a run counts the runs strictly above it there that are strictly above it in the other ranking too,
+    divided by the runs strictly above it there; the two directions averaged."""
+    def one_way(ref, walked):
+        n = len(ref)
+        total, m = Fraction(0), 0
+        for i in range(n):
+            above = [j for j in range(n) if walked[j] > walked[i]]
+            if not above:
+                continue
+            m += 1
+            total += Fraction(sum(1 for j in above if ref[j] > ref[i]), len(above))
+        return Fraction(2, m) * total - 1
+
+    return (one_way(x, y) + one_way(y, x)) / 2
+
+
+def test_tau_ap_b_with_ties_against_the_definition(monkeypatch):
+    rng = np.random.default_rng(13)
+    for n, k in ((2, 2), (3, 2), (8, 3), (40, 5), (60, 60)):
+        x, y = rng.integers(0, k, n), rng.integers(0, k, n)
+        if len(set(x)) < 2 or len(set(y)) < 2:
+            continue
+        want = _tau_ap_b_definition(x, y)
+        got = dis.tau_ap_b(x, y)
+        assert got.how == "exact" and got.value == want, (x, y)
+        monkeypatch.setattr(dis, "_EXACT_DEN", 0)
+        monkeypatch.setattr(dis, "_EXACT_TERMS", 0)
+        ball = dis.tau_ap_b(x, y)
+        monkeypatch.undo()
+        old, flint.ctx.prec = flint.ctx.prec, 256
+        try:
+            assert ball.how == "interval" and flint.fmpq(want.numerator, want.denominator) in ball.ball
+        finally:
+            flint.ctx.prec = old
+    # without ties it is the mean of tau-ap both ways
+    x, y = rng.permutation(30), rng.permutation(30)
+    assert dis.tau_ap_b(x, y).value == (_tau_ap_definition(x, y) + _tau_ap_definition(y, x)) / 2
+    assert dis.tau_ap_b(np.array([0, 0]), np.array([0, 1])).how == "undefined"
 
 
 @pytest.mark.parametrize("kind", ["discordant", "tied_in_one"])
@@ -190,7 +236,7 @@ def test_within_an_order_against_order_compare(order, within, kw):
     m1, m2 = "nDCG", "RBP(p=0.8)"
     kw = {**kw, "topic": "2,1" if kw.get("grades") == 2 or kw.get("gains") else "5"}
     row = wb.disagree(m1, m2, depth=depth, order=order, within=within, **kw).rows[0]
-    want, disc, tied, _, _ = brute(m1, m2, depth, kw.get("grades", 1), kw.get("gains"), kw["topic"], order, within)
+    want, disc, tied, _, _, _ = brute(m1, m2, depth, kw.get("grades", 1), kw.get("gains"), kw["topic"], order, within)
     got = row.to_json()
     assert {k: got[k] for k in want} == want
     assert [(_text(w["lower"]), _text(w["upper"])) for w in got["witnesses"]] == disc
@@ -202,7 +248,7 @@ def test_within_an_order_against_order_compare(order, within, kw):
 def test_within_an_order_without_a_vectorised_form_asks_order_compare(monkeypatch):
     monkeypatch.setattr(dis, "_order_features", lambda order, runs, gains: None)
     row = wb.disagree("AP", "RBP(p=0.8)", depth=4, topic=3, order="ipso", within="nonsep").rows[0]
-    want, disc, tied, _, _ = brute("AP", "RBP(p=0.8)", 4, topic="3", order="ipso", within="nonsep")
+    want, disc, tied, _, _, _ = brute("AP", "RBP(p=0.8)", 4, topic="3", order="ipso", within="nonsep")
     got = row.to_json()
     assert {k: got[k] for k in want} == want and want["pairs"] > 0
     assert [(_text(w["lower"]), _text(w["upper"])) for w in got["witnesses"]] == disc

@@ -367,7 +367,7 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
     Over every unordered pair of distinct runs of the space: ``discordant``
     (strictly opposite), ``tied_in_one`` (one ties, the other separates),
     ties in both and ``concordant``; the agreement fraction, Kendall's tau-b
-    (exact: a rational times a square root) and tau-ap; the first
+    (exact: a rational times a square root), tau-ap and tau-ap-b; the first
     discordant and tied-in-one pairs in canonical order with both measures'
     exact values.  Counted by sorting and inversion counting, never pair by
     pair (binary depth 20: 5.5e11 pairs, a few seconds).

@@ -61,10 +61,11 @@ def print_disagreement(result) -> None:
     say(f"{result.m1} (M1) against {result.m2} (M2): {result._where()}")
     for row in out["rows"]:
         tau_b = "undefined" if row["tau_b"] is None else row["tau_b"]
+        tau_ap_b = "undefined" if row["tau_ap_b"] is None else row["tau_ap_b"]
         say(f"depth {row['depth']}: {row['runs']} runs, {row['pairs']} pairs: {row['discordant']} discordant, "
             f"{row['tied_in_one']} tied in one (M1 only {row['tied_m1_only']}, M2 only {row['tied_m2_only']}), "
             f"{row['tied_in_both']} tied in both, {row['concordant']} concordant; agreement {row['agreement']}, "
-            f"tau-b {tau_b}")
+            f"tau-b {tau_b}, tau-ap-b {tau_ap_b}")
         for w in row["witnesses"]:
             say(f"  discordant: {_run(w['lower'])} / {_run(w['upper'])}: M1 {_value(w, 'm1', 0)} vs {_value(w, 'm1', 1)}, "
                 f"M2 {_value(w, 'm2', 0)} vs {_value(w, 'm2', 1)}")

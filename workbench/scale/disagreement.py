@@ -27,13 +27,14 @@ distinct values of ``M2``).  The ties come from the sizes of the tie groups
 (Knight 1966's corrections).
 
 tau-ap is defined by its authors for two rankings without ties, and that
-is the only case computed here: with a tie in either measure it is
-``None`` with the reason (the variants for ties, e.g. Urbano and Marrero
-2017, differ in which ties they count; none is imposed here).  Its sum
-``sum_i C(i)/(i - 1)`` over the ranking is exact (a Fraction) up to
-:data:`EXACT_TAU_AP_RUNS` runs and a certified interval beyond (a
-correctly rounded float sum with a proven error bound, carried into a
-python-flint ``arb`` ball).
+is the only case it is computed here: with a tie in either measure it is
+``None`` with the reason.  Beside it, tau-ap-b of Urbano and Marrero
+(2017), their variant for two rankings with ties where neither is the
+reference (the mean of the two walks, each skipping the runs tied at its
+top and counting only strictly-above runs).  Their sums ``sum_i A(i)/B(i)``
+are exact (Fractions) while the denominators stay small and a certified
+interval beyond (a correctly rounded float sum with a proven error bound,
+carried into a python-flint ``arb`` ball).
 
 Restricted to the pairs an order leaves incomparable (``within="nonsep"``;
 for ``ipso``, Moffat and Mackenzie's non-separable pairs) or comparable,
@@ -46,7 +47,8 @@ Kendall, "A new measure of rank correlation", Biometrika 1938, and "The
 treatment of ties in ranking problems", Biometrika 1945 (tau-b); Knight, "A
 computer method for calculating Kendall's tau with ungrouped data", JASA
 1966; Yilmaz, Aslam and Robertson, "A new rank correlation coefficient for
-information retrieval", SIGIR 2008 (tau-ap); Jones, Thomas, Scholer and
+information retrieval", SIGIR 2008 (tau-ap); Urbano and Marrero, "The treatment of ties in AP
+correlation", ICTIR 2017 (tau-ap-b); Jones, Thomas, Scholer and
 Sanderson, "Features of disagreement between retrieval effectiveness
 measures", SIGIR 2015; Moffat and Mackenzie, "How much freedom does an
 effectiveness metric really have?", JASIST 2024.
@@ -72,7 +74,7 @@ from workbench.order.orders import ORDERS
 from workbench.space.runs import Gains, format_run
 
 __all__ = ["PairCounts", "PairWitness", "DepthDisagreement", "Disagreement", "TauAP", "disagreement", "count_pairs", "inversions",
-           "tau_b_exact", "tau_ap", "first_pairs", "disagreement_at", "disagreement_estimate",
+           "tau_b_exact", "tau_ap", "tau_ap_b", "first_pairs", "disagreement_at", "disagreement_estimate",
            "restricted_estimate", "WITHIN", "EXACT_TAU_AP_RUNS"]
 
 #: The pair sets ``within=`` takes: every pair, the pairs an order leaves incomparable, or those it compares.
@@ -337,17 +339,77 @@ class TauAP:
         return None
 
 
+def _dominating(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """For each run ``i``: how many runs are strictly above it in both measures, ``#{j: x_j > x_i, y_j > y_i}``.
+
+    The runs in ``M2``'s order from the top (ties in ``M2`` by increasing ``M1``): the runs strictly above
+    in both are the earlier ones with a larger ``M1``, one inversion count per run.
+    """
+    order = np.lexsort((x, -y))
+    _, per = inversions(x[order], int(x.max()) + 1, per_element=True)
+    out = np.empty(len(x), np.int64)
+    out[order] = per
+    return out
+
+
+def _above(v: np.ndarray) -> np.ndarray:
+    """For each run: how many runs are strictly above it, ``#{j: v_j > v_i}``."""
+    counts = np.bincount(v).astype(np.int64)
+    return (len(v) - np.cumsum(counts))[v]
+
+
+def _grouped(num: np.ndarray, den: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """``sum_i num_i / den_i`` over the runs with ``den_i > 0``, grouped by denominator (exact integer sums)."""
+    keep = den > 0
+    d, a = den[keep], num[keep]
+    order = np.argsort(d, kind="stable")
+    d, a = d[order], a[order]
+    if not len(d):
+        return a, d, 0
+    starts = np.flatnonzero(np.concatenate(([True], d[1:] != d[:-1])))
+    return np.add.reduceat(a, starts), d[starts], int(keep.sum())
+
+
+#: An AP-correlation sum is an exact Fraction while its denominators stay at most this (or are this few);
+#: beyond, a certified interval.
+_EXACT_DEN, _EXACT_TERMS = EXACT_TAU_AP_RUNS, 256
+
+
+def _ap_value(parts, const: int) -> TauAP:
+    """``const + sum_k c_k * sum_j num_kj / den_kj`` for ``parts = [(c_k, num_k, den_k), ...]``: exact or certified.
+
+    Each inner sum is either a Fraction or :func:`math.fsum` of correctly rounded terms, within ``2 u S``
+    of the exact ``S`` (``u = 2^-53``), carried as an ``arb`` ball of twice that radius.
+    """
+    exact = all(len(den) <= _EXACT_TERMS or int(den.max(initial=0)) <= _EXACT_DEN for _, _, den in parts)
+    if exact:
+        value = Fraction(const)
+        for c, num, den in parts:
+            value += c * sum((Fraction(int(a), int(b)) for a, b in zip(num, den)), Fraction(0))
+        return TauAP("exact", value=value, approx=float(value))
+    old = flint.ctx.prec
+    try:
+        flint.ctx.prec = 128
+        ball = flint.arb(const)
+        for c, num, den in parts:
+            total = math.fsum((num.astype(float) / den.astype(float)).tolist())
+            ball += flint.arb(c.numerator) / c.denominator * flint.arb(total, 4.0 * 2.0**-53 * total + 2.0**-1070)
+    finally:
+        flint.ctx.prec = old
+    return TauAP("interval", ball=ball, approx=float(ball.mid()))
+
+
 def tau_ap(x: np.ndarray, y: np.ndarray) -> TauAP:
     """The AP correlation of ``M2``'s ranking (``y``) against ``M1``'s (``x``), two rankings without ties.
 
     Traverse ``M2``'s ranking from the top; at rank ``i >= 2`` let ``C(i)``
     be how many of the ``i - 1`` runs above are above in ``M1`` too; then
     ``tau_ap = 2 / (n - 1) * sum_i C(i) / (i - 1) - 1``.  ``C`` comes from
-    one inversion count per run.  Exact up to :data:`EXACT_TAU_AP_RUNS`
-    runs; beyond, ``sum_i C(i) / (i - 1)`` is summed by :func:`math.fsum`
-    (correctly rounded) of correctly rounded terms, so it is within
-    ``2 u S`` of the exact sum ``S`` (``u = 2^-53``), and that ball is
-    carried through ``arb``.
+    one inversion count per run.  Exact while the denominators stay at most
+    :data:`EXACT_TAU_AP_RUNS`; beyond, ``sum_i C(i) / (i - 1)`` is summed by
+    :func:`math.fsum` (correctly rounded) of correctly rounded terms, so it
+    is within ``2 u S`` of the exact sum ``S`` (``u = 2^-53``), and that ball
+    is carried through ``arb``.
 
     Parameters
     ----------
@@ -375,32 +437,49 @@ def tau_ap(x: np.ndarray, y: np.ndarray) -> TauAP:
     n = len(x)
     if n < 2:
         return TauAP("undefined", why="needs at least two runs")
-    tied = [(name, _tied_pairs(np.asarray(v, np.int64), int(np.max(v)) + 1)) for name, v in (("M1", x), ("M2", y))]
+    x = np.asarray(x, np.int64)
+    y = np.asarray(y, np.int64)
+    tied = [(name, _tied_pairs(v, int(np.max(v)) + 1)) for name, v in (("M1", x), ("M2", y))]
     ties = [f"{name} ties {t} pair(s)" for name, t in tied if t]
     if ties:
         return TauAP("undefined", why=f"undefined with ties ({', '.join(ties)}): tau-ap is defined on rankings "
                                         "without ties (Yilmaz et al. 2008)")
-    order = np.empty(n, dtype=np.int64)
-    order[n - 1 - np.asarray(y, np.int64)] = np.arange(n)        # M2's ranking, top first
-    z = (n - 1) - np.asarray(x, np.int64)[order]                  # M1's rank, 0 at the top
-    # C(i): runs above in M2's ranking that are above in M1's too: earlier entries of z that are smaller
-    _, bigger_before = inversions(z, n, per_element=True)
-    above = np.arange(n, dtype=np.int64)
-    correct = above - bigger_before
-    if n <= EXACT_TAU_AP_RUNS:
-        s = sum((Fraction(int(c), int(i)) for c, i in zip(correct[1:], above[1:])), Fraction(0))
-        value = Fraction(2, n - 1) * s - 1
-        return TauAP("exact", value=value, approx=float(value))
-    terms = correct[1:].astype(float) / above[1:].astype(float)
-    s = math.fsum(terms.tolist())
-    rad = 4.0 * 2.0**-53 * s + 2.0**-1070
-    old = flint.ctx.prec
-    try:
-        flint.ctx.prec = 128
-        ball = 2 * flint.arb(s, rad) / (n - 1) - 1
-    finally:
-        flint.ctx.prec = old
-    return TauAP("interval", ball=ball, approx=float(ball.mid()))
+    # without ties, the runs above rank i are i - 1, and C(i) those of them above in M1 too
+    num, den, m = _grouped(_dominating(x, y), _above(y))
+    return _ap_value([(Fraction(2, m), num, den)], -1)
+
+
+def tau_ap_b(x: np.ndarray, y: np.ndarray) -> TauAP:
+    """Urbano and Marrero's tau-ap-b: the AP correlation for rankings with ties, both ways averaged.
+
+    For the ranking of ``M2``: over the runs not tied at its top (``m`` of
+    them), ``2 / m * sum_i A(i) / B(i) - 1``, where ``B(i)`` counts the runs
+    strictly above ``i`` in ``M2`` and ``A(i)`` those of them strictly above
+    ``i`` in ``M1`` too; the same with the roles swapped, and the mean of
+    the two.  Without ties it is the mean of tau-ap both ways.  Undefined
+    when a measure ties every run.  Exact or a certified interval as
+    :func:`tau_ap`.
+
+    Examples
+    --------
+    >>> tau_ap_b(np.array([0, 1, 2]), np.array([0, 2, 1])).value   # tau-ap is 0 one way and 0 the other
+    Fraction(0, 1)
+    >>> tau_ap_b(np.array([0, 0, 1, 2]), np.array([1, 0, 2, 2])).value   # 2/3 walking M2, 1/3 walking M1
+    Fraction(1, 2)
+
+    References
+    ----------
+    Urbano and Marrero, "The treatment of ties in AP correlation", ICTIR 2017 (tau_AP_b, the
+    agreement scenario); Yilmaz, Aslam and Robertson, SIGIR 2008.
+    """
+    x = np.asarray(x, np.int64)
+    y = np.asarray(y, np.int64)
+    if len(x) < 2 or int(x.max()) == int(x.min()) or int(y.max()) == int(y.min()):
+        return TauAP("undefined", why="a measure ties every run")
+    a = _dominating(x, y)
+    num_y, den_y, m_y = _grouped(a, _above(y))
+    num_x, den_x, m_x = _grouped(a, _above(x))
+    return _ap_value([(Fraction(1, m_y), num_y, den_y), (Fraction(1, m_x), num_x, den_x)], -1)
 
 
 # ---------------------------------------------------------------------------
@@ -636,6 +715,7 @@ class DepthDisagreement:
     witnesses: tuple = ()
     tied_witnesses: tuple = ()
     searched_below: Optional[int] = None
+    tau_ap_b: TauAP = TauAP("undefined", why="not computed")
 
     @property
     def runs(self) -> int:
@@ -670,6 +750,8 @@ class DepthDisagreement:
             "tau_b_float": _tau_b_float(c),
             "tau_ap": self.tau_ap.text(), "tau_ap_float": self.tau_ap.approx, "tau_ap_how": self.tau_ap.how,
             "tau_ap_why": self.tau_ap.why or None,
+            "tau_ap_b": self.tau_ap_b.text(), "tau_ap_b_float": self.tau_ap_b.approx,
+            "tau_ap_b_how": self.tau_ap_b.how, "tau_ap_b_why": self.tau_ap_b.why or None,
             "witnesses": [w.to_json() for w in self.witnesses],
             "tied_witnesses": [w.to_json() for w in self.tied_witnesses],
             "witnesses_searched": "all pairs" if self.searched_below is None
@@ -763,7 +845,8 @@ class Disagreement:
         3         8     28           1            7
         """
         cols = ["depth", "runs", "pairs", "discordant", "tied_in_one", "tied_m1_only", "tied_m2_only",
-                "tied_in_both", "concordant", "agreement", "tau_b", "tau_b_float", "tau_ap", "tau_ap_float"]
+                "tied_in_both", "concordant", "agreement", "tau_b", "tau_b_float", "tau_ap", "tau_ap_float",
+                "tau_ap_b", "tau_ap_b_float"]
         rows = []
         for r in self.rows:
             j = r.to_json()
@@ -774,12 +857,12 @@ class Disagreement:
         """The tables ``--format md|csv|latex|json`` writes: the counts by depth, then the witnesses."""
         cap = (f"{self.m1} (M1) against {self.m2} (M2): {self._where()}")
         counts = Table(["depth", "runs", "pairs", "discordant", "tied in M1 only", "tied in M2 only",
-                        "tied in both", "concordant", "agreement", "tau-b", "tau-ap"],
+                        "tied in both", "concordant", "agreement", "tau-b", "tau-ap", "tau-ap-b"],
                        [[r.depth, r.runs, r.pairs, r.discordant, r.counts.tied_m1_only, r.counts.tied_m2_only,
                          r.counts.tied_both, r.counts.concordant, r.agreement,
                          "undefined" if r.tau_b is None else exact_str(r.tau_b),
-                         r.tau_ap.text() or "undefined"] for r in self.rows],
-                       align=["r"] * 9 + [None, None], caption=cap)
+                         r.tau_ap.text() or "undefined", r.tau_ap_b.text() or "undefined"] for r in self.rows],
+                       align=["r"] * 9 + [None, None, None], caption=cap)
         wit = Table(["depth", "kind", "lower", "upper", f"{self.m1} lower", f"{self.m1} upper",
                      f"{self.m2} lower", f"{self.m2} upper"],
                     [[r.depth, kind, format_run(w.lower), format_run(w.upper), w.m1[0], w.m1[1], w.m2[0], w.m2[1]]
@@ -827,9 +910,9 @@ class Disagreement:
 
 #: Cost model (2-core machine): seconds per run and position to evaluate a measure, per run and bit of the
 #: inversion count, per run for the sorts; bytes per run held at once.  Measured with RR against RBP(p=0.8):
-#: depth 20 took 3.3 s of CPU and 168 MB, depth 24 36 s and 2.0 GB (the model says 3.0 s, 55 s; 144 MB, 2.3 GB).
+#: depth 20 took 3.7 s of CPU and 193 MB, depth 24 53 s and 2.0 GB (the model says 3.2 s, 60 s; 144 MB, 2.3 GB).
 _SEC_EVAL = 2.5e-8
-_SEC_BIT = 6e-8
+_SEC_BIT = 7e-8
 _SEC_SORT = 6e-7
 _BYTES_PER_RUN = 120.0
 
@@ -964,13 +1047,15 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
         tied, lim2 = first_pairs("tied_in_one", x, y, witnesses) if counts.tied_in_one else ([], None)
         below = None if lim is None and lim2 is None else min(v for v in (lim, lim2) if v is not None)
         ap = tau_ap(x, y)
+        ap_b = tau_ap_b(x, y)
     else:
         runs = space.array()
         counts, wit = _restricted_counts(x, y, _restricted_blocks(order, runs, gains, within), n, witnesses)
         disc, tied, below = wit["discordant"], wit["tied_in_one"], None
         ap = TauAP("undefined", why="tau-ap ranks all runs; it is not defined on a subset of the pairs")
+        ap_b = TauAP("undefined", why="tau-ap-b ranks all runs; it is not defined on a subset of the pairs")
     return DepthDisagreement(depth, counts, tau_b_exact(counts), ap, _witness(v1, v2, space, disc),
-                             _witness(v1, v2, space, tied), below)
+                             _witness(v1, v2, space, tied), below, ap_b)
 
 
 def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within: str = "all",
