@@ -79,7 +79,8 @@ __all__ = ["PairCounts", "PairWitness", "DepthDisagreement", "Disagreement", "Ta
 
 #: The pair sets ``within=`` takes: every pair, the pairs an order leaves incomparable, or those it compares.
 WITHIN = ("all", "nonsep", "comparable")
-#: tau-ap is an exact Fraction up to this many runs (a sum over ``n`` harmonic-like terms), a certified interval beyond.
+#: An AP correlation is an exact Fraction while its denominators (counts of runs above) stay at most this, a
+#: certified interval beyond (unless it has few distinct denominators: ``_EXACT_TERMS``).
 EXACT_TAU_AP_RUNS = 4096
 #: Element operations the witness search may spend per kind and depth before it says how far it searched.
 WITNESS_WORK = 1 << 27
