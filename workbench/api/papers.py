@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from workbench.api.convert import as_depth, as_orders, as_range, option
+from workbench.api.convert import as_depth, as_int, as_measure_names, as_orders, as_range, option
 from workbench.api.progress import reporter
-from workbench.errors import WorkbenchError
+from workbench.errors import BadTopicError, WorkbenchError
 
-__all__ = ["Tour", "tour", "AtlasRun", "atlas", "reproduce", "ProofRun", "prove", "PropertiesReport",
-           "properties_report"]
+__all__ = ["Tour", "tour", "AtlasRun", "atlas", "disagreement_atlas", "reproduce", "ProofRun", "prove",
+           "PropertiesReport", "properties_report"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,60 @@ def atlas(measures=None, *, orders="rank,set,dominance,ipso,replacement", grades
     plan = plan_atlas(names, order_names, grade_list, depth_list)
     bar.total(len(plan.tasks))
     return AtlasRun(run_atlas(plan, progress=lambda text: bar.advance(1, text)))
+
+
+def disagreement_atlas(measures=None, *, depth=10, topic=None, progress=None):
+    """The disagreement atlas: every pair of ``measures`` against each other on the binary runs of ``depth``.
+
+    Parameters
+    ----------
+    measures : str or list of str, optional
+        ``"AP,RR"`` or a list of names (at least two); default the atlas' measures
+        (:data:`workbench.papers.disagreement_atlas.ATLAS_MEASURES`).
+    depth : int or str
+        The depth of the runs (default 10, Jones et al.'s setting).
+    topic : int or str, optional
+        Relevant documents of the topic; default ``depth`` (every binary run of ``depth`` is in the space).
+    progress : report, optional
+        A progress report (:mod:`workbench.api.progress`).
+
+    Returns
+    -------
+    DisagreementAtlas
+        Counts, exact fractions, tau-b and minimal witnesses per pair of measures, with ``markdown()``,
+        ``json_text()``, ``save_figure(path)`` (``.pdf`` or ``.svg``), ``to_json()`` and ``to_frame()``.
+
+    Raises
+    ------
+    WorkbenchError
+        An unknown or repeated measure, fewer than two, a bad depth or topic, a measure undefined on the
+        space, a request beyond the budget (with the depth that fits).
+
+    Examples
+    --------
+    >>> a = disagreement_atlas("RR,RBP(p=0.8)", depth=3)
+    >>> c = a.cell("RR", "RBP(p=0.8)")
+    >>> c.counts.discordant, str(c.tau_b), c.witness.text()
+    (1, '19*sqrt(3)/42', '011 / 100: M1 1/2 vs 1, M2 36/125 vs 1/5')
+
+    References
+    ----------
+    Jones, Thomas, Scholer and Sanderson, SIGIR 2015; Kendall, Biometrika 1945.
+    """
+    from workbench.papers.disagreement_atlas import ATLAS_MEASURES, build_disagreement_atlas
+
+    names = None if measures is None else as_measure_names(measures)[0]
+    n = as_depth(depth)
+    t = None
+    if topic is not None:
+        t = as_int(topic, option("topic"), BadTopicError)
+        if t < 1:
+            raise BadTopicError(f"{option('topic', t)}: give the number of relevant documents, an integer >= 1")
+    bar = reporter(progress)
+    bar.label("disagreement atlas")
+    k = len(names if names is not None else ATLAS_MEASURES)
+    bar.total(k + k * (k - 1) // 2)
+    return build_disagreement_atlas(names, depth=n, topic=t, progress=lambda text: bar.advance(1, text))
 
 
 def reproduce(paper: str = "all", reports: Path | str = "reports", progress=None) -> list[dict]:
