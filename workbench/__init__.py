@@ -12,7 +12,8 @@ line's strings and return objects that display themselves::
 The functions (:mod:`workbench.api`): ``classify``, ``thresholds``,
 ``counterexample``, ``hasse``, ``census``, ``compare``, ``measure``,
 ``score_matrix``, ``properties``, ``conformance``, ``correlation``, ``significance`` (runs against a
-baseline), ``disagree`` (two measures against each other), and ``ir_measure`` / ``register_ir_measures``
+baseline, or every pair of systems), ``disagree`` (two measures against each other), ``freedom_use`` (how
+measures order the non-separable pairs against a reference), and ``ir_measure`` / ``register_ir_measures``
 (the workbench's measures inside ir_measures and PyTerrier).  They are loaded on first use (PEP 562), so that
 ``import workbench`` imports neither numpy nor sympy nor z3.
 
@@ -25,7 +26,8 @@ the inputs ``wb.Measure``, ``wb.Order``, ``wb.Space``, ``wb.Gains``,
 ``wb.ThresholdSeries``, ``wb.Region``, ``wb.Counterexample``,
 ``wb.PropertyTable``, ``wb.PropertyVerdict``, ``wb.ScoreMatrix``,
 ``wb.HasseDiagram``, ``wb.Census``, ``wb.IpsoComparison``, ``wb.Conformance``,
-``wb.CorrelationTable``, ``wb.BaselineTable``, ``wb.Disagreement``; and ``wb.WorkbenchError``, the
+``wb.CorrelationTable``, ``wb.BaselineTable``, ``wb.PairwiseSignificance``, ``wb.Disagreement``,
+``wb.FreedomUse``; and ``wb.WorkbenchError``, the
 base of every error the workbench raises (:mod:`workbench.errors`)::
 
     >>> isinstance(wb.classify("P", depth=2), wb.Classification)
@@ -49,7 +51,7 @@ __version__ = "0.1.0"
 #: The public API, loaded from :mod:`workbench.api` on first use.
 _API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
         "properties", "ir_measure", "register_ir_measures", "conformance", "correlation", "significance",
-        "disagree"]
+        "disagree", "freedom_use"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
 _DECLARE = ["parameter"]
@@ -76,7 +78,9 @@ _TYPES = {
     "Conformance": "workbench.peers.check",
     "CorrelationTable": "workbench.experiments.correlation",
     "BaselineTable": "workbench.experiments.baseline",
+    "PairwiseSignificance": "workbench.experiments.pairwise",
     "Disagreement": "workbench.scale.disagreement",
+    "FreedomUse": "workbench.ipso.free_pairs",
 }
 
 __all__ = _API + _DECLARE + list(_TYPES)

@@ -54,7 +54,7 @@ from workbench.errors import (BadGainsError, BadTopicError, UnknownMeasureError,
 
 __all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
            "ir_measure", "register_ir_measures",
-           "properties", "conformance", "correlation", "significance", "disagree"]
+           "properties", "conformance", "correlation", "significance", "disagree", "freedom_use"]
 
 
 from workbench.api.convert import (as_int as _int, as_depth as _depth, as_depths as _depths, as_grades as _grades,
