@@ -151,7 +151,7 @@ def disagreement_atlas(measures=None, *, depth=10, topic=None, progress=None):
     from workbench.papers.disagreement_atlas import ATLAS_MEASURES, build_disagreement_atlas
 
     names = None if measures is None else as_measure_names(measures)[0]
-    n = as_depth(depth)
+    n = as_depth(depth, option("depth"))
     t = None
     if topic is not None:
         t = as_int(topic, option("topic"), BadTopicError)

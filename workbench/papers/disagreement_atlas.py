@@ -65,7 +65,8 @@ from workbench.core.table import Table
 from workbench.errors import BadParameterError, OutputPathError, UndefinedMeasureError, WorkbenchError
 from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
-from workbench.scale.disagreement import PairCounts, PairWitness, count_pairs, disagreement_estimate, first_pairs, tau_b_exact
+from workbench.scale.disagreement import (WITNESS_WORK, PairCounts, PairWitness, count_pairs, disagreement_estimate,
+                                         first_pairs, tau_b_exact)
 from workbench.space.runs import Gains, Topic, format_run
 
 __all__ = ["ATLAS_MEASURES", "LEFT_OUT", "DEPTH", "FIGURE_SUFFIXES", "PairCell", "DisagreementAtlas",
@@ -92,6 +93,8 @@ LEFT_OUT = {
 DEPTH = 10
 #: Exact coordinates per value assumed before probing (nDCG at depth 10 has 7): within budget, no probe is needed.
 _GENEROUS_BASIS = 32
+#: Seconds per element of the witness search's comparisons (numpy, 2-core machine).
+_SEC_WITNESS = 3e-9
 #: The figure formats written (for papers: vector graphics).
 FIGURE_SUFFIXES = (".pdf", ".svg")
 
@@ -119,6 +122,9 @@ class PairCell:
         Kendall's tau-b, exact; ``None`` when one measure ties every pair.
     witness, tied_witness : PairWitness or None
         The first discordant pair and the first pair tied in one measure only, in canonical order.
+    searched_below : int or None
+        ``None`` when the witness search covered every pair (always, up to depth 12); else the lower
+        run index below which it did (a witness ``None`` then means none there; the counts cover every pair).
 
     Examples
     --------
@@ -137,6 +143,7 @@ class PairCell:
     tau_b: object
     witness: Optional[PairWitness]
     tied_witness: Optional[PairWitness]
+    searched_below: Optional[int] = None
 
     @property
     def discordant_fraction(self) -> Fraction:
@@ -159,7 +166,8 @@ class PairCell:
         def swap(w: Optional[PairWitness]) -> Optional[PairWitness]:
             return None if w is None else PairWitness(w.lower, w.upper, w.m2, w.m1, w.m2_float, w.m1_float)
 
-        return PairCell(self.m2, self.m1, counts, self.tau_b, swap(self.witness), swap(self.tied_witness))
+        return PairCell(self.m2, self.m1, counts, self.tau_b, swap(self.witness), swap(self.tied_witness),
+                        self.searched_below)
 
     def to_json(self) -> dict:
         """Exact counts and fractions (strings for the non-integers), floats beside, the witnesses.
@@ -176,7 +184,9 @@ class PairCell:
                 "tied_in_both": c.tied_both, "concordant": c.concordant,
                 "tau_b": None if self.tau_b is None else exact_str(self.tau_b), "tau_b_float": self.tau_b_float,
                 "witness": None if self.witness is None else self.witness.to_json(),
-                "tied_witness": None if self.tied_witness is None else self.tied_witness.to_json()}
+                "tied_witness": None if self.tied_witness is None else self.tied_witness.to_json(),
+                "witnesses_searched": "all pairs" if self.searched_below is None
+                else f"pairs with lower index < {self.searched_below}"}
 
 
 @dataclass(frozen=True)
@@ -329,8 +339,12 @@ def disagreement_atlas_estimate(runs: int, depth: int, measures: int, basis: int
     """
     one = disagreement_estimate(runs, depth, basis)
     k = measures * (measures - 1) // 2
-    return Estimate(f"{k} pairs of measures over {runs:,} runs", one.bytes * max(measures, 1) / 2 + one.bytes,
-                    one.seconds * k)
+    # the two witness searches of a cell compare blocks of up to 2,048 runs with every run (measured: 2.3 s of
+    # CPU for the 78 cells at depth 10, 4.8 s at depth 12; the model says 1.2 s and 6.9 s)
+    witness = 2 * min(min(runs, 2048) * runs, WITNESS_WORK) * _SEC_WITNESS
+    return Estimate(f"{k} pairs of measures over {runs:,} runs",
+                    one.bytes * max(measures, 1) / 2 + one.bytes + 16 * 2048 * 2048,
+                    (one.seconds + witness) * k)
 
 
 def _evaluate(measure, space, gains: Gains, topic: Topic, depth: int) -> ValueBlock:
@@ -432,14 +446,15 @@ def build_disagreement_atlas(measures: Optional[Sequence[str]] = None, depth: in
         for b in range(a + 1, len(parsed)):
             x, y = positions[a], positions[b]
             counts = count_pairs(x, y)
-            wit = tied = None
-            if counts.discordant:
-                found, _ = first_pairs("discordant", x, y, 1)
-                wit = _witness(space, values[a], values[b], found[0])
-            if counts.tied_in_one:
-                found, _ = first_pairs("tied_in_one", x, y, 1)
-                tied = _witness(space, values[a], values[b], found[0])
-            cells.append(PairCell(canon[a], canon[b], counts, tau_b_exact(counts), wit, tied))
+            found: dict = {}
+            limits = []
+            for kind, count in (("discordant", counts.discordant), ("tied_in_one", counts.tied_in_one)):
+                pairs, below = first_pairs(kind, x, y, 1) if count else ([], None)
+                found[kind] = _witness(space, values[a], values[b], pairs[0]) if pairs else None
+                if below is not None:
+                    limits.append(below)
+            cells.append(PairCell(canon[a], canon[b], counts, tau_b_exact(counts), found["discordant"],
+                                  found["tied_in_one"], min(limits) if limits else None))
             if progress is not None:
                 progress(f"{canon[a]} vs {canon[b]}")
     builtin = measures is None and depth == DEPTH and topic in (None, DEPTH)
@@ -458,6 +473,12 @@ def _values_text(pair: tuple, approx: tuple) -> str:
         plain = text.replace("/", "").replace("-", "").isdigit()
         return text if plain or x is None else f"{text} (~{x:.6g})"
     return f"{one(pair[0], approx[0])} vs {one(pair[1], approx[1])}"
+
+
+def _no_witness(c: PairCell) -> str:
+    if c.counts.discordant == 0:
+        return "none"
+    return f"not found among the pairs with lower index < {c.searched_below} (the search's budget)"
 
 
 def disagreement_markdown(a: DisagreementAtlas, figure: Optional[str] = None) -> str:
@@ -537,7 +558,7 @@ def disagreement_markdown(a: DisagreementAtlas, figure: Optional[str] = None) ->
               "Per pair of measures, the first discordant pair of runs in canonical order (`none`: the two measures",
               "never order a pair oppositely here; the first pair one of them ties is in the JSON report).", ""]
     lines += Table(["M1", "M2", "lower", "upper", "M1 (lower vs upper)", "M2 (lower vs upper)"],
-                   [[f"`{c.m1}`", f"`{c.m2}`"] + (["none", None, None, None] if c.witness is None else
+                   [[f"`{c.m1}`", f"`{c.m2}`"] + ([_no_witness(c), None, None, None] if c.witness is None else
                     [f"`{format_run(c.witness.lower)}`", f"`{format_run(c.witness.upper)}`",
                      _values_text(c.witness.m1, c.witness.m1_float), _values_text(c.witness.m2, c.witness.m2_float)])
                     for c in a.cells]).markdown_lines()
