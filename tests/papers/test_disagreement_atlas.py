@@ -187,12 +187,15 @@ def test_left_out_measures_are_said_and_do_what_the_report_says():
     assert set(ATLAS_MEASURES) <= builtin and set(LEFT_OUT) <= builtin
     assert set(ATLAS_MEASURES) | set(LEFT_OUT) == builtin          # every built-in measure is in or said out
     # the graded variants and SBTO order the binary runs exactly as the measure named
-    a = build_disagreement_atlas(["P", "gP", "SBTO", "RBP(p=0.8)", "gRBP(p=0.8)"], depth=6)
-    for m1, m2 in (("P", "gP"), ("P", "SBTO"), ("RBP(p=0.8)", "gRBP(p=0.8)")):
+    a = build_disagreement_atlas(["P", "gP", "SBTO", "R", "gR", "RBP(p=0.5)", "gRBP(p=0.5)", "RBP(p=0.8)",
+                                  "gRBP(p=0.8)"], depth=DEPTH)
+    for m1, m2 in (("P", "gP"), ("P", "SBTO"), ("R", "gR"), ("RBP(p=0.5)", "gRBP(p=0.5)"),
+                   ("RBP(p=0.8)", "gRBP(p=0.8)")):
         c = a.cell(m1, m2)
         assert (c.counts.discordant, c.counts.tied_in_one, c.tau_b) == (0, 0, 1)
-    with pytest.raises(UndefinedMeasureError, match="Twist"):
-        build_disagreement_atlas(["Twist", "P"])
+    for name in ("Twist", "SpaceRatio"):
+        with pytest.raises(UndefinedMeasureError, match=name):
+            build_disagreement_atlas([name, "P"])
 
 
 # ---------------------------------------------------------------------------

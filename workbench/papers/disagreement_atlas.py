@@ -465,7 +465,20 @@ def build_disagreement_atlas(measures: Optional[Sequence[str]] = None, depth: in
 # the report
 
 def _pct(f: Fraction) -> str:
-    return f"{float(f) * 100:.2f}%"
+    """A percentage to 2 decimals, never rounded to or from 0: ``0%`` only when exactly none, ``<0.01%`` for a few."""
+    if f == 0:
+        return "0%"
+    return "<0.01%" if f < Fraction(1, 20000) else f"{float(f) * 100:.2f}%"
+
+
+def _tau_text(c: PairCell) -> str:
+    """tau-b to 3 digits, never rounded to 1: ``1`` only when it is exactly 1, ``>0.999`` just below."""
+    if c.tau_b is None:
+        return "undefined"
+    if c.counts.discordant == 0 and c.counts.tied_in_one == 0:
+        return "1"
+    text = f"{c.tau_b_float:.3f}"
+    return {"1.000": ">0.999", "-1.000": "<-0.999"}.get(text, text)
 
 
 def _values_text(pair: tuple, approx: tuple) -> str:
@@ -537,13 +550,13 @@ def disagreement_markdown(a: DisagreementAtlas, figure: Optional[str] = None) ->
             row.append("-" if m == o else a.cell(m, o).counts.discordant)
         cells.append(row)
     lines += Table(["", *(f"`{m}`" for m in short)], cells, align=[None] + ["r"] * len(short)).markdown_lines()
-    lines += ["", "## Kendall's tau-b", "", "Approximations to 3 digits of the exact values in the next table.", ""]
+    lines += ["", "## Kendall's tau-b", "",
+              "Approximations to 3 digits of the exact values in the next table (`1` only where tau-b is exactly 1).", ""]
     cells = []
     for m in short:
         row = [f"`{m}`"]
         for o in short:
-            tb = None if m == o else a.cell(m, o).tau_b_float
-            row.append("-" if m == o else ("undefined" if tb is None else f"{tb:.3f}"))
+            row.append("-" if m == o else _tau_text(a.cell(m, o)))
         cells.append(row)
     lines += Table(["", *(f"`{m}`" for m in short)], cells, align=[None] + ["r"] * len(short)).markdown_lines()
     lines += ["", "## Every pair of measures", ""]
@@ -552,7 +565,7 @@ def disagreement_markdown(a: DisagreementAtlas, figure: Optional[str] = None) ->
                    [[f"`{c.m1}`", f"`{c.m2}`", c.counts.discordant, str(c.discordant_fraction),
                      _pct(c.discordant_fraction), c.counts.tied_m1_only, c.counts.tied_m2_only, c.counts.tied_both,
                      c.counts.concordant, "undefined" if c.tau_b is None else exact_str(c.tau_b),
-                     "undefined" if c.tau_b_float is None else f"{c.tau_b_float:.3f}"] for c in a.cells],
+                     _tau_text(c)] for c in a.cells],
                    align=[None, None] + ["r"] * 7 + [None, "r"]).markdown_lines()
     lines += ["", "## Minimal witnesses", "",
               "Per pair of measures, the first discordant pair of runs in canonical order (`none`: the two measures",
