@@ -58,7 +58,7 @@ def atlas(
     figures: Optional[Path] = typer.Option(None, "--figures", help="With --disagreement: folder of the heatmap (PDF and SVG; default figures/ beside the report)."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """The atlas of measure scales: verdicts per order, grades and depth, smallest violations, exact thresholds."""
+    """The atlas of measure scales: verdicts per order, grades and depth, smallest violations, exact thresholds; with --disagreement, every pair of measures against each other."""
     from workbench.api.papers import atlas as build
     from workbench.core.files import atomic_write as write_atomic, companion_path
     from workbench.errors import WorkbenchError

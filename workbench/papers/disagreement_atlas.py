@@ -104,6 +104,10 @@ def figure_name(depth: int, suffix: str) -> str:
 
     >>> figure_name(10, ".svg")
     'disagreement-depth10.svg'
+
+    References
+    ----------
+    Jones et al., SIGIR 2015 (depth 10).
     """
     return f"disagreement-depth{depth}{suffix}"
 
@@ -336,6 +340,10 @@ def disagreement_atlas_estimate(runs: int, depth: int, measures: int, basis: int
     True
     >>> disagreement_atlas_estimate(2**20, 20, 13).fits()
     False
+
+    References
+    ----------
+    :mod:`workbench.core.budget` (refused before allocating, with the estimate).
     """
     one = disagreement_estimate(runs, depth, basis)
     k = measures * (measures - 1) // 2
@@ -579,7 +587,15 @@ def disagreement_markdown(a: DisagreementAtlas, figure: Optional[str] = None) ->
 
 
 def disagreement_json(a: DisagreementAtlas) -> dict:
-    """The atlas as one JSON-ready object (:meth:`DisagreementAtlas.to_json`)."""
+    """The atlas as one JSON-ready object (:meth:`DisagreementAtlas.to_json`).
+
+    >>> disagreement_json(build_disagreement_atlas(["RR", "P"], depth=2))["cells"][0]["discordant"]
+    0
+
+    References
+    ----------
+    docs/reference/cli.md (JSON output: exact numbers as strings).
+    """
     return a.to_json()
 
 
