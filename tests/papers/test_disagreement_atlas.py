@@ -238,6 +238,7 @@ def test_large_requests_are_refused_before_anything_is_evaluated():
 # ---------------------------------------------------------------------------
 # the command
 
+@pytest.mark.slow   # draws two figures (~2 s with matplotlib's import)
 def test_cli_writes_the_report_json_and_figures_to_o(tmp_path, capsys):
     out = tmp_path / "mine.md"
     code, stdout, err = run_cli(capsys, "atlas", "--disagreement", "--measure", "RR", "--measure", "RBP(p=0.8)",
