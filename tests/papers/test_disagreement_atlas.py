@@ -228,7 +228,7 @@ def test_result_displays_and_frames():
 
 def test_large_requests_are_refused_before_anything_is_evaluated():
     assert disagreement_atlas_estimate(2**10, 10, len(ATLAS_MEASURES), 7).fits()
-    with pytest.raises(TooLargeError, match="depth <= 1[0-9] fits"):
+    with pytest.raises(TooLargeError, match=r"depth <= \d+ fits"):
         build_disagreement_atlas(depth=20)
     for bad in (dict(measures=["RR"]), dict(measures=["RR", "RR"]), dict(depth=0), dict(topic=0)):
         with pytest.raises(WorkbenchError):
