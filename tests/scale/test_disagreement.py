@@ -286,7 +286,7 @@ def test_the_result_displays_itself_and_gives_a_frame():
     (lambda: wb.disagree("rank[AP]@3", "RR", depth="2..3", topic=3), errors.UndefinedMeasureError, "depth 2"),
     (lambda: wb.disagree("RR", "P", depth=40), errors.TooLargeError, "depth <= "),
     (lambda: wb.disagree("RR", "P", depth="1..40"), errors.TooLargeError, "at depth 2"),   # before depth 1 runs
-    (lambda: wb.disagree("RR", "RBP(p=0.8)", depth="18..21"), errors.TooLargeError, "at depths 18..21"),
+    (lambda: wb.disagree("RR", "RBP(p=0.8)", depth="20..22"), errors.TooLargeError, "at depths 20..22"),   # each fits alone
     (lambda: wb.disagree("RR", "P", depth=16, order="ipso", within="nonsep"), errors.TooLargeError, "depth <= "),
     (lambda: wb.disagree("RR", "P", depth=3, witnesses=-1), errors.BadParameterError, "-1"),
 ])

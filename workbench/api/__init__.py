@@ -361,7 +361,8 @@ def freedom_use(measures, *, against="nDCG", depth=6, grades=None, gains=None, t
                             within=within)
 
 
-def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="rank", within="all", witnesses=3):
+def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="rank", within="all", witnesses=3,
+             workers=1, scheduler=None, connect_timeout=10.0):
     """Where two measures order the same runs oppositely, and how often (``workbench disagree``).
 
     Over every unordered pair of distinct runs of the space: ``discordant``
@@ -387,6 +388,14 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
         non-separable pairs) or compares; these pairs are enumerated, within the budget.
     witnesses : int, default 3
         Pairs listed per depth.
+    workers : int, default 1
+        Worker processes a space of 2^18 runs or more is evaluated and counted on, in shards whose
+        exact counts add up to those of one process.
+    scheduler : str, optional
+        ``"local"`` (a Dask LocalCluster of ``workers`` processes) or a Dask scheduler address
+        ``tcp://host:port`` (the ``dask`` extra), checked whenever it is given.
+    connect_timeout : float, default 10.0
+        Seconds to reach the scheduler and hear it answer.
 
     Returns
     -------
@@ -410,7 +419,8 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
     from workbench.api import disagreement
 
     return disagreement.disagree(m1, m2, depth=depth, grades=grades, gains=gains, topic=topic, order=order,
-                                 within=within, witnesses=witnesses)
+                                 within=within, witnesses=witnesses, workers=workers, scheduler=scheduler,
+                                 connect_timeout=connect_timeout)
 
 
 def compare(run_a, run_b, *, depth=None, grades=None, gains=None):

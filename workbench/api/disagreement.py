@@ -29,7 +29,7 @@ WITNESSES = 3
 
 
 def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="rank", within="all",
-             witnesses=WITNESSES, progress=None):
+             witnesses=WITNESSES, progress=None, workers=1, scheduler=None, connect_timeout=None):
     """Count the pairs of runs two measures order oppositely, tie in one, tie in both, per depth.
 
     Parameters
@@ -50,6 +50,14 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
         Discordant and tied-in-one pairs to list per depth (first in canonical order).
     progress : report, optional
         A progress report (:mod:`workbench.api.progress`).
+    workers : int, default 1
+        Worker processes a large space (2^18 runs or more) is evaluated and counted on, in shards
+        whose exact counts add up to those of one process (1: this process).
+    scheduler : str, optional
+        ``"local"`` (a Dask LocalCluster of ``workers`` processes) or a Dask scheduler address
+        ``tcp://host:port`` (the ``dask`` extra), checked whenever it is given.
+    connect_timeout : float, optional
+        Seconds to reach the scheduler and hear it answer (default 10).
 
     Returns
     -------
@@ -87,4 +95,5 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
     bar = reporter(progress)
     bar.label(f"{a} against {b}")
     bar.total(len(depths))
-    return disagreement(a, b, o, depths, c, g, t, within, k, progress=lambda d: bar.advance(1, f"depth {d} done"))
+    return disagreement(a, b, o, depths, c, g, t, within, k, progress=lambda d: bar.advance(1, f"depth {d} done"),
+                        workers=workers, scheduler=scheduler, connect_timeout=connect_timeout)

@@ -35,6 +35,9 @@ def disagree(
     witnesses: int = typer.Option(3, "--witnesses", help="Discordant and tied-in-one pairs listed per depth (first in canonical order)."),
     as_json: bool = JsonOpt,
     fmt: Optional[str] = TableFormatOpt,
+    workers: int = typer.Option(1, "--workers", help="Worker processes a space of 2^18 runs or more is evaluated and counted on, in shards (default 1: this process); the counts are the same."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Run the shards on Dask: 'local' (a LocalCluster of --workers processes) or a scheduler address tcp://host:port (needs the dask extra)."),
+    connect_timeout: float = typer.Option(10.0, "--connect-timeout", help="Seconds to reach the --scheduler address and hear a Dask scheduler answer there (checked whenever it is given)."),
 ) -> None:
     """Count the pairs of runs M1 and M2 order oppositely (discordant), tie in one, tie in both; Kendall's tau-b, tau-ap, first witnesses."""
     fmt = table_format(fmt, as_json)
@@ -42,7 +45,8 @@ def disagree(
 
     with progress_bar(label="disagree", lazy=True) as bar:
         result = run_disagree(m1, m2, depth=depth, grades=grades, gains=gains, topic=topic, order=order,
-                              within=within, witnesses=witnesses, progress=bar)
+                              within=within, witnesses=witnesses, progress=bar, workers=workers,
+                              scheduler=scheduler, connect_timeout=connect_timeout)
     if as_json or fmt == "json":
         emit_json(result.to_json())
         return

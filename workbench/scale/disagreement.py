@@ -66,15 +66,19 @@ from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 from workbench.core.display import html_table
 from workbench.core.distinct import interval_transformation
 from workbench.core.exact import ValueBlock, exact_str, json_float
+from workbench.core.executors import (DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers,
+                                      in_order, open_executor, probe_scheduler)
 from workbench.core.frames import frame
 from workbench.core.heavy import flint, sympy
 from workbench.core.table import Table
 from workbench.errors import BadParameterError, UndefinedMeasureError, WorkbenchError
 from workbench.order.orders import ORDERS
+from workbench.scale.stream import Job, job_for, setting, shippable
 from workbench.space.runs import Gains, format_run
 
-__all__ = ["PairCounts", "PairWitness", "DepthDisagreement", "Disagreement", "TauAP", "disagreement", "count_pairs", "inversions",
-           "tau_b_exact", "tau_ap", "tau_ap_b", "first_pairs", "disagreement_at", "disagreement_estimate",
+__all__ = ["PairCounts", "PairWitness", "DepthDisagreement", "Disagreement", "TauAP", "disagreement", "count_pairs",
+           "count_pairs_sharded", "inversions",
+           "tau_b_exact", "tau_b_value", "TauB", "tau_ap", "tau_ap_b", "first_pairs", "disagreement_at", "disagreement_estimate",
            "restricted_estimate", "WITHIN", "EXACT_TAU_AP_RUNS"]
 
 #: The pair sets ``within=`` takes: every pair, the pairs an order leaves incomparable, or those it compares.
@@ -230,6 +234,80 @@ class PairCounts:
         return self.tied_m2_only + self.tied_both
 
 
+def _small(a: np.ndarray, k: int) -> np.ndarray:
+    """``a`` as int32 when its values (``0..k-1``) fit: half the memory and faster sorts and searches."""
+    return a.astype(np.int32, copy=False) if k < 2**31 - 1 else a.astype(np.int64, copy=False)
+
+
+def _group_starts(keys: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of the sorted ``keys`` begins (with ``len(keys)`` appended)."""
+    n = len(keys)
+    if not n:
+        return np.zeros(1, np.int64)
+    change = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+    return np.concatenate(([0], change, [n])).astype(np.int64)
+
+
+def _sweep_costs(starts: np.ndarray) -> tuple[int, int]:
+    """Elements merged by :func:`_sweep` going up and going down the groups ``starts`` delimits."""
+    sizes = np.diff(starts)
+    before = starts[:-1]
+    after = starts[-1] - starts[1:]
+    # the last group visited is never merged in
+    return int(before[1:].sum()) if len(sizes) > 1 else 0, int(after[:-1].sum()) if len(sizes) > 1 else 0
+
+
+def _merge(merged: np.ndarray, group: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The sorted union of sorted ``merged`` and sorted ``group``, given ``at = searchsorted(merged, group)``."""
+    out = np.empty(len(merged) + len(group), merged.dtype)
+    put = at + np.arange(len(group))
+    mask = np.ones(len(out), bool)
+    mask[put] = False
+    out[put] = group
+    out[mask] = merged
+    return out
+
+
+def _sweep(ys: np.ndarray, starts: np.ndarray, down: bool, per: Optional[np.ndarray] = None) -> int:
+    """Pairs across groups with the second key strictly reversed, group by group.
+
+    ``ys``: the second key in ``(x, y)`` order (sorted within each group of
+    equal ``x``, the groups delimited by ``starts``).  Going up (``down``
+    False), each element counts the elements of *earlier* groups with a
+    larger ``y`` (one ``searchsorted`` against the sorted merge of those
+    groups, then merged in); going down, those of *later* groups with a
+    larger ``y`` (the runs strictly above in both keys).  Either way the
+    total going up is the number of discordant pairs.  ``per`` receives the
+    count of each element (in ``ys``' order).  The work is the size of the
+    merges (:func:`_sweep_costs`) plus a binary search per element: linear
+    when one key has few, growing groups (RR's ``N + 1``).
+    """
+    total = 0
+    merged = ys[:0]
+    bounds = list(zip(starts[:-1].tolist(), starts[1:].tolist()))
+    if down:
+        bounds.reverse()
+    for k, (s, e) in enumerate(bounds):
+        group = ys[s:e]
+        at = np.searchsorted(merged, group, side="right")
+        count = len(merged) - at
+        total += int(count.sum(dtype=np.int64))
+        if per is not None:
+            per[s:e] = count
+        if k + 1 < len(bounds):
+            merged = _merge(merged, group, at)
+    return total
+
+
+def _discordant_sorted(ys: np.ndarray, starts: np.ndarray, k2: int) -> int:
+    """Discordant pairs of runs in ``(x, y)`` order: the cheaper of a group sweep and the bitwise inversion count."""
+    n = len(ys)
+    up, _ = _sweep_costs(starts)
+    if up <= 4 * n * max(1, int(k2 - 1).bit_length()):
+        return _sweep(ys, starts, down=False)
+    return inversions(ys, k2)[0]
+
+
 def count_pairs(x: np.ndarray, y: np.ndarray) -> PairCounts:
     """Exact pair counts of two measures given as positions among their distinct values.
 
@@ -238,6 +316,9 @@ def count_pairs(x: np.ndarray, y: np.ndarray) -> PairCounts:
     The runs are sorted by ``(x, y)``; the strict inversions of ``y`` in that
     order are the discordant pairs (inside a group of equal ``x`` the ``y``
     are increasing, so only pairs with ``x_i < x_j`` and ``y_i > y_j`` count).
+    They are counted group by group when the merges that takes stay small
+    (few groups of equal ``x``, growing: :func:`_sweep`), else bit by bit
+    (:func:`inversions`); both are exact and give the same count.
 
     Parameters
     ----------
@@ -258,23 +339,121 @@ def count_pairs(x: np.ndarray, y: np.ndarray) -> PairCounts:
     ----------
     Knight, JASA 1966; Kendall, Biometrika 1945.
     """
-    x = np.asarray(x, dtype=np.int64)
-    y = np.asarray(y, dtype=np.int64)
+    x = np.asarray(x)
+    y = np.asarray(y)
     n = len(x)
     k1 = int(x.max()) + 1 if n else 1
     k2 = int(y.max()) + 1 if n else 1
     t1 = _tied_pairs(x, k1)
     t2 = _tied_pairs(y, k2)
-    key = np.sort(x * k2 + y)
-    if n:
-        starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-        sizes = np.diff(np.append(starts, n)).astype(np.int64)
-        t12 = int((sizes * (sizes - 1) // 2).sum())
-    else:
-        t12 = 0
-    d, _ = inversions(key % k2, k2)
+    key = x.astype(np.int64) * k2
+    key += y
+    key.sort()
+    sizes = np.diff(_group_starts(key))
+    t12 = int((sizes * (sizes - 1) // 2).sum())
+    del sizes
+    d = _discordant_sorted(_small(key % k2, k2), _group_starts(key // k2), k2) if n else 0
     pairs = n * (n - 1) // 2
     return PairCounts(n, pairs, d, pairs - d - t1 - t2 + t12, t1 - t12, t2 - t12, t12)
+
+
+# ---------------------------------------------------------------------------
+# the counting sharded on an executor (``workers``, ``scheduler``)
+
+def _chunk_count(ys: np.ndarray, starts: np.ndarray, k2: int) -> tuple[int, np.ndarray]:
+    """One shard: the discordant pairs inside a piece of the ``(x, y)`` order, and its ``y`` sorted."""
+    return _discordant_sorted(ys, starts, k2), np.sort(ys)
+
+
+def _cross_count(left: np.ndarray, right: np.ndarray) -> int:
+    """Pairs (one of ``left``, which comes first, one of ``right``) with the left ``y`` larger; ``left`` sorted."""
+    at = np.searchsorted(left, right, side="right")
+    return len(left) * len(right) - int(at.sum(dtype=np.int64))
+
+
+def _cross_merge(left: np.ndarray, right: np.ndarray) -> tuple[int, np.ndarray]:
+    """:func:`_cross_count` of two sorted pieces, and their sorted union (the next level's piece)."""
+    at = np.searchsorted(left, right, side="right")
+    return len(left) * len(right) - int(at.sum(dtype=np.int64)), _merge(left, right, at)
+
+
+def count_pairs_sharded(x: np.ndarray, y: np.ndarray, executor=None, workers: int = 1,
+                        shards: Optional[int] = None) -> PairCounts:
+    """:func:`count_pairs` with the discordant pairs counted in shards on ``executor`` (None: here).
+
+    The runs sorted by ``(x, y)`` are cut into ``shards`` contiguous pieces
+    (a power of two, at least two per worker).  Each piece counts its own
+    discordant pairs and sorts its ``y``; then, level by level, adjacent
+    pieces count the pairs across them (a pair across two pieces in
+    ``(x, y)`` order is discordant exactly when the earlier ``y`` is larger:
+    one ``searchsorted`` of the later piece in the earlier one) and merge;
+    the last level's count is split among the workers.  Every count is an
+    exact integer and the pieces partition the pairs, so the sum is the
+    count of one process.  The ties come from the sizes of the tie groups,
+    here.
+
+    Examples
+    --------
+    >>> c = count_pairs_sharded(np.array([0, 1, 1, 2, 0]), np.array([1, 0, 0, 2, 2]), shards=4)
+    >>> c == count_pairs(np.array([0, 1, 1, 2, 0]), np.array([1, 0, 0, 2, 2]))
+    True
+
+    References
+    ----------
+    Knight, JASA 1966 (inversions after a sort); Kendall, Biometrika 1945.
+    """
+    x = np.asarray(x)
+    y = np.asarray(y)
+    n = len(x)
+    if shards is None:
+        shards = 2
+        while shards < 2 * max(workers, 1):
+            shards *= 2
+    if n < 2 * shards:
+        return count_pairs(x, y)
+    k1 = int(x.max()) + 1
+    k2 = int(y.max()) + 1
+    t1 = _tied_pairs(x, k1)
+    t2 = _tied_pairs(y, k2)
+    key = x.astype(np.int64) * k2
+    key += y
+    key.sort()
+    sizes = np.diff(_group_starts(key))
+    t12 = int((sizes * (sizes - 1) // 2).sum())
+    del sizes
+    ys = _small(key % k2, k2)
+    xs = key // k2
+    del key
+    cuts = [n * i // shards for i in range(shards + 1)]
+    calls = [(ys[a:b], _group_starts(xs[a:b]), k2) for a, b in zip(cuts[:-1], cuts[1:])]
+    del xs
+    d = 0
+    pieces = []
+    for count, piece in _run_calls(executor, _chunk_count, calls):
+        d += count
+        pieces.append(piece)
+    del ys, calls
+    while len(pieces) > 2:
+        pairs = [(pieces[i], pieces[i + 1]) for i in range(0, len(pieces), 2)]
+        pieces = []
+        for count, merged in _run_calls(executor, _cross_merge, pairs):
+            d += count
+            pieces.append(merged)
+        del pairs
+    left, right = pieces
+    parts = max(1, min(max(workers, 1), len(right)))
+    cut = [len(right) * i // parts for i in range(parts + 1)]
+    d += sum(_run_calls(executor, _cross_count, [(left, right[a:b]) for a, b in zip(cut[:-1], cut[1:])]))
+    pairs_all = n * (n - 1) // 2
+    return PairCounts(n, pairs_all, d, pairs_all - d - t1 - t2 + t12, t1 - t12, t2 - t12, t12)
+
+
+def _run_calls(executor, fn, calls: list) -> list:
+    """``fn(*args)`` for each of ``calls``, on ``executor`` (all submitted at once: one level of shards) or here."""
+    if executor is None:
+        return [fn(*args) for args in calls]
+    futures = [executor.submit(fn, *args) for args in calls]
+    return [f.result() for f in futures]
 
 
 # ---------------------------------------------------------------------------
@@ -306,6 +485,129 @@ def tau_b_exact(counts: PairCounts):
     if root * root == m:
         return sympy.Rational(num, g * root)
     return sympy.Rational(num, g) / sympy.sqrt(sympy.Integer(m))
+
+
+#: Primes below 2^15: the trial division sympy's square-root simplification always does (``factorint(limit=2**15)``).
+_SMALL_PRIMES: list[int] = []
+
+
+def _small_primes() -> list[int]:
+    if not _SMALL_PRIMES:
+        sieve = np.ones(1 << 15, bool)
+        sieve[:2] = False
+        for q in range(2, 182):
+            if sieve[q]:
+                sieve[q * q::q] = False
+        _SMALL_PRIMES.extend(np.flatnonzero(sieve).tolist())
+    return _SMALL_PRIMES
+
+
+def _strip_small(v: int, exponents: dict) -> int:
+    """``v`` without its prime factors below 2^15 (added to ``exponents``): the cofactor left."""
+    for q in _small_primes():
+        if q * q > v:
+            break
+        if v % q == 0:
+            e = 0
+            while v % q == 0:
+                v //= q
+                e += 1
+            exponents[q] = exponents.get(q, 0) + e
+    if 1 < v < 1 << 15:   # a prime below 2^15 left over
+        exponents[v] = exponents.get(v, 0) + 1
+        v = 1
+    return v
+
+
+@dataclass(frozen=True)
+class TauB:
+    """Kendall's tau-b exactly, ``coefficient * sqrt(radicand)`` with a square-free radicand, without sympy.
+
+    ``str()`` is the text sympy prints for the same number (``"19*sqrt(3)/42"``,
+    ``"-sqrt(2)/2"``, ``"1/3"``); :func:`tau_b_exact` gives the sympy number itself.
+
+    >>> t = tau_b_value(PairCounts(3, 3, 0, 2, 1, 0, 0))
+    >>> str(t), round(float(t), 12)
+    ('sqrt(6)/3', 0.816496580928)
+    """
+
+    coefficient: Fraction
+    radicand: int = 1
+
+    def __str__(self) -> str:
+        c, r = self.coefficient, self.radicand
+        if r == 1 or c == 0:
+            return str(c)
+        p, q = c.numerator, c.denominator
+        head = "" if p == 1 else "-" if p == -1 else f"{p}*"
+        return f"{head}sqrt({r})" + (f"/{q}" if q != 1 else "")
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def __float__(self) -> float:
+        return float(self.coefficient) * math.sqrt(self.radicand)
+
+    def _sympy_(self):
+        return sympy.Rational(self.coefficient.numerator, self.coefficient.denominator) * sympy.sqrt(self.radicand)
+
+
+def _root_parts(num: int, g: int, a: int, b: int) -> Optional[TauB]:
+    """``num / (g sqrt(a b))`` (``a``, ``b`` coprime cofactors of the denominators) as sympy would simplify it,
+    or None when sympy's own simplification might stop short of square-free.
+
+    sympy removes every square it finds among the primes below 2^15 and in a
+    cofactor that is prime or a perfect power; a cofactor beyond with at most
+    two prime factors (below 2^45) is prime, a product of two distinct primes
+    (square-free) or a square, so the square-free form is then sympy's.
+    """
+    exps: dict = {}
+    rest = _strip_small(a, exps) * _strip_small(b, exps)
+    if rest >= 1 << 45:
+        return None
+    square, radicand = 1, 1
+    for q, e in exps.items():
+        square *= q ** (e // 2)
+        radicand *= q ** (e % 2)
+    root = math.isqrt(rest)
+    if root * root == rest:
+        square *= root
+    else:
+        radicand *= rest
+    return TauB(Fraction(num, g * square * radicand), radicand)
+
+
+def tau_b_value(counts: PairCounts) -> Optional[TauB]:
+    """Kendall's tau-b as a :class:`TauB` (exact, printed as sympy prints it), or ``None`` as :func:`tau_b_exact`.
+
+    Without sympy when the denominator's square part is found among primes
+    below 2^15 (always, for the counts of binary depth 20); otherwise through
+    sympy, to print exactly what :func:`tau_b_exact` prints.
+
+    >>> str(tau_b_value(PairCounts(3, 3, 0, 2, 1, 0, 0))), str(tau_b_value(PairCounts(3, 3, 0, 3, 0, 0, 0)))
+    ('sqrt(6)/3', '1')
+
+    References
+    ----------
+    Kendall, "The treatment of ties in ranking problems", Biometrika 1945.
+    """
+    a = counts.pairs - counts.tied_m1
+    b = counts.pairs - counts.tied_m2
+    if a == 0 or b == 0:
+        return None
+    num = counts.concordant - counts.discordant
+    g = math.gcd(a, b)
+    m = (a // g) * (b // g)
+    root = math.isqrt(m)
+    if root * root == m:
+        return TauB(Fraction(num, g * root))
+    got = _root_parts(num, g, a // g, b // g)
+    if got is not None:
+        return got
+    exact = sympy.Rational(num, g) / sympy.sqrt(sympy.Integer(m))   # sympy's own simplification, as printed
+    coeff, rad = exact.as_coeff_Mul()
+    radicand = int(rad.base) if rad.is_Pow else int(rad)
+    return TauB(Fraction(int(coeff.p), int(coeff.q)), radicand)
 
 
 def _tau_b_float(counts: PairCounts) -> Optional[float]:
@@ -340,33 +642,69 @@ class TauAP:
         return None
 
 
-def _dominating(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """For each run ``i``: how many runs are strictly above it in both measures, ``#{j: x_j > x_i, y_j > y_i}``.
+def _dominating_parts(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(a, xs, ys)``: the runs in some order, with ``a[i] = #{j: x_j > x_i, y_j > y_i}`` (the runs strictly
+    above in both measures) beside their own ``x`` and ``y``.
 
-    The runs in ``M2``'s order from the top (ties in ``M2`` by increasing ``M1``): the runs strictly above
-    in both are the earlier ones with a larger ``M1``, one inversion count per run.
+    With few groups of equal ``M1`` a group sweep over the runs sorted by ``(x, y)`` (:func:`_sweep`): going
+    down the groups, the runs of the groups above with a larger ``M2``; going up, ``#{j: y_j > y_i}`` less
+    those of the groups below and of its own group.  Otherwise, in index order: the runs in ``M2``'s order
+    from the top (ties in ``M2`` by increasing ``M1``), the runs strictly above in both are the earlier ones
+    with a larger ``M1``, one inversion count per run.
     """
+    n = len(x)
+    k1, k2 = int(x.max()) + 1, int(y.max()) + 1
+    key = x.astype(np.int64) * k2
+    key += y
+    key.sort()
+    starts = _group_starts(key // k2)
+    up, down = _sweep_costs(starts)
+    if min(up, down) <= 4 * n * max(1, int(k2 - 1).bit_length()):
+        ys = _small(key % k2, k2)
+        xs = _small(key // k2, k1)
+        del key
+        per = np.empty(n, np.int32 if n < 2**31 else np.int64)
+        if down <= up:
+            _sweep(ys, starts, down=True, per=per)
+        else:
+            _sweep(ys, starts, down=False, per=per)
+            np.subtract(_above(ys), per, out=per)
+            for s, e in zip(starts[:-1].tolist(), starts[1:].tolist()):   # its own group: sorted by y
+                per[s:e] -= (e - s) - np.searchsorted(ys[s:e], ys[s:e], side="right")
+        return per, xs, ys
+    del key
     order = np.lexsort((x, -y))
-    _, per = inversions(x[order], int(x.max()) + 1, per_element=True)
-    out = np.empty(len(x), np.int64)
+    _, per = inversions(x[order], k1, per_element=True)
+    out = np.empty(n, np.int64)
     out[order] = per
-    return out
+    return out, x, y
 
 
 def _above(v: np.ndarray) -> np.ndarray:
     """For each run: how many runs are strictly above it, ``#{j: v_j > v_i}``."""
-    counts = np.bincount(v).astype(np.int64)
-    return (len(v) - np.cumsum(counts))[v]
+    above = len(v) - np.cumsum(np.bincount(v))
+    return _small(above, len(v) + 1)[v]
 
 
 def _grouped(num: np.ndarray, den: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """``sum_i num_i / den_i`` over the runs with ``den_i > 0``, grouped by denominator (exact integer sums)."""
+    """``sum_i num_i / den_i`` over the runs with ``den_i > 0``, grouped by denominator (exact integer sums).
+
+    The sums by denominator come from one ``bincount`` with the numerators as weights while every partial
+    sum stays below 2^53 (``len * max(num) < 2^53``: each is then an exact integer in a float); else from a
+    sort by denominator and integer sums.
+    """
     keep = den > 0
+    if not keep.any():
+        return num[:0].astype(np.int64), den[:0].astype(np.int64), 0
+    top = int(num.max()) if len(num) else 0
+    if len(num) * max(top, 1) < 2**53:
+        sums = np.bincount(den, weights=np.where(keep, num, 0).astype(np.float64))
+        present = np.bincount(den) * (np.arange(int(den.max()) + 1) > 0)
+        where = np.flatnonzero(present)
+        return sums[where].astype(np.int64), where.astype(np.int64), int(keep.sum())
     d, a = den[keep], num[keep]
     order = np.argsort(d, kind="stable")
-    d, a = d[order], a[order]
-    if not len(d):
-        return a, d, 0
+    d, a = d[order].astype(np.int64), a[order].astype(np.int64)
     starts = np.flatnonzero(np.concatenate(([True], d[1:] != d[:-1])))
     return np.add.reduceat(a, starts), d[starts], int(keep.sum())
 
@@ -446,7 +784,8 @@ def tau_ap(x: np.ndarray, y: np.ndarray) -> TauAP:
         return TauAP("undefined", why=f"undefined with ties ({', '.join(ties)}): tau-ap is defined on rankings "
                                         "without ties (Yilmaz et al. 2008)")
     # without ties, the runs above rank i are i - 1, and C(i) those of them above in M1 too
-    num, den, m = _grouped(_dominating(x, y), _above(y))
+    a, _, ys = _dominating_parts(x, y)
+    num, den, m = _grouped(a, _above(ys))
     return _ap_value([(Fraction(2, m), num, den)], -1)
 
 
@@ -477,9 +816,9 @@ def tau_ap_b(x: np.ndarray, y: np.ndarray) -> TauAP:
     y = np.asarray(y, np.int64)
     if len(x) < 2 or int(x.max()) == int(x.min()) or int(y.max()) == int(y.min()):
         return TauAP("undefined", why="a measure ties every run")
-    a = _dominating(x, y)
-    num_y, den_y, m_y = _grouped(a, _above(y))
-    num_x, den_x, m_x = _grouped(a, _above(x))
+    a, xs, ys = _dominating_parts(x, y)
+    num_y, den_y, m_y = _grouped(a, _above(ys))
+    num_x, den_x, m_x = _grouped(a, _above(xs))
     return _ap_value([(Fraction(1, m_y), num_y, den_y), (Fraction(1, m_x), num_x, den_x)], -1)
 
 
@@ -747,7 +1086,7 @@ class DepthDisagreement:
             "tied_in_one": c.tied_in_one, "tied_m1_only": c.tied_m1_only, "tied_m2_only": c.tied_m2_only,
             "tied_in_both": c.tied_both, "concordant": c.concordant,
             "agreement": str(self.agreement), "agreement_float": float(self.agreement),
-            "tau_b": None if tb is None else exact_str(tb),
+            "tau_b": None if tb is None else str(tb),
             "tau_b_float": _tau_b_float(c),
             "tau_ap": self.tau_ap.text(), "tau_ap_float": self.tau_ap.approx, "tau_ap_how": self.tau_ap.how,
             "tau_ap_why": self.tau_ap.why or None,
@@ -861,7 +1200,7 @@ class Disagreement:
                         "tied in both", "concordant", "agreement", "tau-b", "tau-ap", "tau-ap-b"],
                        [[r.depth, r.runs, r.pairs, r.discordant, r.counts.tied_m1_only, r.counts.tied_m2_only,
                          r.counts.tied_both, r.counts.concordant, r.agreement,
-                         "undefined" if r.tau_b is None else exact_str(r.tau_b),
+                         "undefined" if r.tau_b is None else str(r.tau_b),
                          r.tau_ap.text() or "undefined", r.tau_ap_b.text() or "undefined"] for r in self.rows],
                        align=["r"] * 9 + [None, None, None], caption=cap)
         wit = Table(["depth", "kind", "lower", "upper", f"{self.m1} lower", f"{self.m1} upper",
@@ -899,7 +1238,7 @@ class Disagreement:
 
     def _repr_html_(self) -> str:
         rows = [[r.depth, r.runs, r.pairs, r.discordant, r.tied_in_one, str(r.agreement),
-                 "undefined" if r.tau_b is None else exact_str(r.tau_b),
+                 "undefined" if r.tau_b is None else str(r.tau_b),
                  "; ".join(w.text() for w in r.witnesses[:1])] for r in self.rows]
         return html_table(rows, header=("depth", "runs", "pairs", "discordant", "tied in one", "agreement",
                                         "tau-b", "first discordant pair"),
@@ -910,27 +1249,44 @@ class Disagreement:
 # the computation
 
 #: Cost model (2-core machine): seconds per run and position to evaluate a measure, per run and bit of the
-#: inversion count, per run for the sorts; bytes per run held at once.  Measured with RR against RBP(p=0.8):
-#: depth 20 took 3.7 s of CPU and 193 MB, depth 24 53 s and 2.0 GB (the model says 3.2 s, 60 s; 144 MB, 2.3 GB).
+#: counting (the sort by both measures, the group sweep or the bitwise inversion count, tau-ap), per run for
+#: the positions; bytes per run held at once.  Measured with RR against RBP(p=0.8) in one process: depth 20
+#: took 2.6 s of CPU and 195 MB, depth 24 27 s and 1.9 GB (the model says 2.1 s, 41 s; 144 MB, 2.3 GB).
 _SEC_EVAL = 2.5e-8
-_SEC_BIT = 7e-8
+_SEC_BIT = 2.5e-8
 _SEC_SORT = 6e-7
 _BYTES_PER_RUN = 120.0
+#: With workers: what one worker process holds before its first shard, costs to start, and how much of a
+#: second process the evaluation gains (classify's figures, :mod:`workbench.scale.classify`); the shards in
+#: flight copy the positions once more (bytes per run).
+_MEM_PROCESS = 120e6
+_SEC_PER_WORKER = 1.0
+_PARALLEL_EFFICIENCY = 0.75
+_BYTES_PER_RUN_SHARDED = 16.0
 
 
-def disagreement_estimate(n: int, depth: int, basis: int = 1) -> Estimate:
+def disagreement_estimate(n: int, depth: int, basis: int = 1, *, workers: int = 1) -> Estimate:
     """What counting ``n`` runs of ``depth`` costs (seconds, bytes), from the sizes alone.
 
-    ``basis``: coordinates per exact value (1 for rational measures, more with logarithms).
+    ``basis``: coordinates per exact value (1 for rational measures, more with logarithms).  With
+    ``workers > 1`` (and a space of at least ``_SHARD_MIN_RUNS`` runs, else it is counted here) the
+    evaluation is shared out, the rest stays as long, and each worker adds its start and its memory.
 
     >>> disagreement_estimate(2**20, 20).fits()
     True
     >>> disagreement_estimate(2**30, 30).fits()
     False
+    >>> disagreement_estimate(2**24, 24, workers=2).seconds < disagreement_estimate(2**24, 24).seconds
+    True
     """
     bits = max(1, int(n).bit_length())
-    seconds = n * (2 * depth * _SEC_EVAL * basis + bits * _SEC_BIT + _SEC_SORT * basis)
-    return Estimate(f"{n:,} runs ({n * (n - 1) // 2:,} pairs)", n * (_BYTES_PER_RUN + 24.0 * basis), seconds)
+    evaluate = n * 2 * depth * _SEC_EVAL * basis
+    rest = n * (bits * _SEC_BIT + _SEC_SORT * basis)
+    memory = n * (_BYTES_PER_RUN + 24.0 * basis)
+    if workers > 1 and n >= _SHARD_MIN_RUNS:
+        evaluate = evaluate / (workers * _PARALLEL_EFFICIENCY) + _SEC_PER_WORKER * workers
+        memory += _MEM_PROCESS * workers + n * _BYTES_PER_RUN_SHARDED
+    return Estimate(f"{n:,} runs ({n * (n - 1) // 2:,} pairs)", memory, evaluate + rest)
 
 
 def _basis_size(measure, space, gains: Gains, topic) -> int:
@@ -950,26 +1306,56 @@ def _basis_size(measure, space, gains: Gains, topic) -> int:
     return size
 
 
-def _evaluate(measure, space, gains: Gains, topic, depth: int) -> ValueBlock:
-    """Exact values of every run, block by block; a run where the measure fails is named in the refusal."""
+#: Runs per block of evaluation, and the unit the evaluation is shared out in among workers.
+_EVAL_BLOCK = 1 << 16
+#: Spaces smaller than this are evaluated and counted here even with ``workers > 1``: starting processes and
+#: shipping the values would cost more than they save.
+_SHARD_MIN_RUNS = 1 << 18
+
+
+def _evaluate(measure, space, gains: Gains, topic, depth: int, start: int = 0, stop: Optional[int] = None,
+              block: int = _EVAL_BLOCK) -> ValueBlock:
+    """Exact values of the runs ``start..stop-1``, block by block; a run where the measure fails is named in the refusal."""
     parts = []
-    for start, block in space.blocks():
+    for _, rows in space.blocks(block, start, stop):
         try:
-            parts.append(measure.evaluate(block, gains, topic))
+            parts.append(measure.evaluate(rows, gains, topic))
         except WorkbenchError as exc:
             bad = []
-            for row in block:
+            for row in rows:
                 try:
                     measure.evaluate(row.reshape(1, -1), gains, topic)
                 except WorkbenchError:
                     bad.append(format_run(tuple(int(g) for g in row)))
                     if len(bad) > 5:
                         break
-            if len(bad) == len(block) or not bad:
+            if len(bad) == len(rows) or not bad:
                 raise UndefinedMeasureError(f"depth {depth}: {exc}") from None
             shown = ", ".join(bad[:5]) + (", ..." if len(bad) > 5 else "")
             raise UndefinedMeasureError(f"{measure} is undefined on part of the space at depth {depth} "
                                         f"(runs {shown}): {exc}") from None
+    return ValueBlock.concat(parts) if len(parts) > 1 else parts[0]
+
+
+def _evaluate_part(job: Job, depth: int, start: int, stop: int, block: int) -> ValueBlock:
+    """One shard of the evaluation, in a worker: the measure re-created from its name (:mod:`workbench.scale.stream`)."""
+    measure, _, space, gains = setting(job)
+    return _evaluate(measure, space, gains, space.topic, depth, start, stop, block)
+
+
+def _evaluate_sharded(measure, order, space, gains: Gains, topic, depth: int, executor, workers: int) -> ValueBlock:
+    """:func:`_evaluate` with the blocks shared out on ``executor`` in about ``4 x workers`` parts, in index order."""
+    n = space.size
+    if executor is None:
+        return _evaluate(measure, space, gains, topic, depth)
+    block = _EVAL_BLOCK
+    blocks = -(-n // block)
+    per = max(1, -(-blocks // (4 * max(workers, 1))))   # whole blocks per part: the same blocks as here
+    job = job_for(measure, order, space, gains, distinct=False)
+    calls = [(job, depth, a * block, min((a + per) * block, n), block) for a in range(0, blocks, per)]
+    if not shippable(job):   # a measure file gone since it was read: evaluated here
+        return _evaluate(measure, space, gains, topic, depth)
+    parts = list(in_order(executor, _evaluate_part, calls, workers))
     return ValueBlock.concat(parts) if len(parts) > 1 else parts[0]
 
 
@@ -988,7 +1374,7 @@ def _every(order, within: str) -> bool:
     return within == "all" or (within == "comparable" and order.kind == "total")
 
 
-def _plan(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: str) -> Estimate:
+def _plan(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: str, workers: int = 1) -> Estimate:
     """The estimate of one depth, refused (:class:`~workbench.errors.TooLargeError`) when it does not fit,
     or (:class:`~workbench.errors.BadParameterError`) when the space holds fewer than two runs."""
     space = order.space(depth, grades, topic)
@@ -997,10 +1383,10 @@ def _plan(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: s
         raise BadParameterError(f"depth {depth}: the space holds {n} run(s) ({space}); a pair needs two runs")
     request = f"disagree {m1} {m2} at depth {depth}"
     basis = max(_basis_size(m, space, gains, topic) for m in (m1, m2))
-    est = disagreement_estimate(n, depth, basis)
+    est = disagreement_estimate(n, depth, basis, workers=workers)
     if not est.fits():
-        best = largest_fitting(lambda d: disagreement_estimate(order.space(d, grades, topic).size, d, basis),
-                               1, depth - 1)
+        best = largest_fitting(lambda d: disagreement_estimate(order.space(d, grades, topic).size, d, basis,
+                                                               workers=workers), 1, depth - 1)
         refuse_unless_fits(request, est, f"depth <= {best} fits" if best is not None else "no depth fits")
     if _every(order, within):
         return est
@@ -1014,12 +1400,15 @@ def _plan(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: s
 
 
 def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: str = "all",
-                    witnesses: int = 3) -> DepthDisagreement:
+                    witnesses: int = 3, executor=None, workers: int = 1) -> DepthDisagreement:
     """The counts, correlations and first witnesses of ``m1`` against ``m2`` on one depth.
 
     Refuses (:class:`~workbench.errors.TooLargeError`) before evaluating when
     the space or, with ``within``, the enumeration of its pairs exceeds the
-    budget, with the estimate.
+    budget, with the estimate.  With an ``executor`` (of ``workers``
+    processes, :func:`workbench.core.executors.open_executor`) a space of at
+    least ``_SHARD_MIN_RUNS`` runs is evaluated in parts there, and its pairs
+    counted in shards (:func:`count_pairs_sharded`): the same exact counts.
 
     Examples
     --------
@@ -1036,14 +1425,18 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
     """
     space = order.space(depth, grades, topic)
     n = space.size
-    _plan(m1, m2, order, depth, grades, gains, topic, within)   # refuses before anything is evaluated
+    _plan(m1, m2, order, depth, grades, gains, topic, within, workers)   # refuses before anything is evaluated
     every = _every(order, within)
-    v1 = _evaluate(m1, space, gains, topic, depth)
-    v2 = _evaluate(m2, space, gains, topic, depth)
+    if n < _SHARD_MIN_RUNS:
+        executor = None   # too small to share out: here
+    v1 = _evaluate_sharded(m1, order, space, gains, topic, depth, executor, workers)
+    v2 = _evaluate_sharded(m2, order, space, gains, topic, depth, executor, workers)
     x = interval_transformation(v1).positions
+    x = _small(x, int(x.max()) + 1)
     y = interval_transformation(v2).positions
+    y = _small(y, int(y.max()) + 1)
     if every:
-        counts = count_pairs(x, y)
+        counts = count_pairs(x, y) if executor is None else count_pairs_sharded(x, y, executor, workers)
         disc, lim = first_pairs("discordant", x, y, witnesses) if counts.discordant else ([], None)
         tied, lim2 = first_pairs("tied_in_one", x, y, witnesses) if counts.tied_in_one else ([], None)
         below = None if lim is None and lim2 is None else min(v for v in (lim, lim2) if v is not None)
@@ -1055,12 +1448,13 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
         disc, tied, below = wit["discordant"], wit["tied_in_one"], None
         ap = TauAP("undefined", why="tau-ap ranks all runs; it is not defined on a subset of the pairs")
         ap_b = TauAP("undefined", why="tau-ap-b ranks all runs; it is not defined on a subset of the pairs")
-    return DepthDisagreement(depth, counts, tau_b_exact(counts), ap, _witness(v1, v2, space, disc),
+    return DepthDisagreement(depth, counts, tau_b_value(counts), ap, _witness(v1, v2, space, disc),
                              _witness(v1, v2, space, tied), below, ap_b)
 
 
 def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within: str = "all",
-                 witnesses: int = 3, progress: Optional[Callable[[int], None]] = None) -> Disagreement:
+                 witnesses: int = 3, progress: Optional[Callable[[int], None]] = None, workers: int = 1,
+                 scheduler: Optional[str] = None, connect_timeout: Optional[float] = None) -> Disagreement:
     """``m1`` against ``m2`` at every depth of ``depths``: a :class:`Disagreement` with one row per depth.
 
     Parameters
@@ -1078,6 +1472,15 @@ def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within
         How many discordant (and tied-in-one) pairs to list per depth.
     progress : callable, optional
         Called with each depth when it is done.
+    workers : int, default 1
+        Worker processes: a large space (``_SHARD_MIN_RUNS`` runs or more) is
+        evaluated in parts and its pairs counted in shards on them
+        (:func:`count_pairs_sharded`); the counts are those of one process.
+    scheduler : str, optional
+        ``"local"`` (a Dask ``LocalCluster`` of ``workers`` processes) or a
+        Dask scheduler address ``tcp://host:port`` (the ``dask`` extra).
+    connect_timeout : float, optional
+        Seconds to reach the scheduler and hear it answer.
 
     Returns
     -------
@@ -1107,9 +1510,12 @@ def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within
                                 f"incomparable; name a partial order ({partial})")
     for m in (m1, m2):
         m.check_topic(topic)
+    workers = check_workers(workers)
+    scheduler = check_scheduler(scheduler)
+    connect_timeout = check_connect_timeout(DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout)
     depths = list(depths)
     # every depth is planned before any is computed: a range is refused at once, not after its first depths
-    plans = [_plan(m1, m2, order, d, grades, gains, topic, within) for d in depths]
+    plans = [_plan(m1, m2, order, d, grades, gains, topic, within, workers) for d in depths]
     if len(depths) > 1:
         total = Estimate(f"{len(depths)} depths", max(p.bytes for p in plans), sum(p.seconds for p in plans))
         if not total.fits():
@@ -1118,9 +1524,15 @@ def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within
                 fit += 1
             refuse_unless_fits(f"disagree {m1} {m2} at depths {depths[0]}..{depths[-1]}", total,
                                f"depths {depths[0]}..{depths[fit - 1]} fit" if fit else "no depth fits")
+    # nothing to share out: no process to start (a scheduler given is still checked, never ignored)
+    here = (workers == 1 and scheduler is None) or \
+        all(order.space(d, grades, topic).size < _SHARD_MIN_RUNS for d in depths)
+    if here and scheduler not in (None, "local"):
+        probe_scheduler(scheduler, connect_timeout)
     rows = []
-    for d in depths:
-        rows.append(disagreement_at(m1, m2, order, d, grades, gains, topic, within, witnesses))
-        if progress is not None:
-            progress(d)
+    with open_executor(1 if here else workers, None if here else scheduler, connect_timeout) as executor:
+        for d in depths:
+            rows.append(disagreement_at(m1, m2, order, d, grades, gains, topic, within, witnesses, executor, workers))
+            if progress is not None:
+                progress(d)
     return Disagreement(str(m1), str(m2), order.name, order.space_kind, grades, gains, topic, within, tuple(rows))
