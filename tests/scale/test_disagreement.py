@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from fractions import Fraction
 from itertools import combinations
 
@@ -352,3 +354,93 @@ def test_rbp_ties_no_pair_and_rr_ties_by_first_relevant_position_at_depth_20():
     assert c.runs == 2**n and c.pairs == 2**n * (2**n - 1) // 2
     assert c.tied_m2_only == c.tied_both == 0
     assert c.tied_m1_only == sum(math.comb(2 ** (n - i), 2) for i in range(1, n + 1))
+
+
+# ---------------------------------------------------------------------------- sharded, and nearer the kernel
+
+def _pairs_oracle(x, y):
+    """Every pair's signs: (discordant, concordant, tied in x only, tied in y only, tied in both)."""
+    s = [(np.sign(x[j] - x[i]), np.sign(y[j] - y[i])) for i, j in combinations(range(len(x)), 2)]
+    return (sum(a * b < 0 for a, b in s), sum(a * b > 0 for a, b in s), sum(a == 0 != b for a, b in s),
+            sum(b == 0 != a for a, b in s), sum(a == 0 == b for a, b in s))
+
+
+def test_shards_add_up_to_the_pair_by_pair_counts():
+    rng = np.random.default_rng(17)
+    for n, k1, k2 in ((9, 2, 5), (40, 3, 40), (150, 7, 4), (200, 200, 200), (64, 1, 9)):
+        x, y = rng.integers(0, k1, n), rng.integers(0, k2, n)
+        want = _pairs_oracle(x, y)
+        for shards in (2, 4, 8):
+            c = dis.count_pairs_sharded(x, y, workers=shards // 2, shards=shards)
+            assert (c.discordant, c.concordant, c.tied_m1_only, c.tied_m2_only, c.tied_both) == want
+
+
+def test_group_sweep_both_ways_and_the_runs_above_in_both_against_brute_force():
+    rng = np.random.default_rng(19)
+    for n, k1, k2 in ((2, 2, 2), (30, 3, 6), (80, 6, 50), (80, 80, 3)):
+        x, y = rng.integers(0, k1, n), rng.integers(0, k2, n)
+        key = np.sort(x * k2 + y)
+        ys, starts = key % k2, dis._group_starts(key // k2)
+        assert dis._sweep(ys, starts, down=False) == dis.inversions(ys, k2)[0] == _pairs_oracle(x, y)[0]
+        per = np.empty(n, np.int64)
+        dis._sweep(ys, starts, down=True, per=per)   # going down: the runs of higher groups with a larger y
+        xs = key // k2
+        assert per.tolist() == [sum(1 for j in range(n) if xs[j] > xs[i] and ys[j] > ys[i]) for i in range(n)]
+        a, xa, ya = dis._dominating_parts(x, y)
+        want = sorted((int(x[i]), int(y[i]), sum(1 for j in range(n) if x[j] > x[i] and y[j] > y[i]))
+                      for i in range(n))
+        assert sorted(zip(xa.tolist(), ya.tolist(), a.tolist())) == want
+
+
+def test_workers_give_the_counts_of_one_process_and_of_the_oracle(monkeypatch):
+    """Two worker processes on small spaces (sharding forced below its size threshold, blocks of 8 runs)."""
+    monkeypatch.setattr(dis, "_SHARD_MIN_RUNS", 0)
+    monkeypatch.setattr(dis, "_EVAL_BLOCK", 8)
+    shipped = []   # the executors the evaluation and the counting were given: a process pool, not None
+    real_in_order, real_sharded = dis.in_order, dis.count_pairs_sharded
+    monkeypatch.setattr(dis, "in_order", lambda ex, fn, calls, w=1: shipped.append(("evaluate", type(ex).__name__))
+                        or real_in_order(ex, fn, calls, w))
+    monkeypatch.setattr(dis, "count_pairs_sharded", lambda x, y, ex, w: shipped.append(("count", type(ex).__name__))
+                        or real_sharded(x, y, ex, w))
+    for m1, m2, depths, kw in (("nDCG", "AP", "4..6", {"topic": "3"}), ("gRBP(p=0.6)", "DCG", "2..3", {"gains": "0,1,3"})):
+        two = wb.disagree(m1, m2, depth=depths, workers=2, **kw)
+        assert two.to_json() == wb.disagree(m1, m2, depth=depths, **kw).to_json()
+        for row in two.rows:
+            want = brute(m1, m2, row.depth, 1, kw.get("gains"), kw.get("topic"))[0]
+            got = row.to_json()
+            assert {k: got[k] for k in want} == want
+    assert set(shipped) == {("evaluate", "ProcessPoolExecutor"), ("count", "ProcessPoolExecutor")}
+    assert len(shipped) == 3 * 3 + 3 * 2   # per depth: both measures evaluated, the pairs counted
+
+
+def test_tau_b_without_sympy_prints_what_sympy_prints(monkeypatch):
+    rng = np.random.default_rng(23)
+    big = 1_000_003 * 1_000_033 * 1_000_037   # three primes beyond 2^15: left to sympy itself
+    cases = [(3, 0, 1, 0), (28, 7, 0, 1), (6, 1, 0, 5), (10, 4, 4, 0), (big, 0, 1, 0), (2 * big, big, 0, 7)]
+    for _ in range(400):
+        p = int(rng.choice([rng.integers(2, 60), rng.integers(2, 10**7), rng.integers(2, 10**15)]))
+        t1, t2 = int(rng.integers(0, p)), int(rng.integers(0, p)) if rng.random() < 0.7 else 0
+        cases.append((p, t1, t2, int(rng.integers(0, p - max(t1, t2) + 1))))
+    for p, t1, t2, d in cases:
+        counts = dis.PairCounts(0, p, d, p - max(t1, t2) - d, t1, t2, 0) if max(t1, t2) < p else None
+        if counts is None:
+            continue
+        want = dis.tau_b_exact(counts)
+        got = dis.tau_b_value(counts)
+        assert (got is None) == (want is None)
+        if want is not None:
+            assert str(got) == wb.core.exact.exact_str(want) and sympy.simplify(sympy.sympify(got) - want) == 0
+    assert dis._root_parts(1, 1, big, 1) is None   # the case handed to sympy
+
+
+def test_counting_rr_against_rbp_imports_no_sympy():
+    code = ("import sys, workbench as wb; j = wb.disagree('RR', 'RBP(p=0.8)', depth=8).to_json(); "
+            "print(j['rows'][0]['tau_b'], 'sympy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[1] == "False" and out[0] == wb.core.exact.exact_str(sympy.sympify(out[0]))
+
+
+@pytest.mark.parametrize("argv,named", [(("--workers", "0"), "--workers 0"), (("--scheduler", "nowhere"), "nowhere")])
+def test_bad_workers_or_scheduler_on_the_command_line(cli, argv, named):
+    status, out, err = cli("disagree", "RR", "P", "--depth", "3", *argv)
+    assert status == 2 and not out and err.count("\n") == 1 and named in err
