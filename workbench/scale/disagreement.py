@@ -55,6 +55,7 @@ effectiveness metric really have?", JASIST 2024.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -657,11 +658,14 @@ def _dominating_parts(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndar
     key = x.astype(np.int64) * k2
     key += y
     key.sort()
-    starts = _group_starts(key // k2)
+    high = key // k2
+    starts = _group_starts(high)
     up, down = _sweep_costs(starts)
     if min(up, down) <= 4 * n * max(1, int(k2 - 1).bit_length()):
-        ys = _small(key % k2, k2)
-        xs = _small(key // k2, k1)
+        xs = _small(high, k1)
+        del high
+        np.remainder(key, k2, out=key)
+        ys = _small(key, k2)
         del key
         per = np.empty(n, np.int32 if n < 2**31 else np.int64)
         if down <= up:
@@ -669,10 +673,12 @@ def _dominating_parts(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndar
         else:
             _sweep(ys, starts, down=False, per=per)
             np.subtract(_above(ys), per, out=per)
-            for s, e in zip(starts[:-1].tolist(), starts[1:].tolist()):   # its own group: sorted by y
-                per[s:e] -= (e - s) - np.searchsorted(ys[s:e], ys[s:e], side="right")
+            # its own group (sorted by y): the runs from the end of its run of equal (x, y) to the group's end
+            same = np.concatenate(([0], np.flatnonzero((ys[1:] != ys[:-1]) | (xs[1:] != xs[:-1])) + 1, [n]))
+            per -= np.repeat(starts[1:].astype(per.dtype), np.diff(starts))
+            per += np.repeat(same[1:].astype(per.dtype), np.diff(same))
         return per, xs, ys
-    del key
+    del key, high
     order = np.lexsort((x, -y))
     _, per = inversions(x[order], k1, per_element=True)
     out = np.empty(n, np.int64)
@@ -687,31 +693,41 @@ def _above(v: np.ndarray) -> np.ndarray:
 
 
 def _grouped(num: np.ndarray, den: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """``sum_i num_i / den_i`` over the runs with ``den_i > 0``, grouped by denominator (exact integer sums).
-
-    The sums by denominator come from one ``bincount`` with the numerators as weights while every partial
-    sum stays below 2^53 (``len * max(num) < 2^53``: each is then an exact integer in a float); else from a
-    sort by denominator and integer sums.
-    """
+    """``sum_i num_i / den_i`` over the runs with ``den_i > 0``, grouped by denominator (exact integer sums)."""
     keep = den > 0
-    if not keep.any():
-        return num[:0].astype(np.int64), den[:0].astype(np.int64), 0
-    top = int(num.max()) if len(num) else 0
-    if len(num) * max(top, 1) < 2**53:
-        sums = np.bincount(den, weights=np.where(keep, num, 0).astype(np.float64))
-        present = np.bincount(den) * (np.arange(int(den.max()) + 1) > 0)
-        where = np.flatnonzero(present)
-        return sums[where].astype(np.int64), where.astype(np.int64), int(keep.sum())
     d, a = den[keep], num[keep]
     order = np.argsort(d, kind="stable")
     d, a = d[order].astype(np.int64), a[order].astype(np.int64)
+    if not len(d):
+        return a, d, 0
     starts = np.flatnonzero(np.concatenate(([True], d[1:] != d[:-1])))
     return np.add.reduceat(a, starts), d[starts], int(keep.sum())
+
+
+def _grouped_above(num: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """:func:`_grouped` with ``den = _above(v)``: the runs strictly above each run in ``v``.
+
+    That count is the same for equal ``v`` and larger for smaller ``v``, so the groups are the values of
+    ``v``: the sums come from one ``bincount`` with the numerators as weights while every sum stays below
+    2^53 (``len * max(num) < 2^53``: each is then an exact integer in a float), else from :func:`_grouped`.
+    The groups come by increasing ``v`` (decreasing denominator); the sums of :func:`_ap_value` do not
+    depend on the order (Fractions, or ``math.fsum``, correctly rounded).
+    """
+    n = len(v)
+    if not n or n * max(int(num.max()), 1) >= 2**53:
+        return _grouped(num, _above(v))
+    counts = np.bincount(v)
+    sums = np.bincount(v, weights=num.astype(np.float64))
+    above = n - np.cumsum(counts)
+    where = np.flatnonzero((counts > 0) & (above > 0))
+    return sums[where].astype(np.int64), above[where].astype(np.int64), int(counts[where].sum())
 
 
 #: An AP-correlation sum is an exact Fraction while its denominators stay at most this (or are this few);
 #: beyond, a certified interval.
 _EXACT_DEN, _EXACT_TERMS = EXACT_TAU_AP_RUNS, 256
+#: Terms of an AP-correlation sum turned into Python floats at once.
+_FSUM_CHUNK = 1 << 16
 
 
 def _ap_value(parts, const: int) -> TauAP:
@@ -731,7 +747,10 @@ def _ap_value(parts, const: int) -> TauAP:
         flint.ctx.prec = 128
         ball = flint.arb(const)
         for c, num, den in parts:
-            total = math.fsum((num.astype(float) / den.astype(float)).tolist())
+            # the terms a block at a time: fsum is correctly rounded whatever the chunks, and holds no list of all
+            total = math.fsum(itertools.chain.from_iterable(
+                (num[i:i + _FSUM_CHUNK].astype(float) / den[i:i + _FSUM_CHUNK].astype(float)).tolist()
+                for i in range(0, len(num), _FSUM_CHUNK)))
             ball += flint.arb(c.numerator) / c.denominator * flint.arb(total, 4.0 * 2.0**-53 * total + 2.0**-1070)
     finally:
         flint.ctx.prec = old
@@ -776,8 +795,8 @@ def tau_ap(x: np.ndarray, y: np.ndarray) -> TauAP:
     n = len(x)
     if n < 2:
         return TauAP("undefined", why="needs at least two runs")
-    x = np.asarray(x, np.int64)
-    y = np.asarray(y, np.int64)
+    x = np.asarray(x)
+    y = np.asarray(y)
     tied = [(name, _tied_pairs(v, int(np.max(v)) + 1)) for name, v in (("M1", x), ("M2", y))]
     ties = [f"{name} ties {t} pair(s)" for name, t in tied if t]
     if ties:
@@ -785,7 +804,7 @@ def tau_ap(x: np.ndarray, y: np.ndarray) -> TauAP:
                                         "without ties (Yilmaz et al. 2008)")
     # without ties, the runs above rank i are i - 1, and C(i) those of them above in M1 too
     a, _, ys = _dominating_parts(x, y)
-    num, den, m = _grouped(a, _above(ys))
+    num, den, m = _grouped_above(a, ys)
     return _ap_value([(Fraction(2, m), num, den)], -1)
 
 
@@ -812,13 +831,13 @@ def tau_ap_b(x: np.ndarray, y: np.ndarray) -> TauAP:
     Urbano and Marrero, "The treatment of ties in AP correlation", ICTIR 2017 (tau_AP_b, the
     agreement scenario); Yilmaz, Aslam and Robertson, SIGIR 2008.
     """
-    x = np.asarray(x, np.int64)
-    y = np.asarray(y, np.int64)
+    x = np.asarray(x)
+    y = np.asarray(y)
     if len(x) < 2 or int(x.max()) == int(x.min()) or int(y.max()) == int(y.min()):
         return TauAP("undefined", why="a measure ties every run")
     a, xs, ys = _dominating_parts(x, y)
-    num_y, den_y, m_y = _grouped(a, _above(ys))
-    num_x, den_x, m_x = _grouped(a, _above(xs))
+    num_y, den_y, m_y = _grouped_above(a, ys)
+    num_x, den_x, m_x = _grouped_above(a, xs)
     return _ap_value([(Fraction(1, m_y), num_y, den_y), (Fraction(1, m_x), num_x, den_x)], -1)
 
 
@@ -882,7 +901,7 @@ def first_pairs(kind: str, x: np.ndarray, y: np.ndarray, limit: int,
     found: list[tuple[int, int]] = []
     if limit <= 0 or n < 2:
         return found, None
-    x = np.asarray(x, np.int64)
+    x = np.asarray(x, np.int64)   # ufunc.at on matching int64 tables: its fast path
     y = np.asarray(y, np.int64)
     k1, k2 = int(x.max()) + 1, int(y.max()) + 1
     spent = 0
@@ -1440,6 +1459,8 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
         disc, lim = first_pairs("discordant", x, y, witnesses) if counts.discordant else ([], None)
         tied, lim2 = first_pairs("tied_in_one", x, y, witnesses) if counts.tied_in_one else ([], None)
         below = None if lim is None and lim2 is None else min(v for v in (lim, lim2) if v is not None)
+        shown = _witness(v1, v2, space, disc), _witness(v1, v2, space, tied)
+        del v1, v2   # the exact values are no longer needed: freed before the AP correlations' arrays
         ap = tau_ap(x, y)
         ap_b = tau_ap_b(x, y)
     else:
@@ -1448,8 +1469,8 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
         disc, tied, below = wit["discordant"], wit["tied_in_one"], None
         ap = TauAP("undefined", why="tau-ap ranks all runs; it is not defined on a subset of the pairs")
         ap_b = TauAP("undefined", why="tau-ap-b ranks all runs; it is not defined on a subset of the pairs")
-    return DepthDisagreement(depth, counts, tau_b_value(counts), ap, _witness(v1, v2, space, disc),
-                             _witness(v1, v2, space, tied), below, ap_b)
+        shown = _witness(v1, v2, space, disc), _witness(v1, v2, space, tied)
+    return DepthDisagreement(depth, counts, tau_b_value(counts), ap, shown[0], shown[1], below, ap_b)
 
 
 def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within: str = "all",
