@@ -714,7 +714,7 @@ def _grouped_above(num: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarr
     depend on the order (Fractions, or ``math.fsum``, correctly rounded).
     """
     n = len(v)
-    if not n or n * max(int(num.max()), 1) >= 2**53:
+    if not n or n * max(int(num.max()), 1) >= _FLOAT_EXACT:
         return _grouped(num, _above(v))
     counts = np.bincount(v)
     sums = np.bincount(v, weights=num.astype(np.float64))
@@ -726,6 +726,8 @@ def _grouped_above(num: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarr
 #: An AP-correlation sum is an exact Fraction while its denominators stay at most this (or are this few);
 #: beyond, a certified interval.
 _EXACT_DEN, _EXACT_TERMS = EXACT_TAU_AP_RUNS, 256
+#: Integers below this are exact in a float64 (sums of a ``bincount`` with weights stay exact below it).
+_FLOAT_EXACT = 2**53
 #: Terms of an AP-correlation sum turned into Python floats at once.
 _FSUM_CHUNK = 1 << 16
 
@@ -1270,7 +1272,7 @@ class Disagreement:
 #: Cost model (2-core machine): seconds per run and position to evaluate a measure, per run and bit of the
 #: counting (the sort by both measures, the group sweep or the bitwise inversion count, tau-ap), per run for
 #: the positions; bytes per run held at once.  Measured with RR against RBP(p=0.8) in one process: depth 20
-#: took 2.6 s of CPU and 195 MB, depth 24 27 s and 1.9 GB (the model says 2.1 s, 41 s; 144 MB, 2.3 GB).
+#: took 1.9 s of CPU and 195 MB, depth 24 21 s and 1.3 GB (the model says 2.2 s, 41 s; 144 MB, 2.3 GB).
 _SEC_EVAL = 2.5e-8
 _SEC_BIT = 2.5e-8
 _SEC_SORT = 6e-7
