@@ -423,7 +423,7 @@ def test_tau_b_without_sympy_prints_what_sympy_prints(monkeypatch):
     rng = np.random.default_rng(23)
     big = 1_000_003 * 1_000_033 * 1_000_037   # three primes beyond 2^15: left to sympy itself
     cases = [(3, 0, 1, 0), (28, 7, 0, 1), (6, 1, 0, 5), (10, 4, 4, 0), (big, 0, 1, 0), (2 * big, big, 0, 7)]
-    for _ in range(400):
+    for _ in range(300):
         p = int(rng.choice([rng.integers(2, 60), rng.integers(2, 10**7), rng.integers(2, 10**15)]))
         t1, t2 = int(rng.integers(0, p)), int(rng.integers(0, p)) if rng.random() < 0.7 else 0
         cases.append((p, t1, t2, int(rng.integers(0, p - max(t1, t2) + 1))))
@@ -435,7 +435,7 @@ def test_tau_b_without_sympy_prints_what_sympy_prints(monkeypatch):
         got = dis.tau_b_value(counts)
         assert (got is None) == (want is None)
         if want is not None:
-            assert str(got) == wb.core.exact.exact_str(want) and sympy.simplify(sympy.sympify(got) - want) == 0
+            assert str(got) == wb.core.exact.exact_str(want) and sympy.sympify(got) == want
     assert dis._root_parts(1, 1, big, 1) is None   # the case handed to sympy
 
 
