@@ -23,8 +23,13 @@ no float decides anything); the runs are sorted by ``(M1, M2)`` and the
 strict inversions of ``M2`` in that order are exactly the discordant pairs,
 counted level by level over the bits of the positions (a stable radix
 partition per bit, every group at once: ``O(n log k)`` numpy work for ``k``
-distinct values of ``M2``).  The ties come from the sizes of the tie groups
-(Knight 1966's corrections).
+distinct values of ``M2``), or, when ``M1`` has few growing groups of equal
+values (RR's ``N + 1``), group by group: one ``searchsorted`` of each group
+in the sorted merge of the earlier ones (about ``2 n`` moves in all).  With
+worker processes the measures are evaluated in parts and the sorted runs cut
+into pieces whose own and cross counts add up exactly
+(:func:`count_pairs_sharded`).  The ties come from the sizes of the tie
+groups (Knight 1966's corrections).
 
 tau-ap is defined by its authors for two rankings without ties, and that
 is the only case it is computed here: with a tie in either measure it is
@@ -522,7 +527,7 @@ def _strip_small(v: int, exponents: dict) -> int:
 
 @dataclass(frozen=True)
 class TauB:
-    """Kendall's tau-b exactly, ``coefficient * sqrt(radicand)`` with a square-free radicand, without sympy.
+    """Kendall's tau-b exactly, ``coefficient * sqrt(radicand)`` (the radicand as sympy leaves it), without sympy.
 
     ``str()`` is the text sympy prints for the same number (``"19*sqrt(3)/42"``,
     ``"-sqrt(2)/2"``, ``"1/3"``); :func:`tau_b_exact` gives the sympy number itself.
@@ -530,6 +535,10 @@ class TauB:
     >>> t = tau_b_value(PairCounts(3, 3, 0, 2, 1, 0, 0))
     >>> str(t), round(float(t), 12)
     ('sqrt(6)/3', 0.816496580928)
+
+    References
+    ----------
+    Kendall, "The treatment of ties in ranking problems", Biometrika 1945.
     """
 
     coefficient: Fraction
