@@ -286,8 +286,30 @@ def json_text(a: Atlas) -> str:
     ----------
     RFC 8259 (JSON).
     """
+    return report_json_text(atlas_json(a))
+
+
+def report_json_text(obj: dict) -> str:
+    """A report's JSON object as text: one line per key, and one per element of a list of objects or of a dict.
+
+    The committed reports keep this layout so that a regenerated report's
+    diff shows the cells that changed, not one long line.
+
+    >>> print(report_json_text({"depth": 2, "cells": [{"a": 1}, {"a": 2}]}), end="")
+    {
+     "depth": 2,
+     "cells": [
+      {"a": 1},
+      {"a": 2}
+     ]
+    }
+
+    References
+    ----------
+    RFC 8259 (JSON).
+    """
     parts = []
-    for key, value in atlas_json(a).items():
+    for key, value in obj.items():
         if isinstance(value, list) and value and isinstance(value[0], dict):
             body = ",\n".join("  " + json.dumps(x) for x in value)
             parts.append(f" {json.dumps(key)}: [\n{body}\n ]")

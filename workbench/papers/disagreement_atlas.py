@@ -45,7 +45,6 @@ ties in ranking problems", Biometrika 1945 (tau-b).
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -65,6 +64,7 @@ from workbench.core.table import Table
 from workbench.errors import BadParameterError, OutputPathError, UndefinedMeasureError, WorkbenchError
 from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
+from workbench.papers.atlas_report import report_json_text
 from workbench.scale.disagreement import (WITNESS_WORK, PairCounts, PairWitness, count_pairs, disagreement_estimate,
                                          first_pairs, tau_b_exact)
 from workbench.space.runs import Gains, Topic, format_run
@@ -602,6 +602,7 @@ def disagreement_json(a: DisagreementAtlas) -> dict:
 def disagreement_json_text(a: DisagreementAtlas) -> str:
     """:func:`disagreement_json` as text: one line per cell or key, so diffs stay readable.
 
+    >>> import json
     >>> json.loads(disagreement_json_text(build_disagreement_atlas(["RR", "P"], depth=2)))["cells"][0]["tau_b"]
     '4/5'
 
@@ -609,17 +610,7 @@ def disagreement_json_text(a: DisagreementAtlas) -> str:
     ----------
     RFC 8259 (JSON).
     """
-    parts = []
-    for key, value in a.to_json().items():
-        if isinstance(value, list) and value and isinstance(value[0], dict):
-            body = ",\n".join("  " + json.dumps(x) for x in value)
-            parts.append(f" {json.dumps(key)}: [\n{body}\n ]")
-        elif isinstance(value, dict) and value:
-            body = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in value.items())
-            parts.append(f" {json.dumps(key)}: {{\n{body}\n }}")
-        else:
-            parts.append(f" {json.dumps(key)}: {json.dumps(value)}")
-    return "{\n" + ",\n".join(parts) + "\n}\n"
+    return report_json_text(a.to_json())
 
 
 # ---------------------------------------------------------------------------
