@@ -208,6 +208,34 @@ def corrected(p_values: Sequence[float], correction: str | None) -> list[float]:
     return out
 
 
+def checked_matrices(matrices: Sequence, alpha, too_few: str) -> tuple[list, tuple[str, ...]]:
+    """The score matrices of one comparison of systems and their systems, or a one-line refusal.
+
+    At least one matrix, all over the same systems, at least two systems
+    (else ``too_few`` says what to give), and a level ``alpha`` in (0, 1).
+
+    >>> from workbench.data.score_matrix import score_matrices
+    >>> ms = score_matrices({"1": {"a": 1}}, {"x": {"1": ["a"]}, "y": {"1": ["b"]}}, ["RR"])
+    >>> checked_matrices(ms, 0.05, "give two runs")[1]
+    ('x', 'y')
+
+    References
+    ----------
+    PyTerrier ``pt.Experiment``; ranx ``compare`` (the same checks before systems are compared).
+    """
+    ms = list(matrices)
+    if not ms:
+        raise BadScoreMatrixError("significance: give at least one score matrix (one measure)")
+    systems = tuple(ms[0].systems)
+    if any(tuple(m.systems) != systems for m in ms):
+        raise BadScoreMatrixError("significance: the matrices score different systems; score them in one call")
+    if len(systems) < 2:
+        raise BadScoreMatrixError(f"significance: {len(systems)} system(s) ({', '.join(systems)}); {too_few}")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise BadScoreMatrixError(f"alpha {alpha!r}: give a number in (0, 1), e.g. 0.05")
+    return ms, systems
+
+
 def baseline_table(matrices: Sequence, baseline: str | int | None = None, test: str = "t",
                    correction: str | None = None, alpha: float = 0.05) -> BaselineTable:
     """Every system of ``matrices`` against ``baseline`` (a system name or index; default the first system).
@@ -229,20 +257,11 @@ def baseline_table(matrices: Sequence, baseline: str | int | None = None, test: 
     ----------
     PyTerrier ``pt.Experiment(baseline=..., test=..., correction=...)``; ranx ``compare``.
     """
-    ms = list(matrices)
-    if not ms:
-        raise BadScoreMatrixError("significance: give at least one score matrix (one measure)")
-    systems = tuple(ms[0].systems)
-    if any(tuple(m.systems) != systems for m in ms):
-        raise BadScoreMatrixError("significance: the matrices score different systems; score them in one call")
-    if len(systems) < 2:
-        raise BadScoreMatrixError(f"significance: {len(systems)} system(s); give a baseline and at least one run")
+    ms, systems = checked_matrices(matrices, alpha, "give a baseline and at least one run")
     if test not in TESTS:
         raise BadScoreMatrixError(f"test {test!r}: use 't' (paired t-test) or 'wilcoxon'")
     if correction not in CORRECTIONS:
         raise BadScoreMatrixError(f"correction {correction!r}: use None, 'bonferroni', 'holm' or 'bh'")
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        raise BadScoreMatrixError(f"alpha {alpha!r}: give a number in (0, 1), e.g. 0.05")
     if baseline is None:
         b = 0
     elif isinstance(baseline, str):

@@ -109,7 +109,7 @@ from workbench.core.frames import frame
 from workbench.core.table import Cell, Table
 from workbench.data.exact_scores import sum_signs
 from workbench.errors import BadScoreMatrixError
-from workbench.experiments.baseline import corrected
+from workbench.experiments.baseline import checked_matrices, corrected
 
 #: The paired tests (module notes).
 TESTS = ("t", "wilcoxon", "sign", "randomization")
@@ -510,21 +510,11 @@ def _p(p: float) -> Cell:
 
 # ---------------------------------------------------------------- the computation
 def _check(matrices, test, correction, pairs, alpha, permutations, seed):
-    ms = list(matrices)
-    if not ms:
-        raise BadScoreMatrixError("significance: give at least one score matrix (one measure)")
-    systems = tuple(ms[0].systems)
-    if any(tuple(m.systems) != systems for m in ms):
-        raise BadScoreMatrixError("significance: the matrices score different systems; score them in one call")
-    if len(systems) < 2:
-        raise BadScoreMatrixError(f"significance: {len(systems)} system(s) ({', '.join(systems)}); "
-                                  "compare at least two runs")
+    ms, systems = checked_matrices(matrices, alpha, "compare at least two runs")
     if test not in TESTS:
         raise BadScoreMatrixError(f"test {test!r}: use {', '.join(TESTS)}")
     if correction not in CORRECTIONS:
         raise BadScoreMatrixError(f"correction {correction!r}: use {', '.join(CORRECTIONS)}")
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
-        raise BadScoreMatrixError(f"alpha {alpha!r}: give a number in (0, 1), e.g. 0.05")
     for name, value, low in (("permutations", permutations, 1), ("seed", seed, 0)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise BadScoreMatrixError(f"{name} {value!r}: give an integer >= {low}")
