@@ -480,17 +480,8 @@ def tau_b_exact(counts: PairCounts):
     ----------
     Kendall, "The treatment of ties in ranking problems", Biometrika 1945.
     """
-    a = counts.pairs - counts.tied_m1
-    b = counts.pairs - counts.tied_m2
-    if a == 0 or b == 0:
-        return None
-    num = counts.concordant - counts.discordant
-    g = math.gcd(a, b)
-    m = (a // g) * (b // g)
-    root = math.isqrt(m)
-    if root * root == m:
-        return sympy.Rational(num, g * root)
-    return sympy.Rational(num, g) / sympy.sqrt(sympy.Integer(m))
+    value = tau_b_value(counts)
+    return None if value is None else sympy.sympify(value)
 
 
 #: Primes below 2^15: the trial division sympy's square-root simplification always does (``factorint(limit=2**15)``).
