@@ -314,6 +314,17 @@ def _discordant_sorted(ys: np.ndarray, starts: np.ndarray, k2: int) -> int:
     return inversions(ys, k2)[0]
 
 
+def _joint_ties(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, int, int, int, int]:
+    """The runs sorted by (x, y) as one key ``x * k2 + y``, ``k2``, and the pairs tied in x, in y and in both."""
+    k1 = int(x.max()) + 1 if len(x) else 1
+    k2 = int(y.max()) + 1 if len(y) else 1
+    key = x.astype(np.int64) * k2
+    key += y
+    key.sort()
+    sizes = np.diff(_group_starts(key))
+    return key, k2, _tied_pairs(x, k1), _tied_pairs(y, k2), int((sizes * (sizes - 1) // 2).sum())
+
+
 def count_pairs(x: np.ndarray, y: np.ndarray) -> PairCounts:
     """Exact pair counts of two measures given as positions among their distinct values.
 
@@ -348,16 +359,7 @@ def count_pairs(x: np.ndarray, y: np.ndarray) -> PairCounts:
     x = np.asarray(x)
     y = np.asarray(y)
     n = len(x)
-    k1 = int(x.max()) + 1 if n else 1
-    k2 = int(y.max()) + 1 if n else 1
-    t1 = _tied_pairs(x, k1)
-    t2 = _tied_pairs(y, k2)
-    key = x.astype(np.int64) * k2
-    key += y
-    key.sort()
-    sizes = np.diff(_group_starts(key))
-    t12 = int((sizes * (sizes - 1) // 2).sum())
-    del sizes
+    key, k2, t1, t2, t12 = _joint_ties(x, y)
     d = _discordant_sorted(_small(key % k2, k2), _group_starts(key // k2), k2) if n else 0
     pairs = n * (n - 1) // 2
     return PairCounts(n, pairs, d, pairs - d - t1 - t2 + t12, t1 - t12, t2 - t12, t12)
@@ -417,16 +419,7 @@ def count_pairs_sharded(x: np.ndarray, y: np.ndarray, executor=None, workers: in
             shards *= 2
     if n < 2 * shards:
         return count_pairs(x, y)
-    k1 = int(x.max()) + 1
-    k2 = int(y.max()) + 1
-    t1 = _tied_pairs(x, k1)
-    t2 = _tied_pairs(y, k2)
-    key = x.astype(np.int64) * k2
-    key += y
-    key.sort()
-    sizes = np.diff(_group_starts(key))
-    t12 = int((sizes * (sizes - 1) // 2).sum())
-    del sizes
+    key, k2, t1, t2, t12 = _joint_ties(x, y)
     ys = _small(key % k2, k2)
     xs = key // k2
     del key
