@@ -35,8 +35,9 @@ _INT64_MAX = (1 << 63) - 1
 class Automaton:
     """Deterministic automaton accepting exactly the runs of a space.
 
-    A state is the remaining quota of every grade the topic limits below the
-    depth (rank spaces), or ``(largest grade still allowed, its remaining
+    A state is the remaining quota of every symbol limited below the depth
+    (a relevant grade by the topic's ``n_j``, grade 0 by its ``n_0``, the
+    unjudged code ``c + 1`` by the number of unjudged positions allowed) (rank spaces), or ``(largest grade still allowed, its remaining
     quota)`` (set spaces, whose rows are sorted non-increasing).
     State ``S`` (the number of live states) is a dead sink.  ``W[p][s, v]`` is
     the number of completions of a run in state ``s`` at position ``p`` that
@@ -44,14 +45,19 @@ class Automaton:
     ``P[p] = C[p] - W[p]`` the number of completions choosing a smaller grade.
     """
 
-    def __init__(self, kind: str, depth: int, grades: int, topic: Topic | None) -> None:
+    def __init__(self, kind: str, depth: int, grades: int, topic: Topic | None, unjudged: int = 0) -> None:
         n, c = depth, grades
-        b = c + 1
+        # symbols 0..c, and the unjudged code c + 1 when runs may hold unjudged positions
+        b = c + 1 + (1 if unjudged else 0)
         quota: dict[int, int] = {}
         if topic is not None:
             for j, nj in enumerate(topic.counts, start=1):
                 if nj < n:  # a quota >= depth never binds
                     quota[j] = nj
+            if topic.nonrelevant is not None and topic.nonrelevant < n:
+                quota[0] = topic.nonrelevant
+        if unjudged and unjudged < n:
+            quota[c + 1] = unjudged
         self.limited = tuple(sorted(quota))
         if kind == "set":
             # Rows are sorted non-increasing: once a grade below m is placed, the
@@ -70,7 +76,7 @@ class Automaton:
                     return None
                 return (v, qv - 1 if qv > 0 else qv)
 
-            init = (c, quota.get(c, -1))
+            init = (b - 1, quota.get(b - 1, -1))
         else:
             qpos = {j: i for i, j in enumerate(self.limited)}
 

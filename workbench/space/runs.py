@@ -2,7 +2,14 @@
 
 A judged run is a tuple of grades ``0..c``; a :class:`Gains` maps grades to
 exact non-negative rationals; a :class:`Topic` says how many documents of each
-relevant grade exist.
+relevant grade exist (and, optionally, how many are judged non-relevant).
+
+A run may also hold *unjudged* positions, written ``?`` (``"01?1"`` or
+``"0,1,?,1"``).  In arrays and tuples an unjudged position is stored as the
+code ``c + 1`` (:func:`unjudged_code`), one past the top grade, so a run
+over ``c`` grades with unjudged positions is a vector over ``0..c+1``.  A
+measure made for complete judgments refuses such runs; the measures for
+incomplete judgments (bpref, infAP, the condensed measures) read the code.
 
 References
 ----------
@@ -19,6 +26,22 @@ from workbench.errors import BadDepthError, BadGainsError, BadRunError, BadTopic
 from workbench.core.exact import check_number_text
 
 Run = tuple[int, ...]
+
+#: How an unjudged position is written in a run.
+UNJUDGED_MARK = "?"
+
+
+def unjudged_code(grades: int) -> int:
+    """The code an unjudged position (``?``) has in runs over ``grades`` relevant grades: ``grades + 1``.
+
+    >>> unjudged_code(1), unjudged_code(3)
+    (2, 4)
+
+    References
+    ----------
+    docs/theory/runs.md (runs with unjudged positions).
+    """
+    return grades + 1
 
 #: Most relevant grades a scale may have: grades are stored in one byte (``uint8``) per position.
 MAX_GRADES = 255
@@ -125,9 +148,15 @@ class Gains:
         return ",".join(str(v) for v in self.values)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Topic:
-    """How many documents of each relevant grade a topic has: ``n_1..n_c``.
+    """How many documents of each relevant grade a topic has: ``n_1..n_c`` (and ``n_0``, if known).
+
+    ``nonrelevant`` is ``n_0``, the number of documents judged non-relevant
+    (bpref divides by ``min(R, n_0)``; written ``n0=5,3`` for five judged
+    non-relevant and three relevant documents).  When given it also bounds
+    the judged non-relevant documents of a run: a space with such a topic
+    holds runs with at most ``n_0`` zeros.
 
     A topic without relevant documents (every ``n_j = 0``, ``RB = 0``) is
     valid (docs/theory/runs.md and docs/theory/scales.md): its space holds the all-zero run only, and
@@ -144,6 +173,9 @@ class Topic:
     >>> e = Topic.parse("0,0")
     >>> e.empty, e.recall_base, e.ideal(3)
     (True, 0, (0, 0, 0))
+    >>> j = Topic.parse("n0=5,3")
+    >>> j.nonrelevant, j.counts, str(j)
+    (5, (3,), 'n0=5,3')
 
     References
     ----------
@@ -151,10 +183,14 @@ class Topic:
     """
 
     counts: tuple[int, ...]
+    nonrelevant: int | None = None
 
     def __post_init__(self) -> None:
         counts = tuple(self.counts)
         object.__setattr__(self, "counts", counts)
+        n0 = self.nonrelevant
+        if n0 is not None and (isinstance(n0, bool) or not isinstance(n0, int) or n0 < 0):
+            raise BadTopicError(f"topic {self}: judged non-relevant count n0={n0!r} is not a non-negative integer")
         if not counts:
             raise BadTopicError("topic (): give the number of documents of each relevant grade")
         if len(counts) > MAX_GRADES:
@@ -163,16 +199,32 @@ class Topic:
             if not isinstance(n, int) or n < 0:
                 raise BadTopicError(f"topic {self}: count {n!r} of grade {j} is not a non-negative integer")
 
+    def __repr__(self) -> str:
+        n0 = "" if self.nonrelevant is None else f", nonrelevant={self.nonrelevant}"
+        return f"Topic(counts={self.counts!r}{n0})"
+
     @classmethod
     def parse(cls, text: str) -> "Topic":
-        """Parse ``"3"`` (binary) or ``"2,1"`` (two grade-1, one grade-2)."""
-        for p in text.split(","):
+        """Parse ``"3"`` (binary), ``"2,1"`` (two grade-1, one grade-2) or ``"n0=5,2,1"`` (and five judged non-relevant)."""
+        parts = str(text).split(",")
+        n0 = None
+        head = parts[0].strip()
+        if head.lower().startswith("n0="):
+            check_number_text(head[3:], f"topic {text!r}", BadTopicError)
+            try:
+                n0 = int(head[3:].strip())
+            except ValueError:
+                raise BadTopicError(f"topic {text!r}: n0= takes the number of judged non-relevant documents") from None
+            parts = parts[1:]
+            if not parts:
+                raise BadTopicError(f"topic {text!r}: give the number of documents of each relevant grade after n0=")
+        for p in parts:
             check_number_text(p, f"topic {text!r}", BadTopicError)
         try:
-            counts = tuple(int(p.strip()) for p in text.split(","))
+            counts = tuple(int(p.strip()) for p in parts)
         except ValueError:
-            raise BadTopicError(f"topic {text!r}: not a comma-separated list of integers") from None
-        return cls(counts)
+            raise BadTopicError(f"topic {text!r}: not a comma-separated list of integers (n0=N first, if given)") from None
+        return cls(counts, n0)
 
     @property
     def grades(self) -> int:
@@ -208,7 +260,8 @@ class Topic:
             )
 
     def __str__(self) -> str:
-        return ",".join(str(n) for n in self.counts)
+        counts = ",".join(str(n) for n in self.counts)
+        return counts if self.nonrelevant is None else f"n0={self.nonrelevant},{counts}"
 
 
 def resolve_scale(grades: int | None, gains: "Gains | None", topic: "Topic | None",
@@ -289,36 +342,58 @@ MAX_DEPTH_RANGE = 10_000
 
 
 def parse_run(text: str | Sequence[int], grades: int | None = None) -> Run:
-    """Parse a run written as ``"0112"`` or ``"0,1,1,2"``.
+    """Parse a run written as ``"0112"`` or ``"0,1,1,2"``; ``?`` marks an unjudged position.
+
+    An unjudged position becomes the code ``grades + 1`` (:func:`unjudged_code`),
+    so a run with ``?`` needs ``grades``.
 
     >>> parse_run("0112")
     (0, 1, 1, 2)
     >>> parse_run("0,1,10", grades=10)
     (0, 1, 10)
+    >>> parse_run("01?1", grades=1), parse_run("0,2,?", grades=2)
+    ((0, 1, 2, 1), (0, 2, 3))
+    >>> parse_run("01?1")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadRunError: run '01?1': an unjudged position (?) needs the number of relevant grades
     """
     if isinstance(text, str):
         s = text.strip()
+        items = [x.strip() for x in s.split(",")] if "," in s else list(s)
+        if UNJUDGED_MARK in items and grades is None:
+            raise BadRunError(f"run {text!r}: an unjudged position (?) needs the number of relevant grades")
         try:
-            run = tuple(int(x) for x in s.split(",")) if "," in s else tuple(int(ch) for ch in s)
+            run = tuple(unjudged_code(grades) if x == UNJUDGED_MARK else int(x) for x in items)  # type: ignore[arg-type]
         except ValueError:
-            raise BadRunError(f"run {text!r}: write grades as digits (0112) or comma-separated (0,1,1,2)") from None
+            raise BadRunError(
+                f"run {text!r}: write grades as digits (0112) or comma-separated (0,1,1,2), ? for unjudged"
+            ) from None
+        top = None if grades is None else (unjudged_code(grades) if UNJUDGED_MARK in items else grades)
     else:
         run = tuple(int(x) for x in text)
+        top = grades
     if not run:
         raise BadRunError(f"run {text!r}: empty")
     for g in run:
-        if g < 0 or (grades is not None and g > grades):
-            top = grades if grades is not None else "c"
-            raise BadRunError(f"run {text!r}: grade {g} outside 0..{top}")
+        if g < 0 or (top is not None and g > top):
+            shown = top if top is not None else "c"
+            raise BadRunError(f"run {text!r}: grade {g} outside 0..{shown}")
     return run
 
 
-def format_run(run: Sequence[int]) -> str:
+def format_run(run: Sequence[int], grades: int | None = None) -> str:
     """Write a run as a digit string when every grade is a digit, else comma-separated.
+
+    With ``grades``, the code ``grades + 1`` is written ``?`` (unjudged).
 
     >>> format_run((0, 1, 2))
     '012'
+    >>> format_run((0, 1, 2), grades=1)
+    '01?'
     """
-    if all(0 <= g <= 9 for g in run):
-        return "".join(str(g) for g in run)
-    return ",".join(str(g) for g in run)
+    mark = None if grades is None else unjudged_code(grades)
+    items = [UNJUDGED_MARK if g == mark else str(g) for g in run]
+    if all(x == UNJUDGED_MARK or 0 <= int(x) <= 9 for x in items):
+        return "".join(items)
+    return ",".join(items)

@@ -40,7 +40,7 @@ from typing import Iterator
 
 import numpy as np
 
-from workbench.errors import BadIndexError, BadParameterError, BadRunError, SpaceTooLargeError, TooLargeError
+from workbench.errors import BadIndexError, BadParameterError, BadRunError, BadTopicError, SpaceTooLargeError, TooLargeError
 from workbench.core.budget import Estimate, human_bytes, memory_budget, refuse_unless_fits
 from workbench.space.indexing import _INT64_MAX, Automaton, rank_digits
 from workbench.space.runs import Run, Topic, check_depth, format_run, parse_run
@@ -48,14 +48,29 @@ from workbench.space.runs import Run, Topic, check_depth, format_run, parse_run
 __all__ = ["Space", "rank_space", "set_space", "BadIndexError"]
 
 
-def space_label(kind: str, depth: int, grades: int, topic) -> str:
-    """``"rank space at depth 24"`` (+ grades and topic when not the defaults)."""
+def space_label(kind: str, depth: int, grades: int, topic, unjudged: int = 0) -> str:
+    """``"rank space at depth 24"`` (+ grades, topic and unjudged positions when not the defaults)."""
     extra = "" if grades == 1 else f" with {grades} relevant grades"
     t = f", topic {topic}" if topic is not None else ""
-    return f"{kind} space at depth {depth}{extra}{t}"
+    u = f", at most {unjudged} unjudged" if unjudged else ""
+    return f"{kind} space at depth {depth}{extra}{t}{u}"
 
 
-def log2_space_size(kind: str, depth: int, grades: int, topic=None) -> float:
+def _symbols(grades: int, unjudged: int) -> int:
+    """Symbols a position may hold: grades ``0..c``, and ``?`` when unjudged positions are allowed."""
+    return grades + 1 + (1 if unjudged else 0)
+
+
+def _quotas_bind(depth: int, topic, unjudged: int) -> bool:
+    """Whether a topic count (``n_j`` or ``n_0``) or the unjudged limit is below the depth."""
+    if 0 < unjudged < depth:
+        return True
+    if topic is None:
+        return False
+    return any(n < depth for n in topic.counts) or (topic.nonrelevant is not None and topic.nonrelevant < depth)
+
+
+def log2_space_size(kind: str, depth: int, grades: int, topic=None, unjudged: int = 0) -> float:
     """``log2`` of the number of runs, from logarithms (never the exact count).
 
     With a topic it is the bound of the unrestricted space unless the quotas
@@ -67,30 +82,41 @@ def log2_space_size(kind: str, depth: int, grades: int, topic=None) -> float:
     >>> round(2 ** log2_space_size("set", 1000, 2))
     501501
     """
-    if kind == "rank":
-        bound = depth * math.log2(grades + 1)
-    else:
-        bound = (math.lgamma(depth + grades + 1) - math.lgamma(depth + 1) - math.lgamma(grades + 1)) / math.log(2)
-    if topic is None or all(n >= depth for n in topic.counts):
+    bound = _log2_bound(kind, depth, _symbols(grades, unjudged))
+    if not _quotas_bind(depth, topic, unjudged):
         return bound
-    if _automaton_bytes(kind, depth, grades, topic, bound) <= min(memory_budget()[0], 2**28):
-        return math.log2(Space(kind, depth, grades, topic).size)
+    if _automaton_bytes(kind, depth, grades, topic, bound, unjudged) <= min(memory_budget()[0], 2**28):
+        return math.log2(Space(kind, depth, grades, topic, unjudged).size)
     return bound
 
 
-def _automaton_states(kind: str, depth: int, grades: int, topic) -> int:
-    counts = [n for n in (topic.counts if topic is not None else ()) if n < depth]
+def _log2_bound(kind: str, depth: int, symbols: int) -> float:
+    """``log2`` of the number of runs when no quota binds: ``symbols^N`` (rank) or ``C(N + symbols - 1, symbols - 1)`` (set)."""
+    top = symbols - 1
+    if kind == "rank":
+        return depth * math.log2(symbols)
+    return (math.lgamma(depth + top + 1) - math.lgamma(depth + 1) - math.lgamma(top + 1)) / math.log(2)
+
+
+def _automaton_states(kind: str, depth: int, grades: int, topic, unjudged: int = 0) -> int:
+    limits = list(topic.counts) if topic is not None else []
+    if topic is not None and topic.nonrelevant is not None:
+        limits.append(topic.nonrelevant)
+    if unjudged:
+        limits.append(unjudged)
+    counts = [n for n in limits if n < depth]
     if kind == "set":
-        return sum(n + 2 for n in counts) + grades + 2
+        return sum(n + 2 for n in counts) + _symbols(grades, unjudged) + 1
     states = 1
     for n in counts:
         states *= n + 1
     return states
 
 
-def _automaton_bytes(kind: str, depth: int, grades: int, topic, log2_size: float) -> float:
+def _automaton_bytes(kind: str, depth: int, grades: int, topic, log2_size: float, unjudged: int = 0) -> float:
     """Memory of the counting automaton's tables (completion counts per position, state and grade)."""
-    entries = float(depth + 1) * (_automaton_states(kind, depth, grades, topic) + 1) * (grades + 1)
+    states = _automaton_states(kind, depth, grades, topic, unjudged)
+    entries = float(depth + 1) * (states + 1) * _symbols(grades, unjudged)
     per = 8.0 if log2_size < 63 else 40.0 + log2_size / 8
     return entries * per * 4  # W, C, P and the flat copy of P
 
@@ -120,7 +146,7 @@ def _randbelow(rng: np.random.Generator, n: int) -> int:
             return x
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Space:
     """A space of judged runs, enumerated exactly in canonical order.
 
@@ -134,7 +160,13 @@ class Space:
     grades : int, default 1
         Number of relevant grades ``c`` (``1 <= c <= 255``).
     topic : Topic or None
-        If given, only runs with at most ``n_j`` documents of grade ``j >= 1``.
+        If given, only runs with at most ``n_j`` documents of grade ``j >= 1``
+        (and at most ``n_0`` judged non-relevant ones when the topic gives ``n_0``).
+    unjudged : int, default 0
+        Most unjudged positions (``?``, stored as the code ``c + 1``) a run
+        may hold, ``0 <= unjudged <= depth``; with ``unjudged > 0`` the space
+        holds the runs over ``{?, 0..c}`` with at most that many ``?``.
+        In canonical order ``?`` comes after the grades.
 
     Notes
     -----
@@ -152,6 +184,9 @@ class Space:
     [[0, 0], [0, 1], [1, 0], [1, 1]]
     >>> Space("set", 2, grades=2).array().tolist()
     [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
+    >>> inc = Space("rank", 2, unjudged=1)
+    >>> inc.size, [inc.format(r) for r in inc]
+    (8, ['00', '01', '0?', '10', '11', '1?', '?0', '?1'])
 
     References
     ----------
@@ -162,6 +197,7 @@ class Space:
     depth: int
     grades: int = 1
     topic: Topic | None = None
+    unjudged: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
@@ -173,30 +209,65 @@ class Space:
             if not isinstance(self.topic, Topic):
                 raise BadParameterError(f"topic {self.topic!r}: must be a Topic (e.g. Topic.parse('2,1'))")
             self.topic.check_grades(self.grades)
+        u = self.unjudged
+        if isinstance(u, bool) or not isinstance(u, int) or u < 0:
+            raise BadParameterError(f"unjudged {u!r}: must be an integer >= 0 (the most unjudged positions a run holds)")
+        if u > self.depth:
+            raise BadParameterError(f"unjudged {u}: larger than the depth {self.depth} (a run has {self.depth} positions)")
+        if u and self.grades >= 255:
+            raise BadParameterError(f"unjudged {u}: runs with unjudged positions take at most 254 relevant grades")
+        t = self.topic
+        if t is not None and t.nonrelevant is not None and t.nonrelevant + t.recall_base + u < self.depth:
+            unj = f" and at most {u} unjudged" if u else ""
+            raise BadTopicError(
+                f"topic {t}: its {t.nonrelevant + t.recall_base} judged documents{unj} cannot fill a run of depth "
+                f"{self.depth}"
+            )
+
+    def __repr__(self) -> str:
+        u = f", unjudged={self.unjudged}" if self.unjudged else ""
+        return f"Space(kind={self.kind!r}, depth={self.depth}, grades={self.grades}, topic={self.topic!r}{u})"
+
+    @property
+    def symbols(self) -> int:
+        """How many values a position takes: ``c + 1`` grades, plus ``?`` when unjudged positions are allowed."""
+        return _symbols(self.grades, self.unjudged)
+
+    def format(self, run) -> str:
+        """A run of this space as text, unjudged positions as ``?``.
+
+        >>> Space("rank", 3, unjudged=2).format((2, 1, 2))
+        '?1?'
+        """
+        return format_run(run, self.grades if self.unjudged else None)
 
     # structure --------------------------------------------------------------
     @cached_property
     def _auto(self) -> Automaton:
-        bound = log2_space_size(self.kind, self.depth, self.grades, None)
-        need = _automaton_bytes(self.kind, self.depth, self.grades, self.topic, bound)
+        bound = _log2_bound(self.kind, self.depth, self.symbols)
+        need = _automaton_bytes(self.kind, self.depth, self.grades, self.topic, bound, self.unjudged)
         refuse_unless_fits(
-            f"{space_label(self.kind, self.depth, self.grades, self.topic)}",
+            f"{self._label}",
             Estimate(f"counting and indexing its runs (at most {about_runs(bound)})", need),
             "use a smaller --depth",
         )
-        return Automaton(self.kind, self.depth, self.grades, self.topic)
+        return Automaton(self.kind, self.depth, self.grades, self.topic, self.unjudged)
+
+    @property
+    def _label(self) -> str:
+        return space_label(self.kind, self.depth, self.grades, self.topic, self.unjudged)
 
     @property
     def log2_size(self) -> float:
         """``log2(size)`` from logarithms: safe for any depth (see :func:`log2_space_size`)."""
-        return log2_space_size(self.kind, self.depth, self.grades, self.topic)
+        return log2_space_size(self.kind, self.depth, self.grades, self.topic, self.unjudged)
 
     @cached_property
     def _free_rank(self) -> bool:
-        """True when the space is all of ``{0..c}^N`` (index = RBTO)."""
+        """True when the space is all of ``{0..c}^N`` (index = RBTO), or of ``{0..c, ?}^N``."""
         if self.kind != "rank":
             return False
-        return self.topic is None or all(n >= self.depth for n in self.topic.counts)
+        return not _quotas_bind(self.depth, self.topic, self.unjudged)
 
     @property
     def size(self) -> int:
@@ -219,15 +290,15 @@ class Space:
         docs/theory/runs.md.
         """
         if self._free_rank:
-            bits = self.depth * math.log2(self.grades + 1)
+            bits = self.depth * math.log2(self.symbols)
             if bits > _SIZE_BITS_LIMIT:
                 raise TooLargeError(
-                    f"{space_label(self.kind, self.depth, self.grades, self.topic)}: {about_runs(bits)}; "
+                    f"{self._label}: {about_runs(bits)}; "
                     f"even their exact count would need {human_bytes(bits / 8)}: use a smaller --depth"
                 )
-            return (self.grades + 1) ** self.depth
-        if self.kind == "set" and self.topic is None:
-            return math.comb(self.depth + self.grades, self.grades)
+            return self.symbols ** self.depth
+        if self.kind == "set" and not _quotas_bind(self.depth, self.topic, self.unjudged):
+            return math.comb(self.depth + self.symbols - 1, self.symbols - 1)
         return self._auto.size
 
     def __len__(self) -> int:
@@ -250,7 +321,8 @@ class Space:
 
     def __str__(self) -> str:
         t = f", topic {self.topic}" if self.topic is not None else ""
-        return f"{self.kind} space, depth {self.depth}, {self.grades} grade(s){t}"
+        u = f", at most {self.unjudged} unjudged" if self.unjudged else ""
+        return f"{self.kind} space, depth {self.depth}, {self.grades} grade(s){t}{u}"
 
     # enumeration --------------------------------------------------------------
     def _int_index_array(self, start: int, n: int) -> np.ndarray:
@@ -262,7 +334,7 @@ class Space:
 
     def _rows(self, start: int, n: int) -> np.ndarray:
         if self._free_rank:
-            return rank_digits(start, n, self.depth, self.grades)
+            return rank_digits(start, n, self.depth, self.symbols - 1)
         return self._auto.unrank(self._int_index_array(start, n), self.depth)
 
     def blocks(self, block_size: int = 1 << 16, start: int = 0, stop: int | None = None) -> Iterator[tuple[int, np.ndarray]]:
@@ -330,19 +402,20 @@ class Space:
             size = self.size
         if size is None or size > limit:
             t = f" and topic {self.topic}" if self.topic is not None else ""
+            t += f" and at most {self.unjudged} unjudged" if self.unjudged else ""
             shown = str(size) if size is not None else about_runs(self.log2_size).removesuffix(" runs")
             raise SpaceTooLargeError(
                 f"{self.kind} space at depth {self.depth} with {self.grades} relevant grade(s){t} has {shown} runs, "
                 f"more than the limit {limit}: use a smaller --depth or sampling"
             )
         refuse_unless_fits(
-            f"{space_label(self.kind, self.depth, self.grades, self.topic)}",
+            f"{self._label}",
             Estimate(f"{size:,} runs of {self.depth} grades", float(size) * self.depth),
             "use a smaller --depth",
         )
         N = self.depth
         if self._free_rank:
-            B = self.grades + 1
+            B = self.symbols
             out = np.empty((size, N), dtype=np.uint8)
             grades = np.arange(B, dtype=np.uint8)
             for i in range(N):
@@ -390,7 +463,7 @@ class Space:
         """
         i = self._check_index(index)
         if self._free_rank:
-            B = self.grades + 1
+            B = self.symbols
             digits = []
             for _ in range(self.depth):
                 i, d = divmod(i, B)
@@ -406,14 +479,24 @@ class Space:
                 r = tuple(operator.index(g) for g in run)
             except TypeError:
                 raise BadRunError(f"run {run!r}: grades must be integers") from None
-        shown = format_run(r) if r and min(r) >= 0 else repr(run)
+        shown = self.format(r) if r and min(r) >= 0 else repr(run)
         if len(r) != self.depth:
             raise BadRunError(f"run {shown}: has {len(r)} grade(s) but the depth is {self.depth}")
+        mark = self.grades + 1
         for g in r:
-            if not 0 <= g <= self.grades:
+            if g == mark and not self.unjudged and isinstance(run, str):
+                raise BadRunError(f"run {shown}: has an unjudged position (?) but the space holds fully judged runs "
+                                  f"(allow them with --unjudged / unjudged=)")
+            if not 0 <= g <= self.symbols - 1:
                 raise BadRunError(f"run {shown}: grade {g} outside 0..{self.grades}")
+        if self.unjudged and r.count(mark) > self.unjudged:
+            raise BadRunError(f"run {shown}: has {r.count(mark)} unjudged positions but the space allows at most "
+                              f"{self.unjudged}")
+        if self.topic is not None and self.topic.nonrelevant is not None and r.count(0) > self.topic.nonrelevant:
+            raise BadRunError(f"run {shown}: retrieves {r.count(0)} judged non-relevant document(s) but topic "
+                              f"{self.topic} has only {self.topic.nonrelevant}")
         if self.kind == "set" and any(r[k] < r[k + 1] for k in range(len(r) - 1)):
-            canon = format_run(sorted(r, reverse=True))
+            canon = self.format(sorted(r, reverse=True))
             raise BadRunError(f"run {shown}: a set-based run must be sorted non-increasing (write {canon})")
         if self.topic is not None:
             for j, nj in enumerate(self.topic.counts, start=1):
@@ -457,14 +540,14 @@ class Space:
         """
         r = self._check_run(run)
         if self._free_rank:
-            B = self.grades + 1
+            B = self.symbols
             acc = 0
             for g in r:
                 acc = acc * B + g
             return acc
         i = self._auto.rank_one(r, self.depth)
         if i is None:  # pragma: no cover - _check_run already rejects these
-            raise BadRunError(f"run {format_run(r)}: not in the {self.kind} space")
+            raise BadRunError(f"run {self.format(r)}: not in the {self.kind} space")
         return i
 
     def _rows_array(self, runs) -> np.ndarray:
@@ -479,7 +562,7 @@ class Space:
 
     def _rank_rows(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(index, in-space mask) of integer rows; index is meaningless where the mask is False."""
-        c = self.grades
+        c = self.symbols - 1
         if rows.size == 0:
             inrange = np.ones(rows.shape[0], dtype=bool)
         elif rows.dtype.kind == "u" or rows.dtype.kind == "b":
@@ -491,7 +574,7 @@ class Space:
         else:
             clipped = np.where((rows >= 0) & (rows <= c), rows, 0)
         if self._free_rank:
-            B = c + 1
+            B = self.symbols
             if self.size <= _INT64_MAX:
                 idx = np.zeros(rows.shape[0], dtype=np.int64)
                 for k in range(self.depth):
@@ -652,7 +735,7 @@ class Space:
             return np.zeros((0, self.depth), dtype=np.uint8)
         if self._free_rank and idx.dtype == np.int64:
             # digits of arbitrary indices
-            B = self.grades + 1
+            B = self.symbols
             out = np.empty((k, self.depth), dtype=np.uint8)
             x = idx.copy()
             for p in range(self.depth - 1, -1, -1):
