@@ -23,7 +23,7 @@ from workbench.errors import (BadDepthError, BadGainsError, BadRunError, BadTopi
                               UnknownMeasureError, UnknownOrderError, WorkbenchError)
 
 __all__ = ["as_int", "as_depth", "as_depths", "as_grades", "as_gains", "as_topic", "as_setting", "as_measure",
-           "as_order", "as_question", "as_space", "as_runs", "as_bounded", "as_gains_for", "as_range", "as_orders", "as_workers",
+           "as_order", "as_question", "as_space", "as_unjudged", "as_runs", "as_bounded", "as_gains_for", "as_range", "as_orders", "as_workers",
            "as_scheduler", "as_connect_timeout", "as_measure_names", "option", "in_shell", "shell_spelling"]
 
 #: Whether messages name the options as the command line spells them (``--max-depth N``) or as Python does
@@ -218,9 +218,44 @@ def as_order(value):
     return get_order(value)
 
 
-def as_space(order, depth: int, grades: int, topic):
-    """The runs ``order`` compares: rank-based or set-based runs of ``depth`` over ``grades`` (and ``topic``)."""
+def as_space(order, depth: int, grades: int, topic, unjudged: int = 0):
+    """The runs ``order`` compares: rank-based or set-based runs of ``depth`` over ``grades`` (and ``topic``).
+
+    With ``unjudged > 0`` the runs may hold that many unjudged positions
+    (``?``); an order defined on fully judged runs refuses them, naming the
+    orders that take them.
+    """
+    if unjudged:
+        return order.space(depth, grades, topic, unjudged=unjudged)
     return order.space(depth, grades, topic)
+
+
+def as_unjudged(value, depth: int | None = None) -> int:
+    """The most unjudged positions (``?``) a run may hold: an integer ``0 <= U <= depth``.
+
+    >>> as_unjudged("2", 4), as_unjudged(None)
+    (2, 0)
+    >>> as_unjudged(5, 4)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: unjudged=5: larger than the depth 4 (a run has 4 positions)
+    >>> with shell_spelling():
+    ...     as_unjudged(-1)
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: --unjudged -1: must be an integer >= 0 (the most unjudged positions a run holds)
+    """
+    from workbench.errors import BadParameterError
+
+    if value is None:
+        return 0
+    u = as_int(value, "unjudged", BadParameterError)
+    if u < 0:
+        raise BadParameterError(f"{option('unjudged', u)}: must be an integer >= 0 (the most unjudged positions a run "
+                                f"holds)")
+    if depth is not None and u > depth:
+        raise BadParameterError(f"{option('unjudged', u)}: larger than the depth {depth} (a run has {depth} positions)")
+    return u
 
 
 def as_runs(value, grades: int, what: str) -> list:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from workbench.api.convert import (as_connect_timeout, as_depth, as_depths, as_measure, as_order, as_question,
-                                   as_scheduler, as_setting, as_workers, in_shell, option)
+                                   as_scheduler, as_setting, as_space, as_unjudged, as_workers, in_shell, option)
 from workbench.api.progress import reporter
 from workbench.errors import BadParameterError, WorkbenchError
 
@@ -37,12 +37,13 @@ RANKED_VALUES = 256
 
 
 def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=None, ranked_values=RANKED_VALUES,
-             workers=None, scheduler=None, connect_timeout=10.0, progress=None):
+             workers=None, scheduler=None, connect_timeout=10.0, progress=None, unjudged=0):
     """On which scale is ``measure`` relative to ``order``: a verdict with a witness (``workbench classify``).
 
     Parameters as :func:`workbench.classify`, and ``ranked_values`` (list
     the attained values when at most this many; 0 lists all); ``workers``
-    None is the machine's cores.
+    None is the machine's cores; ``unjudged`` the most unjudged positions
+    (``?``) a run holds.
 
     Returns
     -------
@@ -60,7 +61,7 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     scheduler = as_scheduler(scheduler)
     connect_timeout = as_connect_timeout(connect_timeout)
     m, o, n, c, g, t = as_question(measure, order, depth, grades, gains, topic)
-    space = o.space(n, c, t)
+    space = as_space(o, n, c, t, as_unjudged(unjudged, n))
     bar = reporter(progress)
     bar.label(f"{m} on {o.name}")
     bar.total(space.size)
@@ -77,10 +78,13 @@ def _count(value, name: str, hint: str) -> int:
     return n
 
 
-def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None, progress=None):
+def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None, progress=None,
+               unjudged=0):
     """Exact regions of a parameter by verdict (``workbench thresholds``): a table, or a series for a range of depths.
 
-    Parameters and result as :func:`workbench.thresholds`.
+    Parameters and result as :func:`workbench.thresholds`; ``unjudged`` the
+    most unjudged positions (``?``) a run holds (at depth ``d``, up to
+    ``min(unjudged, d)``).
 
     Examples
     --------
@@ -91,6 +95,7 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
 
     m, o = as_measure(measure), as_order(order)
     depths, ranged = as_depths(depth)
+    u = as_unjudged(unjudged, max(depths))
     c, g, t = as_setting(grades, gains, topic)
     if param is not None and not isinstance(param, str):
         raise BadParameterError(f"param {param!r}: give the parameter's name, e.g. 'p'")
@@ -99,16 +104,18 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
     bar = reporter(progress)
     bar.label(f"thresholds of {free_name(m, p)} in {p}")
     bar.total(len(depths))
-    rows = thresholds_over_depths(m, p, o, depths, c, g, t, progress=lambda d: bar.advance(1, f"depth {d} done"))
+    rows = thresholds_over_depths(m, p, o, depths, c, g, t, progress=lambda d: bar.advance(1, f"depth {d} done"),
+                                  unjudged=u)
     return ThresholdSeries(tuple(rows)) if ranged else rows[0]
 
 
 def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=None, gains=None, topic=None,
                    method="enumeration", param_range=None, timeout=60.0, workers=None, scheduler=None,
-                   connect_timeout=10.0, progress=None):
+                   connect_timeout=10.0, progress=None, unjudged=0):
     """Runs ``r < s`` in the order with ``M(r) > M(s)``, or a proof there are none (``workbench counterexample``).
 
-    Parameters and result as :func:`workbench.counterexample`; ``workers`` None is the machine's cores.
+    Parameters and result as :func:`workbench.counterexample`; ``workers`` None is the machine's cores;
+    ``unjudged`` the most unjudged positions (``?``) a run holds (enumeration only).
 
     Examples
     --------
@@ -125,6 +132,7 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
     m, o = as_measure(measure), as_order(order)
     one = as_depth(depth) if depth is not None else None
     top = as_depth(max_depth, "depth" if in_shell() else "max_depth") if max_depth is not None else None
+    u = as_unjudged(unjudged, one if one is not None else top)
     c, g, t = as_setting(grades, gains, topic)
     m.check_topic(t)
     bar = reporter(progress)
@@ -133,7 +141,7 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
     return find_counterexample(m, o, depth=one, max_depth=top, grades=c, gains=g, topic=t, method=method,
                                param_range=param_range, timeout=timeout,
                                progress=lambda d, s: bar.advance(1, f"depth {d}: {s}"), workers=workers,
-                               scheduler=scheduler, connect_timeout=connect_timeout)
+                               scheduler=scheduler, connect_timeout=connect_timeout, unjudged=u)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    DepthOpt, GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, stdout,
+    DepthOpt, GainsOpt, GradesOpt, JsonOpt, TopicOpt, UnjudgedOpt, emit_json, progress_bar, stdout,
 )
 
 
@@ -29,6 +29,7 @@ def classify(
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,
     topic: Optional[str] = TopicOpt,
+    unjudged: int = UnjudgedOpt,
     ranked_values: int = typer.Option(256, "--ranked-values", help="List the attained values (interval transformation) when at most this many; 0 lists all."),
     as_json: bool = JsonOpt,
     workers: Optional[int] = typer.Option(None, "--workers", help="Worker processes (default: the machine's cores; 1 works in this process)."),
@@ -42,7 +43,7 @@ def classify(
     with progress_bar(label="classify", force=show_progress, lazy=True) as bar:
         result = run_classify(measure, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
                               ranked_values=ranked_values, workers=workers, scheduler=scheduler,
-                              connect_timeout=connect_timeout, progress=bar)
+                              connect_timeout=connect_timeout, progress=bar, unjudged=unjudged)
     if as_json:
         emit_json(result.to_json())
         return
@@ -50,13 +51,14 @@ def classify(
 
 
 def print_classification(result) -> None:
-    from workbench.api.show import affine_text, increments_text, run_text as format_run
+    from workbench.api.show import affine_text, increments_text
     from workbench.core.readable import joined
 
     stdout.print(
         f"[bold]{result.measure}[/bold] on {result.kind}-based runs, depth {result.depth}, "
         f"{result.grades} relevant grade(s), gains {result.gains}"
         + (f", topic {result.topic}" if result.topic else "")
+        + (f", at most {result.unjudged} unjudged" if result.unjudged else "")
         + f", order [bold]{result.order}[/bold] ({result.runs} runs, {result.covers} covers)"
     )
     stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic_text}")
@@ -77,8 +79,8 @@ def print_classification(result) -> None:
         w = result.witness
         rel = "tied with" if result.verdict == "weak" else "scores above"
         stdout.print(
-            f"  witness: {format_run(w.lower)} <= {format_run(w.upper)} in the order, but "
-            f"{format_run(w.lower)} {rel} it: {joined([w.lower_value, w.upper_value], ' vs ')}"
+            f"  witness: {w.run_text(w.lower)} <= {w.run_text(w.upper)} in the order, but "
+            f"{w.run_text(w.lower)} {rel} it: {joined([w.lower_value, w.upper_value], ' vs ')}"
         )
     if result.gap_witness:
         stdout.print(f"  unequal increments: {increments_text(result.gap_witness)}")

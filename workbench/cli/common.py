@@ -66,6 +66,8 @@ DepthOpt = typer.Option(4, "--depth", help="Run depth N (>= 1).")
 GradesOpt = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains/--topic).")
 GainsOpt = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 or 0,1/2,1 (default g(i) = i).")
 TopicOpt = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 3 or 2,1.")
+UnjudgedOpt = typer.Option(
+    0, "--unjudged", help="Runs may hold up to U unjudged positions, written ? (0: fully judged runs; at most the depth).")
 #: ``--json``, a flag (no value; ``metavar=""`` keeps typer from showing ``<bool>`` in the help as if it took one).
 JsonOpt = typer.Option(False, "--json", help="Print exactly one JSON object on stdout.", metavar="")
 TableFormatOpt = typer.Option(

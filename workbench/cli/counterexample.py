@@ -15,7 +15,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, stdout,
+    GainsOpt, GradesOpt, JsonOpt, TopicOpt, UnjudgedOpt, emit_json, progress_bar, stdout,
 )
 
 
@@ -32,6 +32,7 @@ def counterexample(
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,
     topic: Optional[str] = TopicOpt,
+    unjudged: int = UnjudgedOpt,
     method: str = typer.Option("enumeration", "--method", help="enumeration (exhaustive; any measure) or smt (z3; no logarithms)."),
     param_range: Optional[str] = typer.Option(None, "--param-range", help="Free parameter in a closed range, e.g. p=0.4..0.6: smt, or enumeration by exact threshold tables."),
     timeout: float = typer.Option(60.0, "--timeout", help="Time budget of the whole search in seconds."),
@@ -51,24 +52,24 @@ def counterexample(
     does not mean none.  Exit status 2 on bad input.
     """
     from workbench.api.scale import counterexample as search
-    from workbench.api.show import exact_text as exact_str, run_text as format_run
+    from workbench.api.show import exact_text as exact_str
 
     with progress_bar(label="counterexample", lazy=True) as bar:
         cx = search(measure, order=order, depth=depth, max_depth=max_depth, grades=grades, gains=gains, topic=topic,
                     method=method, param_range=param_range, timeout=timeout, workers=workers, scheduler=scheduler,
-                    connect_timeout=connect_timeout, progress=bar)
+                    connect_timeout=connect_timeout, progress=bar, unjudged=unjudged)
     if as_json:
         emit_json(cx.to_json())
         return
     where = f"{cx.measure} on {cx.order} order, {cx.grades} relevant grade(s), gains {cx.gains}" + (
-        f", topic {cx.topic}" if cx.topic else "")
+        f", topic {cx.topic}" if cx.topic else "") + (f", at most {cx.unjudged} unjudged" if cx.unjudged else "")
     searched = f"depth {cx.depths[0]}" if len(cx.depths) == 1 else (
         f"depths {cx.depths[0]}..{cx.depths[-1]}" if cx.depths else "no depth")
     if cx.status == "found":
         at = "" if cx.param is None else f" at {', '.join(f'{k}={v}' for k, v in cx.param.items())}"
         stdout.print(f"[bold]found[/bold] ({cx.method}, depth {cx.depth}, {cx.seconds:.3g} s): {where}")
         stdout.print(
-            f"  {format_run(cx.lower)} < {format_run(cx.upper)} in the order, but{at} "
+            f"  {cx.setting.format(cx.lower)} < {cx.setting.format(cx.upper)} in the order, but{at} "
             f"M = {exact_str(cx.lower_value)} > {exact_str(cx.upper_value)}"
         )
         if cx.depth is not None and len(cx.depths) > 1:

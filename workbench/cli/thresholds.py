@@ -14,7 +14,7 @@ from typing import Optional
 import typer
 
 from workbench.cli.common import (
-    GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, stdout,
+    GainsOpt, GradesOpt, JsonOpt, TopicOpt, UnjudgedOpt, emit_json, progress_bar, stdout,
 )
 
 
@@ -31,6 +31,7 @@ def thresholds(
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,
     topic: Optional[str] = TopicOpt,
+    unjudged: int = UnjudgedOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Exact thresholds in a parameter: the verdict of every region of its domain, with witnesses."""
@@ -38,12 +39,12 @@ def thresholds(
     from rich.table import Table
 
     from workbench.api.scale import thresholds as run_thresholds
-    from workbench.api.show import endpoint_text as endpoint_label, run_text as format_run
+    from workbench.api.show import endpoint_text as endpoint_label
     from workbench.core.readable import joined, show_values
 
     with progress_bar(label="thresholds", lazy=True) as bar:
         result = run_thresholds(measure, param, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
-                                progress=bar)
+                                progress=bar, unjudged=unjudged)
     if as_json:
         emit_json(result.to_json())
         return
@@ -59,17 +60,18 @@ def thresholds(
         if region.gap_witness is not None:
             w0, w1 = region.gap_witness
             g0, g1, *where = show_values([w0.upper_value - w0.lower_value, w1.upper_value - w1.lower_value])
-            return (f"at {at}: {format_run(w0.lower)}->{format_run(w0.upper)} gains {g0}, "
-                    f"{format_run(w1.lower)}->{format_run(w1.upper)} gains {g1}"
+            return (f"at {at}: {w0.run_text(w0.lower)}->{w0.run_text(w0.upper)} gains {g0}, "
+                    f"{w1.run_text(w1.lower)}->{w1.run_text(w1.upper)} gains {g1}"
                     + "".join(f", where {x}" for x in where))
         rel = "tied with" if region.verdict == "weak" else "above"
-        return (f"at {at}: {format_run(w.lower)} <= {format_run(w.upper)} but scores {rel} it: "
+        return (f"at {at}: {w.run_text(w.lower)} <= {w.run_text(w.upper)} but scores {rel} it: "
                 f"{joined([w.lower_value, w.upper_value], ' vs ')}")
 
     head = rows[0]
     stdout.print(
         f"[bold]{escape(head.measure)}[/bold] in {p} {head.domain}, order [bold]{head.order}[/bold], {head.kind}-based runs, "
         f"{head.grades} relevant grade(s), gains {head.gains}" + (f", topic {head.topic}" if head.topic else "")
+        + (f", at most {unjudged} unjudged" if unjudged else "")
     )
     if not ranged:
         table = Table("region", "verdict", "checked at", "witness",

@@ -402,24 +402,42 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
 def max_enumerable_depth(space) -> int:
     """The largest depth whose space (same kind, grades, topic) fits the limit."""
     depth = 1
-    while type(space)(space.kind, depth + 1, space.grades, space.topic).size <= ENUMERATION_LIMIT:
+    u = getattr(space, "unjudged", 0)
+    while type(space)(space.kind, depth + 1, space.grades, space.topic, min(u, depth + 1)).size <= ENUMERATION_LIMIT:
         depth += 1
     return depth
 
 
 @dataclass(frozen=True)
 class Witness:
-    """Two runs ``lower <= upper`` in the order and their exact values."""
+    """Two runs ``lower <= upper`` in the order and their exact values.
+
+    ``grades`` is given when the runs may hold unjudged positions (the code
+    ``grades + 1``): the text writes them ``?`` and the JSON lists ``"?"``.
+
+    >>> Witness((0, 2, 1), (1, 0, 2), Fraction(1, 3), Fraction(1, 4), grades=1).describe()
+    '0?1 <= 10? in the order, but 0?1 scores above it: 1/3 vs 1/4'
+    """
 
     lower: Run
     upper: Run
     lower_value: object
     upper_value: object
+    grades: int | None = field(default=None, compare=False, repr=False)
+
+    def run_text(self, run) -> str:
+        """One of the runs as text: digits, ``?`` for an unjudged position."""
+        return format_run(run, self.grades)
+
+    def run_json(self, run) -> list:
+        """One of the runs as JSON: a list of grades, ``"?"`` for an unjudged position."""
+        mark = None if self.grades is None else self.grades + 1
+        return ["?" if int(g) == mark else int(g) for g in run]
 
     def to_json(self) -> dict:
         return {
-            "lower": list(self.lower),
-            "upper": list(self.upper),
+            "lower": self.run_json(self.lower),
+            "upper": self.run_json(self.upper),
             "lower_value": exact_str(self.lower_value),
             "upper_value": exact_str(self.upper_value),
             "lower_value_float": to_float(self.lower_value),
@@ -436,7 +454,7 @@ class Witness:
         ----------
         docs/theory/scales.md (a violation comes with a witness pair and both exact values).
         """
-        lo, up = format_run(self.lower), format_run(self.upper)
+        lo, up = self.run_text(self.lower), self.run_text(self.upper)
         return f"{lo} <= {up} in the order, but {lo} {relation} it: " + joined(
             [self.lower_value, self.upper_value], " vs ")
 
@@ -484,7 +502,7 @@ def increments_text(witnesses) -> str:
     """
     witnesses = list(witnesses)
     items = show_values([w.upper_value - w.lower_value for w in witnesses])
-    steps = [f"{format_run(w.lower)}->{format_run(w.upper)} gains {g}" for w, g in zip(witnesses, items)]
+    steps = [f"{w.run_text(w.lower)}->{w.run_text(w.upper)} gains {g}" for w, g in zip(witnesses, items)]
     wheres = items[len(witnesses):]
     return ", ".join(steps) + (f", where {', '.join(wheres)}" if wheres else "")
 
@@ -501,7 +519,7 @@ def affine_text(measure: str, a, b) -> str:
 
 def _html_witness(w: Witness, relation: str) -> tuple:
     """Two rows of a verdict's HTML table: the pair in the order, and its exact values."""
-    lo, up = format_run(w.lower), format_run(w.upper)
+    lo, up = w.run_text(w.lower), w.run_text(w.upper)
     pair = Markup(f"{code(lo)} \u2264 {code(up)} in the order, but {code(lo)} {cell(relation)} it")
 
     items = show_values([w.lower_value, w.upper_value])
@@ -582,8 +600,8 @@ class Classification(SettingFields):
         row = {"measure": self.measure, "order": self.order, "space": self.kind, "depth": self.depth,
                "grades": self.grades, "gains": str(self.gains), "topic": None if self.topic is None else str(self.topic),
                "verdict": self.verdict, "intrinsic": self.intrinsic_text,
-               "witness_lower": None if w is None else format_run(w.lower),
-               "witness_upper": None if w is None else format_run(w.upper),
+               "witness_lower": None if w is None else w.run_text(w.lower),
+               "witness_upper": None if w is None else w.run_text(w.upper),
                "witness_lower_value": None if w is None else w.lower_value,
                "witness_upper_value": None if w is None else w.upper_value,
                "alpha": None if self.affine is None else self.affine[0],
@@ -601,6 +619,7 @@ class Classification(SettingFields):
             "grades": self.grades,
             "gains": [str(g) for g in self.gains.values],
             "topic": None if self.topic is None else list(self.topic.counts),
+            **self.setting.unjudged_json(),
             "verdict": self.verdict,
             **({"reason": self.reason} if self.verdict == "unknown" else {}),
             "witness": None if self.witness is None else self.witness.to_json(),
@@ -718,13 +737,19 @@ class Classification(SettingFields):
         return html_fields(fields, caption=f"Classification of {self.measure}", kind="classification")
 
 
-def _witness(runs: np.ndarray, values: ValueBlock, lo: int, hi: int) -> Witness:
+def _witness(runs: np.ndarray, values: ValueBlock, lo: int, hi: int, grades: int | None = None) -> Witness:
     return Witness(
         tuple(int(x) for x in runs[lo]),
         tuple(int(x) for x in runs[hi]),
         values.value(lo),
         values.value(hi),
+        grades,
     )
+
+
+def _marked(space) -> int | None:
+    """The grades a witness names to write unjudged positions as ``?``: the space's, when it holds them."""
+    return space.grades if getattr(space, "unjudged", 0) else None
 
 
 def verdict_from_signs(total: bool, signs: np.ndarray, tie_signs: np.ndarray) -> tuple[str, int | None, str]:
@@ -975,7 +1000,7 @@ def _classify(measure, order, space, gains, progress, ranked_limit, workers, sch
         runs = space.rows_at(np.array(idx, dtype=np.int64))
         values = measure.evaluate(runs, gains, space.topic)
         at = {i: k for k, i in enumerate(idx)}
-        return [_witness(runs, values, at[a], at[b]) for a, b in pairs]
+        return [_witness(runs, values, at[a], at[b], _marked(space)) for a, b in pairs]
 
     total = order.kind == "total"
     witness, gap_witness, affine = None, None, None
@@ -1131,7 +1156,7 @@ def classify_materialised(
         a, b = int(lo[first]), int(hi[first])
         if where == "ties" and tie_signs[first] < 0:
             a, b = b, a  # report the tied pair with the higher value as "lower"
-        witness = _witness(runs, values, a, b)
+        witness = _witness(runs, values, a, b, _marked(space))
 
     gap_witness = None
     affine = None
@@ -1143,8 +1168,8 @@ def classify_materialised(
         if len(unequal):
             k = int(unequal[0])
             gap_witness = (
-                _witness(runs, values, int(cov.lower[0]), int(cov.upper[0])),
-                _witness(runs, values, int(cov.lower[k]), int(cov.upper[k])),
+                _witness(runs, values, int(cov.lower[0]), int(cov.upper[0]), _marked(space)),
+                _witness(runs, values, int(cov.lower[k]), int(cov.upper[k]), _marked(space)),
             )
         else:
             verdict = "interval"
@@ -1162,11 +1187,11 @@ def classify_materialised(
     intrinsic_witness = None
     if intrinsic.collision is not None:
         i, j = intrinsic.collision
-        intrinsic_witness = {"equal_values": _witness(runs, values, i, j).to_json()}
+        intrinsic_witness = {"equal_values": _witness(runs, values, i, j, _marked(space)).to_json()}
     elif intrinsic.unequal_gaps is not None:
         i, j, k = intrinsic.unequal_gaps
         intrinsic_witness = {
-            "unequal_gaps": [_witness(runs, values, i, j).to_json(), _witness(runs, values, j, k).to_json()]
+            "unequal_gaps": [_witness(runs, values, i, j, _marked(space)).to_json(), _witness(runs, values, j, k, _marked(space)).to_json()]
         }
 
     return Classification(

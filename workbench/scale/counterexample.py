@@ -63,7 +63,7 @@ import sympy
 
 from workbench.errors import BadParameterError, NotExpressibleError, TooLargeError, WorkbenchError
 from workbench.core.exact import check_number_text, exact_str, json_float as to_float
-from workbench.space.runs import Gains, Run, Topic, check_depth, format_run
+from workbench.space.runs import Gains, Run, Topic, check_depth
 from workbench.space.setting import Setting, SettingFields
 from workbench.scale.smt import SMT_MAX_DEPTH, decide_depth, rational_candidates
 from workbench.core.algebraic import compare_reals, from_crootof, rational_between
@@ -237,8 +237,9 @@ class Counterexample(SettingFields):
             "grades": self.grades,
             "gains": [str(g) for g in self.gains.values],
             "topic": None if self.topic is None else list(self.topic.counts),
-            "lower": None if self.lower is None else list(self.lower),
-            "upper": None if self.upper is None else list(self.upper),
+            **self.setting.unjudged_json(),
+            "lower": None if self.lower is None else self.setting.run_json(self.lower),
+            "upper": None if self.upper is None else self.setting.run_json(self.upper),
             "lower_value": val(self.lower_value),
             "upper_value": val(self.upper_value),
             "lower_value_float": flt(self.lower_value),
@@ -270,13 +271,14 @@ class Counterexample(SettingFields):
         docs/theory/scales.md (witnesses).
         """
         rows = [] if self.lower is None else [
-            {"role": role, "run": format_run(run), "value": value, "value_float": to_float(value)}
+            {"role": role, "run": self.setting.format(run), "value": value, "value_float": to_float(value)}
             for role, run, value in (("lower", self.lower, self.lower_value), ("upper", self.upper, self.upper_value))]
         return frame(rows, ["role", "run", "value", "value_float"], index="role")
 
     def _where(self) -> str:
         return (f"{self.measure} on the {self.order} order, {grades_text(self.grades)}, gains {self.gains}"
-                + (f", topic {self.topic}" if self.topic else ""))
+                + (f", topic {self.topic}" if self.topic else "")
+                + (f", at most {self.setting.unjudged} unjudged" if self.setting.unjudged else ""))
 
     def _searched(self) -> str:
         if len(self.depths) == 1:
@@ -306,7 +308,7 @@ class Counterexample(SettingFields):
         """
         if self.status == "found":
             lines = [f"Counterexample found ({self.method}, depth {self.depth}): {self._where()}",
-                     f"  {format_run(self.lower)} < {format_run(self.upper)} in the order, but{self._at()} "
+                     f"  {self.setting.format(self.lower)} < {self.setting.format(self.upper)} in the order, but{self._at()} "
                      f"M = {show_value(self.lower_value)} > {show_value(self.upper_value)}"]
             if self.depth is not None and len(self.depths) > 1:
                 lines.append(f"  no violation at smaller depths ({self.proof})")
@@ -335,7 +337,7 @@ class Counterexample(SettingFields):
         fields = [("status", bold(self.status)), ("measure", code(self.measure)), ("setting", self._where()),
                   ("method", self.method), ("searched", self.searched)]
         if self.status == "found":
-            lo, up = format_run(self.lower), format_run(self.upper)
+            lo, up = self.setting.format(self.lower), self.setting.format(self.upper)
             fields += [("depth", str(self.depth)),
                        ("pair", Markup(f"{code(lo)} &lt; {code(up)} in the order")),
                        ("values", Markup(f"M({cell(lo)}) = {code(show_value(self.lower_value))} &gt; "
@@ -464,6 +466,7 @@ def find_counterexample(
     workers: int = 1,
     scheduler: str | None = None,
     connect_timeout: float | None = None,
+    unjudged: int = 0,
 ) -> Counterexample:
     """Find ``r < s`` in ``order`` with ``M(r) > M(s)``, or prove there is none.
 
@@ -502,6 +505,10 @@ def find_counterexample(
         method (``smt`` runs in this process), and again at each depth.
     connect_timeout : float, optional
         Seconds to reach the scheduler and hear it answer (default 10).
+    unjudged : int, default 0
+        Runs may hold up to this many unjudged positions (``?``; at depth
+        ``d``, up to ``min(unjudged, d)``), searched by enumeration only
+        (no ``smt``, no ``param_range``); the order must take such runs.
 
     Returns
     -------
@@ -527,6 +534,10 @@ def find_counterexample(
     ('found', ('p', Fraction(1, 2), Fraction(1, 1)))
     >>> find_counterexample("AP", "dominance", max_depth=4, topic=Topic((2,))).searched
     'depths 1..4, exhaustively; none found there'
+    >>> find_counterexample("RBP(p=0.8)", "rank", depth=3, unjudged=1, method="smt")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: counterexample with unjudged positions (unjudged=1): searched by enumeration only, without a parameter range
 
     References
     ----------
@@ -539,18 +550,19 @@ def find_counterexample(
     if param_range is not None:
         prange = _check_param_range(m, param_range)
     step = progress or (lambda d, s: None)
+    u = _check_unjudged(unjudged, depths, method, prange)
     base = dict(measure=_display_name(m, prange), order=o.name, kind=o.space_kind, method=method, grades=c, gains=g,
-                topic=topic, param_range=prange)
+                topic=topic, param_range=prange, unjudged=u)
 
     workers, scheduler = check_workers(workers), check_scheduler(scheduler)
     connect_timeout = check_connect_timeout(DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout)
-    _check_size(m, o, depths[-1], g, topic, method, workers)
+    _check_size(m, o, depths[-1], g, topic, method, workers, u)
     if scheduler not in (None, "local"):
         probe_scheduler(scheduler, connect_timeout)
     if method == "enumeration" and prange is not None:
         return _enumerate_over_range(m, o, depths, g, topic, prange, timeout, start, step, base)
     if method == "enumeration":
-        return _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers, scheduler, connect_timeout)
+        return _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers, scheduler, connect_timeout, u)
     if not m.z3_ok:
         raise NotExpressibleError(
             f"measure {m} has a logarithmic discount, which z3 cannot express: use --method enumeration"
@@ -559,12 +571,33 @@ def find_counterexample(
 
 
 def _answer(status: str, depth: int, measure: str, order: str, kind: str, grades: int, gains: Gains, topic: Topic | None,
-            **fields) -> Counterexample:
+            unjudged: int = 0, **fields) -> Counterexample:
     """The :class:`Counterexample` with ``status`` about ``depth`` (the setting's parts as keywords, as in ``base``)."""
-    return Counterexample(status, Setting(measure, order, kind, depth, grades, gains, topic), **fields)
+    return Counterexample(status, Setting(measure, order, kind, depth, grades, gains, topic, min(unjudged, depth)),
+                          **fields)
 
 
-def _check_size(m, o, top: int, g, topic, method: str, workers: int = 1) -> None:
+def _check_unjudged(unjudged, depths, method: str, prange) -> int:
+    """The most unjudged positions of the runs searched: an integer ``0 <= U <= depth``, enumeration only."""
+    if isinstance(unjudged, bool) or not isinstance(unjudged, (int, np.integer)) or unjudged < 0:
+        raise BadParameterError(f"unjudged {unjudged!r}: must be an integer >= 0 (the most unjudged positions a run "
+                                "holds)")
+    u = int(unjudged)
+    if u > depths[-1]:
+        raise BadParameterError(f"unjudged {u}: larger than the depth {depths[-1]} (a run has {depths[-1]} positions)")
+    if u and (method != "enumeration" or prange is not None):
+        raise BadParameterError(f"counterexample with unjudged positions (unjudged={u}): searched by enumeration "
+                                "only, without a parameter range")
+    return u
+
+
+def _space(o, depth: int, grades: int, topic, unjudged: int = 0):
+    """The runs ``o`` compares at ``depth``, with up to ``min(unjudged, depth)`` unjudged positions."""
+    u = min(unjudged, depth)
+    return o.space(depth, grades, topic, unjudged=u) if u else o.space(depth, grades, topic)
+
+
+def _check_size(m, o, top: int, g, topic, method: str, workers: int = 1, unjudged: int = 0) -> None:
     """Refuse (:class:`~workbench.errors.TooLargeError`) a search that would not fit, before it starts.
 
     Enumeration classifies every depth up to ``top`` in blocks on ``workers``
@@ -574,7 +607,7 @@ def _check_size(m, o, top: int, g, topic, method: str, workers: int = 1) -> None
     :data:`workbench.scale.smt.SMT_MAX_DEPTH`.
     """
     if method == "enumeration":
-        check_classify(m, o, o.space(top, g.grades, topic), g, command="counterexample",
+        check_classify(m, o, _space(o, top, g.grades, topic, unjudged), g, command="counterexample",
                        hint=", or use --method smt", workers=workers)
     elif top > SMT_MAX_DEPTH:
         raise TooLargeError(
@@ -604,9 +637,9 @@ def _in_space(run, c, topic, sorted_runs) -> bool:
 
 
 def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, scheduler=None,
-               connect_timeout=None) -> Counterexample:
+               connect_timeout=None, unjudged=0) -> Counterexample:
     c = g.grades
-    _check_size(m, o, depths[-1], g, topic, "enumeration")
+    _check_size(m, o, depths[-1], g, topic, "enumeration", unjudged=unjudged)
     done: list[int] = []
     for d in depths:
         if time.perf_counter() - start > timeout:
@@ -616,7 +649,7 @@ def _enumerate(m, o, depths, g, topic, timeout, start, step, base, workers=1, sc
                 + (f" (depths {done[0]}..{done[-1]} searched exhaustively: none found there)" if done else ""),
                 **base,
             )
-        result = classify(m, o, o.space(d, c, topic), g, workers=workers, scheduler=scheduler, intrinsic=False,
+        result = classify(m, o, _space(o, d, c, topic, unjudged), g, workers=workers, scheduler=scheduler, intrinsic=False,
                           connect_timeout=connect_timeout)
         done.append(d)
         if result.verdict == "violated":

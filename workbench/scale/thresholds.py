@@ -78,7 +78,7 @@ docs/theory/scales.md and docs/reference/cli.md.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cmp_to_key
 from typing import Callable, Iterable
@@ -261,7 +261,7 @@ class Region(ParamInterval):
             return f"at {at}: {increments_text([w0, w1])}"
 
         rel = "tied with" if self.verdict == "weak" else "above"
-        return (f"at {at}: {format_run(w.lower)} <= {format_run(w.upper)} but scores {rel} it: "
+        return (f"at {at}: {w.run_text(w.lower)} <= {w.run_text(w.upper)} but scores {rel} it: "
                 + joined([w.lower_value, w.upper_value], " vs "))
 
 
@@ -314,6 +314,7 @@ class ThresholdTable(SettingFields):
             "order": self.order, "space": self.kind, "depth": self.depth, "grades": self.grades,
             "gains": [str(g) for g in self.gains.values],
             "topic": None if self.topic is None else list(self.topic.counts),
+            **self.setting.unjudged_json(),
             "runs": self.runs, "covers": self.covers, "distinct_differences": self.groups,
             "degree_bound": self.degree,
             "critical_points": [_printed(c)[0] if isinstance(c, sympy.CRootOf) else sympy.sstr(c)
@@ -1644,9 +1645,15 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
 def _table(measure, param, order, space, gains, ps, an, crit, judge, witness_of, degree, critical) -> ThresholdTable:
     """The regions of :func:`partition_domain` with their witnesses (computed only for the pieces kept), as a table."""
 
+    mark = space.grades if getattr(space, "unjudged", 0) else None
+
+    def marked(w):  # unjudged positions written ?
+        return w if w is None or mark is None else replace(w, grades=mark)
+
     def witnesses(piece):
         wit, gap = piece.detail
-        return witness_of(wit, piece.at), None if gap is None else tuple(witness_of(w, piece.at) for w in gap)
+        return (marked(witness_of(wit, piece.at)),
+                None if gap is None else tuple(marked(witness_of(w, piece.at)) for w in gap))
 
     regions = tuple(
         Region(**piece.bounds(), verdict=piece.verdict, at=piece.at_exact(), witness=wit, gap_witness=gap,
@@ -1684,8 +1691,12 @@ def _certified_thresholds(measure, param, order, space, gains, ps, step) -> Thre
 
 def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], grades: int = 1,
                            gains: Gains | None = None, topic: Topic | None = None,
-                           progress: Callable[[int], None] | None = None) -> list[ThresholdTable]:
+                           progress: Callable[[int], None] | None = None,
+                           unjudged: int = 0) -> list[ThresholdTable]:
     """:func:`thresholds` at each depth of ``depths`` (one table per depth).
+
+    With ``unjudged > 0`` the runs at depth ``d`` may hold up to
+    ``min(unjudged, d)`` unjudged positions (``?``); the order must take them.
 
     ``progress`` is called with each depth once it is computed.
 
@@ -1713,7 +1724,9 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
                          free_name(measure, param), param=param)
     out = []
     for depth in depths:
-        out.append(thresholds(measure, param, order, order.space(depth, grades, topic), gains))
+        u = min(unjudged, depth)
+        space = order.space(depth, grades, topic, unjudged=u) if u else order.space(depth, grades, topic)
+        out.append(thresholds(measure, param, order, space, gains))
         if progress is not None:
             progress(depth)
     return out

@@ -1,4 +1,4 @@
-"""The setting a result is about: a measure, an order's runs, depth, grades, gains and topic.
+"""The setting a result is about: a measure, an order's runs, depth, grades, gains, topic and unjudged positions.
 
 Every result of the scale analyses -- :class:`~workbench.scale.classify.Classification`,
 :class:`~workbench.scale.thresholds.ThresholdTable`,
@@ -12,6 +12,12 @@ frozen :class:`Setting` instead of declaring the seven fields again.
 
 The setting holds names and values, not the measure or order objects: it
 compares, hashes and pickles as plain data.
+
+A setting whose runs may hold unjudged positions (``unjudged > 0``, the
+runs of ``Space(..., unjudged=U)``) writes them as ``?`` (:meth:`Setting.format`,
+:meth:`Setting.run_json`), says "at most U unjudged" in its description,
+and its results' JSON objects carry ``"unjudged": U`` (the key is absent
+when runs are fully judged, so those objects stay as they were).
 """
 from __future__ import annotations
 
@@ -19,13 +25,13 @@ from dataclasses import dataclass
 
 from workbench.core.display import grades_text
 from workbench.errors import BadParameterError
-from workbench.space.runs import Gains, Topic
+from workbench.space.runs import Gains, Topic, format_run, unjudged_code
 from workbench.space.spaces import Space
 
 __all__ = ["Setting", "SettingFields"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Setting:
     """Which measure, on which runs: the seven fields every scale result reports.
 
@@ -45,12 +51,15 @@ class Setting:
         The gain mapping.
     topic : Topic or None
         The documents of each grade the runs may use (``None``: unrestricted).
+    unjudged : int, default 0
+        The most unjudged positions (``?``) a run holds (0: fully judged runs).
 
     Raises
     ------
     BadParameterError
         A kind other than ``rank`` or ``set``, a number of grades that is not
-        the gains', gains or a topic of the wrong type.
+        the gains', gains or a topic of the wrong type, ``unjudged`` not an
+        integer in ``0..depth``.
 
     Examples
     --------
@@ -65,6 +74,9 @@ class Setting:
     Traceback (most recent call last):
     ...
     dataclasses.FrozenInstanceError: cannot assign to field 'depth'
+    >>> u = Setting("Bpref", "rank", "rank", 3, 1, Gains.default(1), Topic.parse("n0=3,2"), unjudged=1)
+    >>> u.describe(), u.format((1, 2, 0)), u.run_json((1, 2, 0))
+    ('rank order, rank-based runs, depth 3, 1 relevant grade, gains 0,1, topic n0=3,2, at most 1 unjudged', '1?0', [1, '?', 0])
     """
 
     measure: str
@@ -74,6 +86,7 @@ class Setting:
     grades: int
     gains: Gains
     topic: Topic | None = None
+    unjudged: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in ("rank", "set"):
@@ -85,6 +98,14 @@ class Setting:
         if self.grades != self.gains.grades:
             raise BadParameterError(f"setting: grades {self.grades!r}, but gains {self.gains} "
                                     f"have {self.gains.grades} relevant grade(s)")
+        u = self.unjudged
+        if isinstance(u, bool) or not isinstance(u, int) or not 0 <= u <= self.depth:
+            raise BadParameterError(f"setting: unjudged {u!r} must be an integer in 0..{self.depth} (the depth)")
+
+    def __repr__(self) -> str:
+        u = f", unjudged={self.unjudged}" if self.unjudged else ""
+        return (f"Setting(measure={self.measure!r}, order={self.order!r}, kind={self.kind!r}, depth={self.depth!r}, "
+                f"grades={self.grades!r}, gains={self.gains!r}, topic={self.topic!r}{u})")
 
     @classmethod
     def of(cls, measure, order, space: Space, gains: Gains, name: str | None = None) -> "Setting":
@@ -97,7 +118,7 @@ class Setting:
         order : Order
             Named by ``order.name``.
         space : Space
-            Gives the kind, depth, grades and topic.
+            Gives the kind, depth, grades, topic and unjudged positions.
         gains : Gains
             The gain mapping (``space.grades`` relevant grades).
         name : str, optional
@@ -110,12 +131,45 @@ class Setting:
         Setting(measure='AP', order='set', kind='set', depth=3, grades=2, gains=Gains(values=(Fraction(0, 1), Fraction(1, 1), Fraction(2, 1))), topic=Topic(counts=(1, 1)))
         """
         return cls(str(measure) if name is None else name, order.name, space.kind, space.depth, space.grades,
-                   gains, space.topic)
+                   gains, space.topic, getattr(space, "unjudged", 0))
 
     @property
     def space(self) -> Space:
-        """The space of runs: ``Space(kind, depth, grades, topic)``."""
-        return Space(self.kind, self.depth, self.grades, self.topic)
+        """The space of runs: ``Space(kind, depth, grades, topic, unjudged)``."""
+        return Space(self.kind, self.depth, self.grades, self.topic, self.unjudged)
+
+    def format(self, run) -> str:
+        """A run as the results print it: digits, ``?`` for an unjudged position when the runs may hold them.
+
+        >>> Setting("RR", "rank", "rank", 3, 1, Gains.default(1), unjudged=2).format((2, 1, 0))
+        '?10'
+        """
+        return format_run(run, self.grades if self.unjudged else None)
+
+    def run_json(self, run) -> list:
+        """A run as the JSON objects write it: a list of grades, ``"?"`` for an unjudged position.
+
+        >>> Setting("RR", "rank", "rank", 2, 1, Gains.default(1)).run_json((1, 0))
+        [1, 0]
+        """
+        mark = unjudged_code(self.grades) if self.unjudged else None
+        return ["?" if int(g) == mark else int(g) for g in run]
+
+    def unjudged_json(self) -> dict:
+        """The keys a JSON object adds for incomplete judgments: ``unjudged`` (when > 0), ``nonrelevant`` (the topic's ``n_0``, when given).
+
+        Both are absent for fully judged runs under a topic without ``n0=``,
+        so those objects keep their published keys.
+
+        >>> Setting("RR", "rank", "rank", 2, 1, Gains.default(1), Topic.parse("n0=4,1"), unjudged=1).unjudged_json()
+        {'unjudged': 1, 'nonrelevant': 4}
+        >>> Setting("RR", "rank", "rank", 2, 1, Gains.default(1)).unjudged_json()
+        {}
+        """
+        out: dict = {"unjudged": self.unjudged} if self.unjudged else {}
+        if self.topic is not None and self.topic.nonrelevant is not None:
+            out["nonrelevant"] = self.topic.nonrelevant
+        return out
 
     def gains_json(self) -> list[str]:
         """The gains as the JSON objects write them: exact texts, ``["0", "1", "3"]``."""
@@ -132,15 +186,16 @@ class Setting:
         'set order, set-based runs, 2 relevant grades, gains 0,1,2, topic 1,1'
         """
         return (f"{self.order} order, {self.kind}-based runs" + (f", depth {self.depth}" if depth else "")
-                + f", {grades_text(self.grades)}, gains {self.gains}" + (f", topic {self.topic}" if self.topic else ""))
+                + f", {grades_text(self.grades)}, gains {self.gains}" + (f", topic {self.topic}" if self.topic else "")
+                + (f", at most {self.unjudged} unjudged" if self.unjudged else ""))
 
 
 class SettingFields:
-    """The seven fields of a result's :class:`Setting` as read-only attributes.
+    """The fields of a result's :class:`Setting` as read-only attributes.
 
     A class that carries ``setting: Setting`` and derives from this one
     answers ``r.measure``, ``r.order``, ``r.kind``, ``r.depth``, ``r.grades``,
-    ``r.gains`` and ``r.topic`` as before.
+    ``r.gains``, ``r.topic`` and ``r.unjudged`` as before.
 
     >>> from dataclasses import dataclass
     >>> @dataclass(frozen=True)
@@ -189,3 +244,8 @@ class SettingFields:
     def topic(self) -> Topic | None:
         """The topic restricting the runs, or ``None``."""
         return self.setting.topic
+
+    @property
+    def unjudged(self) -> int:
+        """The most unjudged positions a run holds (0: fully judged runs)."""
+        return self.setting.unjudged
