@@ -94,7 +94,7 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from workbench.errors import SpaceTooLargeError, UnknownOrderError
+from workbench.errors import OrderSpaceMismatchError, SpaceTooLargeError, UnknownOrderError
 from workbench.order.preference import key_chain, lexirecall_successors, rpp_covers
 from workbench.space.runs import Gains
 from workbench.core.exact import about
@@ -190,6 +190,18 @@ def _binding(space) -> list[int]:
     return [j for j, n in enumerate(counts, start=1) if n < space.depth]
 
 
+def _zeros_bind(space) -> bool:
+    """Whether the topic's judged non-relevant count ``n_0`` bounds the zeros of the space's runs (``n_0 < depth``)."""
+    topic = getattr(space, "topic", None)
+    n0 = getattr(topic, "nonrelevant", None)
+    return n0 is not None and n0 < space.depth
+
+
+def _unconstrained(space) -> bool:
+    """The whole space ``{0..c}^N`` (or all multisets): no topic count binds, so indices follow by arithmetic."""
+    return not _binding(space) and not _zeros_bind(space)
+
+
 def _weights(space) -> np.ndarray:
     base, n = space.grades + 1, space.depth
     return np.array([base ** (n - 1 - i) for i in range(n)], dtype=np.int64)
@@ -224,7 +236,7 @@ Move = tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]]
 def _rule_covers(space, gen: Callable[[np.ndarray, int], Iterator[Move]]) -> Covers:
     """Covers of a rule-based order on a space that is the full space or a down-set of it."""
     size = int(space.size)
-    full = space.topic is None or not _binding(space)
+    full = _unconstrained(space)
     # Rank spaces: a successor's RBTO key is the lower run's key plus the
     # move's increment; its index is the key itself (full space) or the key's
     # position among the space's sorted keys, which also tells membership.
@@ -559,14 +571,14 @@ def _ipso_covers(space, gains) -> Covers:
     if not _uniform(gains):
         return _fallback("ipso", space, gains, f"gains {gains} are not equally spaced: no cover rule")
     binding = _binding(space)
-    if not binding or space.grades == 1:
+    if space.grades == 1 or (not binding and not _zeros_bind(space)):
         return _rule_covers(space, _ipso_uniform_moves)
     return _fallback("ipso", space, gains, f"graded topic {space.topic} is not convex under ipso")
 
 
 def _replacement_covers(space, gains) -> Covers:
     binding = _binding(space)
-    if not binding and space.size < _INT64_SAFE // 4:
+    if _unconstrained(space) and space.size < _INT64_SAFE // 4:
         return _replacement_full(space)
     if not binding or binding == [space.grades]:
         return _rule_covers(space, _replacement_moves)
@@ -583,7 +595,7 @@ def _rule_generator(name: str, space, gains: Gains):
         return _swap_moves
     if name == "raise":
         return lambda arr, c: _raise_moves(arr, c, quota)
-    if name == "ipso" and _uniform(gains) and (not binding or space.grades == 1):
+    if name == "ipso" and _uniform(gains) and (space.grades == 1 or (not binding and not _zeros_bind(space))):
         return _ipso_uniform_moves
     if name == "replacement" and (not binding or binding == [space.grades]):
         return _replacement_moves
@@ -591,6 +603,16 @@ def _rule_generator(name: str, space, gains: Gains):
 
 
 _WHOLE: dict = {}
+#: Cover estimates of the orders registered beside the base ones (``workbench.order.incomplete``), by name.
+_ESTIMATES: dict = {}
+
+
+def _refuse_unjudged(name: str, space) -> None:
+    """An order on judged runs refuses a space with unjudged positions (the check :meth:`Order.check_space` makes)."""
+    if getattr(space, "unjudged", 0) and name in _BASE:
+        raise OrderSpaceMismatchError(
+            f"order {name!r} compares fully judged runs, but the space allows {space.unjudged} unjudged position(s); "
+            f"use an order over incomplete runs: condensed[{name}], completions[O], bounds[O] or judging")
 
 
 def covers_in_range(name: str, space, gains: Gains, start: int, stop: int, sort: bool = True) -> Covers:
@@ -616,6 +638,7 @@ def covers_in_range(name: str, space, gains: Gains, start: int, stop: int, sort:
     ----------
     Moffat and Mackenzie (2024), sec. 2.2 (Rule 1, Rule 2); docs/theory/orders.md.
     """
+    _refuse_unjudged(name, space)
     size = int(space.size)
     stop = min(int(stop), size)
     start = min(int(start), stop)
@@ -626,10 +649,10 @@ def covers_in_range(name: str, space, gains: Gains, start: int, stop: int, sort:
         return _successor_covers(space, start, stop)
     parts: list = []
     gen = _rule_generator(name, space, gains)
-    if name == "replacement" and not _binding(space) and space.size < _INT64_SAFE // 4:
+    if name == "replacement" and _unconstrained(space) and space.size < _INT64_SAFE // 4:
         parts = list(_replacement_full_range(space, start, stop))
     elif gen is not None:
-        full = space.topic is None or not _binding(space)
+        full = _unconstrained(space)
         arithmetic = full and space.kind == "rank" and (space.grades + 1) ** space.depth < _INT64_SAFE
         w = _weights(space) if arithmetic else None
         for first, arr in space.blocks(BLOCK, start, stop) if stop > start else ():
@@ -637,7 +660,7 @@ def covers_in_range(name: str, space, gains: Gains, start: int, stop: int, sort:
             if got is not None:
                 parts.append(got)
     else:
-        key = (name, space.kind, space.depth, space.grades, str(space.topic), str(gains))
+        key = (name, space.kind, space.depth, space.grades, str(space.topic), getattr(space, "unjudged", 0), str(gains))
         if key not in _WHOLE:
             _WHOLE.clear()
             _WHOLE[key] = _COVERS[name](space, gains)
@@ -659,12 +682,14 @@ def estimate_covers(name: str, space, gains: Gains, sample: np.ndarray, runs: fl
     fallback return its number of runs as the second item (its cost is
     quadratic in it).  Nothing of the size of the space is allocated.
     """
+    if name in _ESTIMATES:
+        return _ESTIMATES[name](space, gains, sample, runs)
     if name in ("rank", "set", "lexiprecision", "lexirecall"):
         return max(runs - 1, 0.0), 0.0
     if name == "rpp":
         return runs * space.depth, runs
     binding = _binding(space)
-    if name == "ipso" and (not _uniform(gains) or (binding and space.grades != 1)):
+    if name == "ipso" and (not _uniform(gains) or ((binding or _zeros_bind(space)) and space.grades != 1)):
         return runs * space.depth, runs
     if name == "replacement" and binding and binding != [space.grades]:
         return runs * space.depth, runs
@@ -692,7 +717,7 @@ def _is_chain_of_indices(name: str, space) -> bool:
 
 def _lexirecall_by_successor(name: str, space) -> bool:
     """Binary lexirecall on a full space: each run's successor by arithmetic on its index, no keys sorted."""
-    return name == "lexirecall" and space.grades == 1 and not _binding(space) and space.depth <= 62
+    return name == "lexirecall" and space.grades == 1 and _unconstrained(space) and space.depth <= 62
 
 
 def _successor_covers(space, start: int, stop: int) -> Covers:
@@ -716,7 +741,7 @@ def _rpp_covers(space, gains) -> Covers:
     return Covers(*rpp_covers(space))
 
 
-_COVERS = {
+_COVERS: dict[str, Callable] = {
     "rank": _consecutive,
     "set": _consecutive,
     "dominance": _dominance_covers,
@@ -728,3 +753,6 @@ _COVERS = {
     "lexirecall": _key_covers("lexirecall"),
     "rpp": _rpp_covers,
 }
+
+_BASE = frozenset(_COVERS)
+"""The orders on fully judged runs (the registry before the orders over incomplete runs join it)."""

@@ -35,6 +35,8 @@ from workbench.order.covers import _COVERS, Covers
 # re-exported: workbench.order.orders was their home before workbench.order.covers
 from workbench.order.covers import FALLBACK_LIMIT, _binomial_table, _fallback, _set_index_from_counts  # noqa: F401
 from workbench.errors import BadGainsError, BadRunError, OrderSpaceMismatchError, UnknownOrderError
+from workbench.order.incomplete import (JUDGING, check_runs, compare_bounds, compare_completions, compare_condensed,
+                                        compare_judging, incomplete_names, split_name)
 from workbench.order.preference import lexi_compare, rpp_compare
 from workbench.space.runs import Gains, Topic
 from workbench.space.spaces import Space
@@ -195,8 +197,10 @@ class Order:
     space_kind: str
     description: str
     _cmp: Callable = field(repr=False, compare=False, default=None)
+    unjudged: bool = field(repr=False, default=False)
 
-    def compare(self, r: Sequence[int], s: Sequence[int], gains: Gains | None = None) -> str | None:
+    def compare(self, r: Sequence[int], s: Sequence[int], gains: Gains | None = None,
+                grades: int | None = None) -> str | None:
         """Compare two runs exactly.
 
         Parameters
@@ -207,6 +211,12 @@ class Order:
         gains : Gains, optional
             The gain mapping (its number of grades bounds the runs; ``ipso``
             uses its values).  Default: ``g(i) = i`` up to the largest grade.
+        grades : int, optional
+            For the orders over incomplete runs (``condensed[O]``,
+            ``completions[O]``, ``bounds[O]``, ``judging``): the number of
+            relevant grades ``c``, so that the code ``c + 1`` is ``?``
+            (default: the gains' grades, else 1); their runs may also be
+            text such as ``"01?1"``.
 
         Returns
         -------
@@ -222,27 +232,35 @@ class Order:
         '>'
         >>> get_order("rank").compare((0, 2), (1, 0))
         '<'
+        >>> get_order("completions[dominance]").compare("0?", "10"), get_order("judging").compare("0?", "01")
+        ('<', '<')
 
         References
         ----------
         docs/theory/orders.md; Moffat and Mackenzie (2024), Alg. 1 (ipso); Ferrante et al. (2019), eq. 1-6 (set, rank).
         """
+        if self.unjudged:
+            c = gains.grades if gains is not None else (1 if grades is None else int(grades))
+            r2, s2 = check_runs(self.name, r, s, c)
+            return self._cmp(r2, s2, c, gains)
         r2, s2, c = _check_runs(self.name, r, s, gains)
         return self._cmp(r2, s2, c, gains)
 
-    def leq(self, r: Sequence[int], s: Sequence[int], gains: Gains | None = None) -> bool:
+    def leq(self, r: Sequence[int], s: Sequence[int], gains: Gains | None = None, grades: int | None = None) -> bool:
         """``True`` iff ``r <= s`` (``"<"``, ``"="`` or ``"~"``).
 
         >>> get_order("dominance").leq((0, 1, 0), (1, 0, 0))
+        True
+        >>> get_order("condensed[rank]").leq("1?0", "10?")  # both condense to 100
         True
 
         References
         ----------
         docs/theory/orders.md.
         """
-        return self.compare(r, s, gains) in ("<", "=", "~")
+        return self.compare(r, s, gains, grades) in ("<", "=", "~")
 
-    def space(self, depth: int, grades: int = 1, topic: Topic | None = None) -> Space:
+    def space(self, depth: int, grades: int = 1, topic: Topic | None = None, unjudged: int = 0) -> Space:
         """The space of runs this order compares: rank-based or set-based, as its ``space_kind`` says.
 
         Parameters
@@ -253,11 +271,14 @@ class Order:
             The number of relevant grades ``c`` (``1 <= c <= 255``).
         topic : Topic, optional
             If given, only runs with at most ``n_j`` documents of grade ``j >= 1``.
+        unjudged : int, default 0
+            Most unjudged positions (``?``) a run holds; only the orders over
+            incomplete runs accept ``unjudged > 0``.
 
         Returns
         -------
         Space
-            ``Space(self.space_kind, depth, grades, topic)``: runs as sequences
+            ``Space(self.space_kind, depth, grades, topic, unjudged)``: runs as sequences
             for ``rank``, ``dominance``, ``ipso``, ``swap``, ``raise`` and the
             three preference orders, as multisets for ``set`` and ``replacement``.
 
@@ -265,6 +286,8 @@ class Order:
         ------
         BadDepthError, BadParameterError, BadTopicError
             A depth, number of grades or topic the space refuses.
+        OrderSpaceMismatchError
+            ``unjudged > 0`` for an order on judged runs only.
 
         Examples
         --------
@@ -274,8 +297,16 @@ class Order:
         [[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]]
         >>> get_order("set").space(3, topic=Topic((1,))).size
         2
+        >>> get_order("condensed[dominance]").space(3, unjudged=1).size
+        20
+
+        References
+        ----------
+        docs/theory/runs.md (spaces, runs with unjudged positions).
         """
-        return Space(self.space_kind, depth, grades, topic)
+        space = Space(self.space_kind, depth, grades, topic, unjudged)
+        self.check_space(space)
+        return space
 
     def check_space(self, space) -> None:
         """Raise :class:`OrderSpaceMismatchError` unless ``space`` has this order's kind.
@@ -294,6 +325,12 @@ class Order:
             what = "runs as sequences" if self.space_kind == "rank" else "runs as multisets"
             raise OrderSpaceMismatchError(
                 f"order {self.name!r} needs a {self.space_kind} space ({what}), got a {space.kind} space"
+            )
+        if getattr(space, "unjudged", 0) and not self.unjudged:
+            raise OrderSpaceMismatchError(
+                f"order {self.name!r} compares fully judged runs, but the space allows {space.unjudged} unjudged "
+                f"position(s); use an order over incomplete runs: {incomplete_names()} "
+                f"(e.g. condensed[{self.name}])"
             )
 
     def covers(self, space, gains: Gains | None = None) -> Covers:
@@ -376,6 +413,35 @@ ORDERS: dict[str, Order] = {
 """The registry of orders, by name (docs/theory/orders.md)."""
 
 
+_WRAPPED = {"condensed": compare_condensed, "completions": compare_completions, "bounds": compare_bounds}
+_DESCRIBE = {
+    "condensed": "{o} on the condensed lists (unjudged removed, judged moved up, zeros to the depth); "
+                 "same list: tied",
+    "completions": "r == s or top(r) <=_{o} bottom(s): every completion of r below every completion of s",
+    "bounds": "bottom(r) <=_{o} bottom(s) and top(r) <=_{o} top(s): worst and best completions compared",
+}
+_INCOMPLETE: dict[str, Order] = {}
+
+
+def _incomplete_order(name: str) -> Order:
+    """The order over incomplete runs called ``name`` (``condensed[O]``, ``completions[O]``, ``bounds[O]``, ``judging``)."""
+    wrapper, inner = split_name(name)
+    key = JUDGING if inner is None else f"{wrapper}[{inner}]"
+    if key in _INCOMPLETE:
+        return _INCOMPLETE[key]
+    if inner is None:
+        order = Order(JUDGING, "partial", "rank", "s is r with some ? replaced by grades (judged more: an "
+                      "information order)", lambda r, s, c, gains: compare_judging(r, s, c), True)
+    else:
+        base = ORDERS[inner]
+        cmp, fn = base._cmp, _WRAPPED[wrapper]
+        kind = "preorder" if wrapper == "condensed" else "partial"
+        order = Order(key, kind, base.space_kind, _DESCRIBE[wrapper].format(o=inner),
+                      (lambda f, k: lambda r, s, c, gains: f(cmp, r, s, c, gains, k))(fn, base.space_kind), True)
+    _INCOMPLETE[key] = order
+    return order
+
+
 def get_order(name: str) -> Order:
     """Look an order up by name.
 
@@ -383,7 +449,11 @@ def get_order(name: str) -> Order:
     ----------
     name : str
         One of ``rank``, ``set``, ``dominance``, ``ipso``, ``replacement``,
-        ``swap``, ``raise``, ``lexiprecision``, ``lexirecall``, ``rpp``.
+        ``swap``, ``raise``, ``lexiprecision``, ``lexirecall``, ``rpp``; or an
+        order over runs with unjudged positions (docs/theory/orders.md):
+        ``condensed[O]`` (any ``O`` above), ``completions[O]`` (``O`` one of
+        :data:`workbench.order.incomplete.MONOTONE`), ``bounds[O]`` (also
+        ``swap``) or ``judging``.
 
     Raises
     ------
@@ -394,6 +464,12 @@ def get_order(name: str) -> Order:
     --------
     >>> get_order("ipso").kind
     'partial'
+    >>> get_order("condensed[dominance]").kind, get_order("bounds[rank]").kind
+    ('preorder', 'partial')
+    >>> get_order("condensed[foo]")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.UnknownOrderError: order 'condensed[foo]': inner order 'foo' is unknown; valid inner orders: rank, set, dominance, ipso, replacement, swap, raise, lexiprecision, lexirecall, rpp
     >>> get_order("lex")
     Traceback (most recent call last):
     ...
@@ -406,4 +482,6 @@ def get_order(name: str) -> Order:
     try:
         return ORDERS[name]
     except (KeyError, TypeError):
+        if isinstance(name, str) and ("[" in name or name.strip() == JUDGING):
+            return _incomplete_order(name)
         raise UnknownOrderError(f"order {name!r} is unknown; valid orders: {', '.join(ORDERS)}") from None
