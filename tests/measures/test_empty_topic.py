@@ -65,15 +65,17 @@ def test_space_is_the_all_zero_run(c, depth):
 # definitions (docs/reference/measures.md, Ferro et al. 2016, Def. 3-6):
 #   R = count / RB; gR = gain sum / RB_g; AP = (1/RB) ...; nDCG = DCG / DCG(ideal) with
 #   the ideal run all zeros; the space ratios 1 - s / s_fs with s_fs = 0 (the
-#   full-scale run is all zeros); SpaceRatio and Twist use them.
-UNDEFINED = {"R", "gR", "AP", "nDCG", "ForwardSpaceRatio", "BackwardSpaceRatio", "SpaceRatio", "Twist"}
+#   full-scale run is all zeros); SpaceRatio and Twist use them; Bpref and infAP = (1/R) ... with R = RB.
+UNDEFINED = {"R", "gR", "AP", "nDCG", "ForwardSpaceRatio", "BackwardSpaceRatio", "SpaceRatio", "Twist",
+             "Bpref", "infAP"}
 # Defined: every other family.  On the all-zero run each is 0:
 #   P, gP: 0 / k; F: 2 * 0 / (k + 0); RBP, gRBP, DCG: sums of p^i * 0 or 0 / log;
 #   ERR: x(0) = (2^0 - 1) / 2^gmax = 0 at every rank; RR, Succ: no relevant rank;
 #   SBTO: C(0 + N - j, N - j + 1) = 0 for every j; RBTO: sum of 0 * (c+1)^k;
 #   RP, CRP, spaces: grade 0 occupies ranks 1..N of the ideal ranking, so rp = 0;
 #   RecoveryRatio: RB / beta = 0 / beta = 0 (0 as well without a crossing);
-#   INST, INSQ (output EU): sum of W(i) * 0.
+#   INST, INSQ (output EU): sum of W(i) * 0;
+#   Judged: every position of the all-zero run is judged, so it is 1, not 0.
 
 
 def test_undefined_families_are_the_ones_dividing_by_zero():
@@ -97,7 +99,7 @@ def test_each_builtin_measure_on_the_empty_topic(name, c):
             assert "\n" not in msg
             assert m.undefined_reason(t) is not None and m.undefined_reason(Topic((1,) * c)) is None
         else:
-            assert m.value(run, g, t) == 0
+            assert m.value(run, g, t) == (1 if name == "Judged" else 0)
             assert m.undefined_reason(t) is None
 
 

@@ -373,8 +373,10 @@ def test_bad_params_and_runs():
         Measure("DCG", {"discount": "log10"})
     with pytest.raises(BadParameterError, match="@0"):
         Measure("P", cutoff=0)
-    with pytest.raises(BadRunError, match="3"):
-        Measure("P").value((0, 3), Gains.default(2))
+    with pytest.raises(BadRunError, match="grade 4 outside 0..2"):
+        Measure("P").value((0, 4), Gains.default(2))
+    with pytest.raises(BadRunError, match=r"unjudged positions \(\?\): P needs complete judgments"):
+        Measure("P").value((0, 3), Gains.default(2))  # 3 = c + 1 is the unjudged code
     with pytest.raises(NotExpressibleError, match="1/2"):
         Measure("ERR").value((1, 0), Gains.parse("0,1/2,1"))
     with pytest.raises(BadParameterError, match="cannot be free"):

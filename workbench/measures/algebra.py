@@ -14,6 +14,9 @@ that reads the run only through its algebra ``A``:
 ``A.exp(x)``, ``A.log(x)``     ``e ** x`` and ``ln(x)`` of a constant (a parameter allowed)
 ``A.on_run(run)``              the same algebra over a fixed run (e.g. the ideal run)
 ``A.sorted_desc()``            the same algebra over the run's grades sorted non-increasing
+``A.condensed()``              the same algebra over the condensed list: unjudged positions (``?``, code
+                               ``c + 1``) removed, the judged documents moved up, zeros at the end
+                               (Sakai 2007); z3 only for concrete runs
 ``A.sum(terms)``               a sum starting from the algebra's zero
 ``A.compare0(x, op)``          the condition ``x op 0``, ``op`` one of ``< <= > >=``
 ``A.both(c, d)``, ``A.either(c, d)``  conjunction and disjunction of conditions
@@ -101,10 +104,17 @@ class _Base:
             for grade, n in enumerate(topic.counts, start=1):
                 have = sum(1 for g in row if g == grade)
                 if have > n:
-                    shown = format_run(row)
+                    shown = format_run(row, grades=self.gains.grades)
                     raise BadRunError(
                         f"run {shown}: retrieves {have} document(s) of grade {grade} but topic {topic} has {n}"
                     )
+            n0 = getattr(topic, "nonrelevant", None)
+            have = sum(1 for g in row if g == 0)
+            if n0 is not None and have > n0:
+                shown = format_run(row, grades=self.gains.grades)
+                raise BadRunError(
+                    f"run {shown}: retrieves {have} judged non-relevant document(s) but topic {topic} has n0={n0}"
+                )
 
     def _concrete_rows(self):
         return [tuple(int(g) for g in self.run)]
@@ -185,6 +195,19 @@ class NumericAlgebra(ExactConstants, _Base):
         """The runs' grades sorted non-increasing (set-based canonical form)."""
         return NumericAlgebra(np.sort(self.runs, axis=1)[:, ::-1], self.gains)
 
+    def condensed(self) -> "NumericAlgebra":
+        """The condensed lists: in each row the unjudged positions removed, the judged ones moved up, 0 after.
+
+        A stable sort of each row by "unjudged" (one numpy call), then ``?`` read as 0.
+        """
+        code = self.gains.grades + 1
+        mask = self.runs == code
+        if not mask.any():
+            return self
+        order = np.argsort(mask, axis=1, kind="stable")
+        moved = np.take_along_axis(self.runs, order, axis=1)
+        return NumericAlgebra(np.where(moved == code, 0, moved).astype(self.runs.dtype), self.gains)
+
     def param(self, name: str, value=None):
         """A rational parameter as a Fraction; a real algebraic one as a one-row block in QQ(alpha)."""
         if value is None:
@@ -221,8 +244,19 @@ class NumericAlgebra(ExactConstants, _Base):
 def _offending_rows(runs: np.ndarray) -> list:
     """The rows worth checking for topic counts: the row with most documents of each grade."""
     top = int(runs.max())
-    picks = {int(np.argmax((runs == g).sum(axis=1))) for g in range(1, top + 1)}
+    picks = {int(np.argmax((runs == g).sum(axis=1))) for g in range(0, top + 1)}
     return [tuple(int(v) for v in runs[i]) for i in sorted(picks)]
+
+
+def _condensed_run(run: Sequence[int], grades: int) -> tuple[int, ...]:
+    """A concrete run's condensed list: without its ``?`` (code ``grades + 1``), padded with zeros.
+
+    >>> _condensed_run((2, 0, 2, 1), 1)
+    (0, 1, 0, 0)
+    """
+    code = grades + 1
+    judged = [int(g) for g in run if int(g) != code]
+    return tuple(judged + [0] * (len(run) - len(judged)))
 
 
 class SympyAlgebra(_Base):
@@ -270,6 +304,10 @@ class SympyAlgebra(_Base):
     def sorted_desc(self) -> "SympyAlgebra":
         """The run's grades sorted non-increasing."""
         return SympyAlgebra(sorted(self.run, reverse=True), self.gains, self.keep_guards)
+
+    def condensed(self) -> "SympyAlgebra":
+        """The condensed list: unjudged positions removed, the judged ones moved up, 0 after."""
+        return SympyAlgebra(_condensed_run(self.run, self.gains.grades), self.gains, self.keep_guards)
 
     def param(self, name: str, value=None):
         if value is None:
@@ -389,6 +427,13 @@ class Z3Algebra(_Base):
                 else:
                     run[i], run[i + 1] = If(a >= b, a, b), If(a >= b, b, a)
         return Z3Algebra(run, self.gains, self.params)
+
+    def condensed(self) -> "Z3Algebra":
+        """The condensed list of a concrete run; symbolic grades are refused (where ``?`` is, is not fixed)."""
+        if not all(isinstance(r, (int, np.integer)) for r in self.run):
+            raise NotExpressibleError(
+                "the condensed list (judged_only=True) of symbolic grades moves positions: not written in z3")
+        return Z3Algebra(_condensed_run(self.run, self.gains.grades), self.gains, self.params)
 
     def param(self, name: str, value=None):
         if is_algebraic(value):

@@ -42,8 +42,11 @@ read from its source):
   ``cwl-eval``'s truncated RBP is ``RBP / (1 - p^n)``.
 * **Costs** (``EC = sum_i W(i) c_i``, ``ETC = sum_i L(i) sum_{j<=i} c_j``)
   default to 1 per document, ``cwl-eval``'s cost of an item without a cost
-  file.  ``cwl-eval``'s residuals (best case: unjudged documents gain 1) are
-  not computed: here every document is judged.
+  file.
+* **Residuals** (``end=`` of ``INST`` and ``INSQ``): ``cwl-eval``'s worst
+  case reads an unjudged document and the padding as gain 0 (``end=base``),
+  its best case as gain 1 (``end=top``, ``pad=1``); its residual is the
+  difference.  Costs are 1 in both cases, as ``cwl-eval``'s defaults.
 
 Continuation functions (:data:`Continuation`) take ``(A, i, g, G)``: the
 algebra, the 1-based rank, the rank's gain ``g_i`` and the cumulative gain
@@ -160,7 +163,7 @@ def normalised_gain(A, i: int):
 
 
 def cwl_values(A, cont: Continuation, n: int, gain: Callable | None = None, tail=None,
-               costs: Sequence | None = None) -> CWLValues:
+               costs: Sequence | None = None, pad=None) -> CWLValues:
     """Exact ``EU``, ``ETU``, ``ED``, ``EC``, ``ETC`` of a ranking of ``n`` positions from ``C``.
 
     Parameters
@@ -179,6 +182,9 @@ def cwl_values(A, cont: Continuation, n: int, gain: Callable | None = None, tail
         reached (infinite ranking).
     costs : sequence of rationals, optional
         The cost of each position (default 1 each, as ``cwl-eval``).
+    pad : rational, optional
+        The gain of the positions past the run (default 0, ``cwl-eval``'s
+        worst case; 1 is its best case, used for its residual).
 
     Returns
     -------
@@ -201,10 +207,11 @@ def cwl_values(A, cont: Continuation, n: int, gain: Callable | None = None, tail
         raise ValueError(f"C/W/L ranking of {n} positions is shorter than the run ({A.depth})")
     gain = gain or normalised_gain
     zero = A.const(0)
+    past = zero if pad is None else A.const(pad)
     reach, conts, gains, cums = [A.const(1)], [], [], []
     cum = zero
     for i in range(n):
-        g = gain(A, i) if i < A.depth else zero
+        g = gain(A, i) if i < A.depth else past
         if not _is_zero(g):
             cum = cum + g
         c = cont(A, i + 1, g, cum)

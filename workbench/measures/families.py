@@ -79,7 +79,8 @@ from workbench.errors import (
 from workbench.measures import twist as _tw
 from workbench.measures.params import BASE, CROSSING, DISCOUNT, P_PERSISTENCE, TWIST_WEIGHT, ParamSpec
 from workbench.measures import cwl as _cwl
-from workbench.measures.params import CWL_OUTPUT, T_DESIRED
+from workbench.measures import incomplete as _inc
+from workbench.measures.params import CWL_OUTPUT, END, JUDGED_ONLY, T_DESIRED
 from workbench.space.runs import Gains
 from workbench.core.exact import MAX_NUMBER_DIGITS, about
 
@@ -109,6 +110,10 @@ class Family:
     #: Why the family is undefined on a topic without relevant documents
     #: (``RB = 0``), e.g. "it divides by the recall base RB = 0"; ``None`` when defined there.
     undefined_without_relevant: str | None = None
+    #: Whether the definition reads the unjudged code ``c + 1`` (``?``): ``Bpref``, ``infAP``, ``Judged``, and
+    #: the families with ``judged_only`` or ``end``, which read it only with ``judged_only=True`` or
+    #: ``end=base|top`` (:attr:`workbench.measures.measure.Measure.accepts_unjudged`).
+    unjudged: bool = False
 
     @property
     def z3_ok(self) -> bool:
@@ -172,11 +177,21 @@ def _rbp_sum(A, p, weight_of):
 
 
 def _def_RBP(A, P, topic, k):
-    return _rbp_sum(A, P["p"], A.rel)
+    end = P.get("end", "value")
+    if end == "value":
+        return _rbp_sum(A, P["p"], A.rel)
+    table = _inc.read_table(A.gains, end, binary=True)
+    v = _rbp_sum(A, P["p"], lambda i: A.lookup(i, table))
+    return v + _inc.persistence_tail(A, P["p"]) if end == "top" else v
 
 
 def _def_gRBP(A, P, topic, k):
-    return _rbp_sum(A, P["p"], A.gain) / A.const(A.gains.gmax)
+    end = P.get("end", "value")
+    if end == "value":
+        return _rbp_sum(A, P["p"], A.gain) / A.const(A.gains.gmax)
+    table = _inc.read_table(A.gains, end)
+    v = _rbp_sum(A, P["p"], lambda i: A.lookup(i, table))
+    return v + _inc.persistence_tail(A, P["p"]) if end == "top" else v
 
 
 def _discount(A, P, i: int):
@@ -300,7 +315,8 @@ _BY_FULL_SCALE = "it divides by the spaces of the full-scale run, both 0 without
 FAMILIES: dict[str, Family] = {
     f.name: f
     for f in [
-        Family("P", (), False, "precision: (1/k) sum_{i<=k} [r_i >= 1]", "Ferrante et al. (2020), sec. 4.1.1; trec_eval P_k", _def_P),
+        Family("P", (JUDGED_ONLY,), False, "precision: (1/k) sum_{i<=k} [r_i >= 1]", "Ferrante et al. (2020), sec. 4.1.1; trec_eval P_k", _def_P,
+               unjudged=True),
         Family("gP", (), False, "generalised precision: (1/k) sum_{i<=k} g_i / g_max",
                "Kekalainen & Jarvelin 2002; Ferrante et al. (2020), sec. 4.1.1", _def_gP),
         Family("R", (), True, "recall: sum_{i<=k} [r_i >= 1] / RB", "Ferrante et al. (2020), sec. 4.1.1; trec_eval recall_k", _def_R,
@@ -309,21 +325,24 @@ FAMILIES: dict[str, Family] = {
                "Kekalainen & Jarvelin 2002; Ferrante et al. (2020), sec. 4.1.1", _def_gR,
                undefined_without_relevant="it divides by the gain recall base RB_g = 0"),
         Family("F", (), True, "F-measure: 2 sum_{i<=k} [r_i >= 1] / (k + RB)", "Ferrante et al. (2020), sec. 4.1.1", _def_F),
-        Family("AP", (), True, "average precision (lenient binary): (1/RB) sum_i [r_i>=1] (sum_{j<=i} [r_j>=1]) / i",
+        Family("AP", (JUDGED_ONLY,), True, "average precision (lenient binary): (1/RB) sum_i [r_i>=1] (sum_{j<=i} [r_j>=1]) / i",
                "Buckley & Voorhees 2005; Ferrante et al. (2020), sec. 4.1.2; trec_eval map", _def_AP,
-               undefined_without_relevant=_BY_RB),
-        Family("RBP", (P_PERSISTENCE,), False, "rank-biased precision (binary view): (1-p) sum_i p^(i-1) [r_i >= 1]",
-               "Moffat & Zobel 2008; Ferrante et al. (2020), sec. 4.1.2", _def_RBP),
-        Family("gRBP", (P_PERSISTENCE,), False, "graded RBP: ((1-p)/g_max) sum_i p^(i-1) g_i",
-               "Moffat & Zobel 2008; Sakai & Kando 2008; Ferrante et al. (2020), sec. 4.1.2", _def_gRBP),
+               undefined_without_relevant=_BY_RB, unjudged=True),
+        Family("RBP", (P_PERSISTENCE, JUDGED_ONLY, END), False,
+               "rank-biased precision (binary view): (1-p) sum_i p^(i-1) [r_i >= 1]; end=top adds p^N",
+               "Moffat & Zobel 2008; Ferrante et al. (2020), sec. 4.1.2", _def_RBP, unjudged=True),
+        Family("gRBP", (P_PERSISTENCE, END), False, "graded RBP: ((1-p)/g_max) sum_i p^(i-1) g_i; end=top adds p^N",
+               "Moffat & Zobel 2008; Sakai & Kando 2008; Ferrante et al. (2020), sec. 4.1.2", _def_gRBP,
+               unjudged=True),
         Family("DCG", (BASE, DISCOUNT), False,
                "discounted cumulated gain: sum_i g_i / log2(i+1) (discount=log2p1) or sum_i g_i / max(1, log_b i) (discount=logb)",
                "Jarvelin & Kekalainen 2002; Ferrante et al. (2020), sec. 4.1.2", _def_DCG, True,
                lambda p: _validate_dcg("DCG", p)),
-        Family("nDCG", (BASE, DISCOUNT), True, "DCG over the DCG of the topic's ideal run at depth k",
+        Family("nDCG", (BASE, DISCOUNT, JUDGED_ONLY), True, "DCG over the DCG of the topic's ideal run at depth k",
                "Jarvelin & Kekalainen 2002; trec_eval ndcg_cut", _def_nDCG, True,
                lambda p: _validate_dcg("nDCG", p),
-               undefined_without_relevant="it divides by the DCG of the ideal run, 0 without relevant documents"),
+               undefined_without_relevant="it divides by the DCG of the ideal run, 0 without relevant documents",
+               unjudged=True),
         Family("ERR", (), False, "expected reciprocal rank: sum_i (1/i) x_i prod_{j<i} (1 - x_j), x = (2^g - 1)/2^g_max",
                "Chapelle et al. 2009; Ferrante et al. (2020), sec. 4.1.2", _def_ERR),
         Family("RR", (), False, "reciprocal rank: 1/i for the first i with r_i >= 1, else 0",
@@ -358,8 +377,18 @@ FAMILIES: dict[str, Family] = {
 }
 
 def _cwl_output(A, P, cont, k):
-    """The C/W/L quantity ``P["output"]`` of continuation ``cont`` on a ranking of ``k`` positions."""
-    v = _cwl.cwl_values(A, cont, k)
+    """The C/W/L quantity ``P["output"]`` of continuation ``cont`` on a ranking of ``k`` positions.
+
+    ``end=base`` reads ``?`` as gain 0; ``end=top`` reads it and the padding past the run as gain 1
+    (cwl-eval's best case, whose difference from the worst case is its residual).
+    """
+    end = P.get("end", "value")
+    if end == "value":
+        v = _cwl.cwl_values(A, cont, k)
+    else:
+        table = _inc.read_table(A.gains, end)
+        v = _cwl.cwl_values(A, cont, k, gain=lambda A, i: A.lookup(i, table),
+                            pad=Fraction(1) if end == "top" else None)
     return {"EU": v.eu, "ETU": v.etu, "ED": v.ed}[P["output"]]
 
 
@@ -376,14 +405,33 @@ def _def_INSQ(A, P, topic, k):
 FAMILIES.update({
     f.name: f
     for f in [
-        Family("INST", (CWL_OUTPUT, T_DESIRED), False,
+        Family("INST", (CWL_OUTPUT, T_DESIRED, END), False,
                "C/W/L with C(i) = ((i+T+T_i-1)/(i+T+T_i))^2, T_i = T - sum_{j<=i} g_i/g_max; "
                "EU = sum_i W(i) g_i/g_max (output=ETU, ED: expected total utility, expected depth)",
-               "Moffat et al. ADCS 2015; cwl-eval INSTCWLMetric", _def_INST),
-        Family("INSQ", (CWL_OUTPUT, T_DESIRED), False,
+               "Moffat et al. ADCS 2015; cwl-eval INSTCWLMetric", _def_INST, unjudged=True),
+        Family("INSQ", (CWL_OUTPUT, T_DESIRED, END), False,
                "C/W/L with C(i) = ((i+2T-1)/(i+2T))^2; EU = sum_i W(i) g_i/g_max "
                "(output=ETU, ED: expected total utility, expected depth)",
-               "Moffat, Scholer, Thomas ADCS 2012; cwl-eval INSQCWLMetric", _def_INSQ),
+               "Moffat, Scholer, Thomas ADCS 2012; cwl-eval INSQCWLMetric", _def_INSQ, unjudged=True),
+    ]
+})
+
+# Measures for incomplete judgments (workbench.measures.incomplete): they read the unjudged code c+1.
+FAMILIES.update({
+    f.name: f
+    for f in [
+        Family("Bpref", (), True,
+               "binary preference: (1/R) sum over judged relevant i of 1 - min(n_i, R)/min(N, R), n_i judged "
+               "non-relevant above i, N = n0 (the topic's judged non-relevant count); unjudged skipped",
+               "Buckley & Voorhees SIGIR 2004; trec_eval bpref", _inc.def_bpref,
+               undefined_without_relevant=_BY_RB, unjudged=True),
+        Family("infAP", (), True,
+               "inferred AP: (1/R) sum over judged relevant i of (1 + X (r + e)/(X + 2e))/i, r relevant and X "
+               "judged above i, e = 1/100000; ? is a document outside the pool",
+               "Yilmaz & Aslam CIKM 2006; trec_eval infAP", _inc.def_infap,
+               undefined_without_relevant=_BY_RB, unjudged=True),
+        Family("Judged", (), False, "judgment rate: the fraction of the top min(k, N) positions that are judged",
+               "ir_measures Judged@k", _inc.def_judged, unjudged=True),
     ]
 })
 
@@ -861,6 +909,14 @@ ALIASES: dict[str, str] = {
     "grbp": "gRBP",
     "GRBP": "gRBP",
     "dcg": "DCG",
+    "bpref": "Bpref",
+    "BPREF": "Bpref",
+    "BPref": "Bpref",
+    "infap": "infAP",
+    "INFAP": "infAP",
+    "InfAP": "infAP",
+    "judged": "Judged",
+    "JUDGED": "Judged",
 }
 
 

@@ -103,7 +103,11 @@ class Measure:
         filled = {}
         for ps in fam.params:
             if ps.name in given:
-                filled[ps.name] = ps.check(given.pop(ps.name), fam.name)
+                value = ps.check(given.pop(ps.name), fam.name)
+                if not (ps.optional and value == ps.default):
+                    filled[ps.name] = value
+            elif ps.optional:
+                continue
             elif ps.default is None:
                 raise BadParameterError(f"{fam.name}: parameter {ps.name} needs a value in {ps.domain()}")
             else:
@@ -162,6 +166,92 @@ class Measure:
     def z3_ok(self) -> bool:
         return self.family_obj.z3_ok
 
+    # unjudged positions ---------------------------------------------------
+    @property
+    def condensed(self) -> bool:
+        """Whether the measure is taken on the condensed list (``judged_only=True``)."""
+        return self.param_dict.get("judged_only") == "True"
+
+    @property
+    def accepts_unjudged(self) -> bool:
+        """Whether the measure reads runs with unjudged positions (``?``, code ``c + 1``).
+
+        ``Bpref``, ``infAP`` and ``Judged`` always; a family with ``judged_only``
+        or ``end`` only with ``judged_only=True`` or ``end=base|top``; no other.
+
+        >>> Measure("Bpref").accepts_unjudged, Measure("AP").accepts_unjudged, Measure("AP", {"judged_only": True}).accepts_unjudged
+        (True, False, True)
+
+        References
+        ----------
+        docs/reference/measures.md (measures for incomplete judgments).
+        """
+        fam = self.family_obj
+        if not fam.unjudged:
+            return False
+        names = {ps.name for ps in fam.params}
+        if "judged_only" not in names and "end" not in names:
+            return True
+        return self.condensed or self.param_dict.get("end", "value") != "value"
+
+    def unjudged_error(self) -> BadRunError:
+        """The error for a run with unjudged positions given to a measure that needs complete judgments.
+
+        >>> print(Measure("AP").unjudged_error())
+        run holds unjudged positions (?): AP needs complete judgments; use AP(judged_only=True) (condensed list), Bpref or infAP
+
+        References
+        ----------
+        Sakai, SIGIR 2007 (condensed lists); Buckley and Voorhees, SIGIR 2004 (bpref); Yilmaz and Aslam, CIKM 2006 (infAP).
+        """
+        P = {ps.name for ps in self.family_obj.params}
+        alternatives = []
+        if "judged_only" in P:
+            alternatives.append(f"{self.with_params(judged_only='True')} (condensed list)")
+        if "end" in P:
+            alternatives.append(f"{self.with_params(end='base')} or {self.with_params(end='top')} (residual)")
+        elif "judged_only" in P:
+            alternatives.append("Bpref or infAP")
+        if not alternatives:
+            alternatives.append("Bpref, infAP, Judged@k or a condensed list (AP, nDCG, P or RBP with judged_only=True)")
+        return BadRunError(f"run holds unjudged positions (?): {self} needs complete judgments; use {', '.join(alternatives)}")
+
+    @property
+    def has_residual(self) -> bool:
+        """Whether the family has the residual parameter ``end`` (``RBP``, ``gRBP``, ``INST``, ``INSQ``)."""
+        return any(ps.name == "end" for ps in self.family_obj.params)
+
+    def interval(self, run: Sequence[int], gains: Gains, topic: Topic | None = None) -> tuple:
+        """``(base, top)``: the value with ``?`` read as non-relevant, and with ``?`` as the top grade plus the tail.
+
+        ``top - base`` is the residual (Moffat and Zobel 2008; ``cwl-eval``'s
+        residuals for ``INST`` and ``INSQ``).  Any ``end`` the measure carries
+        is replaced; the run may be complete (then only the tail remains).
+
+        >>> from workbench.space.runs import parse_run
+        >>> m = Measure("RBP", {"p": "1/2"})
+        >>> m.interval(parse_run("1?0", grades=1), Gains.default())
+        (Fraction(1, 2), Fraction(7, 8))
+
+        References
+        ----------
+        Moffat and Zobel, "Rank-biased precision for measurement of retrieval effectiveness", TOIS 2008, sec. 4.
+        """
+        if not self.has_residual:
+            raise BadParameterError(f"{self}: no residual (only RBP, gRBP, INST and INSQ have end=base|top)")
+        return (self.with_params(end="base").value(run, gains, topic),
+                self.with_params(end="top").value(run, gains, topic))
+
+    def _check_codes(self, lo: int, hi: int, gains: Gains) -> None:
+        """Refuse grades outside ``0..c`` (``0..c+1`` with ``?`` for a measure that reads it)."""
+        c = gains.grades
+        if hi == c + 1 and lo >= 0 and not self.accepts_unjudged:
+            raise self.unjudged_error()
+        top = c + 1 if self.accepts_unjudged else c
+        if lo < 0 or hi > top:
+            bad = lo if lo < 0 else hi
+            raise BadRunError(f"grade {bad} outside 0..{c} (gains {gains})")
+
     def check_topic(self, topic: Topic | None) -> None:
         """Raise :class:`NeedsTopicError` when the measure needs a topic and has none.
 
@@ -211,6 +301,11 @@ class Measure:
         self.check_topic(topic)
         if topic is not None and self.needs_topic:
             topic.check_grades(gains.grades)
+        if self.condensed:  # the condensed list first, then the cut-off (P(judged_only=True)@k cuts it at k)
+            condense = getattr(A, "condensed", None)
+            if condense is None:
+                raise NotExpressibleError(f"{self}: the condensed list is not traced by {type(A).__name__}")
+            A = condense()
         k = self.cutoff if self.cutoff is not None else depth
         if k < depth:
             A = A.truncated(k)
@@ -276,10 +371,7 @@ class Measure:
         if not np.issubdtype(runs.dtype, np.integer):
             raise BadRunError(f"runs of dtype {runs.dtype}: grades must be integers")
         if runs.size:
-            lo, hi = int(runs.min()), int(runs.max())
-            if lo < 0 or hi > gains.grades:
-                bad = lo if lo < 0 else hi
-                raise BadRunError(f"grade {bad} outside 0..{gains.grades} (gains {gains})")
+            self._check_codes(int(runs.min()), int(runs.max()), gains)
         n, depth = runs.shape
         A, k = self._prepare(NumericAlgebra(runs, gains), depth, topic, gains)
         params = self._params_for(A, ())
@@ -319,9 +411,8 @@ class Measure:
         docs/reference/measures.md; docs/design.md, "One definition, three algebras".
         """
         run = tuple(int(g) for g in run)
-        for g in run:
-            if g < 0 or g > gains.grades:
-                raise BadRunError(f"grade {g} outside 0..{gains.grades} (gains {gains})")
+        if run:
+            self._check_codes(min(run), max(run), gains)
         A, k = self._prepare(SympyAlgebra(run, gains, keep_guards), len(run), topic, gains)
         params = self._params_for(A, free)
         v = self._run_guard(lambda: self.family_obj.definition(A, params, topic, k))
@@ -346,9 +437,9 @@ class Measure:
         docs/reference/measures.md; z3 real arithmetic.
         """
         run = list(run)
-        for g in run:
-            if isinstance(g, (int, np.integer)) and not 0 <= g <= gains.grades:
-                raise BadRunError(f"grade {g} outside 0..{gains.grades} (gains {gains})")
+        concrete = [int(g) for g in run if isinstance(g, (int, np.integer))]
+        if concrete:
+            self._check_codes(min(concrete), max(concrete), gains)
         A, k = self._prepare(Z3Algebra(run, gains, params), len(run), topic, gains)
         P = self._params_for(A, free)
         return self._run_guard(lambda: A.const(0) + self.family_obj.definition(A, P, topic, k))

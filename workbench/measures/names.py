@@ -71,8 +71,8 @@ def _number(node: ast.AST, text: str) -> Fraction:
 def _value(node: ast.AST, text: str):
     if isinstance(node, ast.Name):
         return node.id
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, bool)):
+        return str(node.value)  # a bool as its word: judged_only=True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ROOT_FUNCTIONS:
         return real_from_ast(node, text, text)
     try:
@@ -298,8 +298,8 @@ def describe_families() -> list[dict]:
     Examples
     --------
     >>> rbp = [d for d in describe_families() if d["name"] == "RBP"][0]
-    >>> rbp["params"], rbp["needs_topic"], rbp["z3_ok"]
-    ([{'name': 'p', 'domain': '(0, 1)', 'default': '0.8', 'description': 'persistence'}], False, True)
+    >>> rbp["params"][0], [p["name"] for p in rbp["params"]], rbp["needs_topic"], rbp["z3_ok"]
+    ({'name': 'p', 'domain': '(0, 1)', 'default': '0.8', 'description': 'persistence'}, ['p', 'judged_only', 'end'], False, True)
 
     References
     ----------

@@ -98,6 +98,11 @@ class ParamSpec:
     integer: bool = False
     quiet: bool = False
     description: str = ""
+    #: A yes/no choice (``choices`` are ``("False", "True")``): ``True``, ``true`` and a Python bool are read as ``"True"``.
+    boolean: bool = False
+    #: Left out of :attr:`Measure.params <workbench.measures.measure.Measure.params>` at its default (so a family
+    #: that gains the parameter keeps the parameters, and the identity, its measures had before).
+    optional: bool = False
 
     @property
     def numeric(self) -> bool:
@@ -143,6 +148,10 @@ class ParamSpec:
         """
         where = f"{measure}: " if measure else ""
         shown = param_text(value) if isinstance(value, Fraction) else value
+        if self.boolean and isinstance(value, (bool, np.bool_)):
+            value = str(bool(value))
+        elif self.boolean and isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            value = value.strip().capitalize()
         if self.choices is not None:
             if not isinstance(value, str) or value not in self.choices:
                 raise BadParameterError(f"{where}{self.name}={shown} not one of {self.domain()}")
@@ -225,4 +234,15 @@ CWL_OUTPUT = ParamSpec(
     "output", "EU", choices=("EU", "ETU", "ED"), quiet=True,
     description="C/W/L quantity: EU expected utility per document (cwl-eval's and ir_measures' value), "
                 "ETU expected total utility, ED expected documents examined",
+)
+
+JUDGED_ONLY = ParamSpec(
+    "judged_only", "False", choices=("False", "True"), quiet=True, boolean=True, optional=True,
+    description="True: the condensed list (unjudged positions removed, the judged documents moved up; Sakai 2007), "
+                "then the measure; trec_eval -J, ir_measures' judged_only",
+)
+END = ParamSpec(
+    "end", "value", choices=("value", "base", "top"), quiet=True, optional=True,
+    description="value: complete runs only; base: unjudged read as non-relevant; top: unjudged read as the top grade "
+                "plus the residual of the unseen tail (Moffat and Zobel 2008; cwl-eval's residuals)",
 )
