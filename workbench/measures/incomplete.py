@@ -28,9 +28,9 @@ definition for exact blocks of runs, sympy and z3.
     ``i`` counts) but is not in ``X``, so infAP reads it as a non-relevant
     document that was never sampled (Yilmaz and Aslam's unpooled documents).
     On a complete run infAP is *not* exactly AP: ``(r + eps)/(i - 1 + 2 eps)``
-    stands for ``r/(i - 1)``, so the two differ by less than ``eps`` per
-    relevant document (0 exactly only when every document above each
-    relevant one is relevant).
+    stands for ``r/(i - 1)``, so the two differ by less than ``eps``; they
+    are equal exactly when above each relevant document past rank 1 lie as
+    many non-relevant documents as relevant ones.
 ``Judged@k``
     The fraction of the top ``min(k, N)`` positions that are judged, as
     ir_measures' ``Judged@k`` computes it (it divides by the run's length
