@@ -79,25 +79,34 @@ class DiagramStatistics:
         Covers of the order (between tie classes' smallest runs where the
         order ties runs): the diagram's edges.
     tied_pairs : int
-        Pairs of distinct tied runs; 0 for an antisymmetric order.
+        Tied pairs the order reports; 0 for an antisymmetric order.  The
+        orders over incomplete runs (``condensed[O]``) report each tie class
+        as a star, its smallest run tied to every other member.
+    stars : bool
+        Whether the tied pairs are such stars (then each tied pair is one run
+        fewer in the diagram).
     nodes : int or None
         The diagram's nodes (tie classes): ``runs`` when nothing is tied,
-        else None (not counted: it needs the whole space at once).
+        ``runs - tied_pairs`` when the ties are stars, else None (not
+        counted: it needs the whole space at once).
     """
 
     runs: int
     covers: int
     tied_pairs: int
+    stars: bool = False
 
     @property
     def nodes(self) -> int | None:
-        return self.runs if self.tied_pairs == 0 else None
+        if self.tied_pairs == 0:
+            return self.runs
+        return self.runs - self.tied_pairs if self.stars else None
 
 
-def _count_block(order: str, kind: str, depth: int, grades: int, topic: tuple | None, gains: tuple,
+def _count_block(order: str, kind: str, depth: int, grades: int, topic: str | None, unjudged: int, gains: tuple,
                  start: int, stop: int) -> tuple[int, int]:
     """``(covers, tied pairs)`` whose lower end lies in ``[start, stop)``; plain arguments, so it runs in any process."""
-    space = Space(kind, depth, grades, None if topic is None else Topic(topic))
+    space = Space(kind, depth, grades, None if topic is None else Topic.parse(topic), unjudged)
     cov = covers_in_range(order, space, Gains(tuple(Fraction(g) for g in gains)), start, stop, sort=False)
     return len(cov.lower), len(cov.tie_lower)
 
@@ -131,6 +140,9 @@ def diagram_statistics(space, order, gains: Gains | None = None, executor=None, 
     >>> s = diagram_statistics(rank_space(3), "dominance", block_size=3)
     >>> s.runs, s.covers, s.tied_pairs, s.nodes
     (8, 8, 0, 8)
+    >>> s = diagram_statistics(Space("rank", 3, unjudged=3), "condensed[dominance]", block_size=5)
+    >>> s.runs, s.covers, s.tied_pairs, s.nodes  # 27 runs, 8 condensed lists
+    (27, 8, 19, 8)
 
     References
     ----------
@@ -143,8 +155,9 @@ def diagram_statistics(space, order, gains: Gains | None = None, executor=None, 
     if block_size < 1:
         raise ValueError(f"block_size {block_size}: give at least 1")
     size = int(space.size)
-    topic = None if space.topic is None else tuple(int(n) for n in space.topic.counts)
-    args = (order.name, space.kind, space.depth, space.grades, topic, tuple(str(g) for g in gains.values))
+    topic = None if space.topic is None else str(space.topic)
+    args = (order.name, space.kind, space.depth, space.grades, topic, int(getattr(space, "unjudged", 0)),
+            tuple(str(g) for g in gains.values))
     covers = tied = 0
     ranges = [(a, min(a + block_size, size)) for a in range(0, size, block_size)]
     counts = in_order(executor, _count_block, ((*args, a, b) for a, b in ranges), workers)
@@ -153,4 +166,4 @@ def diagram_statistics(space, order, gains: Gains | None = None, executor=None, 
         tied += block_tied
         if advance:
             advance(b - a)
-    return DiagramStatistics(size, covers, tied)
+    return DiagramStatistics(size, covers, tied, stars=order.unjudged)
