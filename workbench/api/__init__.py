@@ -67,7 +67,7 @@ from workbench.api.convert import (as_int as _int, as_depth as _depth, as_depths
 
 
 def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=None, workers=1, scheduler=None,
-             connect_timeout=10.0):
+             connect_timeout=10.0, unjudged=0):
     """On which scale is ``measure`` relative to ``order``: a verdict with a witness (``workbench classify``).
 
     Parameters
@@ -95,6 +95,10 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
         server is not a Dask scheduler.
     connect_timeout : float, default 10.0
         Seconds to reach the scheduler and hear it answer.
+    unjudged : int, default 0
+        Runs may hold up to this many unjudged positions (``?``, ``0 <= unjudged <= depth``);
+        the order must take them (``condensed[O]``, ``completions[O]``, ``bounds[O]``,
+        ``judging``) and the measure read them (docs/howto/unjudged.md).
 
     Returns
     -------
@@ -130,10 +134,10 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     from workbench.api import scale
 
     return scale.classify(measure, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
-                          workers=workers, scheduler=scheduler, connect_timeout=connect_timeout)
+                          workers=workers, scheduler=scheduler, connect_timeout=connect_timeout, unjudged=unjudged)
 
 
-def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None):
+def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None, unjudged=0):
     """Exact regions of a parameter by verdict (``workbench thresholds``).
 
     Parameters
@@ -146,8 +150,8 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
     depth : int, str or range
         One depth (``5`` or ``"5"``) gives one table; a range (``range(2, 9)``,
         ``"2..8"``, a list of depths) gives a table per depth.
-    grades, gains, topic
-        As for :func:`classify`.
+    grades, gains, topic, unjudged
+        As for :func:`classify` (at depth ``d``, up to ``min(unjudged, d)`` unjudged positions).
 
     Returns
     -------
@@ -175,12 +179,13 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
     """
     from workbench.api import scale
 
-    return scale.thresholds(measure, param, order=order, depth=depth, grades=grades, gains=gains, topic=topic)
+    return scale.thresholds(measure, param, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
+                            unjudged=unjudged)
 
 
 def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=None, gains=None, topic=None,
                    method="enumeration", param_range=None, timeout=60.0, workers=1, scheduler=None,
-                   connect_timeout=10.0):
+                   connect_timeout=10.0, unjudged=0):
     """Runs ``r < s`` in the order with ``M(r) > M(s)``, or a proof there are none (``workbench counterexample``).
 
     Parameters
@@ -203,6 +208,9 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
     workers, scheduler, connect_timeout
         Where the enumeration's blocks run, as for :func:`classify`; a
         scheduler address is checked before any method runs.
+    unjudged : int, default 0
+        Runs may hold up to this many unjudged positions (``?``), as for
+        :func:`classify`; searched by enumeration only.
 
     Returns
     -------
@@ -228,11 +236,12 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
 
     return scale.counterexample(measure, order=order, depth=depth, max_depth=max_depth, grades=grades, gains=gains,
                                 topic=topic, method=method, param_range=param_range, timeout=timeout,
-                                workers=workers, scheduler=scheduler, connect_timeout=connect_timeout)
+                                workers=workers, scheduler=scheduler, connect_timeout=connect_timeout,
+                                unjudged=unjudged)
 
 
 def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, measure=None, highlight=None,
-          chain=None, nonsep=False, violations=None, ties=False, witness=None):
+          chain=None, nonsep=False, violations=None, ties=False, witness=None, unjudged=0):
     """The Hasse diagram of an order, or of a measure's weak order, with highlights (``workbench hasse``).
 
     Parameters
@@ -252,6 +261,8 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
         Mark the covers this measure scores lower > upper (``ties=True``: also those it ties).
     witness : str, optional
         Mark the witness of :func:`classify` for this measure.
+    unjudged : int, default 0
+        Runs may hold up to this many unjudged positions (``?``), as for :func:`classify`.
 
     Returns
     -------
@@ -280,7 +291,7 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
 
     return figures.hasse(order=order, depth=depth, grades=grades, gains=gains, topic=topic, measure=measure,
                          highlight=highlight, chain=chain, nonsep=nonsep, violations=violations, ties=ties,
-                         witness=witness)
+                         witness=witness, unjudged=unjudged)
 
 
 def census(depth=4, *, grades=None, gains=None, topic=None):
@@ -362,7 +373,7 @@ def freedom_use(measures, *, against="nDCG", depth=6, grades=None, gains=None, t
 
 
 def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="rank", within="all", witnesses=3,
-             workers=1, scheduler=None, connect_timeout=10.0):
+             workers=1, scheduler=None, connect_timeout=10.0, unjudged=0):
     """Where two measures order the same runs oppositely, and how often (``workbench disagree``).
 
     Over every unordered pair of distinct runs of the space: ``discordant``
@@ -396,6 +407,8 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
         ``tcp://host:port`` (the ``dask`` extra), checked whenever it is given.
     connect_timeout : float, default 10.0
         Seconds to reach the scheduler and hear it answer.
+    unjudged : int, default 0
+        Runs may hold up to this many unjudged positions (``?``); both measures must read them.
 
     Returns
     -------
@@ -420,7 +433,7 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
 
     return disagreement.disagree(m1, m2, depth=depth, grades=grades, gains=gains, topic=topic, order=order,
                                  within=within, witnesses=witnesses, workers=workers, scheduler=scheduler,
-                                 connect_timeout=connect_timeout)
+                                 connect_timeout=connect_timeout, unjudged=unjudged)
 
 
 def compare(run_a, run_b, *, depth=None, grades=None, gains=None):

@@ -18,7 +18,7 @@ retrieval effectiveness measures", SIGIR 2015; Kendall, Biometrika 1945.
 """
 from __future__ import annotations
 
-from workbench.api.convert import as_int, as_measure, as_order, as_range, as_setting, option
+from workbench.api.convert import as_int, as_measure, as_order, as_range, as_setting, as_unjudged, option
 from workbench.api.progress import reporter
 from workbench.errors import BadParameterError
 
@@ -29,7 +29,7 @@ WITNESSES = 3
 
 
 def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="rank", within="all",
-             witnesses=WITNESSES, progress=None, workers=1, scheduler=None, connect_timeout=None):
+             witnesses=WITNESSES, progress=None, workers=1, scheduler=None, connect_timeout=None, unjudged=0):
     """Count the pairs of runs two measures order oppositely, tie in one, tie in both, per depth.
 
     Parameters
@@ -58,6 +58,11 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
         ``tcp://host:port`` (the ``dask`` extra), checked whenever it is given.
     connect_timeout : float, optional
         Seconds to reach the scheduler and hear it answer (default 10).
+    unjudged : int, default 0
+        Runs may hold up to this many unjudged positions (``?``; at depth ``d`` up to
+        ``min(unjudged, d)``), so both measures must read them (bpref, infAP, ``judged_only=True``,
+        ``end=base``/``end=top``).  Counting every pair, any order's kind of runs takes them;
+        ``within`` ``nonsep``/``comparable`` need an order over incomplete runs.
 
     Returns
     -------
@@ -86,6 +91,7 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
     a, b = as_measure(m1), as_measure(m2)
     o = as_order(order)
     depths = as_range(depth, "depths", 1)
+    u = as_unjudged(unjudged, max(depths))
     c, g, t = as_setting(grades, gains, topic)
     if within not in WITHIN:
         raise BadParameterError(f"{option('within', repr(within))}: one of {', '.join(WITHIN)}")
@@ -96,4 +102,4 @@ def disagree(m1, m2, *, depth=5, grades=None, gains=None, topic=None, order="ran
     bar.label(f"{a} against {b}")
     bar.total(len(depths))
     return disagreement(a, b, o, depths, c, g, t, within, k, progress=lambda d: bar.advance(1, f"depth {d} done"),
-                        workers=workers, scheduler=scheduler, connect_timeout=connect_timeout)
+                        workers=workers, scheduler=scheduler, connect_timeout=connect_timeout, unjudged=u)

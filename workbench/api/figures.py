@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from workbench.api.convert import as_depth, as_measure, as_order, as_runs, as_setting, as_space, as_workers, option
+from workbench.api.convert import (as_depth, as_measure, as_order, as_runs, as_setting, as_space, as_unjudged,
+                                   as_workers, option)
 from workbench.api.progress import reporter
 from workbench.errors import WorkbenchError
 
@@ -52,7 +53,7 @@ class HasseCount:
 
 def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, measure=None, highlight=None,
           chain=None, nonsep=False, violations=None, ties=False, witness=None, statistics=False, workers=None,
-          progress=None):
+          progress=None, unjudged=0):
     """The Hasse diagram of an order, or of a measure's weak order, with highlights (``workbench hasse``).
 
     Parameters as :func:`workbench.hasse`, and:
@@ -62,6 +63,10 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
         :data:`~workbench.order.hasse.HASSE_LIMIT` runs (and without
         ``measure``) they are counted in blocks, by ``workers`` processes
         (None: the machine's cores), and a :class:`HasseCount` is returned.
+    unjudged : int, default 0
+        The runs may hold up to this many unjudged positions (``?``); the
+        order must take them (``condensed[O]``, ``completions[O]``,
+        ``bounds[O]``, ``judging``); the JSON object then carries ``unjudged``.
 
     Returns
     -------
@@ -80,11 +85,12 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
              (("measure", measure), ("violations", violations), ("witness", witness)) if value is not None}
     for m in named.values():
         m.check_topic(t)
-    space = as_space(o, n, c, t)
+    u = as_unjudged(unjudged, n)
+    space = as_space(o, n, c, t, u)
     if workers is not None:
         workers = as_workers(workers)
     if statistics and "measure" not in named and space.size > HASSE_LIMIT:
-        return _counted(space, o, n, c, g, t, as_workers(workers), reporter(progress))
+        return _counted(space, o, n, c, g, t, as_workers(workers), reporter(progress), u)
     label = f"{o.name} order" if "measure" not in named else f"{named['measure']} weak order"
     bar = reporter(progress)
     bar.label(f"Hasse diagram of the {label}")
@@ -94,13 +100,16 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
     marks = highlights(space, o, g, runs=None if highlight is None else as_runs(highlight, c, "highlight"),
                        chain_runs=None if chain is None else as_runs(chain, c, "chain"), nonsep=nonsep,
                        violations_of=named.get("violations"), ties=ties, witness_of=named.get("witness"))
-    title = f"{label}, depth {n}, c = {c}" + (f", topic {t}" if t is not None else "")
+    title = (f"{label}, depth {n}, c = {c}" + (f", topic {t}" if t is not None else "")
+             + (f", at most {u} unjudged" if u else ""))
     meta = {"order": o.name, "measure": str(named["measure"]) if "measure" in named else None, "depth": n,
-            "grades": c, "gains": [str(x) for x in g.values], "topic": None if t is None else list(t.counts)}
+            "grades": c, "gains": [str(x) for x in g.values], "topic": None if t is None else list(t.counts),
+            **({"unjudged": u} if u else {}),
+            **({"nonrelevant": t.nonrelevant} if t is not None and t.nonrelevant is not None else {})}
     return HasseDiagram(G, marks, title, meta)
 
 
-def _counted(space, order, depth, grades, gains, topic, workers, bar) -> HasseCount:
+def _counted(space, order, depth, grades, gains, topic, workers, bar, unjudged: int = 0) -> HasseCount:
     """The statistics of a diagram beyond :data:`~workbench.order.hasse.HASSE_LIMIT`, counted in blocks."""
     from workbench.core.budget import largest_fitting, refuse_unless_fits
     from workbench.core.executors import open_executor
@@ -108,8 +117,8 @@ def _counted(space, order, depth, grades, gains, topic, workers, bar) -> HasseCo
     from workbench.order.hasse import HASSE_LIMIT
 
     est = statistics_estimate(space, order, gains, workers)
-    fits = largest_fitting(lambda d: statistics_estimate(order.space(d, grades, topic), order, gains, workers),
-                           1, depth - 1)
+    fits = largest_fitting(lambda d: statistics_estimate(as_space(order, d, grades, topic, min(unjudged, d)), order,
+                                                         gains, workers), 1, depth - 1)
     refuse_unless_fits(f"hasse statistics of the {order.name} order at depth {depth}", est,
                        f"depth <= {fits} fits; or allow the time with --timeout SECONDS" if fits else
                        "allow the time with --timeout SECONDS")
@@ -121,6 +130,7 @@ def _counted(space, order, depth, grades, gains, topic, workers, bar) -> HasseCo
     whole = f"needs the whole diagram (at most {HASSE_LIMIT:,} runs)"
     stats = {"order": order.name, "measure": None, "depth": depth, "grades": grades,
              "gains": ",".join(str(x) for x in gains.values), "topic": None if topic is None else str(topic),
+             **({"unjudged": unjudged} if unjudged else {}),
              "runs": s.nodes if s.nodes is not None else f"not counted: {s.runs:,} runs with {s.tied_pairs:,} tied pairs",
              "covers": s.covers, "graded": f"not computed: {whole}", "lattice": f"not computed: {whole}",
              "width": f"not computed: {whole}"}

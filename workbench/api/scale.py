@@ -47,7 +47,12 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
 
     Returns
     -------
-    Classification
+    Classification or ResidualClassification
+        A measure with a residual (``RBP``, ``gRBP``, ``INST``, ``INSQ``)
+        without ``end``, on runs with unjudged positions, is classified at
+        both ends (``end=base``, ``end=top``):
+        :class:`~workbench.scale.residual.ResidualClassification` says on
+        which end each verdict holds.
 
     Examples
     --------
@@ -55,6 +60,7 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     (0, 0, 1, 1)
     """
     from workbench.scale.classify import classify as run_classify
+    from workbench.scale.residual import classify_residual, needs_both_ends
 
     ranked = _count(ranked_values, "ranked_values", "(0 lists all)")
     workers = as_workers(workers)
@@ -64,9 +70,13 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     space = as_space(o, n, c, t, as_unjudged(unjudged, n))
     bar = reporter(progress)
     bar.label(f"{m} on {o.name}")
-    bar.total(space.size)
-    return run_classify(m, o, space, g, progress=bar.phase, ranked_limit=ranked or None, workers=workers,
-                        scheduler=scheduler, connect_timeout=connect_timeout, advance=lambda k: bar.advance(k))
+    both = needs_both_ends(m, space)
+    bar.total(space.size * (2 if both else 1))
+    kwargs = dict(progress=bar.phase, ranked_limit=ranked or None, workers=workers, scheduler=scheduler,
+                  connect_timeout=connect_timeout, advance=lambda k: bar.advance(k))
+    if both:
+        return classify_residual(m, o, space, g, classify=run_classify, **kwargs)
+    return run_classify(m, o, space, g, **kwargs)
 
 
 def _count(value, name: str, hint: str) -> int:

@@ -54,6 +54,9 @@ def print_classification(result) -> None:
     from workbench.api.show import affine_text, increments_text
     from workbench.core.readable import joined
 
+    if hasattr(result, "ends"):  # a residual measure classified at both ends
+        print_residual(result)
+        return
     stdout.print(
         f"[bold]{result.measure}[/bold] on {result.kind}-based runs, depth {result.depth}, "
         f"{result.grades} relevant grade(s), gains {result.gains}"
@@ -84,3 +87,28 @@ def print_classification(result) -> None:
         )
     if result.gap_witness:
         stdout.print(f"  unequal increments: {increments_text(result.gap_witness)}")
+
+
+def print_residual(result) -> None:
+    """A residual measure's classification: the verdict at each end, each end's witness."""
+    from rich.markup import escape
+
+    from workbench.core.readable import joined
+
+    s = result.setting
+    stdout.print(
+        f"[bold]{escape(result.measure)}[/bold] at both ends (end=base, end=top) on {s.kind}-based runs, depth {s.depth}, "
+        f"{s.grades} relevant grade(s), gains {s.gains}" + (f", topic {s.topic}" if s.topic else "")
+        + f", at most {s.unjudged} unjudged, order [bold]{escape(s.order)}[/bold] ({result.base.runs} runs, "
+        f"{result.base.covers} covers)"
+    )
+    stdout.print(f"verdict: [bold]{result.summary}[/bold]")
+    for end, c in (("base", result.base), ("top", result.top)):
+        stdout.print(f"  {end} end, {escape(c.measure)}: {c.verdict}    intrinsic (Giner): {c.intrinsic_text}")
+        if c.reason:
+            stdout.print(f"    {c.reason}")
+        w = c.witness
+        if w:
+            rel = "tied with" if c.verdict == "weak" else "scores above"
+            stdout.print(f"    witness: {w.run_text(w.lower)} <= {w.run_text(w.upper)} in the order, but "
+                         f"{w.run_text(w.lower)} {rel} it: {joined([w.lower_value, w.upper_value], ' vs ')}")

@@ -14,8 +14,8 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import (GainsOpt, GradesOpt, JsonOpt, TableFormatOpt, TopicOpt, emit_json, progress_bar,
-                                  stdout, table_format, write_tables)
+from workbench.cli.common import (GainsOpt, GradesOpt, JsonOpt, TableFormatOpt, TopicOpt, UnjudgedOpt, emit_json,
+                                  progress_bar, stdout, table_format, write_tables)
 
 
 def register(app: typer.Typer) -> None:
@@ -30,6 +30,7 @@ def disagree(
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,
     topic: Optional[str] = TopicOpt,
+    unjudged: int = UnjudgedOpt,
     order: str = typer.Option("rank", "--order", help="Whose runs (rank: sequences; set, replacement: multisets) and, with --within, whose pairs."),
     within: str = typer.Option("all", "--within", help="all pairs, nonsep (the pairs --order leaves incomparable) or comparable; nonsep and comparable enumerate the pairs."),
     witnesses: int = typer.Option(3, "--witnesses", help="Discordant and tied-in-one pairs listed per depth (first in canonical order)."),
@@ -46,7 +47,7 @@ def disagree(
     with progress_bar(label="disagree", lazy=True) as bar:
         result = run_disagree(m1, m2, depth=depth, grades=grades, gains=gains, topic=topic, order=order,
                               within=within, witnesses=witnesses, progress=bar, workers=workers,
-                              scheduler=scheduler, connect_timeout=connect_timeout)
+                              scheduler=scheduler, connect_timeout=connect_timeout, unjudged=unjudged)
     if as_json or fmt == "json":
         emit_json(result.to_json())
         return
@@ -85,5 +86,6 @@ def _value(witness: dict, key: str, k: int) -> str:
 
 
 def _run(grades: list) -> str:
-    """A run as the command line writes it: ``0112``, or ``0,1,12`` when a grade has two digits."""
-    return "".join(str(g) for g in grades) if all(0 <= g <= 9 for g in grades) else ",".join(map(str, grades))
+    """A run as the command line writes it: ``0112`` (``?`` unjudged), or ``0,1,12`` when a grade has two digits."""
+    short = all(g == "?" or 0 <= g <= 9 for g in grades)
+    return "".join(str(g) for g in grades) if short else ",".join(map(str, grades))

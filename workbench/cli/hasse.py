@@ -23,7 +23,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, progress_bar, write_tables
+from workbench.cli.common import JsonOpt, UnjudgedOpt, emit_json, progress_bar, write_tables
 
 #: ``--format`` values that print the diagram's statistics as a table instead of the diagram.
 TABLE_ONLY = ("md", "csv", "latex")
@@ -40,6 +40,7 @@ def hasse(
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains/--topic)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 or 0,1/2,1 (default g(i) = i)."),
     topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 3 or 2,1."),
+    unjudged: int = UnjudgedOpt,
     fmt: Optional[str] = typer.Option(None, "--format", help="The diagram: dot, svg, pdf, png, tikz or json (default: from the -o suffix, else json); or the table of the diagram's statistics (runs, covers, graded, lattice, width): md, csv or latex (to -o FILE if given)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the diagram to FILE (needed for svg, pdf, png)."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Also draw the diagram to FILE; its suffix picks the format (.pdf .svg .png .dot .tex .json)."),
@@ -67,7 +68,8 @@ def hasse(
     with progress_bar(label="hasse", lazy=True) as bar:
         d = diagram_of(order=order, depth=depth, grades=grades, gains=gains, topic=topic, measure=measure,
                        highlight=highlight, chain=chain_runs, nonsep=nonsep, violations=violations, ties=ties,
-                       witness=witness, statistics=table_fmt is not None, workers=workers, progress=bar)
+                       witness=witness, statistics=table_fmt is not None, workers=workers, progress=bar,
+                       unjudged=unjudged)
         if hasattr(d, "statistics"):  # a HasseCount: a diagram too large to build, counted in blocks
             caption = f"Hasse diagram of the {d.order} order, depth {d.depth} (counted in blocks of the space)"
             write_tables([Table.key_value(d.statistics, caption=caption)], table_fmt, output)

@@ -789,7 +789,7 @@ def verdict_from_group_signs(total: bool, signs: np.ndarray, tie_signs: np.ndarr
     witness = gap = None
     if first is not None:
         a, b = (tie_groups if where == "ties" else cover_groups)[first]
-        if where == "ties" and tie_signs[first] < 0:
+        if where == "ties" and tie_signs[first] > 0:
             a, b = b, a
         witness = (a, b)
     elif verdict == "ordinal":
@@ -1154,7 +1154,7 @@ def classify_materialised(
     if first is not None:
         lo, hi = (cov.tie_lower, cov.tie_upper) if where == "ties" else (cov.lower, cov.upper)
         a, b = int(lo[first]), int(hi[first])
-        if where == "ties" and tie_signs[first] < 0:
+        if where == "ties" and tie_signs[first] > 0:
             a, b = b, a  # report the tied pair with the higher value as "lower"
         witness = _witness(runs, values, a, b, _marked(space))
 

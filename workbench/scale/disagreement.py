@@ -81,6 +81,7 @@ from workbench.errors import BadParameterError, UndefinedMeasureError, Workbench
 from workbench.order.orders import ORDERS
 from workbench.scale.stream import Job, job_for, setting, shippable
 from workbench.space.runs import Gains, format_run
+from workbench.space.spaces import Space
 
 __all__ = ["PairCounts", "PairWitness", "DepthDisagreement", "Disagreement", "TauAP", "disagreement", "count_pairs",
            "count_pairs_sharded", "inversions",
@@ -1036,20 +1037,29 @@ class PairWitness:
     m2: tuple[str, str]
     m1_float: tuple = ()
     m2_float: tuple = ()
+    #: The relevant grades when the runs may hold unjudged positions (code ``grades + 1``, written ``?``), else None.
+    grades: Optional[int] = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict:
         """``{"lower": [0, 0, 1, 1, 1], "upper": [1, 0, 0, 0, 1], "m1": [..], "m2": [..], "m1_float": [..], ...}``.
 
-        Runs are lists of grades (docs/reference/cli.md, the JSON contract); ``m1`` and ``m2`` hold
-        the exact values (strings), the ``_float`` lists their approximations.
+        Runs are lists of grades (docs/reference/cli.md, the JSON contract), ``"?"`` for an unjudged
+        position; ``m1`` and ``m2`` hold the exact values (strings), the ``_float`` lists their
+        approximations.
         """
-        return {"lower": [int(g) for g in self.lower], "upper": [int(g) for g in self.upper],
+        mark = None if self.grades is None else self.grades + 1
+        return {"lower": ["?" if int(g) == mark else int(g) for g in self.lower],
+                "upper": ["?" if int(g) == mark else int(g) for g in self.upper],
                 "m1": list(self.m1), "m2": list(self.m2), "m1_float": list(self.m1_float),
                 "m2_float": list(self.m2_float)}
 
     def text(self) -> str:
-        return (f"{format_run(self.lower)} / {format_run(self.upper)}: M1 {self.m1[0]} vs {self.m1[1]}, "
+        return (f"{self.run_text(self.lower)} / {self.run_text(self.upper)}: M1 {self.m1[0]} vs {self.m1[1]}, "
                 f"M2 {self.m2[0]} vs {self.m2[1]}")
+
+    def run_text(self, run) -> str:
+        """One of the runs as text: digits, ``?`` for an unjudged position."""
+        return format_run(run, self.grades)
 
 
 @dataclass(frozen=True)
@@ -1154,6 +1164,8 @@ class Disagreement:
     topic: object
     within: str
     rows: tuple = field(default=())
+    #: The most unjudged positions (``?``) a run holds (0: fully judged runs).
+    unjudged: int = 0
 
     @property
     def depths(self) -> list[int]:
@@ -1181,7 +1193,11 @@ class Disagreement:
         return {
             "m1": self.m1, "m2": self.m2, "order": self.order, "space": self.kind, "grades": self.grades,
             "gains": [str(g) for g in self.gains.values],
-            "topic": None if self.topic is None else list(self.topic.counts), "within": self.within,
+            "topic": None if self.topic is None else list(self.topic.counts),
+            **({"unjudged": self.unjudged} if self.unjudged else {}),
+            **({"nonrelevant": self.topic.nonrelevant} if getattr(self.topic, "nonrelevant", None) is not None
+               else {}),
+            "within": self.within,
             "rows": [r.to_json() for r in self.rows],
             "first_witness": None if first is None else {"depth": first[0], **first[1].to_json()},
         }
@@ -1219,7 +1235,7 @@ class Disagreement:
                        align=["r"] * 9 + [None, None, None], caption=cap)
         wit = Table(["depth", "kind", "lower", "upper", f"{self.m1} lower", f"{self.m1} upper",
                      f"{self.m2} lower", f"{self.m2} upper"],
-                    [[r.depth, kind, format_run(w.lower), format_run(w.upper), w.m1[0], w.m1[1], w.m2[0], w.m2[1]]
+                    [[r.depth, kind, w.run_text(w.lower), w.run_text(w.upper), w.m1[0], w.m1[1], w.m2[0], w.m2[1]]
                      for r in self.rows for kind, ws in (("discordant", r.witnesses), ("tied in one", r.tied_witnesses))
                      for w in ws], caption="first pairs in canonical order (smallest depth, lower index, upper index)")
         return [counts, wit]
@@ -1228,7 +1244,8 @@ class Disagreement:
         pairs = {"all": "all pairs", "nonsep": f"pairs the {self.order} order leaves incomparable",
                  "comparable": f"pairs the {self.order} order compares"}[self.within]
         t = f", topic {self.topic}" if self.topic is not None else ""
-        return f"{self.kind}-based runs, gains {self.gains}{t}, {pairs}"
+        u = f", at most {self.unjudged} unjudged" if self.unjudged else ""
+        return f"{self.kind}-based runs, gains {self.gains}{t}{u}, {pairs}"
 
     def __repr__(self) -> str:
         """Per depth: the counts and tau-b; then the minimal witness.
@@ -1340,7 +1357,7 @@ def _evaluate(measure, space, gains: Gains, topic, depth: int, start: int = 0, s
                 try:
                     measure.evaluate(row.reshape(1, -1), gains, topic)
                 except WorkbenchError:
-                    bad.append(format_run(tuple(int(g) for g in row)))
+                    bad.append(space.format(tuple(int(g) for g in row)))
                     if len(bad) > 5:
                         break
             if len(bad) == len(rows) or not bad:
@@ -1375,12 +1392,28 @@ def _evaluate_sharded(measure, order, space, gains: Gains, topic, depth: int, ex
 
 def _witness(values1: ValueBlock, values2: ValueBlock, space, pairs) -> tuple:
     out = []
+    mark = space.grades if getattr(space, "unjudged", 0) else None
     for i, j in pairs:
         a1, b1, a2, b2 = values1.value(i), values1.value(j), values2.value(i), values2.value(j)
         out.append(PairWitness(space.run(i), space.run(j), (exact_str(a1), exact_str(b1)),
                                (exact_str(a2), exact_str(b2)), (json_float(a1), json_float(b1)),
-                               (json_float(a2), json_float(b2))))
+                               (json_float(a2), json_float(b2)), mark))
     return tuple(out)
+
+
+def _space(order, depth: int, grades: int, topic, within: str = "all", unjudged: int = 0):
+    """The runs compared at ``depth``: the order's kind, with up to ``min(unjudged, depth)`` unjudged positions.
+
+    With every pair counted (``within="all"``) the order only names the kind of runs, so any order's
+    kind takes unjudged positions; with ``nonsep`` or ``comparable`` its pairs are enumerated, and
+    the order must take such runs (:meth:`~workbench.order.orders.Order.space` refuses otherwise).
+    """
+    u = min(unjudged, depth)
+    if not u:
+        return order.space(depth, grades, topic)
+    if within == "all":
+        return Space(order.space_kind, depth, grades, topic, u)
+    return order.space(depth, grades, topic, unjudged=u)
 
 
 def _every(order, within: str) -> bool:
@@ -1388,10 +1421,11 @@ def _every(order, within: str) -> bool:
     return within == "all" or (within == "comparable" and order.kind == "total")
 
 
-def _plan(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: str, workers: int = 1) -> Estimate:
+def _plan(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: str, workers: int = 1,
+          unjudged: int = 0) -> Estimate:
     """The estimate of one depth, refused (:class:`~workbench.errors.TooLargeError`) when it does not fit,
     or (:class:`~workbench.errors.BadParameterError`) when the space holds fewer than two runs."""
-    space = order.space(depth, grades, topic)
+    space = _space(order, depth, grades, topic, within, unjudged)
     n = space.size
     if n < 2:
         raise BadParameterError(f"depth {depth}: the space holds {n} run(s) ({space}); a pair needs two runs")
@@ -1399,14 +1433,16 @@ def _plan(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: s
     basis = max(_basis_size(m, space, gains, topic) for m in (m1, m2))
     est = disagreement_estimate(n, depth, basis, workers=workers)
     if not est.fits():
-        best = largest_fitting(lambda d: disagreement_estimate(order.space(d, grades, topic).size, d, basis,
+        best = largest_fitting(lambda d: disagreement_estimate(_space(order, d, grades, topic, within, unjudged).size,
+                                                               d, basis,
                                                                workers=workers), 1, depth - 1)
         refuse_unless_fits(request, est, f"depth <= {best} fits" if best is not None else "no depth fits")
     if _every(order, within):
         return est
     rest = restricted_estimate(order, n, depth, grades)
     if not rest.fits():
-        best = largest_fitting(lambda d: restricted_estimate(order, order.space(d, grades, topic).size, d, grades),
+        best = largest_fitting(lambda d: restricted_estimate(order, _space(order, d, grades, topic, within,
+                                                                           unjudged).size, d, grades),
                                1, depth - 1)
         refuse_unless_fits(f"{request} within {within} pairs of the {order.name} order", rest,
                            f"depth <= {best} fits" if best is not None else "no depth fits")
@@ -1414,7 +1450,7 @@ def _plan(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: s
 
 
 def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic, within: str = "all",
-                    witnesses: int = 3, executor=None, workers: int = 1) -> DepthDisagreement:
+                    witnesses: int = 3, executor=None, workers: int = 1, unjudged: int = 0) -> DepthDisagreement:
     """The counts, correlations and first witnesses of ``m1`` against ``m2`` on one depth.
 
     Refuses (:class:`~workbench.errors.TooLargeError`) before evaluating when
@@ -1437,9 +1473,9 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
     ----------
     Jones, Thomas, Scholer and Sanderson, SIGIR 2015; Moffat and Mackenzie, JASIST 2024 (non-separable pairs).
     """
-    space = order.space(depth, grades, topic)
+    space = _space(order, depth, grades, topic, within, unjudged)
     n = space.size
-    _plan(m1, m2, order, depth, grades, gains, topic, within, workers)   # refuses before anything is evaluated
+    _plan(m1, m2, order, depth, grades, gains, topic, within, workers, unjudged)   # refuses before anything is evaluated
     every = _every(order, within)
     if n < _SHARD_MIN_RUNS:
         executor = None   # too small to share out: here
@@ -1470,7 +1506,8 @@ def disagreement_at(m1, m2, order, depth: int, grades: int, gains: Gains, topic,
 
 def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within: str = "all",
                  witnesses: int = 3, progress: Optional[Callable[[int], None]] = None, workers: int = 1,
-                 scheduler: Optional[str] = None, connect_timeout: Optional[float] = None) -> Disagreement:
+                 scheduler: Optional[str] = None, connect_timeout: Optional[float] = None,
+                 unjudged: int = 0) -> Disagreement:
     """``m1`` against ``m2`` at every depth of ``depths``: a :class:`Disagreement` with one row per depth.
 
     Parameters
@@ -1497,6 +1534,10 @@ def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within
         Dask scheduler address ``tcp://host:port`` (the ``dask`` extra).
     connect_timeout : float, optional
         Seconds to reach the scheduler and hear it answer.
+    unjudged : int, default 0
+        Runs may hold up to ``min(unjudged, depth)`` unjudged positions (``?``); both measures
+        must read them.  With ``within="all"`` any order's kind of runs takes them; ``nonsep``
+        and ``comparable`` need an order over incomplete runs.
 
     Returns
     -------
@@ -1531,7 +1572,7 @@ def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within
     connect_timeout = check_connect_timeout(DEFAULT_CONNECT_TIMEOUT if connect_timeout is None else connect_timeout)
     depths = list(depths)
     # every depth is planned before any is computed: a range is refused at once, not after its first depths
-    plans = [_plan(m1, m2, order, d, grades, gains, topic, within, workers) for d in depths]
+    plans = [_plan(m1, m2, order, d, grades, gains, topic, within, workers, unjudged) for d in depths]
     if len(depths) > 1:
         total = Estimate(f"{len(depths)} depths", max(p.bytes for p in plans), sum(p.seconds for p in plans))
         if not total.fits():
@@ -1542,13 +1583,15 @@ def disagreement(m1, m2, order, depths, grades: int, gains: Gains, topic, within
                                f"depths {depths[0]}..{depths[fit - 1]} fit" if fit else "no depth fits")
     # nothing to share out: no process to start (a scheduler given is still checked, never ignored)
     here = (workers == 1 and scheduler is None) or \
-        all(order.space(d, grades, topic).size < _SHARD_MIN_RUNS for d in depths)
+        all(_space(order, d, grades, topic, within, unjudged).size < _SHARD_MIN_RUNS for d in depths)
     if here and scheduler not in (None, "local"):
         probe_scheduler(scheduler, connect_timeout)
     rows = []
     with open_executor(1 if here else workers, None if here else scheduler, connect_timeout) as executor:
         for d in depths:
-            rows.append(disagreement_at(m1, m2, order, d, grades, gains, topic, within, witnesses, executor, workers))
+            rows.append(disagreement_at(m1, m2, order, d, grades, gains, topic, within, witnesses, executor, workers,
+                                        unjudged))
             if progress is not None:
                 progress(d)
-    return Disagreement(str(m1), str(m2), order.name, order.space_kind, grades, gains, topic, within, tuple(rows))
+    return Disagreement(str(m1), str(m2), order.name, order.space_kind, grades, gains, topic, within, tuple(rows),
+                        unjudged)

@@ -319,7 +319,7 @@ def classify_block(job: Job, start: int, stop: int) -> BlockSummary:
         if len(bad):
             k = int(bad[0])
             out.tie_violation = Pair(int(cov.tie_lower[k]), int(cov.tie_upper[k]))
-            out.tie_swap = bool(tie[k] < 0)
+            out.tie_swap = bool(tie[k] > 0)  # M(tie_upper) above: report it as the pair's first run
     if len(cov):
         lo, up = local(cov.lower), local(cov.upper)
         signs = values.signs(lo, up)
