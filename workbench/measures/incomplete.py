@@ -148,7 +148,21 @@ def _judged_nonrelevant_count(topic, name: str) -> int:
 
 
 def def_bpref(A, P, topic, k):
-    """trec_eval's bpref (module docstring); needs ``n0=`` in the topic."""
+    """trec_eval's bpref (module docstring); needs ``n0=`` in the topic.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from workbench.measures.algebra import NumericAlgebra
+    >>> from workbench.space.runs import Topic
+    >>> A = NumericAlgebra(np.array([[1, 0, 2, 1], [0, 0, 1, 1]]), Gains.default())   # 10?1 and 0011
+    >>> [str(v) for v in def_bpref(A, {}, Topic.parse("n0=2,3"), 4).values()]
+    ['1/2', '0']
+
+    References
+    ----------
+    Buckley and Voorhees, SIGIR 2004; trec_eval ``m_bpref.c``.
+    """
     c = A.gains.grades
     R = topic.recall_base
     N = _judged_nonrelevant_count(topic, "Bpref")
@@ -169,7 +183,21 @@ def def_bpref(A, P, topic, k):
 
 
 def def_infap(A, P, topic, k):
-    """trec_eval's infAP with ``?`` a document outside the pool (module docstring)."""
+    """trec_eval's infAP with ``?`` a document outside the pool (module docstring).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from workbench.measures.algebra import NumericAlgebra
+    >>> from workbench.space.runs import Topic
+    >>> A = NumericAlgebra(np.array([[1, 2, 1], [1, 0, 1]]), Gains.default())   # 1?1 and 101 (AP: 5/6)
+    >>> [str(v) for v in def_infap(A, {}, Topic((2,)), 3).values()]
+    ['500009/600012', '5/6']
+
+    References
+    ----------
+    Yilmaz and Aslam, CIKM 2006; trec_eval ``m_infap.c``.
+    """
     c = A.gains.grades
     rel_t, judged_t = relevant_table(c), judged_table(c)
     eps = INFAP_EPSILON
@@ -190,7 +218,19 @@ def def_infap(A, P, topic, k):
 
 
 def def_judged(A, P, topic, k):
-    """The fraction of the top ``min(k, N)`` positions that are judged (ir_measures ``Judged@k``)."""
+    """The fraction of the top ``min(k, N)`` positions that are judged (ir_measures ``Judged@k``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from workbench.measures.algebra import NumericAlgebra
+    >>> [str(v) for v in def_judged(NumericAlgebra(np.array([[0, 2, 2, 1]]), Gains.default()), {}, None, 4).values()]
+    ['1/2']
+
+    References
+    ----------
+    ir_measures ``Judged`` (MacAvaney, Macdonald, Ounis, ECIR 2022).
+    """
     t = judged_table(A.gains.grades)
     return A.sum(A.lookup(i, t) for i in range(A.depth)) * A.const(Fraction(1, A.depth))
 
