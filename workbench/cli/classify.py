@@ -54,15 +54,17 @@ def print_classification(result) -> None:
     from workbench.api.show import affine_text, increments_text
     from workbench.core.readable import joined
 
+    from rich.markup import escape
+
     if hasattr(result, "ends"):  # a residual measure classified at both ends
         print_residual(result)
         return
     stdout.print(
-        f"[bold]{result.measure}[/bold] on {result.kind}-based runs, depth {result.depth}, "
+        f"[bold]{escape(result.measure)}[/bold] on {result.kind}-based runs, depth {result.depth}, "
         f"{result.grades} relevant grade(s), gains {result.gains}"
         + (f", topic {result.topic}" if result.topic else "")
         + (f", at most {result.unjudged} unjudged" if result.unjudged else "")
-        + f", order [bold]{result.order}[/bold] ({result.runs} runs, {result.covers} covers)"
+        + f", order [bold]{escape(result.order)}[/bold] ({result.runs} runs, {result.covers} covers)"
     )
     stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic_text}")
     if result.reason:

@@ -51,6 +51,8 @@ def counterexample(
     an answer: read "status" (JSON) or the first line; "found": false alone
     does not mean none.  Exit status 2 on bad input.
     """
+    from rich.markup import escape
+
     from workbench.api.scale import counterexample as search
     from workbench.api.show import exact_text as exact_str
 
@@ -61,7 +63,7 @@ def counterexample(
     if as_json:
         emit_json(cx.to_json())
         return
-    where = f"{cx.measure} on {cx.order} order, {cx.grades} relevant grade(s), gains {cx.gains}" + (
+    where = escape(f"{cx.measure} on {cx.order} order, {cx.grades} relevant grade(s), gains {cx.gains}") + (
         f", topic {cx.topic}" if cx.topic else "") + (f", at most {cx.unjudged} unjudged" if cx.unjudged else "")
     searched = f"depth {cx.depths[0]}" if len(cx.depths) == 1 else (
         f"depths {cx.depths[0]}..{cx.depths[-1]}" if cx.depths else "no depth")
@@ -82,4 +84,4 @@ def counterexample(
     else:
         stdout.print(f"[bold]unknown[/bold] ({cx.method}, {cx.seconds:.3g} s): {where}")
     if cx.reason:
-        stdout.print(f"  {cx.reason}")
+        stdout.print(f"  {escape(cx.reason)}")

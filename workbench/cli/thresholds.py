@@ -69,7 +69,7 @@ def thresholds(
 
     head = rows[0]
     stdout.print(
-        f"[bold]{escape(head.measure)}[/bold] in {p} {head.domain}, order [bold]{head.order}[/bold], {head.kind}-based runs, "
+        f"[bold]{escape(head.measure)}[/bold] in {p} {head.domain}, order [bold]{escape(head.order)}[/bold], {head.kind}-based runs, "
         f"{head.grades} relevant grade(s), gains {head.gains}" + (f", topic {head.topic}" if head.topic else "")
         + (f", at most {unjudged} unjudged" if unjudged else "")
     )

@@ -216,7 +216,8 @@ def _value_bytes(block) -> tuple[float, float]:
 _PROBES: dict = {}
 
 
-def _probe(measure, kind: str, depth: int, grades: int, topic, gains) -> tuple[float, float, float, np.ndarray]:
+def _probe(measure, kind: str, depth: int, grades: int, topic, gains,
+           unjudged: int = 0) -> tuple[float, float, float, np.ndarray]:
     """``(int bytes, object bytes, scoring bytes)`` per run of ``measure`` at ``depth``, and a sample (cached).
 
     The measure scores two samples of :data:`PROBE_RUNS` runs under
@@ -226,11 +227,11 @@ def _probe(measure, kind: str, depth: int, grades: int, topic, gains) -> tuple[f
     round and round (nothing to sample; a small classify then does without
     :mod:`numpy.random`, a sizeable part of its start).
     """
-    key = (str(measure), kind, depth, grades, topic, gains)
+    key = (str(measure), kind, depth, grades, topic, gains, unjudged)
     if key not in _PROBES:
         if len(_PROBES) > 256:
             _PROBES.clear()
-        space = Space(kind, depth, grades, topic)
+        space = Space(kind, depth, grades, topic, min(unjudged, depth))
         peaks, block, sample = [], None, None
         started = not tracemalloc.is_tracing()
         if started:
@@ -253,7 +254,7 @@ def _probe(measure, kind: str, depth: int, grades: int, topic, gains) -> tuple[f
 
 
 def classify_workload(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains,
-                      streaming: bool = False) -> Workload:
+                      streaming: bool = False, unjudged: int = 0) -> Workload:
     """Estimate what :func:`classify` builds for these arguments, from logarithms and a small probe.
 
     Spaces whose runs alone would not fit are described from ``log2`` of
@@ -261,20 +262,22 @@ def classify_workload(measure, order, kind: str, depth: int, grades: int, topic,
     on :data:`PROBE_RUNS` sampled runs to learn the size of its exact values
     (logarithms bring one coordinate per position, rational values grow with
     the depth) and the order's rules are run on the sample to count covers.
+    ``unjudged``: runs may hold up to ``min(unjudged, depth)`` unjudged positions.
     """
-    lg = log2_space_size(kind, depth, grades, topic)
+    u = min(unjudged, depth)
+    lg = log2_space_size(kind, depth, grades, topic, u)
     if lg > 40 or (not streaming and 2.0**lg * depth > 4 * memory_budget()[0]):
         return Workload(lg, depth, covers=2.0 ** min(lg, 1000.0))
-    space = Space(kind, depth, grades, topic)
+    space = Space(kind, depth, grades, topic, u)
     runs = space.size
     lg = math.log2(runs) if runs else 0.0
     pd = min(depth, PROBE_DEPTH)
-    ib, ob, eb, sample = _probe(measure, kind, pd, grades, topic, gains)
+    ib, ob, eb, sample = _probe(measure, kind, pd, grades, topic, gains, u)
     if depth > pd:  # extrapolate linearly from probes at PROBE_DEPTH / 2 and PROBE_DEPTH
-        ib2, ob2, eb2, _ = _probe(measure, kind, pd // 2, grades, topic, gains)
+        ib2, ob2, eb2, _ = _probe(measure, kind, pd // 2, grades, topic, gains, u)
         f = (depth - pd) / (pd - pd // 2)
         ib, ob, eb = ib + max(ib - ib2, 0.0) * f, ob + max(ob - ob2, 0.0) * f, eb + max(eb - eb2, 0.0) * f
-    covers, fb = estimate_covers(order.name, Space(kind, pd, grades, topic), gains, sample, float(runs))
+    covers, fb = estimate_covers(order.name, Space(kind, pd, grades, topic, min(u, pd)), gains, sample, float(runs))
     if depth > pd and order.kind != "total":
         covers *= depth / pd  # rule moves per run grow with the depth
     return Workload(lg, depth, covers, ib, ob, eb, fb)
@@ -286,18 +289,19 @@ STREAM_PROBE_RUNS = 4096
 STREAM_PROBE_FROM = 18
 
 
-def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> tuple[float, float, int]:
+def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains,
+                 unjudged: int = 0) -> tuple[float, float, int]:
     """``(seconds, bytes, runs)``: per-run time and peak allocation of classifying one real block (cached).
 
     The block of :data:`STREAM_PROBE_RUNS` runs from the middle of the space
     runs through :func:`workbench.scale.stream.classify_block` twice: once
     timed, once under :mod:`tracemalloc`.
     """
-    key = ("stream", str(measure), order.name, kind, depth, grades, topic, gains)
+    key = ("stream", str(measure), order.name, kind, depth, grades, topic, gains, unjudged)
     if key not in _PROBES:
         if len(_PROBES) > 256:
             _PROBES.clear()
-        space = Space(kind, depth, grades, topic)
+        space = Space(kind, depth, grades, topic, min(unjudged, depth))
         size = space.size
         n = min(STREAM_PROBE_RUNS, size)
         start = (size - n) // 2
@@ -364,16 +368,18 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
     streaming = workers is not None
     limit = STREAMING_LIMIT if streaming else ENUMERATION_LIMIT
 
+    u = getattr(space, "unjudged", 0)
+
     def at(d: int):
-        smaller = type(space)(space.kind, d, space.grades, space.topic)
+        smaller = type(space)(space.kind, d, space.grades, space.topic, min(u, d))
         if d != space.depth and decided_by_cover_type(measure, order, smaller, gains):
             return Estimate(f"{smaller.size:,} runs decided by kind of cover", 0.0, 0.0)
-        w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains, streaming)
+        w = classify_workload(measure, order, space.kind, d, space.grades, space.topic, gains, streaming, u)
         # small spaces fit whatever the model says: probing them would cost more than classifying
         rough = w.streaming_estimate(workers, block) if streaming else None
         if (streaming and STREAM_PROBE_FROM < w.log2_runs <= math.log2(limit) + 1e-9 and w.fallback == 0
                 and _stream_probe_seconds(rough, w, workers) <= STREAM_PROBE_SECONDS):
-            probe = stream_probe(measure, order, space.kind, d, space.grades, space.topic, gains)
+            probe = stream_probe(measure, order, space.kind, d, space.grades, space.topic, gains, u)
             est = w.streaming_estimate(workers, block, probe)
         elif streaming:  # the block probe itself would be long (huge exact values): the small probe's model
             est = rough
@@ -396,6 +402,7 @@ def check_classify(measure, order, space, gains: Gains | None = None, command: s
                  "on a Dask cluster, and allow the time with --timeout SECONDS")
     label = "" if space.grades == 1 else f" with {space.grades} relevant grades"
     topic = f", topic {space.topic}" if space.topic is not None else ""
+    topic += f", at most {u} unjudged" if u else ""
     refuse_unless_fits(f"{command} {measure} on {order.name} order at depth {space.depth}{label}{topic}", est, fits)
 
 
@@ -810,7 +817,8 @@ def _distinct_bytes(measure, order, space, gains) -> float:
     masks (measured with benchmarks/classify_scale.py: about 100 bytes per
     int64 value; Python-int values cost their objects too).
     """
-    w = classify_workload(measure, order, space.kind, space.depth, space.grades, space.topic, gains)
+    w = classify_workload(measure, order, space.kind, space.depth, space.grades, space.topic, gains,
+                          unjudged=getattr(space, "unjudged", 0))
     return w.runs * (4.0 * (w.int_bytes + w.obj_bytes) + 68.0)
 
 

@@ -604,7 +604,7 @@ def default_param(measure) -> str:
     >>> default_param(parse_measure("AP"))
     Traceback (most recent call last):
     ...
-    workbench.errors.BadParameterError: AP has no continuous rational parameter to vary (parameters: none)
+    workbench.errors.BadParameterError: AP has no continuous rational parameter to vary (parameters: judged_only)
 
     References
     ----------
@@ -987,7 +987,7 @@ class _Analysis:
         if passes <= 0:
             return
         per_pass = _pass_seconds(self.measure, self.order, self.space.kind, self.space.depth, self.space.grades,
-                                 self.space.topic, self.gains)
+                                 self.space.topic, self.gains, getattr(self.space, "unjudged", 0))
         if not Estimate("", seconds=passes * per_pass).fits():
             per_pass = min(per_pass, self._timed_pass())  # the model can be far off: time one real pass
         refuse_unless_fits(
@@ -1426,13 +1426,14 @@ def _uses_additive_path(measure, param: str | None, depth: int, gains: Gains, to
     return _additive_form(measure, param, depth, gains, topic) is not None
 
 
-def _pass_seconds(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains) -> float:
+def _pass_seconds(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains, unjudged: int = 0) -> float:
     """Classify's estimate of one exact scoring pass over the space (every run, every cover)."""
-    return classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True).estimate().seconds
+    return classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True,
+                             unjudged=unjudged).estimate().seconds
 
 
 def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topic, gains: Gains,
-                        block_size: int | None = None, param: str | None = None):
+                        block_size: int | None = None, param: str | None = None, unjudged: int = 0):
     """What :func:`thresholds` builds at one depth (memory and work), estimated before enumerating.
 
     Work: the classification workload (:func:`workbench.scale.classify.classify_workload`)
@@ -1473,13 +1474,13 @@ def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topi
     ----------
     docs/reference/cli.md (refusing a request that would not fit, before enumerating).
     """
-    w = classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True)
+    w = classify_workload(measure, order, kind, depth, grades, topic, gains, streaming=True, unjudged=unjudged)
     est = w.estimate()
     points = 2 * depth + 2
     groups = float(min(w.covers, depth * grades)) if w.log2_runs < 1000 else float("inf")
     block = min(float(block_size or DEFAULT_BLOCK), w.runs)
     per_run_covers = w.covers / w.runs if w.runs else 0.0
-    if _uses_additive_path(measure, param, depth, gains, topic):
+    if not unjudged and _uses_additive_path(measure, param, depth, gains, topic):
         passes = _ADDITIVE_GROUPING_FACTOR + 1.0  # grouping by type, then the first certificate
         # int64 type-key columns (:func:`~workbench.scale.threshold_fast.type_keys`: positions packed in 62 bits)
         key_columns = -(-depth // max(1, int(62 / math.log2((grades + 1) ** 2 + 1))))
@@ -1495,7 +1496,7 @@ def thresholds_estimate(measure, order, kind: str, depth: int, grades: int, topi
 
 
 def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gains: Gains, name: str | None = None,
-                     block_size: int | None = None, param: str | None = None) -> None:
+                     block_size: int | None = None, param: str | None = None, unjudged: int = 0) -> None:
     """Refuse (:class:`~workbench.errors.TooLargeError`) thresholds over ``depths`` that would not fit.
 
     The memory of the deepest depth and the work summed over all depths must
@@ -1511,7 +1512,7 @@ def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gain
     first = depths[0]
 
     def one(d: int) -> Estimate:
-        return thresholds_estimate(measure, order, kind, d, grades, topic, gains, block_size, param)
+        return thresholds_estimate(measure, order, kind, d, grades, topic, gains, block_size, param, min(unjudged, d))
 
     step = max(1, -(-len(depths) // 64))
     buckets = [depths[i:i + step] for i in range(0, len(depths), step)]
@@ -1540,6 +1541,7 @@ def check_thresholds(measure, order, kind: str, depths, grades: int, topic, gain
         fits = f"depth <= {best} fits" if best is not None else "no depth fits"
     label = "" if grades == 1 else f" with {grades} relevant grades"
     t = f", topic {topic}" if topic is not None else ""
+    t += f", at most {unjudged} unjudged" if unjudged else ""
     refuse_unless_fits(f"thresholds of {name or measure} on {order.name} order at {span}{label}{t}", est, fits)
 
 
@@ -1617,7 +1619,7 @@ def thresholds(measure, param: str, order, space, gains: Gains | None = None,
     order.check_space(space)
     measure.check_topic(space.topic)
     check_thresholds(measure, order, space.kind, [space.depth], space.grades, space.topic, gains,
-                     free_name(measure, param), block_size, param)
+                     free_name(measure, param), block_size, param, getattr(space, "unjudged", 0))
     step = progress or (lambda phase: None)
     if is_transcendental_in(measure, param, space, gains):
         return _certified_thresholds(measure, param, order, space, gains, ps, step)
@@ -1721,7 +1723,7 @@ def thresholds_over_depths(measure, param: str, order, depths: Iterable[int], gr
         measure.check_topic(topic)
         continuous_param_spec(measure, param)
         check_thresholds(measure, order, order.space_kind, depths, grades, topic, gains or Gains.default(grades),
-                         free_name(measure, param), param=param)
+                         free_name(measure, param), param=param, unjudged=unjudged)
     out = []
     for depth in depths:
         u = min(unjudged, depth)
