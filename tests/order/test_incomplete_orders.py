@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from workbench.errors import BadRunError, OrderSpaceMismatchError, SpaceTooLargeError, UnknownOrderError
+from workbench.figures.render import to_dot, to_json, to_tikz
 from workbench.order.covers import covers_in_range, estimate_covers
 from workbench.order.hasse import hasse_diagram
 from workbench.order.incomplete import MONOTONE
@@ -331,3 +332,26 @@ def test_hasse_diagram_of_condensed_merges_classes():
     classes = sorted(n for n in G.nodes if isinstance(n[0], tuple))
     assert classes == [((0, 0), (0, 2), (2, 0)), ((1, 0), (1, 2), (2, 1))]
     assert nx.is_directed_acyclic_graph(G) and G.number_of_edges() == 3
+
+
+@pytest.mark.parametrize("inner", ["rank", "dominance", "lexirecall"])
+def test_completions_inside_bounds(inner):
+    """docs/theory/orders.md: top(r) <= bottom(s) puts each end of r below the same end of s."""
+    runs = [tuple(r) for r in Space("rank", 3, 1, None, 3)]
+    comp, bnd = get_order(f"completions[{inner}]"), get_order(f"bounds[{inner}]")
+    pairs = [(r, s) for r in runs for s in runs if comp.leq(r, s)]
+    assert len(pairs) > len(runs)
+    assert all(bnd.leq(r, s) for r, s in pairs)
+    assert any(not comp.leq(r, s) for r in runs for s in runs if bnd.leq(r, s))  # strictly larger
+
+
+def test_hasse_drawings_write_unjudged_positions_distinctly():
+    G = hasse_diagram(Space("rank", 2, unjudged=1), "completions[rank]")
+    dot = to_dot(G)
+    assert '"0?" [style="rounded,dashed"]' in dot and "\n\t\t00\n" in dot  # judged runs keep the plain box
+    assert '"0?" -> 01' in dot
+    tikz = to_tikz(G)
+    assert r"\node[run, unjudged] (n2) at" in tikz and tikz.count("unjudged]") == 4
+    assert to_json(G)["nodes"][2] == [0, "?"]
+    complete = hasse_diagram(Space("rank", 2), "dominance")
+    assert "dashed" not in to_dot(complete) and "unjudged" not in to_tikz(complete)

@@ -42,7 +42,7 @@ import networkx as nx
 from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.figures.hasse_marks import Highlight
 from workbench.figures.render import (DOT_FONT_SIZE, INK, label_lines, layout, node_label, resolve, sorted_edges,
-                                      to_dot, to_json, to_tikz)
+                                      to_dot, to_json, to_tikz, unjudged_grades)
 from workbench.core.exact import json_safe
 from workbench.core.files import atomic_write as write, figure_bytes
 from workbench.core.plotting import FONT_SIZE, PNG_DPI, SMALL_FONT_SIZE, publication_style
@@ -402,7 +402,8 @@ def dot_layout(G: nx.DiGraph, highlights: Sequence[Highlight] = ()) -> HasseLayo
     """
     text = graphviz_bytes(to_dot(G, highlights, None, legend=False), "plain").decode("utf-8")
     width, height, nodes, edges = parse_plain(text)
-    by_name = {node_label(v): v for v in G.nodes}
+    g = unjudged_grades(G)
+    by_name = {node_label(v, g): v for v in G.nodes}
     pos, size = {}, {}
     for name, (x, y, w, h) in nodes.items():
         v = by_name[name]
@@ -425,7 +426,9 @@ def layered_layout(G: nx.DiGraph) -> HasseLayout:
     units = layout(G)
     char = 0.6 * DOT_FONT_SIZE / 72  # a monospace character, inches
     line = 1.2 * DOT_FONT_SIZE / 72
-    size = {v: (max(0.3, char * max(map(len, label_lines(v))) + 0.14), max(0.22, line * len(label_lines(v)) + 0.06))
+    g = unjudged_grades(G)
+    size = {v: (max(0.3, char * max(map(len, label_lines(v, grades=g))) + 0.14),
+                max(0.22, line * len(label_lines(v, grades=g)) + 0.06))
             for v in G.nodes}
     x_step = max((w for w, _ in size.values()), default=0.3) + 0.3
     y_step = max((h for _, h in size.values()), default=0.22) + 0.32
@@ -532,14 +535,16 @@ def matplotlib_figure(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title
     for m in marks:
         for v in m.nodes:
             node_mark.setdefault(v, m.highlight.color)
+    g = unjudged_grades(G)
     for v in sorted(G.nodes, key=lambda v: G.nodes[v].get("index", 0)):
         (x, y), (w, h) = lay.pos[v], lay.size[v]
         c = node_mark.get(v)
         ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle=f"round,pad=0,rounding_size={min(0.06, h / 3):.4f}",
                                     facecolor="white" if c is None else _tint(c, 0.12),
                                     edgecolor=INK["node"] if c is None else c, linewidth=0.6 if c is None else 1.4,
+                                    linestyle=(0, (3, 2)) if G.nodes[v].get("unjudged") else "-",  # a run with ?
                                     zorder=4))
-        ax.text(x, y, "\n".join(label_lines(v)), ha="center", va="center", fontsize=FONT_SIZE, family="monospace",
+        ax.text(x, y, "\n".join(label_lines(v, grades=g)), ha="center", va="center", fontsize=FONT_SIZE, family="monospace",
                 color=INK["text"], zorder=5, linespacing=1.1)
     if title:
         ax.set_title(title, fontsize=FONT_SIZE, pad=3)

@@ -38,34 +38,48 @@ INK = {"node": "#4D4D4D", "edge": "#A6A6A6", "text": "#1A1A1A"}
 DOT_FONT_SIZE = 11
 
 
-def node_label(node) -> str:
-    """A run as a digit string; a merged tie class as ``{r,s}``.
+def node_label(node, grades: int | None = None) -> str:
+    """A run as a digit string; a merged tie class as ``{r,s}``; with ``grades``, the code ``grades + 1`` as ``?``.
 
-    >>> node_label((0, 1, 1)), node_label(((0, 1), (1, 0)))
-    ('011', '{01,10}')
+    >>> node_label((0, 1, 1)), node_label(((0, 1), (1, 0))), node_label(((0, 0), (0, 2)), grades=1)
+    ('011', '{01,10}', '{00,0?}')
 
     References
     ----------
-    docs/theory/runs.md (runs written as digit strings).
+    docs/theory/runs.md (runs written as digit strings, unjudged positions as ?).
     """
     if node and isinstance(node[0], tuple):
-        return "{" + ",".join(format_run(r) for r in node) + "}"
-    return format_run(node)
+        return "{" + ",".join(format_run(r, grades) for r in node) + "}"
+    return format_run(node, grades)
 
 
-def label_lines(node, per_line: int = 4) -> list[str]:
+def unjudged_grades(G: nx.DiGraph) -> int | None:
+    """The grades to write ``?`` with, when the diagram's runs may hold unjudged positions, else None.
+
+    >>> G = nx.DiGraph(grades=1, unjudged=1)
+    >>> unjudged_grades(G), unjudged_grades(nx.DiGraph())
+    (1, None)
+
+    References
+    ----------
+    docs/theory/runs.md (runs with unjudged positions).
+    """
+    return int(G.graph["grades"]) if G.graph.get("unjudged") else None
+
+
+def label_lines(node, per_line: int = 4, grades: int | None = None) -> list[str]:
     """The label of a node broken into lines of at most ``per_line`` runs (for drawing).
 
     >>> label_lines(((0, 0, 1), (0, 1, 0), (1, 0, 0)), per_line=2)
     ['{001,010,', '100}']
-    >>> label_lines((0, 1))
-    ['01']
+    >>> label_lines((0, 1)), label_lines((0, 2), grades=1)
+    (['01'], ['0?'])
 
     References
     ----------
     Moffat and Mackenzie, JASIST 2024, Fig. 1.
     """
-    runs = [format_run(r) for r in node_runs(node)]
+    runs = [format_run(r, grades) for r in node_runs(node)]
     if len(runs) == 1 and not isinstance(node[0], tuple):
         return runs
     chunks = [",".join(runs[i:i + per_line]) for i in range(0, len(runs), per_line)]
@@ -364,6 +378,7 @@ def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | Non
     dot.attr("node", shape="box", style="rounded", fontname="Courier", fontsize=str(DOT_FONT_SIZE), height="0.22",
              width="0.3", margin="0.07,0.03", color=INK["node"], fontcolor=INK["text"], penwidth="0.8")
     dot.attr("edge", arrowhead="none", color=INK["edge"], penwidth="0.9")
+    g = unjudged_grades(G)
     node_mark: dict = {}
     for m in marks:
         for v in m.nodes:
@@ -373,13 +388,16 @@ def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | Non
             sub.attr(rank="same")
             for v in row:
                 color = node_mark.get(v)
-                lines = label_lines(v)
+                lines = label_lines(v, grades=g)
                 extra = {} if len(lines) == 1 else {"label": "\\n".join(lines)}
+                dashed = ",dashed" if G.nodes[v].get("unjudged") else ""  # a run with ? drawn dashed
+                if dashed and color is None:
+                    extra["style"] = "rounded" + dashed
                 if color is None:
-                    sub.node(node_label(v), **extra)
+                    sub.node(node_label(v, g), **extra)
                 else:
-                    sub.node(node_label(v), **extra, color=color, penwidth="1.8",
-                             style="rounded,filled", fillcolor=color + "1A")
+                    sub.node(node_label(v, g), **extra, color=color, penwidth="1.8",
+                             style="rounded,filled" + dashed, fillcolor=color + "1A")
     edge_colors: dict = {}
     for m in marks:
         for e in m.edges:
@@ -387,12 +405,12 @@ def to_dot(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | Non
     for u, v in sorted_edges(G):
         colors = edge_colors.get((u, v))
         if colors is None:
-            dot.edge(node_label(u), node_label(v))
+            dot.edge(node_label(u, g), node_label(v, g))
         else:
-            dot.edge(node_label(u), node_label(v), color=":".join(colors), penwidth="2.2")
+            dot.edge(node_label(u, g), node_label(v, g), color=":".join(colors), penwidth="2.2")
     for m in marks:
         for u, v in m.arcs:
-            dot.edge(node_label(u), node_label(v), style="dashed", color=m.highlight.color, penwidth="1.5",
+            dot.edge(node_label(u, g), node_label(v, g), style="dashed", color=m.highlight.color, penwidth="1.5",
                      constraint="false")
     label = _legend_html(title, marks) if legend else None
     if label:
@@ -447,8 +465,9 @@ def to_tikz(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | No
     marks = resolve(G, highlights)
     pos = layout(G)
     key = _key(G)
-    chars = max((len(line) for v in G.nodes for line in label_lines(v)), default=1)
-    tall = max((len(label_lines(v)) for v in G.nodes), default=1)
+    g = unjudged_grades(G)
+    chars = max((len(line) for v in G.nodes for line in label_lines(v, grades=g)), default=1)
+    tall = max((len(label_lines(v, grades=g)) for v in G.nodes), default=1)
     xs = max(1.0, 0.19 * chars + 0.5) * scale  # cm per layout unit: labels never touch
     ys = (0.9 + 0.42 * (tall - 1)) * scale
     ids = {key(v) for v in G.nodes}  # canonical indices, or positions when nodes have none
@@ -465,6 +484,8 @@ def to_tikz(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | No
         r"  title/.style={font=\small\bfseries, anchor=south},",
         r"}",
     ]
+    if g is not None:  # runs with unjudged positions: dashed boxes
+        pre.append(r"\tikzset{unjudged/.style={dashed}}")
     for k, m in enumerate(marks, start=1):
         pre.append(rf"\definecolor{{hl{k}}}{{HTML}}{{{m.highlight.color[1:]}}}")
         pre.append(
@@ -481,7 +502,8 @@ def to_tikz(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | No
     for v in sorted(G.nodes, key=key):
         x, y = pos[v]
         style = "run" if v not in node_mark else f"run, hl{node_mark[v]} node"
-        text = r" \\ ".join(tex_escape(line) for line in label_lines(v))
+        style += ", unjudged" if G.nodes[v].get("unjudged") else ""
+        text = r" \\ ".join(tex_escape(line) for line in label_lines(v, grades=g))
         body.append(rf"  \node[{style}] ({names[v]}) at ({x * xs:.2f},{y * ys:.2f}) {{{text}}};")
     edge_marks: dict = {}
     for k, m in enumerate(marks, start=1):
@@ -528,17 +550,20 @@ def to_tikz(G: nx.DiGraph, highlights: Sequence[Highlight] = (), title: str | No
 # JSON ------------------------------------------------------------------------
 
 
-def node_json(node) -> list:
-    """A node as JSON: a run as a list, a tie class as a list of runs.
+def node_json(node, grades: int | None = None) -> list:
+    """A node as JSON: a run as a list, a tie class as a list of runs; with ``grades``, ``"?"`` for the code ``grades + 1``.
 
-    >>> node_json((0, 1)), node_json(((0, 1), (1, 0)))
-    ([0, 1], [[0, 1], [1, 0]])
+    >>> node_json((0, 1)), node_json(((0, 1), (1, 0))), node_json((0, 2), grades=1)
+    ([0, 1], [[0, 1], [1, 0]], [0, '?'])
 
     References
     ----------
     docs/reference/cli.md (``hasse``: runs as lists).
     """
-    return [list(r) for r in node] if node and isinstance(node[0], tuple) else list(node)
+    def run(r) -> list:
+        return ["?" if grades is not None and x == grades + 1 else x for x in r]
+    return [run(r) for r in node] if node and isinstance(node[0], tuple) else run(node)
+
 
 
 def to_json(G: nx.DiGraph, highlights: Sequence[Highlight] = ()) -> dict:
@@ -563,17 +588,22 @@ def to_json(G: nx.DiGraph, highlights: Sequence[Highlight] = ()) -> dict:
     nodes = sorted(G.nodes, key=_key(G))
     rho = rank_function(G)
     has_values = bool(nodes) and all("value" in G.nodes[v] for v in nodes)
+    g = unjudged_grades(G)
+
+    def js(v) -> list:
+        return node_json(v, g)
+
     return {
-        "nodes": [node_json(v) for v in nodes],
-        "edges": [[node_json(u), node_json(v)] for u, v in sorted_edges(G)],
-        "layers": [[node_json(v) for v in row] for row in layer_rows(G)],
+        "nodes": [js(v) for v in nodes],
+        "edges": [[js(u), js(v)] for u, v in sorted_edges(G)],
+        "layers": [[js(v) for v in row] for row in layer_rows(G)],
         "graded": rho is not None,
-        "rank": None if rho is None else {node_label(v): rho[v] for v in nodes},
+        "rank": None if rho is None else {node_label(v, g): rho[v] for v in nodes},
         "values": [exact_str(G.nodes[v]["value"]) for v in nodes] if has_values else None,
         "highlights": [
-            {"label": m.highlight.label, "color": m.highlight.color, "nodes": [node_json(v) for v in m.nodes],
-             "edges": [[node_json(u), node_json(v)] for u, v in m.edges],
-             "arcs": [[node_json(u), node_json(v)] for u, v in m.arcs]}
+            {"label": m.highlight.label, "color": m.highlight.color, "nodes": [js(v) for v in m.nodes],
+             "edges": [[js(u), js(v)] for u, v in m.edges],
+             "arcs": [[js(u), js(v)] for u, v in m.arcs]}
             for m in resolve(G, highlights)
         ],
     }

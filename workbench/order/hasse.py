@@ -51,8 +51,12 @@ def hasse_diagram(space, order: Order | str, gains: Gains | None = None) -> nx.D
     -------
     networkx.DiGraph
         Nodes are run tuples (or, for a tie class, the tuple of its runs in
-        canonical order) with attribute ``"index"`` (canonical index of the
-        node's first run); an edge ``lower -> upper`` for every cover.
+        canonical order) with attributes ``"index"`` (canonical index of the
+        node's first run) and ``"unjudged"`` (the most unjudged positions,
+        code ``c + 1``, of a run of the node); an edge ``lower -> upper``
+        for every cover.  ``G.graph`` holds the space's ``"grades"`` and
+        ``"unjudged"`` (the most ``?`` a run may hold), so drawings write
+        ``?`` (:func:`workbench.figures.render.node_label`).
 
     Raises
     ------
@@ -67,6 +71,10 @@ def hasse_diagram(space, order: Order | str, gains: Gains | None = None) -> nx.D
     [((0, 0), (0, 1)), ((0, 1), (1, 0)), ((1, 0), (1, 1))]
     >>> G.nodes[(1, 0)]["index"]
     2
+    >>> from workbench.space.spaces import Space
+    >>> H = hasse_diagram(Space("rank", 2, unjudged=1), "condensed[rank]")
+    >>> H.graph["unjudged"], H.nodes[((0, 0), (0, 2), (2, 0))]["unjudged"]
+    (1, 1)
 
     References
     ----------
@@ -100,10 +108,12 @@ def hasse_diagram(space, order: Order | str, gains: Gains | None = None) -> nx.D
     for i in range(size):
         members.setdefault(find(i), []).append(i)
     node_of: dict[int, Hashable] = {}
-    G = nx.DiGraph()
+    unjudged = int(getattr(space, "unjudged", 0))
+    q = space.grades + 1
+    G = nx.DiGraph(grades=int(space.grades), unjudged=unjudged)
     for rep, idx in members.items():
         node = runs[idx[0]] if len(idx) == 1 else tuple(runs[i] for i in idx)
-        G.add_node(node, index=idx[0])
+        G.add_node(node, index=idx[0], unjudged=max(runs[i].count(q) for i in idx) if unjudged else 0)
         for i in idx:
             node_of[i] = node
     G.add_edges_from((node_of[a], node_of[b]) for a, b in covers.pairs())
