@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from workbench.core.algebraic_syntax import ROOT_FUNCTIONS, real_from_ast
-from workbench.errors import BadParameterError, UnknownMeasureError
+from workbench.errors import BadParameterError, UnknownMeasureError, WorkbenchError
 from workbench.measures.families import ALIASES, add_family_loader, load_user_family, unknown_family_error  # noqa: F401 (public here)
 from workbench.measures.measure import FAMILIES, Measure, is_user_spec
 from workbench.measures.ranked import ranked_family
@@ -104,6 +104,24 @@ def _form(spec: str | None) -> str:
     return _FORM if spec is None else f"{spec}, {spec}@k or {spec}(param=value,...)@k"
 
 
+def _ir_prefix_message(text: str, rest: str, prefix: str = "ir") -> str:
+    """Why ``ir:NAME`` is refused outside the experiment commands, naming the exact measure to give instead.
+
+    >>> _ir_prefix_message("ir:Bpref", "Bpref")
+    "measure name 'ir:Bpref': the ir: prefix names ir_measures' own (floating-point) values, taken only by the experiment commands on TREC runs; here give the exact measure Bpref"
+
+    References
+    ----------
+    ir_measures (MacAvaney et al., ECIR 2022); docs/howto/real-runs.md.
+    """
+    head = (f"measure name {text!r}: the {prefix}: prefix names ir_measures' own (floating-point) values, taken only by "
+            "the experiment commands on TREC runs; here give ")
+    try:
+        return head + f"the exact measure {parse_measure(rest)}"
+    except WorkbenchError:
+        return head + "an exact measure (workbench measures lists them)"
+
+
 def parse_measure(text: str) -> Measure:
     """Parse a measure name exactly.
 
@@ -156,6 +174,9 @@ def parse_measure(text: str) -> Measure:
     ranked = parse_ranked(text)
     if ranked is not None:
         return Measure(str(ranked))  # its family: _ranked_family (get_family's loader)
+    prefix, colon, rest = text.partition(":")
+    if colon and prefix.strip().lower() in ("ir", "ir_measures") and rest.strip():
+        raise UnknownMeasureError(_ir_prefix_message(text, rest.strip(), prefix.strip()))
     user = _split_user_spec(text)
     if user is not None:
         spec, tail = user
