@@ -131,12 +131,14 @@ def _names(inners):
 # every order on three spaces, and the orders of dominance and rank on the others
 CORE = [("rank", 3, 1, None, 3), ("rank", 2, 2, None, 2), ("rank", 4, 1, "n0=1,3", 2)]
 MORE = [("rank", 3, 1, None, 1), ("rank", 4, 1, "2", 2), ("rank", 3, 1, "n0=0,2", 3),
-        ("rank", 3, 2, "1,1", 1), ("rank", 3, 2, "n0=1,1,2", 2), ("rank", 3, 1, None, 0)]
+        ("rank", 3, 2, "1,1", 1), ("rank", 3, 2, "n0=1,1,2", 2), ("rank", 3, 1, None, 0), ("rank", 3, 2, None, 1)]
+FREE = ("rank", 4, 1, None, 2)  # no binding topic, fewer ? than positions: the shortcuts of completions and bounds
 SET_SPACES = [("set", 4, 1, None, 4), ("set", 3, 2, None, 2), ("set", 4, 2, "n0=1,1,2", 2)]
 
 CASES = ([(sp, name) for sp in CORE for name in _names(RANK_INNER) + ["judging"]]
          + [(sp, name) for sp in MORE for name in _names(("dominance", "rank")) + ["judging"]]
-         + [(sp, name) for sp in SET_SPACES for name in _names(("set", "replacement"))])
+         + [(sp, name) for sp in SET_SPACES for name in _names(("set", "replacement"))]
+         + [(FREE, name) for name in _names(RANK_INNER) if not name.startswith("condensed")])
 
 
 @pytest.mark.parametrize("spec,name", CASES, ids=[f"{n}-{'-'.join(map(str, s))}" for s, n in CASES])
@@ -312,12 +314,19 @@ def test_unknown_orders(name, match):
 
 
 def test_quadratic_covers_refused_by_size():
+    graded = Space("rank", 7, 2, None, 7)  # 4^7 = 16,384 runs
+    with pytest.raises(SpaceTooLargeError, match="16,384 runs"):
+        get_order("bounds[dominance]").covers(graded)
+    topic = Space("rank", 8, 1, Topic.parse("4"), 8)  # a binding topic: no shortcut for completions
+    with pytest.raises(SpaceTooLargeError, match="quadratic"):
+        get_order("completions[dominance]").covers(topic)
     space = Space("rank", 8, unjudged=8)  # 3^8 = 6,561 runs
     with pytest.raises(SpaceTooLargeError, match="6,561 runs"):
-        get_order("completions[dominance]").covers(space)
-    with pytest.raises(SpaceTooLargeError, match="quadratic"):
         get_order("bounds[rank]").covers(space)
-    # condensed and judging follow their covers, not the square of the space
+    # condensed and judging follow their covers, not the square of the space, and so do completions without
+    # a binding topic and binary bounds of dominance (the shortcuts of docs/theory/orders.md)
+    assert len(get_order("completions[dominance]").covers(space)) > 0
+    assert len(get_order("bounds[dominance]").covers(space)) > 0
     assert len(get_order("condensed[dominance]").covers(space).tie_pairs()) == 6561 - 256
     # a run with k ? has 2k judging covers (one ? judged 0 or 1): sum_k C(8, k) 2^(8-k) 2k
     assert len(get_order("judging").covers(space)) == sum(comb(8, k) * 2 ** (8 - k) * 2 * k for k in range(9))

@@ -74,7 +74,7 @@ import numpy as np
 
 from workbench.errors import BadRunError, SpaceTooLargeError, UnknownOrderError, WorkbenchError
 from workbench.core.exact import about
-from workbench.order.covers import _COVERS, _ESTIMATES, BLOCK, FALLBACK_LIMIT, Covers, _keys, _zeros_bind
+from workbench.order.covers import _COVERS, _ESTIMATES, BLOCK, FALLBACK_LIMIT, Covers, _binding, _keys, _zeros_bind
 from workbench.order.preference import KEYS
 from workbench.space.runs import Gains, Topic, parse_run, unjudged_code
 from workbench.space.spaces import Space
@@ -454,6 +454,63 @@ def _pairwise(name: str, inner: str, space, gains: Gains, how: str) -> Covers:
     return Covers(*_sorted(lo, up))
 
 
+def _free(space) -> bool:
+    """No topic count binds: every judged run of the depth is in the space, and so are both completions of a run."""
+    return not _binding(space) and not _zeros_bind(space)
+
+
+def _completions_free(inner: str, space, gains: Gains) -> Covers:
+    """Covers of ``completions[inner]`` on a space where no topic count binds (module docstring, "Covers")."""
+    c, u = int(space.grades), int(space.unjudged)
+    q = unjudged_code(c)
+    complete = Space(space.kind, space.depth, c)
+    cov = _COVERS[inner](complete, gains)
+    lo_rows, up_rows = complete.rows_at(cov.lower), complete.rows_at(cov.upper)
+    if space.kind == "set":  # s is r with k zeros raised to c, as multisets
+        step = _counts(up_rows, c) - _counts(lo_rows, c)  # columns c, ..., 0
+        k = step[:, 0]
+        bridged = (k >= 1) & (k <= u) & (step[:, -1] == -k) & (step[:, 1:-1] == 0).all(axis=1)
+    else:  # the positions where they differ hold 0 in r and c in s, at most u of them
+        diff = lo_rows != up_rows
+        k = diff.sum(axis=1)
+        bridged = (k <= u) & ~(diff & ~((lo_rows == 0) & (up_rows == c))).any(axis=1)
+    keep = ~bridged
+    los = [np.asarray(space.indices(lo_rows[keep]), dtype=np.int64)]
+    ups = [np.asarray(space.indices(up_rows[keep]), dtype=np.int64)]
+    size = int(space.size)
+    for first, arr in space.blocks(BLOCK, 0, size) if u else ():
+        arr = np.asarray(arr)
+        rows = np.nonzero((arr == q).any(axis=1))[0]
+        me = rows.astype(np.int64) + first
+        low = np.asarray(space.indices(_complete_rows(arr[rows], c, 0, space.kind)), dtype=np.int64)
+        high = np.asarray(space.indices(_complete_rows(arr[rows], c, c, space.kind)), dtype=np.int64)
+        los += [low, me]
+        ups += [me, high]
+    return Covers(*_sorted(np.concatenate(los), np.concatenate(ups)))
+
+
+#: Binary bounds[O] as an order on runs over 0 < ? < 1 read as grades 0 < 1 < 2: the order on those runs.
+_BOUNDS_RECODED = {"dominance": "dominance", "ipso": "dominance", "raise": "raise", "swap": "swap",
+                   "set": "replacement", "replacement": "replacement"}
+
+
+def _bounds_binary(inner: str, space, gains: Gains) -> Covers:
+    """Covers of binary ``bounds[inner]`` through the recoded space (module docstring, "Covers")."""
+    t = space.topic
+    n1 = space.depth if t is None else int(t.counts[0])
+    recoded = Space(space.kind, space.depth, 2, Topic((int(space.unjudged), n1), None if t is None else t.nonrelevant))
+    cov = _COVERS[_BOUNDS_RECODED[inner]](recoded, Gains.default(2))
+    back = np.array([0, 2, 1], dtype=np.uint8)  # recoded 0, 1, 2 -> codes 0, ?, 1
+    to_space = []
+    for _, arr in recoded.blocks(BLOCK, 0, int(recoded.size)):
+        rows = back[np.asarray(arr)]
+        if space.kind == "set":
+            rows = np.sort(rows, axis=1)[:, ::-1]
+        to_space.append(np.asarray(space.indices(rows), dtype=np.int64))
+    index = np.concatenate(to_space) if to_space else np.zeros(0, dtype=np.int64)
+    return Covers(*_sorted(index[cov.lower], index[cov.upper]))
+
+
 def completions_covers(inner: str, space, gains: Gains) -> Covers:
     """Covers of ``completions[inner]``: pairs ``top(r) <=_O bottom(s)`` with nothing strictly between.
 
@@ -465,6 +522,8 @@ def completions_covers(inner: str, space, gains: Gains) -> Covers:
     ----------
     Buckley and Voorhees, SIGIR 2004; Moffat and Zobel, TOIS 2008.
     """
+    if _free(space) and int(space.size) <= CONDENSED_LIMIT:
+        return _completions_free(inner, space, gains)
     return _pairwise(f"completions[{inner}]", inner, space, gains, "completions")
 
 
@@ -478,6 +537,8 @@ def bounds_covers(inner: str, space, gains: Gains) -> Covers:
     ----------
     Moffat and Zobel, TOIS 2008.
     """
+    if space.grades == 1 and space.unjudged and inner in _BOUNDS_RECODED and int(space.size) <= CONDENSED_LIMIT:
+        return _bounds_binary(inner, space, gains)
     return _pairwise(f"bounds[{inner}]", inner, space, gains, "bounds")
 
 
