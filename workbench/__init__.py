@@ -13,7 +13,8 @@ The functions (:mod:`workbench.api`): ``classify``, ``thresholds``,
 ``counterexample``, ``hasse``, ``census``, ``compare``, ``measure``,
 ``score_matrix``, ``properties``, ``conformance``, ``correlation``, ``significance`` (runs against a
 baseline, or every pair of systems), ``disagree`` (two measures against each other), ``freedom_use`` (how
-measures order the non-separable pairs against a reference), and ``ir_measure`` / ``register_ir_measures``
+measures order the non-separable pairs against a reference), ``value`` (one run's exact value, a residual
+measure's interval ``[base, top]`` on a run with unjudged positions), and ``ir_measure`` / ``register_ir_measures``
 (the workbench's measures inside ir_measures and PyTerrier).  They are loaded on first use (PEP 562), so that
 ``import workbench`` imports neither numpy nor sympy nor z3.
 
@@ -27,7 +28,8 @@ the inputs ``wb.Measure``, ``wb.Order``, ``wb.Space``, ``wb.Gains``,
 ``wb.PropertyTable``, ``wb.PropertyVerdict``, ``wb.ScoreMatrix``,
 ``wb.HasseDiagram``, ``wb.Census``, ``wb.IpsoComparison``, ``wb.Conformance``,
 ``wb.CorrelationTable``, ``wb.BaselineTable``, ``wb.PairwiseSignificance``, ``wb.Disagreement``,
-``wb.FreedomUse``; and ``wb.WorkbenchError``, the
+``wb.FreedomUse``, ``wb.ResidualClassification`` (a residual measure classified at both ends),
+``wb.RunValue``; and ``wb.WorkbenchError``, the
 base of every error the workbench raises (:mod:`workbench.errors`)::
 
     >>> isinstance(wb.classify("P", depth=2), wb.Classification)
@@ -51,7 +53,7 @@ __version__ = "0.1.0"
 #: The public API, loaded from :mod:`workbench.api` on first use.
 _API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
         "properties", "ir_measure", "register_ir_measures", "conformance", "correlation", "significance",
-        "disagree", "freedom_use"]
+        "disagree", "freedom_use", "value"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
 _DECLARE = ["parameter"]
@@ -65,6 +67,7 @@ _TYPES = {
     "Gains": "workbench.space.runs",
     "Topic": "workbench.space.runs",
     "Classification": "workbench.scale.classify",
+    "ResidualClassification": "workbench.scale.residual",
     "ThresholdTable": "workbench.scale.thresholds",
     "ThresholdSeries": "workbench.scale.thresholds",
     "Region": "workbench.scale.thresholds",
@@ -81,6 +84,7 @@ _TYPES = {
     "PairwiseSignificance": "workbench.experiments.pairwise",
     "Disagreement": "workbench.scale.disagreement",
     "FreedomUse": "workbench.ipso.free_pairs",
+    "RunValue": "workbench.api.measures",
 }
 
 __all__ = _API + _DECLARE + list(_TYPES)

@@ -54,7 +54,7 @@ from workbench.errors import (BadGainsError, BadTopicError, UnknownMeasureError,
 
 __all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
            "ir_measure", "register_ir_measures",
-           "properties", "conformance", "correlation", "significance", "disagree", "freedom_use"]
+           "properties", "conformance", "correlation", "significance", "disagree", "freedom_use", "value"]
 
 
 from workbench.api.convert import (as_int as _int, as_depth as _depth, as_depths as _depths, as_grades as _grades,
@@ -762,6 +762,43 @@ def significance(qrels, runs, measures, *, baseline=None, test="t", correction=N
         return baseline_table(matrices, baseline=baseline, test=test, correction=correction, alpha=alpha)
     return pairwise_significance(matrices, test=test, correction=correction or "none", pairs=pairs, alpha=alpha,
                                  permutations=permutations, seed=seed)
+
+
+def value(measure, run, *, grades=None, gains=None, topic=None):
+    """The exact value of one run (``workbench measures value``); a residual measure's interval ``[base, top]``.
+
+    Parameters
+    ----------
+    measure : str or Measure
+        ``"RBP(p=0.8)"``, ``"Bpref"``, ``"AP(judged_only=True)"``, ...
+    run : str or sequence of int
+        ``"01?1"`` or ``"0,1,?,1"``: ``?`` marks an unjudged position.
+    grades, gains, topic
+        As for :func:`classify` (``topic="n0=5,3"`` gives bpref its judged non-relevant count).
+
+    Returns
+    -------
+    RunValue
+        ``value`` (None for a residual measure on a run with ``?``), ``base``, ``top``, ``residual``;
+        ``to_json()`` is what ``workbench measures value --json`` prints.
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> v = wb.value("RBP(p=0.8)", "01?1")
+    >>> v.value, v.base, v.top, v.residual
+    (None, Fraction(164, 625), Fraction(4, 5), Fraction(336, 625))
+    >>> wb.value("Bpref", "0?1", topic="n0=2,2").value
+    Fraction(1, 4)
+
+    References
+    ----------
+    Moffat and Zobel, TOIS 2008, sec. 4 (the residual); Buckley and Voorhees, SIGIR 2004 (bpref);
+    Yilmaz and Aslam, CIKM 2006 (infAP); docs/howto/unjudged.md.
+    """
+    from workbench.api import measures
+
+    return measures.value(measure, run, grades=grades, gains=gains, topic=topic)
 
 
 def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=None, which=None):
