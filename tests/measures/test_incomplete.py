@@ -305,6 +305,13 @@ def test_infap_is_ap_up_to_epsilon_on_complete_runs():
         else:
             assert inf[i] != ap[i], row
     assert equal == 3  # 0000, 1000 and 1010
+    # with ? (outside the pool) infAP is AP with every ? read as non-relevant, again within eps
+    runs = Space("rank", 4, 1, topic, unjudged=4).array()
+    inf = Measure("infAP").evaluate(runs, gains, topic).values()
+    zeroed = np.where(runs == 2, 0, runs)
+    ap = Measure("AP").evaluate(zeroed, gains, topic).values()
+    assert all(abs(a - b) < EPS for a, b in zip(inf, ap))
+    assert any(a != b for a, b in zip(inf, Measure("AP", {"judged_only": True}).evaluate(runs, gains, topic).values()))
 
 
 # ------------------------------------------------------------------ bad input, names

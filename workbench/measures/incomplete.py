@@ -26,7 +26,8 @@ definition for exact blocks of runs, sympy and z3.
     not judged* (qrels grade -1, a sampled-out document).  Here ``?`` is the
     first kind, a document absent from the qrels: it takes a rank (its
     ``i`` counts) but is not in ``X``, so infAP reads it as a non-relevant
-    document that was never sampled (Yilmaz and Aslam's unpooled documents).
+    document that was never sampled (Yilmaz and Aslam's unpooled documents):
+    it is within ``eps`` of AP with every ``?`` read as grade 0.
     On a complete run infAP is *not* exactly AP: ``(r + eps)/(i - 1 + 2 eps)``
     stands for ``r/(i - 1)``, so the two differ by less than ``eps``; they
     are equal exactly when above each relevant document past rank 1 lie as
