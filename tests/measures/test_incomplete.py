@@ -338,8 +338,12 @@ def test_a_run_with_unjudged_positions_is_refused_naming_the_alternatives():
 
 def test_bpref_needs_n0_and_runs_within_it():
     gains = Gains.default()
-    with pytest.raises(NeedsTopicError, match="n0="):
+    with pytest.raises(NeedsTopicError, match="n0= .*e.g. --topic n0=5,2$"):
         parse_measure("Bpref").value((1, 0), gains, Topic((2,)))
+    with pytest.raises(NeedsTopicError, match="n0= .*e.g. --topic n0=5,2$"):
+        parse_measure("Bpref").check_topic(Topic((2,)))  # before any run is scored
+    with pytest.raises(NeedsTopicError, match="--topic n0=5,3"):
+        parse_measure("Bpref").check_topic(None)
     with pytest.raises(BadRunError, match="3 judged non-relevant document.*n0=2"):
         parse_measure("Bpref").value((0, 0, 1, 0), gains, Topic.parse("n0=2,2"))
     with pytest.raises(UndefinedMeasureError, match="Bpref is undefined"):

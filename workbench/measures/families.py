@@ -114,6 +114,8 @@ class Family:
     #: the families with ``judged_only`` or ``end``, which read it only with ``judged_only=True`` or
     #: ``end=base|top`` (:attr:`workbench.measures.measure.Measure.accepts_unjudged`).
     unjudged: bool = False
+    #: Whether the topic must give its judged non-relevant count ``n0=`` (bpref's ``N``).
+    needs_nonrelevant: bool = False
 
     @property
     def z3_ok(self) -> bool:
@@ -424,7 +426,7 @@ FAMILIES.update({
                "binary preference: (1/R) sum over judged relevant i of 1 - min(n_i, R)/min(N, R), n_i judged "
                "non-relevant above i, N = n0 (the topic's judged non-relevant count); unjudged skipped",
                "Buckley & Voorhees SIGIR 2004; trec_eval bpref", _inc.def_bpref,
-               undefined_without_relevant=_BY_RB, unjudged=True),
+               undefined_without_relevant=_BY_RB, unjudged=True, needs_nonrelevant=True),
         Family("infAP", (), True,
                "inferred AP: (1/R) sum over judged relevant i of (1 + X (r + e)/(X + 2e))/i, r relevant and X "
                "judged above i, e = 1/100000; ? is a document outside the pool",

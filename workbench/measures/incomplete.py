@@ -139,12 +139,10 @@ def persistence_tail(A, p):
 
 
 def _judged_nonrelevant_count(topic, name: str) -> int:
+    """``n0`` of the topic (``Measure.check_topic`` refuses a topic without it first, naming ``n0=``)."""
     n0 = topic.nonrelevant
     if n0 is None:
-        raise NeedsTopicError(
-            f"{name} needs the topic's judged non-relevant count n0= (bpref's N): write the topic as n0=N,..., "
-            f"e.g. --topic n0=5,{topic}"
-        )
+        raise NeedsTopicError(f"{name} needs the topic's judged non-relevant count n0= (bpref's N)")
     return n0
 
 

@@ -265,12 +265,18 @@ class Measure:
         docs/theory/runs.md (measures that need a recall base or an ideal run).
         """
         if self.needs_topic and topic is None:
+            example = "n0=5,3" if self.family_obj.needs_nonrelevant else "3"
             raise NeedsTopicError(
-                f"measure {self} needs a topic (recall base or ideal run): pass --topic, e.g. --topic 3"
+                f"measure {self} needs a topic (recall base or ideal run): pass --topic, e.g. --topic {example}"
             )
         reason = self.undefined_reason(topic)
         if reason is not None:
             raise UndefinedMeasureError(f"{self} is undefined on a topic without relevant documents ({reason})")
+        if self.family_obj.needs_nonrelevant and topic is not None and topic.nonrelevant is None:
+            raise NeedsTopicError(
+                f"{self} needs the topic's judged non-relevant count n0= (bpref's N): write the topic as "
+                f"n0=N,..., e.g. --topic n0=5,{topic}"
+            )
 
     def undefined_reason(self, topic: Topic | None) -> str | None:
         """Why the measure is undefined on ``topic``, or ``None`` when it is defined there.
