@@ -596,15 +596,21 @@ def judging_covers(space, gains: Gains | None = None) -> Covers:
     return Covers(*_sorted(np.concatenate(los), np.concatenate(ups)))
 
 
-def _estimate(wrapper: str):
+def _estimate(wrapper: str, inner: str | None):
+    """``(covers, fallback runs)`` of ``wrapper[inner]`` (:func:`workbench.order.covers.estimate_covers`)."""
     def estimate(space, gains, sample, runs: float) -> tuple[float, float]:
         arr = np.asarray(sample)
+        c, depth = int(space.grades), int(space.depth)
         if wrapper == JUDGING:
-            unj = float((arr == unjudged_code(space.grades)).sum()) / max(len(arr), 1)
-            return runs * unj * (space.grades + 1), 0.0
-        if wrapper == "condensed":
-            return runs * (space.depth + 1), 0.0
-        return runs * space.depth, runs
+            unj = float((arr == unjudged_code(c)).sum()) / max(len(arr), 1)
+            return runs * unj * (c + 1), 0.0
+        if wrapper == "condensed":  # a tied pair per run, covers of the judged runs; pairwise when n0 binds
+            return runs * (depth + 1), (min(runs, float(c + 1) ** depth) if _zeros_bind(space) else 0.0)
+        if wrapper == "completions" and _free(space):  # two per run with ?, and O's covers
+            return runs * (depth + 2), 0.0
+        if wrapper == "bounds" and c == 1 and inner in _BOUNDS_RECODED:  # the recoded order's rule moves
+            return runs * 2 * depth, 0.0
+        return runs * depth, runs
     return estimate
 
 
@@ -615,9 +621,9 @@ def _register() -> None:
         for inner in inner_names:
             name = f"{wrapper}[{inner}]"
             _COVERS[name] = (lambda make, o: lambda space, gains: make(o, space, gains))(makers[wrapper], inner)
-            _ESTIMATES[name] = _estimate(wrapper)
+            _ESTIMATES[name] = _estimate(wrapper, inner)
     _COVERS[JUDGING] = judging_covers
-    _ESTIMATES[JUDGING] = _estimate(JUDGING)
+    _ESTIMATES[JUDGING] = _estimate(JUDGING, None)
 
 
 _register()
