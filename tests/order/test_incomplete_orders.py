@@ -54,6 +54,7 @@ INNER_LEQ = {
     "replacement": lambda r, s, c: all(a <= b for a, b in zip(sorted(r, reverse=True), sorted(s, reverse=True))),
     "lexiprecision": lambda r, s, c: get_order("lexiprecision").leq(r, s, Gains.default(c)),
     "lexirecall": lambda r, s, c: get_order("lexirecall").leq(r, s, Gains.default(c)),
+    "rpp": lambda r, s, c: get_order("rpp").leq(r, s, Gains.default(c)),
 }
 
 
@@ -138,7 +139,8 @@ SET_SPACES = [("set", 4, 1, None, 4), ("set", 3, 2, None, 2), ("set", 4, 2, "n0=
 CASES = ([(sp, name) for sp in CORE for name in _names(RANK_INNER) + ["judging"]]
          + [(sp, name) for sp in MORE for name in _names(("dominance", "rank")) + ["judging"]]
          + [(sp, name) for sp in SET_SPACES for name in _names(("set", "replacement"))]
-         + [(FREE, name) for name in _names(RANK_INNER) if not name.startswith("condensed")])
+         + [(FREE, name) for name in _names(RANK_INNER) if not name.startswith("condensed")]
+         + [(CORE[0], "condensed[rpp]"), (FREE, "condensed[rpp]")])
 
 
 @pytest.mark.parametrize("spec,name", CASES, ids=[f"{n}-{'-'.join(map(str, s))}" for s, n in CASES])
@@ -311,6 +313,11 @@ def test_unknown_orders(name, match):
     with pytest.raises(UnknownOrderError, match=match) as e:
         get_order(name)
     assert "\n" not in str(e.value)
+
+
+def test_condensed_rpp_refused_where_n0_binds():
+    with pytest.raises(OrderSpaceMismatchError, match=r"n0=1 < depth 4.*exact integer keys of 'rpp'"):
+        get_order("condensed[rpp]").covers(make_space("rank", 4, 1, "n0=1,3", 2))
 
 
 def test_quadratic_covers_refused_by_size():

@@ -95,7 +95,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from workbench.errors import BadRunError, SpaceTooLargeError, UnknownOrderError, WorkbenchError
+from workbench.errors import BadRunError, OrderSpaceMismatchError, SpaceTooLargeError, UnknownOrderError, WorkbenchError
 from workbench.core.exact import about
 from workbench.order.covers import _COVERS, _ESTIMATES, BLOCK, FALLBACK_LIMIT, Covers, _binding, _keys, _zeros_bind
 from workbench.order.preference import KEYS
@@ -437,6 +437,11 @@ def condensed_covers(inner: str, space, gains: Gains) -> Covers:
     cond = np.concatenate([condense_rows(arr, c) for _, arr in space.blocks(BLOCK, 0, size)])
     if _zeros_bind(space):
         # the condensed lists that occur are a subset of T: covers of the induced sub-order
+        if inner not in KEYED:
+            raise OrderSpaceMismatchError(
+                f"order {name!r} on a space whose topic bounds the zeros (n0={space.topic.nonrelevant} < depth "
+                f"{space.depth}): its covers need exact integer keys of {inner!r}, which it has not; "
+                f"give n0 >= the depth or another inner order")
         rows, first, cls = np.unique(cond, axis=0, return_index=True, return_inverse=True)
         _refuse(name, space, len(rows), "condensed lists (n0 binds)")
         le, eq = key_parts(inner, rows, c, gains)
