@@ -44,7 +44,7 @@ from workbench.errors import MissingTopicError, SpaceTooLargeError, WorkbenchErr
 __all__ = ["canonical_name", "StudyInputs", "study_inputs",
            "CorrelationStudy", "correlation_study", "SignificanceStudy", "significance_study",
            "DiscriminationStudy", "discrimination_study", "DownsamplingStudy", "downsampling_study",
-           "robust_study"]
+           "robust_study", "thinning_study"]
 
 
 def canonical_name(name: str) -> str:
@@ -626,3 +626,104 @@ def robust_study(data=None, reports=Path("reports"), *, repetitions: int = 5, bo
 
     return run_study(data=folder, out=reports, repetitions=repetitions, bootstrap=bootstrap, seed=seed,
                      progress=stage)
+
+
+# ---------------------------------------------------------------- thinning the judgments
+def thinning_study(data=None, reports=None, *, pools="10,20,50,100", fractions="90,70,50,30,10", seed: int = 0,
+                   progress=None):
+    """Thinning the judgments of Robust 2003 (``workbench experiment thinning``): each measure against itself.
+
+    Parameters
+    ----------
+    data : str or Path, optional
+        A folder with ``qrels.txt`` and ``runs/input.*`` (default ``$WORKBENCH_DATA/robust03``).
+    reports : str or Path, optional
+        Write ``thinning.md``, ``thinning.json`` and ``figures/thinning.svg`` and ``.pdf`` there
+        (default: write nothing).
+    pools : str or sequence of int
+        Pool depths k (>= 1): ``"10,20,50,100"``.
+    fractions : str or sequence of int
+        Percentages of each topic's judgments kept at random (1..99): ``"90,70,50,30,10"``.
+    seed : int
+        Of the random fractions (>= 0).
+    progress : report, optional
+        Advanced once per set of judgments.
+
+    Returns
+    -------
+    ThinningStudy
+        Per measure and set of judgments: tau-b against the full judgments, the significance conclusions
+        that change, tau-b with ``rank[M]@10``; ``tables()``, ``to_json()``, ``to_frame()``; ``written`` names
+        the files written.
+
+    Raises
+    ------
+    WorkbenchError
+        A bad pool depth or fraction (``pools=0``, ``fractions=1.5``), a missing data folder, an output path
+        that cannot be written: before anything is read or written.
+
+    Examples
+    --------
+    >>> thinning_study(pools="0")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadSamplingError: pool depth 0: must be an integer >= 1
+    >>> thinning_study(fractions="90,1.5")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadSamplingError: fraction (%) 1.5: must be an integer in 1..99
+
+    References
+    ----------
+    Buckley and Voorhees, SIGIR 2004; Yilmaz and Aslam, CIKM 2006; Kendall, Biometrika 1945.
+    """
+    from dataclasses import replace as _replace
+
+    from workbench.data.trec import data_dir
+    from workbench.experiments.thinning import check_fractions, check_pool_depths
+    from workbench.papers.thinning_report import check_report_paths, run_thinning, write_thinning
+
+    depths = check_pool_depths(_numbers(pools, "pool depth"))
+    percents = check_fractions(_numbers(fractions, "fraction (%)"))
+    as_bounded("seed", seed, 0)
+    if reports is not None:
+        check_report_paths(reports)
+    folder = data_dir() / "robust03" if data is None else Path(data)
+    if not folder.is_dir():
+        raise WorkbenchError(f"{option('data', repr(str(folder)))}: no such folder")
+    bar = reporter(progress)
+    bar.label("thinning")
+    bar.total(1 + len(depths) + len(percents))
+    study = run_thinning(folder, depths, percents, seed, progress=lambda stage, done, total: bar.advance(1, stage))
+    if reports is not None:
+        bar.phase("writing")
+        study = _replace(study, written=tuple(str(p) for p in write_thinning(study, reports)))
+    return study
+
+
+def _numbers(values, what: str) -> list:
+    """Comma-separated numbers (``"10,20"``), or a sequence as given; an item that is no number is named.
+
+    An item such as ``1.5`` is kept as a float, so that the range check names it as given.
+
+    >>> _numbers("10, 20", "pool depth"), _numbers([5], "pool depth"), _numbers("1.5", "fraction (%)")
+    ([10, 20], [5], [1.5])
+    >>> _numbers("10,ten", "pool depth")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadSamplingError: pool depth 'ten': not a number (in '10,ten')
+    """
+    from workbench.errors import BadSamplingError
+
+    if not isinstance(values, str):
+        return list(values) if isinstance(values, (list, tuple)) else [values]
+    out: list = []
+    for item in (x.strip() for x in values.split(",")):
+        try:
+            out.append(int(item))
+        except ValueError:
+            try:
+                out.append(float(item))
+            except ValueError:
+                raise BadSamplingError(f"{what} {item!r}: not a number (in {values!r})") from None
+    return out

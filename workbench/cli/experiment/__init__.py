@@ -29,18 +29,18 @@ from __future__ import annotations
 
 import typer
 
-from workbench.cli.experiment import correlation, discrimination, downsampling, significance, study
+from workbench.cli.experiment import correlation, discrimination, downsampling, significance, study, thinning
 
 
 experiment_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Studies on TREC qrels and runs: correlation, significance, downsampling, discrimination, study.",
+    help="Studies on TREC qrels and runs: correlation, significance, downsampling, discrimination, study, thinning.",
 )
 
 
 #: The subcommands, in the order ``workbench experiment --help`` lists them.
-COMMANDS = (correlation, significance, downsampling, discrimination, study)
+COMMANDS = (correlation, significance, downsampling, discrimination, study, thinning)
 
 for _command in COMMANDS:
     _command.register(experiment_app)
