@@ -23,7 +23,8 @@ that reads the run only through its algebra ``A``:
 ``A.where(c, x, y)``           ``x`` where ``c`` holds, else ``y`` (piecewise values)
 ``A.ratio(x, y, if_zero)``     ``x / y``, or the constant ``if_zero`` where ``y = 0``
 ``A.check_counts(topic)``      raise :class:`~workbench.errors.BadRunError` for a run with more
-                               documents of a grade than the topic has (concrete runs only)
+                               documents of a grade than the topic has, or more zeros than its
+                               ``n0`` when given (concrete runs only)
 
 The same definition then gives:
 
@@ -94,7 +95,7 @@ class _Base:
         return total
 
     def check_counts(self, topic) -> None:
-        """Reject a concrete run holding more documents of a grade than ``topic`` has.
+        """Reject a concrete run holding more documents of a grade than ``topic`` has (or more zeros than its ``n0``).
 
         Documents in a run are distinct, so such a run cannot be judged against
         the topic (docs/theory/runs.md).  Symbolic grades are left to the caller's
