@@ -865,7 +865,7 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
 
 
 def conformance(impl, against, *, depth=4, grades=None, gains=None, topic=None, examples=100, seed=0,
-                tolerance=1e-12, progress=None):
+                tolerance=1e-12, progress=None, unjudged=0):
     """Check an external implementation of a measure against the exact definition, topic by topic (``workbench conformance``).
 
     Every run of the rank space at depths ``1..depth`` is written as a TREC
@@ -898,6 +898,10 @@ def conformance(impl, against, *, depth=4, grades=None, gains=None, topic=None, 
         Largest absolute difference that agrees (default ``1e-12``).
     progress : callable, optional
         ``progress(done, total)`` after each call of the implementation.
+    unjudged : int, default 0
+        The space's runs hold up to this many unjudged positions (``?``), each written as a
+        retrieved document absent from the qrels, as a real collection leaves a document outside
+        its pool (``topic="n0=..."`` adds judged non-relevant documents up to ``n_0``, bpref's N).
 
     Returns
     -------
@@ -945,9 +949,12 @@ def conformance(impl, against, *, depth=4, grades=None, gains=None, topic=None, 
             tol = float(tol)
         except ValueError:
             raise WorkbenchError(f"tolerance {tolerance!r}: give a finite number >= 0") from None
+    from workbench.api.convert import as_unjudged
+
     return check_conformance(implementation, m, depth=n, grades=c, gains=g, topic=t,
                              examples=_int(examples, "examples", WorkbenchError),
-                             seed=_int(seed, "seed", WorkbenchError), tolerance=tol, progress=progress)
+                             seed=_int(seed, "seed", WorkbenchError), tolerance=tol, progress=progress,
+                             unjudged=as_unjudged(unjudged, n))
 
 
 def ir_measure(measure, *, view="graded", gains=None):

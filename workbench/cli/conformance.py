@@ -16,7 +16,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, stdout
+from workbench.cli.common import GainsOpt, GradesOpt, JsonOpt, TopicOpt, UnjudgedOpt, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -31,6 +31,7 @@ def conformance(
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,
     topic: Optional[str] = TopicOpt,
+    unjudged: int = typer.Option(0, "--unjudged", help="The space's runs hold up to U unjudged positions (?), each written as a retrieved document absent from the qrels."),
     examples: int = typer.Option(100, "--examples", help="Generated (qrels, run) cases beyond the space (0: none)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the generated cases (>= 0); same seed, same cases."),
     tolerance: float = typer.Option(1e-12, "--tolerance", help="Largest absolute difference that agrees."),
@@ -48,7 +49,7 @@ def conformance(
             last[0] = done
 
         result = run_conformance(impl, against, depth=depth, grades=grades, gains=gains, topic=topic,
-                                 examples=examples, seed=seed, tolerance=tolerance, progress=tick)
+                                 examples=examples, seed=seed, tolerance=tolerance, progress=tick, unjudged=unjudged)
     if as_json:
         emit_json(result.to_json())
     else:

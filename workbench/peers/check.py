@@ -292,6 +292,8 @@ class Conformance:
     errors: tuple
     undefined_values: dict
     shrink_note: Optional[str] = None
+    #: The most unjudged positions (``?``: documents absent from the qrels) the space's runs hold.
+    unjudged: int = 0
 
     @property
     def conforms(self) -> bool:
@@ -307,8 +309,10 @@ class Conformance:
 
     @property
     def scope(self) -> str:
+        u = (f", at most {self.unjudged} unjudged, written as documents absent from the qrels" if self.unjudged
+             else "")
         return (f"every run of the rank space at depths 1..{self.depth} ({self.grades} relevant grade(s), topic "
-                f"{self.topic or f'{self.depth} documents of each grade'}) under {len(LAYOUTS)} score layouts, and "
+                f"{self.topic or f'{self.depth} documents of each grade'}{u}) under {len(LAYOUTS)} score layouts, and "
                 f"{self.examples} generated cases (seed {self.seed}): a bounded check, not a proof for other inputs")
 
     def __repr__(self) -> str:
@@ -320,6 +324,7 @@ class Conformance:
         return {
             "implementation": self.implementation, "measure": self.measure, "conforms": self.conforms,
             "depth": self.depth, "grades": self.grades, "gains": self.gains, "topic": self.topic,
+            **({"unjudged": self.unjudged} if self.unjudged else {}),
             "tolerance": self.tolerance, "examples": self.examples, "seed": self.seed,
             **self.total.to_json(),
             "flips": {"order_reversed": self.total.reversed, "ties_broken": self.total.ties_broken,
@@ -399,7 +404,7 @@ def _shrink(impl, measure, gains, tol: float, grades: int, examples: int, seed: 
 
 def check_conformance(impl, measure, *, depth: int = 4, grades: int = 1, gains: Optional[Gains] = None,
                       topic: Optional[Topic] = None, examples: int = 100, seed: int = 0, tolerance: float = 1e-12,
-                      progress: Optional[Callable[[int, int], None]] = None) -> Conformance:
+                      progress: Optional[Callable[[int, int], None]] = None, unjudged: int = 0) -> Conformance:
     """Check ``impl`` against the workbench's ``measure`` (module docstring).
 
     Parameters
@@ -422,6 +427,11 @@ def check_conformance(impl, measure, *, depth: int = 4, grades: int = 1, gains: 
         Largest absolute difference that agrees.
     progress : callable, optional
         ``progress(done, total)`` after each call of the implementation.
+    unjudged : int, default 0
+        The space's runs hold up to this many unjudged positions (``?``), each
+        written as a retrieved document absent from the qrels
+        (:func:`workbench.peers.inputs.write_topic`); the generated cases hold
+        unjudged documents whatever it is.
 
     Returns
     -------
@@ -448,7 +458,10 @@ def check_conformance(impl, measure, *, depth: int = 4, grades: int = 1, gains: 
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise WorkbenchError(f"seed {seed!r}: give an integer >= 0")
     g = gains if gains is not None else Gains.default(grades)
-    space_size(depth, grades, topic)  # refuses a space too large before any work
+    if isinstance(unjudged, bool) or not isinstance(unjudged, int) or not 0 <= unjudged <= depth:
+        raise WorkbenchError(f"unjudged {unjudged!r}: give an integer in 0..{depth} (the depth)")
+    mark = grades if unjudged else None  # unjudged positions written ?
+    space_size(depth, grades, topic, unjudged)  # refuses a space too large before any work
     steps, done = depth * len(LAYOUTS) + examples, 0
     total, generated = Tally(), Tally()
     layouts = {k: Tally() for k in LAYOUTS}
@@ -456,10 +469,10 @@ def check_conformance(impl, measure, *, depth: int = 4, grades: int = 1, gains: 
     flip_examples: dict = {}
     errors: list = []
     undefined: Counter = Counter()
-    for batch in space_batches(depth, grades, topic):
+    for batch in space_batches(depth, grades, topic, unjudged):
         cells = _compare(implementation, name, g, batch.qrels, batch.run, tolerance)
         rows = dict(zip(batch.topic_ids, batch.runs.tolist()))
-        _flips(cells, batch.topic_ids, lambda t: f"{format_run(rows[t])} (depth {batch.depth}, {batch.layout})",
+        _flips(cells, batch.topic_ids, lambda t: f"{format_run(rows[t], mark)} (depth {batch.depth}, {batch.layout})",
                tolerance, flip_examples)
         layouts[batch.layout].add(cells.tally)
         undefined.update(cells.undefined_values)
@@ -470,7 +483,7 @@ def check_conformance(impl, measure, *, depth: int = 4, grades: int = 1, gains: 
             if bad:
                 witnesses[batch.layout] = _witness(cells, bad[0], batch.qrels, batch.run, spec, g, tolerance,
                                                    source="space", layout=batch.layout, depth=batch.depth,
-                                                   judged=format_run(rows[bad[0]]))
+                                                   judged=format_run(rows[bad[0]], mark))
         done += 1
         if progress:
             progress(done, steps)
@@ -500,7 +513,7 @@ def check_conformance(impl, measure, *, depth: int = 4, grades: int = 1, gains: 
     first = next((witnesses[k] for k in (*LAYOUTS, "generated") if k in witnesses), None)
     return Conformance(implementation.name, name, depth, grades, str(g), None if topic is None else str(topic),
                        float(tolerance), examples, seed, total, layouts, generated, flip_examples, first, witnesses,
-                       tuple(errors[:10]), dict(sorted(undefined.items())), note)
+                       tuple(errors[:10]), dict(sorted(undefined.items())), note, unjudged)
 
 
 __all__ = ["Conformance", "Tally", "Witness", "check_conformance", "ulps"]

@@ -6,7 +6,12 @@ its ``N`` retrieved documents judged ``r_i`` (0 included), and the space
 topic's relevant documents the run does not retrieve, judged but not
 retrieved, so that the recall base is the space topic's.  Without a topic
 the space is unrestricted and each topic judges ``N`` documents of every
-relevant grade (``--depth`` documents), retrieved or not.  The scores and
+relevant grade (``--depth`` documents), retrieved or not.  A space with
+unjudged positions (``--unjudged U``) writes each ``?`` as a retrieved
+document absent from the qrels, as a real collection leaves a document
+outside its pool; a topic that gives ``n_0`` (``n0=5,3``) also judges
+non-relevant documents the run does not retrieve, up to ``n_0`` in all (the
+``N`` of bpref).  The scores and
 docids of the retrieved documents follow a *layout*; under trec_eval's
 convention (scores compared as 32-bit floats, descending; ties by docid
 descending) every layout ranks the documents as ``r``:
@@ -55,7 +60,7 @@ import numpy as np
 
 from workbench.errors import SpaceTooLargeError
 from workbench.space.runs import Topic
-from workbench.space.spaces import rank_space
+from workbench.space.spaces import Space
 
 #: The score layouts, in the order they are checked (the simplest first).
 LAYOUTS = ("distinct", "tied", "float32-ties", "paired-ties")
@@ -72,11 +77,18 @@ def default_topic(depth: int, grades: int) -> Topic:
     return Topic((depth,) * grades)
 
 
-def write_topic(grades: tuple, layout: str, topic: Topic) -> tuple[dict, dict]:
+def write_topic(grades: tuple, layout: str, topic: Topic, unjudged_code: Optional[int] = None) -> tuple[dict, dict]:
     """``(qrels, run)`` of one topic: the judged run ``grades`` under ``layout`` (module docstring).
 
     Retrieved documents are ``d1 .. dN`` (zero-padded to one width);
-    unretrieved relevant documents ``u<grade>_<k>``.
+    unretrieved relevant documents ``u<grade>_<k>``, and, when the topic
+    gives its judged non-relevant count ``n_0``, unretrieved judged
+    non-relevant documents ``u0_<k>`` up to it.  A position holding
+    ``unjudged_code`` (``?``, code ``c + 1``) is a retrieved document absent
+    from the qrels, as in a real collection: unjudged.
+
+    >>> write_topic((1, 2, 0), "distinct", Topic((2,), 3), unjudged_code=2)
+    ({'d1': 1, 'd3': 0, 'u1_1': 1, 'u0_1': 0, 'u0_2': 0}, {'d1': 3.0, 'd2': 2.0, 'd3': 1.0})
     """
     n = len(grades)
     w = len(str(n))
@@ -95,11 +107,14 @@ def write_topic(grades: tuple, layout: str, topic: Topic) -> tuple[dict, dict]:
     else:
         raise ValueError(f"layout {layout!r}")
     run = {docs[i]: scores[i] for i in listed}
-    qrels = {docs[i]: int(grades[i]) for i in listed}
+    qrels = {docs[i]: int(grades[i]) for i in listed if grades[i] != unjudged_code}
     for j, count in enumerate(topic.counts, start=1):
         have = sum(1 for g in grades if g == j)
         for k in range(1, count - have + 1):
             qrels[f"u{j}_{k}"] = j
+    if topic.nonrelevant is not None:
+        for k in range(1, topic.nonrelevant - sum(1 for g in grades if g == 0) + 1):
+            qrels[f"u0_{k}"] = 0
     return qrels, run
 
 
@@ -119,14 +134,22 @@ class SpaceBatch:
         return list(self.run)
 
 
-def space_size(depth: int, grades: int, topic: Optional[Topic]) -> int:
+def _space(k: int, grades: int, topic: Topic, unjudged: int):
+    """The rank space at depth ``k`` with up to ``min(unjudged, k)`` unjudged positions."""
+    return Space("rank", k, grades, topic, min(unjudged, k))
+
+
+def space_size(depth: int, grades: int, topic: Optional[Topic], unjudged: int = 0) -> int:
     """Runs a space check writes: every depth ``1..depth``, every layout."""
     t = topic or default_topic(depth, grades)
-    return len(LAYOUTS) * sum(rank_space(k, grades, t).size for k in range(1, depth + 1))
+    return len(LAYOUTS) * sum(_space(k, grades, t, unjudged).size for k in range(1, depth + 1))
 
 
-def space_batches(depth: int, grades: int, topic: Optional[Topic]) -> Iterator[SpaceBatch]:
+def space_batches(depth: int, grades: int, topic: Optional[Topic], unjudged: int = 0) -> Iterator[SpaceBatch]:
     """One :class:`SpaceBatch` per depth ``1..depth`` (lowest first) and layout (in :data:`LAYOUTS` order).
+
+    With ``unjudged``, the runs hold up to that many unjudged positions (``?``): documents of the run
+    absent from the qrels (:func:`write_topic`).
 
     >>> [(b.depth, b.layout, len(b.run)) for b in space_batches(2, 1, None)][:5]
     [(1, 'distinct', 2), (1, 'tied', 2), (1, 'float32-ties', 2), (1, 'paired-ties', 2), (2, 'distinct', 4)]
@@ -137,17 +160,18 @@ def space_batches(depth: int, grades: int, topic: Optional[Topic]) -> Iterator[S
         Beyond :data:`MAX_SPACE_RUNS` runs, naming the count.
     """
     t = topic or default_topic(depth, grades)
-    total = space_size(depth, grades, topic)
+    total = space_size(depth, grades, topic, unjudged)
     if total > MAX_SPACE_RUNS:
         raise SpaceTooLargeError(f"conformance at depth {depth} with {grades} relevant grade(s): {total:,} runs to "
                                  f"write (every depth 1..{depth}, {len(LAYOUTS)} layouts); at most {MAX_SPACE_RUNS:,}")
+    code = grades + 1 if unjudged else None
     for k in range(1, depth + 1):
-        arr = rank_space(k, grades, t).array()
+        arr = _space(k, grades, t, unjudged).array()
         for layout in LAYOUTS:
             qrels, run = {}, {}
             for i, row in enumerate(arr.tolist()):
                 tid = f"d{k}-{i}"
-                qrels[tid], run[tid] = write_topic(tuple(row), layout, t)
+                qrels[tid], run[tid] = write_topic(tuple(row), layout, t, code)
             yield SpaceBatch(k, layout, t, arr, qrels, run)
 
 
