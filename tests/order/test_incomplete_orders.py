@@ -20,10 +20,12 @@ import pytest
 
 from workbench.errors import BadRunError, OrderSpaceMismatchError, SpaceTooLargeError, UnknownOrderError
 from workbench.figures.render import to_dot, to_json, to_tikz
+from workbench.measures.names import parse_measure
 from workbench.order.covers import covers_in_range, estimate_covers
 from workbench.order.hasse import hasse_diagram
 from workbench.order.incomplete import MONOTONE
 from workbench.order.orders import get_order
+from workbench.scale.classify import classify, classify_materialised
 from workbench.space.runs import Gains, Topic
 from workbench.space.spaces import Space
 
@@ -371,3 +373,14 @@ def test_hasse_drawings_write_unjudged_positions_distinctly():
     assert to_json(G)["nodes"][2] == [0, "?"]
     complete = hasse_diagram(Space("rank", 2), "dominance")
     assert "dashed" not in to_dot(complete) and "unjudged" not in to_tikz(complete)
+
+
+@pytest.mark.parametrize("order", ["dominance", "raise"])
+def test_classification_where_n0_binds_uses_the_space_itself(order):
+    """A topic's n0 bounds the zeros: the cover-kind shortcuts, which assume every run with few relevant
+    documents is present, must not be taken (they asked for the absent run 000)."""
+    space = make_space("rank", 6, 1, "n0=2,6", 0)
+    for m in ("P@3", "RBP(p=1/2)"):
+        a = classify_materialised(parse_measure(m), get_order(order), space)
+        b = classify(parse_measure(m), get_order(order), space)
+        assert (a.verdict, a.witness) == (b.verdict, b.witness)

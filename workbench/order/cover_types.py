@@ -91,10 +91,22 @@ class CoverType:
 
 
 def full_rank_space(space) -> bool:
-    """Whether ``space`` is all of ``{0..c}^N`` (a rank space whose topic, if any, restricts nothing)."""
-    if space.kind != "rank":
+    """Whether ``space`` is all of ``{0..c}^N`` (a rank space whose topic, if any, restricts nothing, without ``?``).
+
+    >>> from workbench.space.spaces import Space
+    >>> from workbench.space.runs import Topic
+    >>> full_rank_space(Space("rank", 3, topic=Topic((3,)))), full_rank_space(Space("rank", 3, topic=Topic((3,), 1)))
+    (True, False)
+    >>> full_rank_space(Space("rank", 3, unjudged=1))
+    False
+    """
+    if space.kind != "rank" or getattr(space, "unjudged", 0):
         return False
-    return space.topic is None or all(n >= space.depth for n in space.topic.counts)
+    topic = space.topic
+    if topic is None:
+        return True
+    n0 = getattr(topic, "nonrelevant", None)
+    return all(n >= space.depth for n in topic.counts) and (n0 is None or n0 >= space.depth)
 
 
 def _uniform(gains: Gains) -> bool:

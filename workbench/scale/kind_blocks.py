@@ -73,6 +73,9 @@ def applies(order, space, gains) -> bool:
         return False
     if cover_types(order.name, space.depth, space.grades, gains) is None:
         return False
+    n0 = getattr(space.topic, "nonrelevant", None)
+    if getattr(space, "unjudged", 0) or (n0 is not None and n0 < space.depth):
+        return False  # the blocks bound relevant documents only, not the zeros a topic's n0 bounds
     return full_rank_space(space) or space.grades == 1
 
 
