@@ -116,9 +116,14 @@ class Covers:
         ``(lower[k], upper[k])`` is a cover: ``lower < upper`` with nothing
         strictly between; sorted by ``(lower, upper)``.
     tie_lower, tie_upper : numpy.ndarray of int64
-        Pairs ``i < j`` of distinct tied runs (``"~"``); empty for orders that
-        are antisymmetric.  When ties exist, covers are given between the
-        smallest index of each tie class.
+        Pairs ``i < j`` of distinct tied runs (``"~"``), sorted; empty for
+        orders that are antisymmetric.  When ties exist, covers are given
+        between the smallest index of each tie class.  The pairs need only
+        connect each class: the consumers ask that tied runs score equal
+        (classification, thresholds, highlights) or merge classes by
+        union-find (Hasse diagrams).  The generic fallback lists every pair of
+        a class; ``condensed[O]`` (:mod:`workbench.order.incomplete`) lists a
+        star, the class's smallest index with each other member.
 
     Examples
     --------
