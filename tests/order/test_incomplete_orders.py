@@ -11,6 +11,7 @@ written out too, except the two lexicographic preference orders, whose
 from __future__ import annotations
 
 import itertools
+import pickle
 from functools import lru_cache
 from math import comb
 
@@ -384,3 +385,9 @@ def test_classification_where_n0_binds_uses_the_space_itself(order):
         a = classify_materialised(parse_measure(m), get_order(order), space)
         b = classify(parse_measure(m), get_order(order), space)
         assert (a.verdict, a.witness) == (b.verdict, b.witness)
+
+
+def test_orders_pickle_by_name():
+    """Process pools ship orders: the compound ones compare through closures, so they travel by name."""
+    for name in ("dominance", "condensed[dominance]", "bounds[ipso]", "judging"):
+        assert pickle.loads(pickle.dumps(get_order(name))) is get_order(name)

@@ -199,6 +199,10 @@ class Order:
     _cmp: Callable = field(repr=False, compare=False, default=None)
     unjudged: bool = field(repr=False, default=False)
 
+    def __reduce__(self):
+        # by name: the orders over incomplete runs compare through closures, which do not pickle
+        return (get_order, (self.name,))
+
     def compare(self, r: Sequence[int], s: Sequence[int], gains: Gains | None = None,
                 grades: int | None = None) -> str | None:
         """Compare two runs exactly.
