@@ -1,4 +1,4 @@
-"""Every command that enumerates runs takes ``--unjudged U``: JSON carries ``unjudged``, runs show ``?``.
+"""The commands that enumerate runs take ``--unjudged U``: JSON carries ``unjudged``, runs show ``?``.
 
 Each command runs once on a tiny space (depth 2 or 3, at most one or two ``?``); what it prints
 is checked against values derived here (RBP's two ends from its definition, the number of runs
@@ -85,6 +85,22 @@ def test_conformance_writes_unjudged_as_documents_absent_from_the_qrels(capsys):
     assert obj["conforms"] and obj["unjudged"] == 1 and obj["cells"] == 4 * 11
 
 
+def test_properties_check_moffat_on_unjudged_runs_and_leave_amigo_undefined(capsys):
+    obj = js(capsys, "properties", "Judged@3", "--depths", "1..3", "--unjudged", "1", "--which",
+             "monotonicity,priority")
+    mono, prio = obj["properties"]
+    assert obj["unjudged"] == 1 and prio["verdict"] == "undefined"
+    # appending an unjudged document to the run 0 halves the judged fraction: 1 -> 1/2
+    assert mono["verdict"] == "fails" and mono["witness"]["before"]["run"] == "0"
+    assert mono["witness"]["after"]["run"] == "0?" and mono["witness"]["after"]["value"] == "1/2"
+    obj = js(capsys, "properties", "RBP(p=0.5,end=base)", "--depths", "1..3", "--unjudged", "1", "--which",
+             "top-weightedness")
+    # Rule 2 swaps judged grades only: a 0 above a 1, counted by hand over depths 1..3 with at most one ?:
+    # depth 2: 01; depth 3: 6 among the complete runs, 1 for each of the 3 places of the ?
+    (tw,) = obj["properties"]
+    assert tw["verdict"] == "holds" and tw["detail"]["pairs_checked"] == 1 + 6 + 3
+
+
 @pytest.mark.parametrize("argv,bad", [
     (["classify", "AP", "--order", "condensed[rank]", "--topic", "2", "--unjudged", "1"], "AP(judged_only=True)"),
     (["classify", "Bpref", "--topic", "n0=3,2", "--depth", "3", "--unjudged", "4", "--order", "judging"],
@@ -100,6 +116,7 @@ def test_conformance_writes_unjudged_as_documents_absent_from_the_qrels(capsys):
     (["hasse", "--order", "dominance", "--depth", "2", "--unjudged", "1"], "condensed[dominance]"),
     (["conformance", "pytrec_eval:bpref", "--against", "Bpref", "--depth", "2", "--unjudged", "3"],
      "--unjudged 3"),
+    (["properties", "Bpref", "--depths", "1..2", "--unjudged", "3", "--topics", "n0=2,2"], "--unjudged 3"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, bad):
     code, out, err = run_cli(capsys, *argv)

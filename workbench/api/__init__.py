@@ -801,7 +801,7 @@ def value(measure, run, *, grades=None, gains=None, topic=None):
     return measures.value(measure, run, grades=grades, gains=gains, topic=topic)
 
 
-def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=None, which=None):
+def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=None, which=None, unjudged=0):
     """Moffat's numeric properties and Amigó et al.'s constraints of a measure (``workbench properties``).
 
     Parameters
@@ -819,6 +819,9 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
         ``["0,0", "1,0"]``; default: the empty topic and a few small ones.
     which : str or sequence of str, optional
         Only these properties (``"boundedness,completeness"`` or a list).
+    unjudged : int, default 0
+        Runs hold up to this many unjudged positions (``?``), for a measure that reads them; Moffat's
+        properties are checked on them over the scope only, Amigó et al.'s are ``undefined`` there.
 
     Returns
     -------
@@ -861,7 +864,10 @@ def properties(measure, *, grades=None, gains=None, depths=range(1, 6), topics=N
         raise BadTopicError(f"topics {topics!r}: give them as '0,1,2', '0,0;1,0' or a list such as [0, 1, 2]")
     if isinstance(which, str):
         which = [w.strip() for w in which.split(",")]
-    return run_properties(m, grades=c, gains=g, depths=ds, topics=ts, which=which)
+    from workbench.api.convert import as_unjudged
+
+    return run_properties(m, grades=c, gains=g, depths=ds, topics=ts, which=which,
+                          unjudged=as_unjudged(unjudged, max(ds)))
 
 
 def conformance(impl, against, *, depth=4, grades=None, gains=None, topic=None, examples=100, seed=0,

@@ -16,7 +16,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import GainsOpt, GradesOpt, JsonOpt, TopicOpt, UnjudgedOpt, emit_json, progress_bar, stdout
+from workbench.cli.common import GainsOpt, GradesOpt, JsonOpt, TopicOpt, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:

@@ -17,7 +17,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import GainsOpt, GradesOpt, JsonOpt, emit_json, progress_bar, stdout
+from workbench.cli.common import GainsOpt, GradesOpt, JsonOpt, UnjudgedOpt, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -31,7 +31,8 @@ def properties(
     gains: Optional[str] = GainsOpt,
     depths: str = typer.Option("1..5", "--depths", help="Depths enumerated, e.g. 1..5 or 3; for a cut-off measure such as nDCG@5, 5..7 asks from the cut-off on."),
     topics: Optional[str] = typer.Option(
-        None, "--topics", help="Topics to check: 0,1,2 (binary) or '0,0;1,0' (graded); default: 0 (empty) and small ones. A measure that needs no topic is checked under each topic given only: runs with at most n_j documents of grade j."),
+        None, "--topics", help="Topics to check: 0,1,2 (binary) or '0,0;1,0' (graded); 'n0=3,1;n0=3,2' with the judged non-relevant count (bpref); default: 0 (empty) and small ones. A measure that needs no topic is checked under each topic given only: runs with at most n_j documents of grade j."),
+    unjudged: int = UnjudgedOpt,
     which: Optional[str] = typer.Option(None, "--which", help="Only these properties, comma-separated, e.g. boundedness,completeness."),
     fmt: str = typer.Option("text", "--format", help="text (the terminal view), md, csv, json (the --json object) or latex."),
     report: Optional[Path] = typer.Option(
@@ -53,7 +54,8 @@ def properties(
         return
     if measure is None:
         raise WorkbenchError("properties: give a MEASURE (e.g. RBP(p=0.8)) or --report FILE")
-    table = wb.properties(measure, grades=grades, gains=gains, depths=depths, topics=topics, which=which)
+    table = wb.properties(measure, grades=grades, gains=gains, depths=depths, topics=topics, which=which,
+                          unjudged=unjudged)
     if as_json:
         emit_json(table.to_json())
     elif fmt != "text":

@@ -48,8 +48,13 @@ AMIGO_PROPERTIES = ("priority", "priority (any distance)", "deepness", "deepness
 def parse_topics(text: str, grades: int) -> list[Topic]:
     """Parse ``--topics``: ``"0,1,2"`` (binary: three topics) or ``"0,0;1,0;1,1"`` (topics separated by ``;``).
 
+    A topic giving its judged non-relevant count is written ``n0=N,...``
+    (``"n0=2,2"`` is one binary topic; ``"n0=2,1;n0=2,2"`` two).
+
     >>> [str(t) for t in parse_topics("0,1,2", 1)], [str(t) for t in parse_topics("0,0;1,0", 2)]
     (['0', '1', '2'], ['0,0', '1,0'])
+    >>> [str(t) for t in parse_topics("n0=2,2", 1)]
+    ['n0=2,2']
 
     References
     ----------
@@ -58,12 +63,13 @@ def parse_topics(text: str, grades: int) -> list[Topic]:
     text = text.strip()
     if not text:
         raise BadTopicError("topics '': give topics such as 0,1,2 (binary) or '0,0;1,0' (graded)")
-    parts = text.split(";") if ";" in text or grades > 1 else text.split(",")
+    # n0= (judged non-relevant documents) makes "n0=2,2" one topic: several are separated by ';'
+    parts = text.split(";") if ";" in text or grades > 1 or "n0=" in text.lower() else text.split(",")
     return [Topic.parse(p) for p in parts]
 
 
 def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=range(1, 6), topics=None,
-               which=None) -> PropertyTable:
+               which=None, unjudged: int = 0) -> PropertyTable:
     """The named properties of ``measure``: a verdict each, with its witness and scope.
 
     Parameters
@@ -87,6 +93,14 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
     which : list of str, optional
         Only these properties (names as in :data:`MOFFAT_PROPERTIES` and
         Amigó's); default all.
+    unjudged : int, default 0
+        Runs hold up to this many unjudged positions (``?``; at depth ``d``
+        up to ``min(unjudged, d)``), for a measure that reads them (bpref,
+        infAP, ``judged_only=True``, ``end=base``/``end=top``).  Moffat's
+        properties are checked on those runs (Rule 1 raises and Rule 2 swaps
+        judged grades only; an appended document may be unjudged) on the
+        scope alone; Amigó et al.'s constraints, stated on fully judged
+        rankings, are ``undefined`` there.
 
     Returns
     -------
@@ -114,9 +128,13 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
     depths = sorted(set(int(d) for d in depths))
     if not depths or depths[0] < 1:
         raise BadDepthError(f"depths {depths}: give depths >= 1, e.g. 1..5")
-    big = [d for d in depths if (c + 1) ** d > MAX_SPACE_RUNS]
+    if isinstance(unjudged, bool) or not isinstance(unjudged, int) or not 0 <= unjudged <= depths[-1]:
+        raise BadParameterError(f"unjudged {unjudged!r}: give an integer in 0..{depths[-1]} (the largest depth)")
+    symbols = c + 1 + (1 if unjudged else 0)
+    big = [d for d in depths if symbols ** d > MAX_SPACE_RUNS]
     if big:
-        raise TooLargeError(f"depth {big[0]} with {c} relevant grade(s): {(c + 1) ** big[0]:,} runs per space; "
+        raise TooLargeError(f"depth {big[0]} with {c} relevant grade(s){' and ?' if unjudged else ''}: "
+                            f"{symbols ** big[0]:,} runs per space; "
                             f"properties compares runs pairwise and enumerates at most {MAX_SPACE_RUNS:,}: "
                             "use smaller --depths")
     asked = topics is not None and not measure.needs_topic  # never ignored: the topics restrict the runs
@@ -134,8 +152,13 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
         if unknown:
             raise BadParameterError(f"property {unknown[0]!r}: not one of {', '.join(names)}")
     verdicts = moffat_properties(measure, gains=gains, depths=depths, topics=topics, which=which,
-                                 topics_asked=asked)
-    if which is None or set(which) - set(MOFFAT_PROPERTIES):
+                                 topics_asked=asked, unjudged=unjudged)
+    if unjudged and (which is None or set(which) - set(MOFFAT_PROPERTIES)):
+        verdicts += [PropertyVerdict(name, AMIGO_SOURCE, "undefined", f"at most {unjudged} unjudged",
+                                     why="stated on fully judged rankings (a document's relevance is known); not "
+                                         "checked on runs with unjudged positions")
+                     for name in AMIGO_PROPERTIES if which is None or name in which]
+    elif which is None or set(which) - set(MOFFAT_PROPERTIES):
         # a measure that needs no topic is checked on unrestricted runs, or, when topics are asked for, under
         # each of them only (a topic restricts the runs to those with at most n_j documents of grade j)
         amigo_topics = topics if measure.needs_topic or asked else None
@@ -146,7 +169,7 @@ def properties(measure, *, grades: int = 1, gains: Gains | None = None, depths=r
                                      why=f"not checked: {exc}") for name in AMIGO_PROPERTIES]
         verdicts += [v for v in amigo if which is None or v.name in which]
     return PropertyTable(str(measure), c, str(gains), tuple(depths), tuple(str(t) for t in topics), tuple(verdicts),
-                         restriction=restriction_text(measure, topics) if asked else None)
+                         restriction=restriction_text(measure, topics) if asked else None, unjudged=unjudged)
 
 
 def restriction_text(measure, topics) -> str:

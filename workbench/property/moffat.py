@@ -76,7 +76,6 @@ from workbench.core.exact import exact_str
 from workbench.property import every_depth
 from workbench.property.scored import ScoredGrid, ScoredSpace, empty_topic, saturated_topic, signs_between
 from workbench.property.verdict import PropertyVerdict
-from workbench.space.runs import format_run
 
 SOURCE = "Moffat 2013"
 
@@ -96,7 +95,7 @@ def _topic_text(topic) -> str | None:
 
 def _point(space: ScoredSpace, i: int) -> dict:
     """One run of a scored space as a JSON-ready witness entry."""
-    return {"run": format_run(space.runs[i].tolist()), "depth": space.depth, "topic": _topic_text(space.topic),
+    return {"run": space.run_text(i), "depth": space.depth, "topic": _topic_text(space.topic),
             "value": exact_str(space.value(i))}
 
 
@@ -110,7 +109,8 @@ def _scope(grid: ScoredGrid, settings=None, note: str = "") -> str:
     d = grid.depths
     depths = f"depth {d[0]}" if len(d) == 1 else (f"depths {d[0]}..{d[-1]}" if d == list(range(d[0], d[-1] + 1))
                                                    else "depths " + ",".join(map(str, d)))
-    text = (f"{depths}, {grid.gains.grades} relevant grade(s), gains {grid.gains}; "
+    unjudged = f", at most {grid.unjudged} unjudged" if grid.unjudged else ""
+    text = (f"{depths}, {grid.gains.grades} relevant grade(s), gains {grid.gains}{unjudged}; "
             f"{_settings_text(grid, settings)} (every run)")
     return text + (f"; {note}" if note else "")
 
@@ -235,7 +235,8 @@ def boundedness(grid: ScoredGrid) -> PropertyVerdict:
         "skipped": _skipped(spaces),
     }
     witness = {"max": _point(*top), "min": _point(*bottom), "max_by_depth": sup_w, "min_by_depth": inf_w}
-    proved = every_depth.boundedness(grid, detail)
+    # the arguments for every depth are about fully judged runs
+    proved = None if grid.unjudged else every_depth.boundedness(grid, detail)
     if proved is not None:
         verdict, why, extra = proved
         detail.update(extra)
@@ -269,8 +270,8 @@ def _pair_verdict(name: str, grid: ScoredGrid, strict: bool, checked: int, failu
         if reading:
             detail["reading"] = reading
         return PropertyVerdict(name, SOURCE, "fails", _scope(grid, settings, note), witness=witness,
-                               why=f"{note}: {format_run(lo[0].runs[lo[1]].tolist())} -> "
-                                   f"{format_run(up[0].runs[up[1]].tolist())} {how}"
+                               why=f"{note}: {lo[0].run_text(lo[1])} -> "
+                                   f"{up[0].run_text(up[1])} {how}"
                                    + (f"; {reading}" if reading else ""), detail=detail)
     if checked == 0:
         return PropertyVerdict(name, SOURCE, "undefined", _scope(grid, settings, note),
@@ -346,7 +347,7 @@ def monotonicity(grid: ScoredGrid, non_relevant: bool = False) -> PropertyVerdic
         return PropertyVerdict(name, SOURCE, "undefined", _scope(grid),
                                why="needs two consecutive depths (k and k+1) among the depths")
     note = "appending a non-relevant document" if non_relevant else "appending one document"
-    arg = every_depth.monotonicity(grid, non_relevant) if not failures else None
+    arg = every_depth.monotonicity(grid, non_relevant) if not failures and not grid.unjudged else None
     return _pair_verdict(name, grid, False, checked, failures, spaces, note, arg)
 
 
@@ -362,11 +363,12 @@ def _raise_pairs(space: ScoredSpace, top: int, c: int) -> tuple[np.ndarray, np.n
 
 
 def _swap_pairs(space: ScoredSpace, top: int) -> tuple[np.ndarray, np.ndarray]:
+    unjudged = None if space.mark is None else space.mark + 1  # ? is no grade: never swapped
     lower, upper = [], []
     for r, run in enumerate(space.runs.tolist()):
         for i in range(top):
             for j in range(i + 1, top):
-                if run[i] < run[j]:
+                if run[i] < run[j] != unjudged:
                     s = list(run)
                     s[i], s[j] = s[j], s[i]
                     lower.append(r), upper.append(space.index_of(s))
@@ -386,7 +388,7 @@ def _within_space(name: str, grid: ScoredGrid, strict: bool, pairs, note: str, p
             signs = sp.values.signs(lo, up)
             checked += len(lo)
             failures += [(int(signs[b]), (sp, int(lo[b])), (sp, int(up[b]))) for b in _bad(signs, strict)]
-    arg = every_depth.pairwise(prop, grid, strict) if not failures else None
+    arg = every_depth.pairwise(prop, grid, strict) if not failures and not grid.unjudged else None
     if not grid.measure.needs_topic and not grid.topics_asked:
         note += " (no topic: a topic only removes runs, and the values do not depend on it)"
     return _pair_verdict(name, grid, strict, checked, failures, spaces, note, arg, settings)
@@ -467,7 +469,7 @@ def localization(grid: ScoredGrid) -> PropertyVerdict:
             bad = np.flatnonzero(signs != 0)
             if len(bad):
                 a, b = int(ia[bad[0]]), int(ib[bad[0]])
-                witness = {"run": format_run(ref.runs[a].tolist()), "depth": k,
+                witness = {"run": ref.run_text(a), "depth": k,
                            "topics": [str(ref.topic), str(other.topic)],
                            "values": [exact_str(ref.value(a)), exact_str(other.value(b))]}
                 return PropertyVerdict(name, SOURCE, "fails", _scope(grid), witness=witness,
@@ -506,7 +508,7 @@ def completeness(grid: ScoredGrid) -> PropertyVerdict:
     scope = _scope(grid, [empty])
     for s in spaces:
         if s.values is None:
-            witness = {"topic": str(empty), "depth": s.depth, "run": format_run(s.runs[0].tolist()), "why": s.undefined}
+            witness = {"topic": str(empty), "depth": s.depth, "run": s.run_text(0), "why": s.undefined}
             return PropertyVerdict(name, SOURCE, "fails", scope, witness=witness, why=s.undefined)
     detail = {"values": [_point(s, 0) for s in spaces]}
     if not grid.measure.needs_topic:
@@ -567,7 +569,8 @@ def realizability(grid: ScoredGrid) -> PropertyVerdict:
                            detail={"topics_checked": compared, "skipped": _skipped(spaces)})
 
 
-def moffat_properties(measure, *, gains, depths, topics, which=None, topics_asked=False) -> list[PropertyVerdict]:
+def moffat_properties(measure, *, gains, depths, topics, which=None, topics_asked=False,
+                      unjudged: int = 0) -> list[PropertyVerdict]:
     """Moffat's properties (and their variants) of ``measure``, in :data:`MOFFAT_PROPERTIES` order.
 
     Parameters
@@ -585,6 +588,11 @@ def moffat_properties(measure, *, gains, depths, topics, which=None, topics_aske
         The topics were asked for explicitly: a measure that needs no topic
         is then checked under each of them in every check (besides all
         runs), not only where a topic can change the answer.
+    unjudged : int, default 0
+        The runs hold up to this many unjudged positions (``?``): Rule 1
+        raises and Rule 2 swaps judged grades only, an appended document may
+        be unjudged, and no argument for every depth is claimed (they are
+        about fully judged runs).
 
     Returns
     -------
@@ -602,7 +610,8 @@ def moffat_properties(measure, *, gains, depths, topics, which=None, topics_aske
     ----------
     Moffat, AIRS 2013.
     """
-    grid = ScoredGrid(measure, gains, sorted(set(depths)), list(topics), topics_asked=topics_asked)
+    grid = ScoredGrid(measure, gains, sorted(set(depths)), list(topics), topics_asked=topics_asked,
+                      unjudged=unjudged)
     checks = {
         "boundedness": boundedness, "monotonicity": monotonicity,
         "monotonicity (non-relevant)": lambda g: monotonicity(g, non_relevant=True),

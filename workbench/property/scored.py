@@ -26,9 +26,9 @@ import flint
 import sympy
 
 from workbench.core.exact import ValueBlock
-from workbench.errors import UndecidedComparisonError, UndefinedMeasureError
-from workbench.space.runs import Gains, Topic
-from workbench.space.spaces import rank_space
+from workbench.errors import NeedsTopicError, UndecidedComparisonError, UndefinedMeasureError
+from workbench.space.runs import Gains, Topic, format_run
+from workbench.space.spaces import Space
 
 #: Precisions (bits) at which two exact values from different scales are compared by ball arithmetic.
 _PRECISIONS = (128, 512, 2048, 8192)
@@ -50,6 +50,9 @@ class ScoredSpace:
         One exact value per run; ``None`` where the measure is undefined.
     undefined : str or None
         Why the measure is undefined on this space.
+    mark : int or None
+        The relevant grades when the runs may hold unjudged positions (code
+        ``mark + 1``, written ``?``), else None.
 
     Examples
     --------
@@ -70,6 +73,7 @@ class ScoredSpace:
     runs: np.ndarray
     values: ValueBlock | None
     undefined: str | None = None
+    mark: int | None = None
     _index: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -80,6 +84,10 @@ class ScoredSpace:
         """``"depth 3, topic 2"`` or ``"depth 3, no topic"``."""
         return f"depth {self.depth}, " + (f"topic {self.topic}" if self.topic is not None else "no topic")
 
+    def run_text(self, i: int) -> str:
+        """Run ``i`` as text: digits, ``?`` for an unjudged position."""
+        return format_run(self.runs[i].tolist(), self.mark)
+
     def index_of(self, run: tuple) -> int | None:
         """The row of ``run``, or None when the run is not in the space (the topic forbids it)."""
         return self._index.get(tuple(run))
@@ -89,8 +97,10 @@ class ScoredSpace:
         return self.values.value(i)
 
 
-def score_space(measure, depth: int, gains: Gains, topic: Topic | None = None) -> ScoredSpace:
+def score_space(measure, depth: int, gains: Gains, topic: Topic | None = None, unjudged: int = 0) -> ScoredSpace:
     """Enumerate the rank space at ``depth`` (under ``topic``) and score every run exactly.
+
+    With ``unjudged``, the runs hold up to ``min(unjudged, depth)`` unjudged positions (``?``).
 
     A measure that is undefined there (it divides by a recall base of 0, or
     raises :class:`~workbench.errors.UndefinedMeasureError`) gives a space
@@ -107,15 +117,17 @@ def score_space(measure, depth: int, gains: Gains, topic: Topic | None = None) -
     ----------
     docs/theory/scales.md ("a measure that divides by its recall base is undefined there").
     """
-    runs = rank_space(depth, gains.grades, topic).array()
+    runs = Space("rank", depth, gains.grades, topic, min(unjudged, depth)).array()
+    mark = gains.grades if unjudged else None
     try:
         values = measure.evaluate(runs, gains, topic)
     except ZeroDivisionError:
         return ScoredSpace(depth, topic, runs, None,
-                           f"{measure} divides by zero at {_where(depth, topic)} (a recall base or ideal of 0)")
-    except UndefinedMeasureError as exc:
-        return ScoredSpace(depth, topic, runs, None, str(exc))
-    return ScoredSpace(depth, topic, runs, values)
+                           f"{measure} divides by zero at {_where(depth, topic)} (a recall base or ideal of 0)",
+                           mark)
+    except (UndefinedMeasureError, NeedsTopicError) as exc:  # NeedsTopicError: a topic the checks make lacks n0=
+        return ScoredSpace(depth, topic, runs, None, str(exc), mark)
+    return ScoredSpace(depth, topic, runs, values, mark=mark)
 
 
 def _where(depth: int, topic) -> str:
@@ -294,6 +306,8 @@ class ScoredGrid:
     #: Whether the topics were asked for explicitly: a measure that needs no topic is then checked under each
     #: of them (runs with at most ``n_j`` documents of grade ``j``) in every check, and not on all runs.
     topics_asked: bool = False
+    #: The most unjudged positions (``?``) a run holds (0: fully judged runs).
+    unjudged: int = 0
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -310,5 +324,5 @@ class ScoredGrid:
         """The scored space at ``depth`` under ``topic`` (computed once)."""
         key = (depth, topic)
         if key not in self._cache:
-            self._cache[key] = score_space(self.measure, depth, self.gains, topic)
+            self._cache[key] = score_space(self.measure, depth, self.gains, topic, self.unjudged)
         return self._cache[key]

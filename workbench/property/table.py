@@ -144,6 +144,8 @@ class PropertyTable:
     topics: tuple
     verdicts: tuple
     restriction: str | None = None
+    #: The most unjudged positions (``?``) the enumerated runs hold (0: fully judged runs).
+    unjudged: int = 0
 
     def verdict(self, name: str) -> PropertyVerdict:
         """The verdict of the property called ``name`` (e.g. ``"top-weightedness"``)."""
@@ -158,6 +160,7 @@ class PropertyTable:
         depths = f"depths {d[0]}..{d[-1]}" if len(d) > 1 else f"depth {d[0]}"
         topics = ", ".join(self.topics) if self.topics else "none"
         text = f"{self.grades} relevant grade(s), gains {self.gains}, {depths}, topics {topics}"
+        text += f", at most {self.unjudged} unjudged" if self.unjudged else ""
         return text + (f" ({self.restriction})" if self.restriction else "")
 
     def rows(self) -> list[tuple[str, str, str, str, str]]:
@@ -213,7 +216,8 @@ class PropertyTable:
     def to_json(self) -> dict:
         """The one JSON object of ``workbench properties --json``."""
         out = {"measure": self.measure, "grades": self.grades, "gains": self.gains, "depths": list(self.depths),
-               "topics": list(self.topics), "properties": [v.to_json() for v in self.verdicts]}
+               "topics": list(self.topics), **({"unjudged": self.unjudged} if self.unjudged else {}),
+               "properties": [v.to_json() for v in self.verdicts]}
         if self.restriction:
             out["restriction"] = self.restriction
         return out
