@@ -24,6 +24,7 @@ from workbench.figures.render import to_dot, to_json, to_tikz
 from workbench.measures.names import parse_measure
 from workbench.order.covers import covers_in_range, estimate_covers
 from workbench.order.hasse import hasse_diagram
+from workbench.order import incomplete as inc
 from workbench.order.incomplete import MONOTONE
 from workbench.order.orders import get_order
 from workbench.scale.classify import classify, classify_materialised
@@ -318,6 +319,22 @@ def test_unknown_orders(name, match):
     assert "\n" not in str(e.value)
 
 
+@pytest.mark.parametrize("spec", [("rank", 4, 1, "n0=1,3", 2), ("rank", 3, 2, "1,1", 2), ("set", 4, 2, "n0=1,1,2", 2),
+                                  ("rank", 4, 1, None, 2)])
+def test_every_completions_method_matches_the_oracle(spec):
+    """The three ways completions[O] covers are computed (without a binding topic, grouped by bottom, pairwise)."""
+    space, c = make_space(*spec), spec[2]
+    runs = [tuple(r) for r in space]
+    for inner in (("set", "replacement") if spec[0] == "set" else ("rank", "dominance", "lexirecall")):
+        want, _ = oracle_covers(runs, oracle_leq(f"completions[{inner}]", c))
+        got = [inc._completions_by_bottom(inner, space, Gains.default(c)),
+               inc._pairwise("completions", inner, space, Gains.default(c), "completions")]
+        if spec[3] is None:
+            got.append(inc._completions_free(inner, space, Gains.default(c)))
+        for cv in got:
+            assert cv.pairs() == want
+
+
 def test_condensed_rpp_refused_where_n0_binds():
     with pytest.raises(OrderSpaceMismatchError, match=r"n0=1 < depth 4.*exact integer keys of 'rpp'"):
         get_order("condensed[rpp]").covers(make_space("rank", 4, 1, "n0=1,3", 2))
@@ -327,8 +344,8 @@ def test_quadratic_covers_refused_by_size():
     graded = Space("rank", 7, 2, None, 7)  # 4^7 = 16,384 runs
     with pytest.raises(SpaceTooLargeError, match="16,384 runs"):
         get_order("bounds[dominance]").covers(graded)
-    topic = Space("rank", 8, 1, Topic.parse("4"), 8)  # a binding topic: no shortcut for completions
-    with pytest.raises(SpaceTooLargeError, match="quadratic"):
+    topic = Space("rank", 6, 3, Topic.parse("2,2,2"), 6)  # a binding topic and 4^6 judged runs: pairwise only
+    with pytest.raises(SpaceTooLargeError, match="11,050 runs.*quadratic"):
         get_order("completions[dominance]").covers(topic)
     space = Space("rank", 8, unjudged=8)  # 3^8 = 6,561 runs
     with pytest.raises(SpaceTooLargeError, match="6,561 runs"):

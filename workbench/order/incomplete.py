@@ -43,6 +43,11 @@ the ``?`` that ``s`` judges gives a run whose counts of every grade are at
 most those of ``s`` and whose ``?`` count is at most ``r``'s, so it lies in
 the space whenever ``s`` does; and two single-step runs are incomparable.
 
+``completions[O]`` under a topic (:func:`_completions_by_bottom`): the runs
+below ``s`` depend on ``bottom(s)`` only, so the lower covers are found once
+per bottom completion, through the relation of ``O`` on all judged runs of
+the depth (at most :data:`REACH_LIMIT` of them).
+
 ``completions[O]`` when no topic count binds (every judged run, and both
 completions of every run, lie in the space): the covers are
 ``bottom(s) < s`` and ``r < top(r)`` for every run with a ``?``, and the
@@ -517,6 +522,71 @@ def _completions_free(inner: str, space, gains: Gains) -> Covers:
     return Covers(*_sorted(np.concatenate(los), np.concatenate(ups)))
 
 
+#: Most judged runs of the depth (all of them, no topic) whose reachability matrix :func:`_completions_by_bottom` builds.
+REACH_LIMIT = 2048
+#: Most (runs x judged runs) :func:`_completions_by_bottom` scans, one pass over the runs per bottom completion.
+SCAN_LIMIT = 1 << 28
+
+
+def _completions_by_bottom(inner: str, space, gains: Gains) -> Covers:
+    """Covers of ``completions[inner]`` on any space, grouped by the bottom completion of the upper run.
+
+    ``P`` is every judged run of the depth and ``R`` the relation ``<=_O`` on
+    ``P``; run ``r`` has ``t(r) = top(r)`` and ``b(r) = bottom(r)`` in ``P``,
+    and ``r < s`` iff ``R[t(r), b(s)]`` and ``r != s``.  The runs below ``s``
+    are ``X(b(s))`` without ``s``, where ``X(p) = {r : R[t(r), p]}``, which
+    holds ``s`` only when ``s`` is judged (``b(s) < t(s)`` otherwise, ``O``
+    antisymmetric and monotone).  ``r`` is maximal in a set ``Y`` iff no other
+    member's bottom lies above ``t(r)``: for a run with ``?`` its own bottom
+    never does; for a judged run ``p`` it is another mark above ``p``, or a
+    run with ``?`` whose bottom is ``p``.  The lower covers of ``s`` are the
+    maximal members of its down-set, so one pass over the runs per distinct
+    bottom gives all of them.
+    """
+    c = int(space.grades)
+    complete = Space(space.kind, space.depth, c)
+    rows_p = np.asarray(complete.array())
+    le, eq = key_parts(inner, rows_p, c, gains)
+    reach = _less(le, eq, le, eq)
+    np.fill_diagonal(reach, True)
+    arr = np.asarray(space.array(limit=CONDENSED_LIMIT))
+    t = np.asarray(complete.indices(_complete_rows(arr, c, c, space.kind)), dtype=np.int64)
+    b = np.asarray(complete.indices(_complete_rows(arr, c, 0, space.kind)), dtype=np.int64)
+    unjudged = t != b
+    judged_at = np.full(len(rows_p), -1, dtype=np.int64)  # the judged run of the space at each p, if any
+    judged_at[t[~unjudged]] = np.nonzero(~unjudged)[0]
+    los, ups = [], []
+
+    def maxima(xs: np.ndarray, marks: np.ndarray, with_unjudged: np.ndarray) -> np.ndarray:
+        count = reach[:, marks].sum(axis=1)  # marks at or above each p
+        top_of = t[xs]
+        keep = np.where(unjudged[xs], count[top_of] == 0,
+                        (count[top_of] - marks[top_of] == 0) & ~with_unjudged[top_of])
+        return xs[keep]
+
+    for beta in np.unique(b):
+        xs = np.nonzero(reach[t, beta])[0]
+        marks = np.zeros(len(rows_p), dtype=bool)
+        marks[b[xs]] = True
+        with_unjudged = np.zeros(len(rows_p), dtype=bool)
+        with_unjudged[b[xs[unjudged[xs]]]] = True
+        uppers = np.nonzero((b == beta) & unjudged)[0]
+        if len(uppers):
+            low = maxima(xs, marks, with_unjudged)
+            los.append(np.repeat(low, len(uppers)))
+            ups.append(np.tile(uppers, len(low)))
+        s_judged = judged_at[beta]
+        if s_judged >= 0:  # the judged run beta itself: its down-set is X(beta) without it
+            marks[beta] = False
+            low = maxima(xs[xs != s_judged], marks, with_unjudged)
+            los.append(low)
+            ups.append(np.full(len(low), s_judged, dtype=np.int64))
+    if not los:  # pragma: no cover - a space is never empty
+        z = np.zeros(0, dtype=np.int64)
+        return Covers(z, z.copy())
+    return Covers(*_sorted(np.concatenate(los).astype(np.int64), np.concatenate(ups).astype(np.int64)))
+
+
 #: Binary bounds[O] as an order on runs over 0 < ? < 1 read as grades 0 < 1 < 2: the order on those runs.
 _BOUNDS_RECODED = {"dominance": "dominance", "ipso": "dominance", "raise": "raise", "swap": "swap",
                    "set": "replacement", "replacement": "replacement"}
@@ -550,8 +620,12 @@ def completions_covers(inner: str, space, gains: Gains) -> Covers:
     ----------
     Buckley and Voorhees, SIGIR 2004; Moffat and Zobel, TOIS 2008.
     """
-    if _free(space) and int(space.size) <= CONDENSED_LIMIT:
+    size = int(space.size)
+    if _free(space) and size <= CONDENSED_LIMIT:
         return _completions_free(inner, space, gains)
+    judged = (space.grades + 1) ** space.depth
+    if judged <= REACH_LIMIT and size * judged <= SCAN_LIMIT:
+        return _completions_by_bottom(inner, space, gains)
     return _pairwise(f"completions[{inner}]", inner, space, gains, "completions")
 
 
@@ -613,6 +687,9 @@ def _estimate(wrapper: str, inner: str | None):
             return runs * (depth + 1), (min(runs, float(c + 1) ** depth) if _zeros_bind(space) else 0.0)
         if wrapper == "completions" and _free(space):  # two per run with ?, and O's covers
             return runs * (depth + 2), 0.0
+        judged = float(c + 1) ** depth
+        if wrapper == "completions" and judged <= REACH_LIMIT and runs * judged <= SCAN_LIMIT:  # by bottom
+            return runs * depth, 0.0
         if wrapper == "bounds" and c == 1 and inner in _BOUNDS_RECODED:  # the recoded order's rule moves
             return runs * 2 * depth, 0.0
         return runs * depth, runs
