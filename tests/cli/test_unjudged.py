@@ -6,6 +6,7 @@ by counting the space by hand), and every refusal is one line on stderr with exi
 """
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction
 
@@ -101,6 +102,29 @@ def test_properties_check_moffat_on_unjudged_runs_and_leave_amigo_undefined(caps
     assert tw["verdict"] == "holds" and tw["detail"]["pairs_checked"] == 1 + 6 + 3
 
 
+def completions(run, c: int):
+    """Every run with each ? of ``run`` replaced by a grade 0..c."""
+    slots = [range(c + 1) if g == Q else (g,) for g in run]
+    return list(itertools.product(*slots))
+
+
+def test_ipso_census_of_unjudged_runs_matches_the_pairs_of_completions(capsys):
+    gains = [Fraction(0), Fraction(1), Fraction(3)]  # --gains 0,1,3: two relevant grades
+    runs = [r for r in itertools.product([0, 1, 2, Q], repeat=2) if list(r).count(Q) <= 1]
+
+    def prefix(run):
+        return list(itertools.accumulate(gains[g] for g in run))
+
+    def ni(r, s):  # every completion of r non-inferior to every completion of s, r and s distinct
+        return r != s and all(all(a >= b for a, b in zip(prefix(x), prefix(y)))
+                              for x in completions(r, 2) for y in completions(s, 2))
+
+    want = sum(ni(r, s) for r in runs for s in runs)
+    obj = js(capsys, "ipso", "census", "--depth", "2", "--gains", "0,1,3", "--unjudged", "1")
+    assert obj["unjudged"] == 1 and obj["runs"] == len(runs) == 15 and obj["pairs"] == 15 * 15
+    assert obj["ni"] == obj["ns"] == want and obj["nonsep"] == 15 * 15 - 15 - 2 * want
+
+
 @pytest.mark.parametrize("argv,bad", [
     (["classify", "AP", "--order", "condensed[rank]", "--topic", "2", "--unjudged", "1"], "AP(judged_only=True)"),
     (["classify", "Bpref", "--topic", "n0=3,2", "--depth", "3", "--unjudged", "4", "--order", "judging"],
@@ -117,6 +141,7 @@ def test_properties_check_moffat_on_unjudged_runs_and_leave_amigo_undefined(caps
     (["conformance", "pytrec_eval:bpref", "--against", "Bpref", "--depth", "2", "--unjudged", "3"],
      "--unjudged 3"),
     (["properties", "Bpref", "--depths", "1..2", "--unjudged", "3", "--topics", "n0=2,2"], "--unjudged 3"),
+    (["ipso", "census", "--depth", "9", "--unjudged", "3"], "12,800 runs"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, bad):
     code, out, err = run_cli(capsys, *argv)

@@ -30,7 +30,7 @@ from typing import Any, Optional
 
 from workbench.api.progress import reporter
 from workbench.api.convert import (as_depth, as_gains, as_gains_for, as_measure, as_measure_names, as_setting,
-                                   as_topic, option)
+                                   as_topic, as_unjudged, option)
 from workbench.errors import WorkbenchError
 
 __all__ = ["setting", "census", "compare", "freedom", "freedom_use", "grid", "runs", "agreement", "AgreementStudy"]
@@ -67,21 +67,26 @@ def setting(depth, grades=None, gains=None, topic=None):
     return n, c, g, t
 
 
-def census(depth=4, grades=None, gains=None, progress=None, topic=None):
+def census(depth=4, grades=None, gains=None, progress=None, topic=None, unjudged=0):
     """Exact counts of the IPSO categories over all ordered pairs of runs (``workbench ipso census``).
 
     ``topic`` counts only the runs it allows (at most ``n_j`` documents of grade ``j``).
-    ``progress.advance`` counts the depths done.
+    ``progress.advance`` counts the depths done.  ``unjudged``: runs hold up to
+    that many unjudged positions (``?``), a pair categorised by all its
+    completions (:func:`workbench.ipso.census.unjudged_census`).
 
     >>> census(5).nonsep, census(5).pairs
     (132, 1024)
     >>> census(6, topic="3").runs, census(6, topic="3").unordered()["nonsep"]
     (42, 175)
     """
-    from workbench.ipso.census import census as run_census
+    from workbench.ipso.census import census as run_census, unjudged_census
 
     bar = reporter(progress)
     n, c, g, t = setting(depth, grades, gains, topic)
+    u = as_unjudged(unjudged, n)
+    if u:
+        return unjudged_census(n, c, g, t, u)
     bar.total(n)
     done = [0]
 

@@ -48,14 +48,14 @@ import numpy as np
 
 from workbench.core.lattice_paths import binary_nonnegative_walks, nonnegative_walks
 from workbench.core.table import Cell, Table
-from workbench.errors import BadGainsError, WorkbenchError
-from workbench.space.runs import Gains, Topic, check_depth
-from workbench.space.spaces import rank_space
+from workbench.errors import BadGainsError, BadParameterError, TooLargeError, WorkbenchError
+from workbench.space.runs import Gains, Topic, check_depth, unjudged_code
+from workbench.space.spaces import Space, rank_space
 from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 from workbench.core.display import grades_text, html_table, short_int
 from workbench.core.frames import frame
 
-__all__ = ["Census", "census", "brute_census", "PAPER_TABLE2", "table2_rows", "table2_markdown"]
+__all__ = ["Census", "census", "unjudged_census", "brute_census", "PAPER_TABLE2", "table2_rows", "table2_markdown"]
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,8 @@ class Census:
     grades: int = 1
     gains: str = "0,1"
     topic: Optional[str] = None
+    #: The most unjudged positions (``?``) a run holds (0: fully judged runs; :func:`unjudged_census`).
+    unjudged: int = 0
 
     @property
     def runs(self) -> int:
@@ -170,6 +172,8 @@ class Census:
             out[f"{key}_fraction"] = _float_fraction(getattr(self, key), self.pairs)
         out["pairs_kind"] = "ordered"
         out["topic"] = self.topic
+        if self.unjudged:
+            out["unjudged"] = self.unjudged
         out["runs"] = self.runs
         for key, value in self.unordered().items():
             out[f"unordered_{key}"] = value
@@ -376,6 +380,69 @@ def census(depth: int, grades: int = 1, gains: Optional[Gains] = None,
     pairs = equal * equal
     ni = nonneg - equal
     return Census(depth, pairs, equal, ni, ni, pairs - equal - 2 * ni, c, str(g))
+
+
+#: Most runs :func:`unjudged_census` compares pair by pair (16.8 million ordered pairs).
+UNJUDGED_CENSUS_RUNS = 1 << 12
+
+
+def unjudged_census(depth: int, grades: int = 1, gains: Optional[Gains] = None, topic: Optional[Topic] = None,
+                    unjudged: int = 1) -> Census:
+    """IPSO category counts over all ordered pairs of runs with up to ``unjudged`` unjudged positions (``?``).
+
+    A pair of runs with ``?`` is categorised by all its completions (each
+    ``?`` replaced by a grade): ``r`` is ``ni`` against ``s`` when every
+    completion of ``r`` is non-inferior to every completion of ``s`` --
+    every prefix sum of gains of ``r`` with ``?`` read as 0 is at least the
+    same prefix sum of ``s`` with ``?`` read as the top grade -- ``ns`` the
+    other way round, ``equal`` for identical runs, and ``nonsep`` otherwise
+    (the completions do not separate the pair one way).  This is the
+    comparability of the order ``completions[ipso]`` (docs/theory/orders.md).
+    The pairs are compared, exactly on integers, block by block; spaces of
+    more than :data:`UNJUDGED_CENSUS_RUNS` runs are refused before anything
+    is enumerated.
+
+    Examples
+    --------
+    >>> c = unjudged_census(2, unjudged=1)
+    >>> c.runs, c.pairs, (c.equal, c.ni, c.ns, c.nonsep)
+    (8, 64, (8, 23, 23, 10))
+
+    References
+    ----------
+    Moffat and Mackenzie (2024), sec. 2.3 and Alg. 1 (IPSO); Moffat and Zobel, TOIS 2008 (an unjudged document
+    read as non-relevant or as relevant bounds the value).
+    """
+    check_depth(depth)
+    if isinstance(grades, bool) or not isinstance(grades, int) or grades < 1:
+        raise WorkbenchError(f"grades {grades!r}: need at least one relevant grade")
+    g = _resolve_gains(grades, gains) if gains is not None else Gains.default(grades)
+    c = g.grades
+    if isinstance(unjudged, bool) or not isinstance(unjudged, int) or not 1 <= unjudged <= depth:
+        raise BadParameterError(f"unjudged {unjudged!r}: give an integer in 1..{depth} (the depth)")
+    space = Space("rank", depth, c, topic, unjudged)
+    n = space.size
+    if n > UNJUDGED_CENSUS_RUNS:
+        raise TooLargeError(f"ipso census at depth {depth} with at most {unjudged} unjudged: {n:,} runs, compared "
+                            f"pair by pair; at most {UNJUDGED_CENSUS_RUNS:,} runs: use a smaller --depth or "
+                            "fewer unjudged positions")
+    scale = math.lcm(*(v.denominator for v in g.values))
+    ints = [int(v * scale) for v in g.values]
+    # indexed by the codes 0..c and unjudged_code(c) = c + 1
+    low = np.array(ints + [ints[0]], dtype=np.int64)  # ? read as grade 0
+    high = np.array(ints + [ints[c]], dtype=np.int64)  # ? read as the top grade
+    assert len(low) == unjudged_code(c) + 1
+    rows = space.array().astype(np.int64)
+    lo, hi = np.cumsum(low[rows], axis=1), np.cumsum(high[rows], axis=1)
+    ni = 0
+    block = max(1, (1 << 22) // max(n * depth, 1))
+    for a in range(0, n, block):
+        b = min(n, a + block)
+        above = np.all(lo[a:b, None, :] >= hi[None, :, :], axis=2)  # every completion of r >= every one of s
+        above[np.arange(b - a), np.arange(a, b)] = False  # identical runs are "equal"
+        ni += int(above.sum())
+    return Census(depth, n * n, n, ni, ni, n * n - n - 2 * ni, c, str(g), None if topic is None else str(topic),
+                  unjudged)
 
 
 # Cost model of the census.  The graded DP (divide and conquer with FLINT

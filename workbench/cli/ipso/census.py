@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, progress_bar, stdout
+from workbench.cli.common import JsonOpt, UnjudgedOpt, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -25,18 +25,21 @@ def census_cmd(
     grades: Optional[int] = typer.Option(None, "--grades", help="Number of relevant grades c (default 1, or from --gains)."),
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
     topic: Optional[str] = typer.Option(None, "--topic", help="Count only the runs a topic allows: relevant documents per grade, e.g. 3 or 2,1 (dynamic programming over per-grade counts)."),
+    unjudged: int = UnjudgedOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Exact counts of equal/ni/ns/nonsep over all ordered pairs of runs in {0..c}^k, or of those a topic allows (Moffat and Mackenzie 2024, Table 2)."""
     from workbench.api.ipso import census
 
     with progress_bar(label=f"census depth {depth}") as bar:
-        result = census(depth, grades, gains, progress=bar, topic=topic)
+        result = census(depth, grades, gains, progress=bar, topic=topic, unjudged=unjudged)
     c, g = result.grades, result.gains
     if as_json:
         emit_json(result.to_json())
         return
     where = "" if result.topic is None else f", topic {result.topic} ({result.runs} runs)"
+    if result.unjudged:
+        where += f", at most {result.unjudged} unjudged ({result.runs} runs; a pair separable when all its completions are)"
     stdout.print(f"depth {depth}, {c} relevant grade(s), gains {g}{where}: {result.pairs} ordered pairs",
                  soft_wrap=True, highlight=False)
     share = result.to_json()
