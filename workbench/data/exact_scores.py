@@ -40,7 +40,8 @@ from workbench.errors import UndecidedComparisonError, WorkbenchError
 from workbench.core.exact import ValueBlock, basis_float, basis_sympy
 from workbench.data.fast_scores import fast_evaluate
 from workbench.space.runs import Gains, Topic
-from workbench.measures.measure import Measure
+from workbench.measures.algebra import NumericAlgebra
+from workbench.measures.measure import FAMILIES, Measure
 from workbench.scale.intrinsic import sorted_distinct
 
 
@@ -50,6 +51,17 @@ from workbench.scale.intrinsic import sorted_distinct
 #: (``P``, ``gP``, ``F``, ``SBTO``, ``RBTO``, Twist's, the C/W/L families, a user's measure) is scored
 #: one ranking length at a time.  ``tests/data/test_real_run_semantics.py`` checks the claim on every small run.
 PADDING_INVARIANT = frozenset({"AP", "R", "gR", "RBP", "gRBP", "DCG", "nDCG", "ERR", "RR", "Succ", "ForwardSpace"})
+
+#: The same for the measures that read unjudged positions (:func:`reads_unjudged`), a ranking padded with the
+#: unjudged code ``c + 1``: bpref and infAP skip an unjudged document below the last relevant one, a condensed
+#: list drops it, and RBP's top end counts the padding's weights where it would count the tail past the
+#: ranking (the same residual).  ``Judged`` (a share of the positions) and the rest are scored one length at a time.
+#: Families that read a ranking shorter than their cut-off at the ranking's own length (``Judged@k`` of ``n < k``
+#: documents divides by ``n``, as ir_measures' ``Judged@k`` does), in the unjudged reading.
+OWN_LENGTH = frozenset({"Judged"})
+
+PADDING_INVARIANT_UNJUDGED = frozenset({"Bpref", "infAP", "AP", "RBP", "gRBP", "DCG", "nDCG", "R", "gR", "RR",
+                                        "Succ", "ERR"})
 
 
 def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic, *, ideal_depth: int | None = None) -> ValueBlock:
@@ -78,7 +90,10 @@ def evaluate_measure(m, arr: np.ndarray, gains: Gains, topic: Topic, *, ideal_de
         return fast if fast is not None else m.evaluate(arr, gains, topic)
 
     topic.check_grades(gains.grades)
-    dcg = Measure("DCG", m.params, m.cutoff)
+    if condensed(m):  # nDCG(judged_only=True): the DCG of the condensed list (the family's own condensing)
+        arr = NumericAlgebra(arr, gains).condensed().runs
+    dcg_params = {ps.name for ps in FAMILIES["DCG"].params}
+    dcg = Measure("DCG", {k: v for k, v in m.params if k in dcg_params}, m.cutoff)
     num = fast_evaluate(dcg, arr, gains, topic)
     if num is None:
         num = dcg.evaluate(arr, gains, topic)
@@ -98,7 +113,45 @@ def full_ideal_depth(topic: Topic) -> int:
     return max(sum(topic.counts), 1)
 
 
-def evaluate_rankings(m, arr: np.ndarray, lengths, gains: Gains, topic: Topic) -> ValueBlock:
+def reads_unjudged(m) -> bool:
+    """Whether measure ``m`` reads the unjudged code ``c + 1``: a real run's unjudged documents are then unjudged.
+
+    The measures made for incomplete judgments
+    (:attr:`workbench.measures.measure.Measure.accepts_unjudged`): ``Bpref``,
+    ``infAP``, ``Judged``, the condensed versions (``judged_only=True``) and
+    the residual ends (``end=base`` or ``end=top``).  Every other measure
+    reads a document absent from the qrels as non-relevant (grade 0), as
+    trec_eval does.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> reads_unjudged(parse_measure("AP")), reads_unjudged(parse_measure("RBP(p=0.8)"))
+    (False, False)
+    >>> reads_unjudged(parse_measure("bpref")), reads_unjudged(parse_measure("RBP(p=0.8,end=top)"))
+    (True, True)
+
+    References
+    ----------
+    Buckley and Voorhees, SIGIR 2004 (bpref); Sakai, SIGIR 2007 (condensed lists); Moffat and Zobel, TOIS 2008
+    (RBP's residual).
+    """
+    return bool(getattr(m, "accepts_unjudged", False))
+
+
+def condensed(m) -> bool:
+    """Whether ``m`` is scored on the condensed list (``judged_only=True``): unjudged documents removed first.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> condensed(parse_measure("AP")), condensed(parse_measure("AP(judged_only=True)"))
+    (False, True)
+
+    References
+    ----------
+    Sakai, SIGIR 2007; Sakai and Kando, IRJ 2008 (condensed lists); trec_eval ``-J``.
+    """
+    return bool(getattr(m, "condensed", False))
+
+
+def evaluate_rankings(m, arr: np.ndarray, lengths, gains: Gains, topic: Topic, *, pad: int = 0) -> ValueBlock:
     """Exact values of real rankings: row ``i`` of ``arr`` holds a ranking of ``lengths[i]`` documents, padded with 0.
 
     Each ranking is scored on its own, as trec_eval scores a run file, so no
@@ -117,11 +170,17 @@ def evaluate_rankings(m, arr: np.ndarray, lengths, gains: Gains, topic: Topic) -
     ----------
     m : Measure
     arr : numpy.ndarray
-        ``S x W`` grades, ``W >= max(lengths)``, zeros past each ranking.
+        ``S x W`` grades, ``W >= max(lengths)``, ``pad`` past each ranking.
     lengths : sequence of int
         The number of documents of each ranking.
     gains : Gains
     topic : Topic
+    pad : int, default 0
+        What lies past a ranking's end: 0 (non-relevant, the complete-judgment
+        reading) or, for a measure that reads unjudged positions
+        (:func:`reads_unjudged`), the unjudged code ``c + 1``: the documents a
+        ranking does not show are not judged.  A ranking cut or padded to a
+        cut-off is padded with it.
 
     Returns
     -------
@@ -148,14 +207,19 @@ def evaluate_rankings(m, arr: np.ndarray, lengths, gains: Gains, topic: Topic) -
     NIST trec_eval (``P_k``, ``set_P``, ``set_F``, ``ndcg``, ``ndcg_cut``).
     """
     lengths = np.maximum(np.asarray(lengths, dtype=np.int64), 1)
-    if m.cutoff is not None or m.family in PADDING_INVARIANT:
-        if m.cutoff is not None and m.family not in PADDING_INVARIANT:
-            arr = _width(arr, m.cutoff)
+    invariant = m.family in (PADDING_INVARIANT_UNJUDGED if pad else PADDING_INVARIANT)
+    own_length = bool(pad) and m.family in OWN_LENGTH
+    if own_length and m.cutoff is not None:  # a ranking shorter than the cut-off is read at its own length
+        lengths = np.minimum(lengths, m.cutoff)
+    if not own_length and (m.cutoff is not None or invariant):
+        if m.cutoff is not None and not invariant:
+            # the condensed list is made from the whole ranking, then cut (trec_eval -J); others cut first
+            arr = _width(arr, max(arr.shape[1], m.cutoff) if condensed(m) else m.cutoff, pad)
         return evaluate_measure(m, arr, gains, topic, ideal_depth=full_ideal_depth(topic))
     parts, starts = [], []
     for n in np.unique(lengths):
         rows = np.flatnonzero(lengths == n)
-        parts.append(evaluate_measure(m, _width(arr[rows], int(n)), gains, topic))
+        parts.append(evaluate_measure(m, _width(arr[rows], int(n), pad), gains, topic))
         starts.append(rows)
     if len(parts) == 1:
         return parts[0]
@@ -170,11 +234,11 @@ def evaluate_rankings(m, arr: np.ndarray, lengths, gains: Gains, topic: Topic) -
     return ValueBlock(joined.coords[inverse], joined.den, joined.basis, joined.bound, joined.scale)
 
 
-def _width(arr: np.ndarray, k: int) -> np.ndarray:
-    """``arr`` cut or padded with zeros to ``k`` columns."""
+def _width(arr: np.ndarray, k: int, pad: int = 0) -> np.ndarray:
+    """``arr`` cut or padded with ``pad`` to ``k`` columns."""
     if arr.shape[1] >= k:
         return arr[:, :k]
-    out = np.zeros((arr.shape[0], k), dtype=arr.dtype)
+    out = np.full((arr.shape[0], k), pad, dtype=arr.dtype)
     out[:, :arr.shape[1]] = arr
     return out
 
@@ -407,4 +471,4 @@ def sum_signs(blocks: Sequence[ValueBlock], label: str) -> np.ndarray:
     return _grouped_sum_signs(blocks, label)
 
 
-__all__ = ["PADDING_INVARIANT", "evaluate_measure", "evaluate_rankings", "full_ideal_depth", "block_floats", "dense_ranks", "signs_from_ranks", "sum_signs"]
+__all__ = ["PADDING_INVARIANT", "PADDING_INVARIANT_UNJUDGED", "OWN_LENGTH", "reads_unjudged", "condensed", "evaluate_measure", "evaluate_rankings", "full_ideal_depth", "block_floats", "dense_ranks", "signs_from_ranks", "sum_signs"]

@@ -64,6 +64,11 @@ import numpy as np
 from workbench.core.exact import INT64_SAFE, ONE, ValueBlock, log_ratio, union_basis
 from workbench.space.runs import Gains, Topic
 from workbench.measures import twist as tw
+from workbench.measures.algebra import NumericAlgebra
+from workbench.measures.incomplete import INFAP_EPSILON
+
+#: ``1 / eps`` of trec_eval's infAP (``INFAP_EPSILON = 0.00001``), an integer.
+INFAP_SCALE = int(1 / INFAP_EPSILON)
 
 FAST_FAMILIES = frozenset({"P", "gP", "R", "gR", "F", "AP", "RBP", "gRBP", "RBTO", "SBTO", "ERR", "DCG", "Twist",
                            "RR", "Succ"})
@@ -425,6 +430,178 @@ def _err_sparse(runs, gains):
     return _rational(nums, Fraction(1, D))
 
 
+# ---------------------------------------------------------------- runs with unjudged positions
+#: Families with a fast path on runs holding the unjudged code ``c + 1`` (:func:`fast_evaluate_unjudged`);
+#: the condensed versions (``judged_only=True``) of the fast families take theirs after condensing.
+FAST_UNJUDGED = frozenset({"Bpref", "infAP", "Judged", "RBP", "gRBP"})
+
+
+def _fits_topic(runs: np.ndarray, topic: Topic, c: int) -> bool:
+    """Whether no row holds more documents of a grade (or judged non-relevant ones) than the topic has."""
+    limits = [topic.nonrelevant] + list(topic.counts)
+    for g, n in enumerate(limits[:c + 1]):
+        if n is not None and runs.size and int((runs == g).sum(axis=1).max()) > n:
+            return False
+    return True
+
+
+def bpref_kernel(runs: np.ndarray, R: int, N: int, c: int) -> tuple[np.ndarray, int]:
+    """trec_eval's bpref as integers over one denominator: ``(numerators, R min(N, R))``.
+
+    With ``D = min(N, R)``, each judged relevant document (grade ``1..c``)
+    adds ``D - min(n_i, R)``, ``n_i`` the documents judged 0 above it;
+    unjudged positions (the code ``c + 1``) add nothing and count nothing.
+    ``D = 0`` (no judged non-relevant document): each adds 1, over ``R``.
+    One numpy pass (a cumulative sum), no loop over documents.
+
+    >>> runs = np.array([[0, 2, 1, 0, 1], [1, 1, 2, 2, 2]])
+    >>> bpref_kernel(runs, 2, 3, 1)   # (2 - 1 + 2 - 2) / (2 * 2), (2 + 2) / 4
+    (array([1, 4]), 4)
+
+    References
+    ----------
+    Buckley and Voorhees, "Retrieval evaluation with incomplete information", SIGIR 2004; trec_eval ``m_bpref.c``.
+    """
+    rel = (runs >= 1) & (runs <= c)
+    D = min(N, R)
+    if D == 0:
+        return rel.sum(axis=1).astype(np.int64), R
+    above = np.cumsum(runs == 0, axis=1) - (runs == 0)  # judged non-relevant strictly above each position
+    return np.where(rel, D - np.minimum(above, R), 0).sum(axis=1).astype(np.int64), R * D
+
+
+def _bpref(runs, topic, c):
+    if topic.nonrelevant is None or not _fits_topic(runs, topic, c):
+        return None
+    nums, den = bpref_kernel(runs, topic.recall_base, topic.nonrelevant, c)
+    return _rational(nums, Fraction(1, den))
+
+
+def infap_sums(runs: np.ndarray, c: int, pooled: np.ndarray | None = None) -> list[Fraction]:
+    """trec_eval's infAP sums (before the division by ``R``), one exact Fraction per row.
+
+    Each judged relevant document (grade ``1..c``) at rank ``i`` adds
+    ``(1 + P (r + eps) / (X + 2 eps)) / i`` = ``(1 + P (10^5 r + 1) / (10^5 X + 2)) / i``
+    with ``eps = 1/100000``, ``r`` the relevant and ``X`` the judged
+    documents above it, and ``P`` the documents above it in the pool: ``X``,
+    plus those that ``pooled`` marks (trec_eval's "in the pool but unjudged",
+    a qrels grade below 0; they hold the unjudged code ``c + 1``).  Without
+    ``pooled`` (the workbench's ``infAP``, ``?`` outside the pool) ``P = X``.
+    Integer numerators over the lcm of the terms' denominators, one row at a time.
+
+    >>> runs = np.array([[1, 0, 2, 1]])             # 1 0 ? 1 over one grade
+    >>> infap_sums(runs, 1), infap_sums(runs, 1, np.array([[False, False, True, False]]))
+    ([Fraction(3, 2)], [Fraction(13, 8)])
+
+    References
+    ----------
+    Yilmaz and Aslam, CIKM 2006; trec_eval ``m_infap.c`` (``INFAP_EPSILON``) and ``form_res_rels.c``
+    (``RELVALUE_UNJUDGED`` for a negative grade, ``RELVALUE_NONPOOL`` for a document absent from the qrels).
+    """
+    scale = INFAP_SCALE
+    rel = (runs >= 1) & (runs <= c)
+    judged = runs <= c
+    rel_above = np.cumsum(rel, axis=1) - rel
+    judged_above = np.cumsum(judged, axis=1) - judged
+    in_pool = judged if pooled is None else judged | pooled
+    pool_above = np.cumsum(in_pool, axis=1) - in_pool
+    r_idx, i_idx = np.nonzero(rel)
+    X = judged_above[r_idx, i_idx].tolist()
+    P = pool_above[r_idx, i_idx].tolist()
+    r = rel_above[r_idx, i_idx].tolist()
+    terms: list[list] = [[] for _ in range(runs.shape[0])]
+    for row, i, x, q, a in zip(r_idx.tolist(), i_idx.tolist(), X, P, r):
+        d = scale * x + 2
+        terms[row].append((d + q * (scale * a + 1), d * (i + 1)))  # (1 + q (s a + 1) / d) / (i + 1)
+    out = []
+    for row in terms:
+        L = math.lcm(1, *(d for _, d in row))
+        out.append(Fraction(sum(n * (L // d) for n, d in row), L))
+    return out
+
+
+def _infap(runs, topic, c):
+    """trec_eval's infAP (:func:`infap_sums` over ``R``)."""
+    fracs = infap_sums(runs, c)
+    den = math.lcm(1, *(f.denominator for f in fracs))
+    return _rational([f.numerator * (den // f.denominator) for f in fracs], Fraction(1, den * topic.recall_base))
+
+
+def _judged(runs, c):
+    return _rational((runs <= c).sum(axis=1).astype(np.int64), Fraction(1, runs.shape[1]))
+
+
+def fast_evaluate_unjudged(m, runs: np.ndarray, gains: Gains, topic: Topic | None = None) -> ValueBlock | None:
+    """:func:`fast_evaluate` for a measure that reads the unjudged code ``c + 1`` (``m.accepts_unjudged``).
+
+    ``Bpref`` (:func:`bpref_kernel`), ``infAP``, ``Judged@k``, ``RBP`` and
+    ``gRBP`` with ``end=base`` (``?`` weighs 0) or ``end=top`` (``?`` weighs
+    as the top grade, plus ``p^N``), and the condensed versions
+    (``judged_only=True``) of the fast families: the same exact values as
+    the families of :mod:`workbench.measures.incomplete` (tested), or None
+    where the generic evaluation must decide.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains, Topic
+    >>> runs = np.array([[0, 2, 1], [1, 0, 2]], dtype=np.uint8)   # 0?1 and 10? (2 is ? over one grade)
+    >>> [str(v) for v in fast_evaluate_unjudged(parse_measure("Bpref"), runs, Gains.default(), Topic((2,), 2)).values()]
+    ['1/4', '1/2']
+    >>> [str(v) for v in fast_evaluate_unjudged(parse_measure("RBP(p=1/2,end=top)"), runs, Gains.default()).values()]
+    ['1/2', '3/4']
+
+    References
+    ----------
+    Buckley and Voorhees, SIGIR 2004 (bpref); Yilmaz and Aslam, CIKM 2006 (infAP); Sakai, SIGIR 2007 (condensed
+    lists); Moffat and Zobel, TOIS 2008 (RBP's residual); trec_eval ``m_bpref.c``, ``m_infap.c``.
+    """
+    runs = np.asarray(runs)
+    c = gains.grades
+    if runs.ndim != 2 or runs.shape[1] < 1 or not np.issubdtype(runs.dtype, np.integer):
+        return None
+    if runs.size and (int(runs.min()) < 0 or int(runs.max()) > c + 1):
+        return None
+    params = m.param_dict
+    if getattr(m, "condensed", False):
+        if params.get("end", "value") != "value" or m.family not in FAST_FAMILIES:
+            return None
+        plain = type(m)(m.family, {k: v for k, v in params.items() if k != "judged_only"}, m.cutoff)
+        return fast_evaluate(plain, NumericAlgebra(runs, gains).condensed().runs, gains, topic)
+    if m.family not in FAST_UNJUDGED:
+        return None
+    if m.needs_topic and (topic is None or topic.empty or topic.grades != c):
+        return None
+    if any(not isinstance(v, (int, Fraction, str)) or isinstance(v, bool) for v in params.values()):
+        return None
+    depth = runs.shape[1]
+    k = m.cutoff if m.cutoff is not None else depth
+    runs = (runs[:, :k] if k < depth else runs).astype(np.int64)
+    if m.family == "Bpref":
+        return _bpref(runs, topic, c)
+    if m.family == "infAP":
+        return _infap(runs, topic, c)
+    if m.family == "Judged":
+        return _judged(runs, c)
+    end = params.get("end", "value")
+    if end == "value":
+        return None
+    p = Fraction(params["p"])
+    if m.family == "RBP":
+        weights, den = [int(g >= 1) for g in range(c + 1)], 1
+    else:
+        if gains.gmax <= 0:
+            return None
+        weights, den = _gain_numerators(gains)
+        den *= gains.gmax
+    weights = weights + [weights[c] if end == "top" else weights[0]]
+    if runs.shape[1] > SPARSE_DEPTH and weights[0] == 0:
+        block = _rbp_sparse(runs, p, weights, den)
+    else:
+        block = _rbp(runs, p, weights, den)
+    return block + p ** runs.shape[1] if end == "top" else block
+
+
 def fast_evaluate(m, runs: np.ndarray, gains: Gains, topic: Topic | None = None) -> ValueBlock | None:
     """``m.evaluate(runs, gains, topic)`` by integer arithmetic, or None when the generic path must decide.
 
@@ -458,6 +635,8 @@ def fast_evaluate(m, runs: np.ndarray, gains: Gains, topic: Topic | None = None)
     docs/reference/measures.md; the module notes.
     """
     fam = m.family
+    if getattr(m, "accepts_unjudged", False):
+        return fast_evaluate_unjudged(m, runs, gains, topic)
     if fam not in FAST_FAMILIES:
         return None
     runs = np.asarray(runs)
@@ -521,4 +700,4 @@ def fast_evaluate(m, runs: np.ndarray, gains: Gains, topic: Topic | None = None)
     return _twist(runs, topic, params)
 
 
-__all__ = ["fast_evaluate", "FAST_FAMILIES", "SPARSE_DEPTH"]
+__all__ = ["fast_evaluate", "fast_evaluate_unjudged", "bpref_kernel", "infap_sums", "FAST_FAMILIES", "FAST_UNJUDGED", "SPARSE_DEPTH"]

@@ -73,8 +73,9 @@ from ir_measures.util import Metric, QrelsConverter, RunConverter
 
 from workbench.errors import BadParameterError, UndefinedMeasureError
 from workbench.measures.names import parse_measure
-from workbench.space.runs import Gains, Topic
-from workbench.data.exact_scores import block_floats, evaluate_rankings
+from workbench.space.runs import Gains, Topic, unjudged_code
+from workbench.data.adapters import as_runs
+from workbench.data.exact_scores import block_floats, evaluate_rankings, reads_unjudged
 from workbench.data.score_matrix import score_matrices
 
 #: The name of the measure type in ir_measures (``Workbench(measure=...)``) and of the provider.
@@ -216,7 +217,8 @@ def per_query_values(qrels: dict, run: dict, measures: list, view: str = "graded
     else:
         g = Gains.default(1) if gains is None else Gains.parse(gains)
     # a topic without a relevant document: the run's ranking there is all non-relevant, scored at its
-    # own length (evaluate_rankings), once for all such topics
+    # own length (evaluate_rankings), once for all such topics; a measure that reads unjudged positions
+    # (reads_unjudged) sees which of its documents are judged (0) and which not (the code c + 1), topic by topic
     with_relevant = set(relevant)
     no_relevant = [t for t in qrels if t not in with_relevant]
     if not no_relevant:
@@ -224,16 +226,46 @@ def per_query_values(qrels: dict, run: dict, measures: list, view: str = "graded
     empty = Topic((0,) * g.grades)
     lengths = [len(mine.get(t, ())) for t in no_relevant]
     zero = np.zeros((len(no_relevant), max(lengths + [1])), dtype=np.uint8)
-    for m, name in zip(measures, names):
-        spec = parse_measure(name)
+    specs = [parse_measure(name) for name in names]
+    marked = _marked_empty_topics(qrels, mine, no_relevant, g) if any(map(reads_unjudged, specs)) else {}
+    for m, spec in zip(measures, specs):
         if spec.undefined_reason(empty) is not None:
             continue  # ir_measures records its default 0, as trec_eval does
         try:
-            values = block_floats(evaluate_rankings(spec, zero, lengths, g, empty))
+            if reads_unjudged(spec):
+                values = [block_floats(evaluate_rankings(spec, arr, [n], g, topic, pad=unjudged_code(g.grades)))[0]
+                          for arr, n, topic in (marked[t] for t in no_relevant)]
+            else:
+                values = block_floats(evaluate_rankings(spec, zero, lengths, g, empty))
         except UndefinedMeasureError:
             continue
         for t, value in zip(no_relevant, values):
             yield Metric(t, m, float(value))
+
+
+def _marked_empty_topics(qrels: dict, run: dict, topics: list, gains: Gains) -> dict:
+    """``{topic: (1 x n array, n, Topic)}``: a run's ranking on topics without a relevant document, unjudged marked.
+
+    A document judged 0 is 0; one absent from the qrels or judged below 0 is the
+    unjudged code ``c + 1`` (:mod:`workbench.data.score_matrix`, "Unjudged
+    documents"); the topic carries its count of documents judged 0.
+
+    >>> arr, n, topic = _marked_empty_topics({"1": {"a": 0, "b": -1}}, {"1": {"a": 2.0, "z": 3.0, "b": 1.0}}, ["1"],
+    ...                                      Gains.default(1))["1"]
+    >>> arr.tolist(), n, topic
+    ([[2, 0, 2]], 3, Topic(counts=(0,), nonrelevant=1))
+    """
+    code = unjudged_code(gains.grades)
+    answered = {t: run[t] for t in topics if run.get(t)}
+    ranked = as_runs({"run": answered})["run"] if answered else {}
+    out = {}
+    for t in topics:
+        docs = ranked.get(t, [])
+        judged = qrels[t]
+        row = [0 if judged.get(d, -1) == 0 else code for d in docs] or [code]
+        out[t] = (np.array([row], dtype=np.uint8 if code <= 255 else np.uint16), len(docs),
+                  Topic((0,) * gains.grades, sum(1 for v in judged.values() if v == 0)))
+    return out
 
 
 class WorkbenchProvider(providers.Provider):

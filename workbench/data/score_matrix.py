@@ -24,14 +24,26 @@ Rules:
   ``nDCG@10``, ``file.py:fn`` ...) is scored exactly by the workbench.  A
   prefix ``ir:`` (or ``ir_measures:``) forces ir_measures with ir_measures'
   syntax (``ir:P(rel=2)@10``), ``trec:`` with trec_eval's (``trec:ndcg_cut.10``).
-  A name of an unknown family that ir_measures knows (``Bpref``, ``Rprec``,
-  ``Judged@10``) goes to ir_measures; anything else raises the workbench's
+  A name of an unknown family that ir_measures knows (``Rprec``,
+  ``NumRet``) goes to ir_measures; anything else raises the workbench's
   :class:`~workbench.errors.UnknownMeasureError`.  Matrices come back in the
   order of ``measures``; ir_measures matrices are named ``ir:<name>``.
 * **Views.**  ``graded``: grades as judged (negative grades count 0), gains
   ``g(j) = j`` (the ``W1 = [0, 1, 2]`` of Ferrante et al. 2020) unless ``gains`` is given.
   ``binary`` (lenient): every grade ``>= 1`` becomes 1, gains ``0, 1``.
   ir_measures gets the qrels of the view (negative grades as 0).
+* **Unjudged documents.**  Two readings of a document the qrels do not
+  judge (absent from them, or judged with a negative grade, which trec_eval
+  calls "in the pool but unjudged"), each named after the measures it serves.
+  *Complete-judgment reading* (every measure made for complete judgments:
+  ``AP``, ``nDCG``, ``P``, ``RBP`` ...): the document is non-relevant,
+  grade 0, as trec_eval reads it.  *Unjudged reading* (the measures made for
+  incomplete judgments, :func:`workbench.data.exact_scores.reads_unjudged`:
+  ``Bpref``, ``infAP``, ``Judged@k``, ``judged_only=True``, ``end=base`` and
+  ``end=top``): the document is unjudged, the code ``c + 1`` of a run with
+  ``?`` positions, and so is every position past the ranking's end; the
+  topic carries ``nonrelevant``, the number of documents judged 0 (bpref's
+  ``N``: trec_eval counts grade 0 only, not the negative grades).
 * **Topics.**  The qrels topics with at least one relevant document, sorted
   numerically when numeric.  A qrels topic a run does not answer scores that
   run's empty ranking (all measures' value of an all-non-relevant run, 0 for
@@ -44,7 +56,7 @@ Rules:
   :func:`workbench.core.budget.memory_budget` (estimated at ``(64 T + 256) S N``
   bytes) is refused first (:class:`~workbench.errors.TooLargeError`).  With
   ``depth``, exact measures see every ranking padded with non-relevant
-  documents to ``depth``: the runs of the space of that depth, so ``P`` is ``count / depth`` and ``nDCG``'s ideal run is cut
+  documents (unjudged ones in the unjudged reading) to ``depth``: the runs of the space of that depth, so ``P`` is ``count / depth`` and ``nDCG``'s ideal run is cut
   at ``depth``.  Without it, every ranking is scored on its own, as trec_eval
   scores a run file (:func:`workbench.data.exact_scores.evaluate_rankings`):
   uncut ``P`` is relevant retrieved over retrieved (``set_P``), uncut
@@ -109,9 +121,9 @@ from workbench.errors import (
     WorkbenchError,
 )
 from workbench.core.exact import ValueBlock, approx_str, exact_str
-from workbench.data.exact_scores import (block_floats, dense_ranks, evaluate_measure, evaluate_rankings, signs_from_ranks,
-                                         sum_signs)
-from workbench.space.runs import Gains, Topic, check_depth
+from workbench.data.exact_scores import (block_floats, dense_ranks, evaluate_measure, evaluate_rankings, reads_unjudged,
+                                         signs_from_ranks, sum_signs)
+from workbench.space.runs import Gains, Topic, check_depth, unjudged_code
 from workbench.core.budget import check_memory
 from workbench.data.adapters import as_qrels, as_runs, load_runs, run_name
 from workbench.data.gc_pause import cyclic_gc_paused
@@ -131,7 +143,7 @@ Progress = Optional[Callable[[str, int, int], None]]
 def resolve_measure(name: str):
     """``("workbench", Measure)`` or ``("ir_measures", measure)`` by the module's naming rule.
 
-    >>> resolve_measure("RBP(p=0.8)")[0], resolve_measure("ir:nDCG@10")[0], resolve_measure("Bpref")[0]
+    >>> resolve_measure("RBP(p=0.8)")[0], resolve_measure("ir:nDCG@10")[0], resolve_measure("Rprec")[0]
     ('workbench', 'ir_measures', 'ir_measures')
     >>> resolve_measure("Foo")
     Traceback (most recent call last):
@@ -225,9 +237,18 @@ class JudgedRuns:
     answer, ``skipped`` the run topics absent from the qrels that
     ``skip_missing=True`` ignored.
 
+    Judged with ``unjudged=True`` (for the measures made for incomplete
+    judgments), ``unjudged_arrays[k]`` is the same array with every document
+    absent from the qrels, or judged with a negative grade, written as the
+    unjudged code ``c + 1`` (:attr:`unjudged_code`), and padded with that
+    code; ``unjudged_topics[k]`` is ``topic_objs[k]`` with ``nonrelevant``, the
+    number of documents judged 0.  ``arrays`` is then that array with the code
+    read as 0 (the complete-judgment reading).
+
     References
     ----------
-    trec_eval (run order, unjudged documents not relevant, ``-c``).
+    trec_eval (run order, unjudged documents not relevant, ``-c``; ``form_res_rels``: a negative grade is
+    "in the pool but unjudged", and bpref's ``N`` counts the documents judged 0).
     """
 
     topics: tuple[str, ...]
@@ -241,6 +262,13 @@ class JudgedRuns:
     rankings: dict = field(repr=False)
     missing: dict = field(default_factory=dict)
     skipped: dict = field(default_factory=dict)
+    unjudged_arrays: tuple[np.ndarray, ...] | None = field(default=None, repr=False)
+    unjudged_topics: tuple[Topic, ...] | None = None
+
+    @property
+    def unjudged_code(self) -> int:
+        """The code of an unjudged position in :attr:`unjudged_arrays`: one past the top grade, ``c + 1``."""
+        return unjudged_code(self.gains.grades)
 
     def notes(self) -> tuple[str, ...]:
         out = [f"{s}: no ranking for topic(s) {', '.join(v)}: scored as the empty run" for s, v in self.missing.items()]
@@ -297,14 +325,22 @@ def _ranking(docs, depth: int | None) -> list:
 
 
 def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gains=None,
-               skip_missing: bool = False, score_precision: str = "float32") -> JudgedRuns:
-    """Judge every run once per topic (the module's rules on views, topics and depth).
+               skip_missing: bool = False, score_precision: str = "float32", *,
+               unjudged: bool = False) -> JudgedRuns:
+    """Judge every run once per topic (the module's rules on views, topics, depth and unjudged documents).
+
+    ``unjudged=True`` also keeps the unjudged documents apart
+    (:attr:`JudgedRuns.unjudged_arrays`, the code ``c + 1``).
 
     Examples
     --------
     >>> j = judge_runs({"1": {"a": 2, "b": 1}, "2": {"x": 0}}, {"s": {"1": ["b", "z", "a"]}}, "binary", 2)
     >>> j.topics, j.arrays[0].tolist(), j.topic_objs[0], str(j.gains)
     (('1',), [[1, 0]], Topic(counts=(2,)), '0,1')
+    >>> u = judge_runs({"1": {"a": 2, "b": 1, "n": 0, "x": -1}}, {"s": {"1": ["b", "z", "n", "x"]}, "t": {"1": ["a"]}},
+    ...                unjudged=True)
+    >>> u.unjudged_arrays[0].tolist(), u.arrays[0].tolist(), u.unjudged_topics[0]
+    ([[1, 3, 0, 3], [2, 3, 3, 3]], [[1, 0, 0, 0], [2, 0, 0, 0]], Topic(counts=(1, 1), nonrelevant=1))
 
     References
     ----------
@@ -335,32 +371,46 @@ def judge_runs(qrels, runs, view: str = "graded", depth: int | None = None, gain
     cut = {s: {t: _ranking(r.get(t), depth) for t in topics} for s, r in runs.items()}
     N = depth or max([len(d) for r in cut.values() for d in r.values()] + [1])
     arrays, tobjs, missing = [], [], {}
+    marked, marked_topics = [], []
+    code = unjudged_code(c)
+    dtype = np.uint8 if code <= 255 else np.uint16
     for t in topics:
         q = qrels[t]
         a = np.zeros((len(systems), N), dtype=np.uint8)
         # only positive grades judge a document above 0 (negative grades count 0); binary: every one of them is 1
         relevant = {d: (1 if view == "binary" else g) for d, g in q.items() if g > 0}
         grade_of = relevant.get
+        if unjudged:
+            # absent from the qrels or judged < 0 (trec_eval: in the pool, unjudged): the code c + 1, also as padding
+            u = np.full((len(systems), N), code, dtype=dtype)
+            judged_of = {d: (relevant[d] if g > 0 else 0 if g == 0 else code) for d, g in q.items()}.get
         for i, s in enumerate(systems):
             docs = cut[s][t]
-            if docs and 8 * len(relevant) < len(docs):  # few relevant documents: find them (C scans of the ranking)
+            if not docs:
+                missing.setdefault(s, []).append(t)
+            elif unjudged:
+                u[i, :len(docs)] = np.fromiter(map(judged_of, docs, repeat(code)), dtype=dtype, count=len(docs))
+            elif 8 * len(relevant) < len(docs):  # few relevant documents: find them (C scans of the ranking)
                 for d, grade in relevant.items():
                     try:
                         a[i, docs.index(d)] = grade
                     except ValueError:
                         pass
-            elif docs:
-                a[i, :len(docs)] = np.fromiter(map(grade_of, docs, repeat(0)), dtype=np.uint8, count=len(docs))
             else:
-                missing.setdefault(s, []).append(t)
+                a[i, :len(docs)] = np.fromiter(map(grade_of, docs, repeat(0)), dtype=np.uint8, count=len(docs))
         counts = [0] * c
         for v in q.values():
             if v >= 1:
                 counts[0 if view == "binary" else v - 1] += 1
+        if unjudged:
+            a[...] = np.where(u == code, 0, u)
+            marked.append(u)
+            marked_topics.append(Topic(tuple(counts), sum(1 for v in q.values() if v == 0)))
         arrays.append(a)
         tobjs.append(Topic(tuple(counts)))
     return JudgedRuns(topics, systems, view, N, depth, g, tuple(tobjs), tuple(arrays), cut,
-                      {s: tuple(v) for s, v in missing.items()}, skipped)
+                      {s: tuple(v) for s, v in missing.items()}, skipped,
+                      tuple(marked) if unjudged else None, tuple(marked_topics) if unjudged else None)
 
 
 # ---------------------------------------------------------------- the matrix
@@ -670,20 +720,25 @@ def score_matrices(qrels, runs, measures: Sequence[str], view: str = "graded", d
     qrels = as_qrels(qrels)
     # judging and exact scoring make millions of short-lived objects without cycles: a full cyclic collection
     # meanwhile walks every ranking held (on two MS MARCO-sized runs, 14 million document ids: 0.7 s each)
+    wb = [k for k, (src, _) in enumerate(specs) if src == "workbench"]
+    marks = {k: reads_unjudged(specs[k][1]) for k in wb}
     with cyclic_gc_paused():
-        judged = judge_runs(qrels, runs, view, depth, gains, skip_missing, score_precision)
+        judged = judge_runs(qrels, runs, view, depth, gains, skip_missing, score_precision,
+                            unjudged=any(marks.values()))
         T, S = len(judged.topics), len(judged.systems)
-        wb = [k for k, (src, _) in enumerate(specs) if src == "workbench"]
         blocks: dict[int, list] = {k: [] for k in wb}
         kept: dict[int, list] = {k: [] for k in wb}
         dropped: dict[int, list] = {k: [] for k in wb}
         for r, t in enumerate(judged.topics):
-            arr, topic = judged.arrays[r], judged.topic_objs[r]
             lengths = [len(judged.rankings[s][t]) for s in judged.systems]
             for k in wb:
+                if marks[k]:  # unjudged documents as the code c + 1, the topic with its judged non-relevant count
+                    arr, topic, pad = judged.unjudged_arrays[r], judged.unjudged_topics[r], judged.unjudged_code
+                else:
+                    arr, topic, pad = judged.arrays[r], judged.topic_objs[r], 0
                 try:
                     if judged.trim is None:
-                        blocks[k].append(evaluate_rankings(specs[k][1], arr, lengths, judged.gains, topic))
+                        blocks[k].append(evaluate_rankings(specs[k][1], arr, lengths, judged.gains, topic, pad=pad))
                     else:
                         blocks[k].append(evaluate_measure(specs[k][1], arr, judged.gains, topic))
                     kept[k].append(t)
