@@ -449,6 +449,12 @@ CASES = [
                                              "claims_empty"], "claims_empty", "claims_empty/README.md"),
     C("experiment-study-reports-is-file", ["experiment", "study", "--data", str(TREC), "--reports", "afile"],
       "afile", "afile"),
+    C("experiment-thinning-pool-zero", ["experiment", "thinning", "--data", str(TREC), "--pool", "0"], "pool depth 0"),
+    C("experiment-thinning-fraction-not-integer", ["experiment", "thinning", "--data", str(TREC), "--fraction",
+                                                   "1.5"], "1.5"),
+    C("experiment-thinning-data-missing", ["experiment", "thinning", "--data", "nosuchdir"], "nosuchdir"),
+    C("experiment-thinning-reports-is-file", ["experiment", "thinning", "--data", str(TREC), "--reports", "afile"],
+      "afile", "afile"),
     # --- issue 24 part 3: a --scheduler is checked whenever it is given (fake servers: test_bad_input_scheduler_*)
     C("classify-scheduler-port-out-of-range", ["classify", "P", "--scheduler", "tcp://127.0.0.1:99999"],
       ("99999", "1..65535")),

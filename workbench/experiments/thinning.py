@@ -106,7 +106,8 @@ RANK_DEPTH = 10
 #: Measures made for complete judgments (an unjudged document reads as not relevant).
 COMPLETE_MEASURES = ("AP", "nDCG@10", "P@10", "RBP(p=0.8)", "RR")
 #: Measures made for incomplete judgments (an unjudged document reads as unjudged).
-INCOMPLETE_MEASURES: tuple[str, ...] = ()
+INCOMPLETE_MEASURES = ("Bpref", "infAP", "AP(judged_only=True)", "nDCG(judged_only=True)@10",
+                       "P(judged_only=True)@10")
 #: Every measure of the study, in the report's order.
 MEASURES = COMPLETE_MEASURES + INCOMPLETE_MEASURES
 
@@ -392,6 +393,8 @@ class ThinningStudy:
         ``N`` of ``rank[M]@N``.
     gains : str
         The gains of every set (the full qrels').
+    incomplete : tuple of str
+        The measures that read an unjudged document as unjudged (made for incomplete judgments).
     written : tuple of str
         Files a report was written to (by the caller; empty otherwise).
     """
@@ -406,6 +409,7 @@ class ThinningStudy:
     alpha: float
     rank_depth: int
     gains: str
+    incomplete: tuple = ()
     written: tuple = ()
 
     def cell(self, measure: str, judgments: str) -> ThinningCell:
@@ -477,6 +481,7 @@ class ThinningStudy:
         return {"study": "thinning", "measures": list(self.measures), "systems": list(self.systems),
                 "seed": self.seed, "test": self.test, "correction": self.correction, "alpha": self.alpha,
                 "rank_depth": self.rank_depth, "gains": self.gains, "pairs": self.pairs,
+                "incomplete": list(self.incomplete),
                 "sets": [s.to_json() for s in self.sets], "cells": [c.to_json() for c in self.cells]}
 
     def to_frame(self):
@@ -531,6 +536,10 @@ def _rank(m: ScoreMatrix, depth: int, spaces: dict) -> tuple[Optional[TauB], Opt
         return None, f"{label}: the interval transformation needs an exact workbench measure, not {m.measure}"
     if depth > J.depth:
         return None, f"{label}: depth {depth} beyond the rankings scored ({J.depth} documents)"
+    if m.spec.accepts_unjudged:
+        return None, (f"{label}: {m.measure} reads unjudged documents, and the interval transformation places a "
+                      f"value among those of the runs of depth {depth} over the judged grades only (no unjudged "
+                      f"position), so a run with unjudged documents has no position there")
     key = (str(m.spec), str(J.gains))
     if key not in spaces:
         spaces[key] = SpacePositions(m.spec, J.gains, depth, MAX_SPACE, evaluate_measure)
@@ -646,5 +655,6 @@ def thinning_study(qrels, runs, measures: Sequence[str] = MEASURES, pools: Seque
             progress(s.name, k + 1, len(sets))
     labels = tuple(m.measure for m in full)
     ordered = tuple(c for _, _, c in sorted(cells, key=lambda x: (x[0], x[1])))
+    incomplete = tuple(m.measure for m in full if m.spec is not None and m.spec.accepts_unjudged)
     return ThinningStudy(labels, tuple(full[0].systems), sets, ordered, int(seed), test, correction, float(alpha),
-                         rank_depth, gains)
+                         rank_depth, gains, incomplete)

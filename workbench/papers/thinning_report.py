@@ -40,7 +40,7 @@ from workbench.data.score_matrix import load_runs
 from workbench.data.trec import read_qrels
 from workbench.errors import OutputPathError, WorkbenchError
 from workbench.papers.atlas_report import report_json_text
-from workbench.experiments.thinning import (FRACTIONS, INCOMPLETE_MEASURES, MEASURES, POOL_DEPTHS, SEED, ThinningCell,
+from workbench.experiments.thinning import (FRACTIONS, MEASURES, POOL_DEPTHS, SEED, ThinningCell,
                                             ThinningStudy, tau_text, thinning_study)
 
 __all__ = ["REPORT", "JSON_REPORT", "FIGURE", "FIGURE_SUFFIXES", "read_collection", "run_thinning",
@@ -192,7 +192,7 @@ def thinning_markdown(study: ThinningStudy, figure: Optional[str] = None) -> str
     for q in full.qrels.values():
         for g in q.values():
             grades[g] = grades.get(g, 0) + 1
-    incomplete = [m for m in study.measures if m in INCOMPLETE_MEASURES]
+    incomplete = [m for m in study.measures if m in study.incomplete]
     complete = [m for m in study.measures if m not in incomplete]
     pools = [s for s in study.sets if s.kind == "pool"]
     randoms = [s for s in study.sets if s.kind == "random"]
@@ -234,8 +234,21 @@ def thinning_markdown(study: ThinningStudy, figure: Optional[str] = None) -> str
         f"topic's runs of depth {study.rank_depth}) on the same judgments: how far M is from an interval scale, and "
         "whether thinning moves it.",
     ]
+    if "infAP" in study.measures:
+        lines.append("- **infAP** follows trec_eval, which tells a document outside the pool (absent from the qrels) "
+                     "from one in the pool but not judged (qrels grade -1, a sampled-out document). The workbench's "
+                     "unjudged position is the first kind, so a thinned judgment counts as outside the pool and "
+                     "infAP stays within 1e-5 of `AP` reading it as not relevant: the estimate infAP makes for "
+                     "sampled-out documents is not what this study measures.")
+    inc = [m for m in study.measures if m in study.incomplete
+           and any(study.cell(m, s.name).rank_note is not None for s in study.sets)]
+    if inc:
+        lines.append(f"- **rank[M]@{study.rank_depth} does not apply** to " + ", ".join(f"`{m}`" for m in inc)
+                     + ": they read unjudged documents, and the interval transformation places a value among those "
+                     f"of the runs of depth {study.rank_depth} over the judged grades only, with no unjudged "
+                     "position.")
     notes = sorted({(m, study.cell(m, s.name).rank_note) for m in study.measures for s in study.sets
-                    if study.cell(m, s.name).rank_note is not None})
+                    if study.cell(m, s.name).rank_note is not None and m not in inc})
     for m, why in notes:
         lines.append(f"- `rank[{m}]@{study.rank_depth}` does not apply: {why}")
     if figure is not None:
@@ -307,8 +320,8 @@ def tau_figure(study: ThinningStudy):
             xs = [100 * float(s.fraction) for s in sets] + [100.0]
             ys = [_value(study.cell(m, s.name)) for s in sets] + [1.0]
             lows += [y for y in ys if not math.isnan(y)]
-            ax.plot(xs, ys, marker="o", color=colors(i % 10), label=m,
-                    linestyle="--" if m in INCOMPLETE_MEASURES else "-")
+            ax.plot(xs, ys, marker="s" if m in study.incomplete else "o", color=colors(i % 10), label=m,
+                    linestyle="--" if m in study.incomplete else "-")
         ax.set_xscale("log")
         low = 100 * float(sets[0].fraction) if sets else 1.0
         ticks = [t for t in (1, 2, 5, 10, 20, 30, 50, 100) if t >= 0.8 * low]
