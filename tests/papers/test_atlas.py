@@ -17,13 +17,14 @@ import pytest
 import sympy
 
 from cli_inputs import run_cli
+from workbench.errors import NeedsTopicError
 from workbench.papers.atlas import BUILTIN_MEASURES, NOT_IN_ATLAS, TWIST_FAMILIES, build_atlas
 from workbench.papers.atlas_report import atlas_markdown, json_text
 from workbench.measures.families import FAMILIES
 from workbench.measures.names import parse_measure
 from workbench.order.orders import ORDERS, get_order
 from workbench.order.preference import PREFERENCE_ORDERS
-from workbench.space.runs import Gains
+from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import classify
 from workbench.space.spaces import rank_space
 
@@ -327,6 +328,80 @@ def test_builtin_measures_cover_every_family():
     assert {parse_measure(m).family for m in BUILTIN_MEASURES} | set(NOT_IN_ATLAS) == set(FAMILIES)
     assert not {parse_measure(m).family for m in BUILTIN_MEASURES} & set(NOT_IN_ATLAS)
     assert set(TWIST_FAMILIES) <= set(FAMILIES)
+
+
+# ---------------------------------------------------------------------------
+# the families made for unjudged documents, left out of the atlas: what NOT_IN_ATLAS says of them
+
+INFAP_EPS = F(1, 100000)  # trec_eval's INFAP_EPSILON
+
+
+def o_infap(r, c):
+    """trec_eval's m_infap.c on a complete run (every document in the pool and judged), topic n_j = N."""
+    total, rel_so_far, nonrel_so_far = F(0), 0, 0
+    for i, g in enumerate(r):  # i: 0-based rank, as in m_infap.c
+        if g >= 1:
+            if i == 0:
+                total += 1
+            else:
+                total += (F(1, i + 1) + F(i, i + 1) * F(rel_so_far + nonrel_so_far, i)
+                          * (rel_so_far + INFAP_EPS) / (rel_so_far + nonrel_so_far + 2 * INFAP_EPS))
+            rel_so_far += 1
+        else:
+            nonrel_so_far += 1
+    return total / (len(r) * c)
+
+
+def test_judged_is_one_and_bpref_has_no_topic_in_the_atlas():
+    judged = parse_measure("Judged")
+    for c in (1, 2, 3):
+        for n in (2, 3):
+            for r in product(range(c + 1), repeat=n):  # every position judged: Judged@N = N / N
+                assert judged.value(r, Gains.default(c)) == 1
+    with pytest.raises(NeedsTopicError, match="n0="):  # the atlas's topic n_j = N gives no N for bpref
+        build_atlas(["Bpref"], ["rank"], [1], [2])
+    assert "n0=" in NOT_IN_ATLAS["Bpref"] and "1 on every complete run" in NOT_IN_ATLAS["Judged"]
+
+
+def test_infap_is_within_eps_of_ap_with_aps_verdicts_on_small_cells():
+    infap = parse_measure("infAP")
+    differ = 0
+    for c in GRADES:
+        for n in DEPTHS:
+            for r in product(range(c + 1), repeat=n):
+                x = o_infap(r, c)
+                assert infap.value(r, Gains.default(c), Topic((n,) * c)) == x
+                assert abs(x - o_ap(r, c)) < INFAP_EPS
+                differ += x != o_ap(r, c)
+    assert differ  # not AP itself
+    orders = ["rank", "dominance", "ipso"]
+    a = build_atlas(["infAP", "AP"], orders, GRADES, DEPTHS)
+    assert a.arrangement["infAP"] is not None  # rank-based: not classified on the set orders
+    for o in orders:
+        for c in GRADES:
+            for n in DEPTHS:
+                got, ap = a.cell("infAP", o, c, n), a.cell("AP", o, c, n)
+                assert got.verdict == ap.verdict == oracle_verdict(o, c, n, lambda r: o_infap(r, c)), (o, c, n)
+    assert "1/100000 of AP" in NOT_IN_ATLAS["infAP"]
+
+
+@pytest.mark.slow
+def test_infap_has_aps_verdict_and_witness_runs_in_every_cell_of_the_atlas():
+    a = build_atlas(["infAP", "AP"])
+    assert a.arrangement["infAP"] is not None and a.arrangement["AP"] is not None
+    checked = 0
+    for o in a.orders:
+        for c in a.grades:
+            for n in a.depths:
+                if not a.applies("AP", o):
+                    continue
+                got, ap = a.cell("infAP", o, c, n), a.cell("AP", o, c, n)
+                assert got.verdict == ap.verdict and got.topic == ap.topic, (o, c, n)
+                assert (got.witness is None) == (ap.witness is None)
+                if ap.witness is not None:
+                    assert (got.witness.lower, got.witness.upper) == (ap.witness.lower, ap.witness.upper)
+                checked += 1
+    assert checked == 3 * 3 * 7
 
 
 @pytest.mark.slow

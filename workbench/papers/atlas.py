@@ -68,8 +68,21 @@ BUILTIN_MEASURES = (
 )
 #: Families left out of the built-in atlas, and why (the report says so): the C/W/L families,
 #: whose exact values at 3 grades and depth 8 cost about half a minute a cell (INST), pending
-#: their threshold analysis in ``T``.
-NOT_IN_ATLAS = {"INST": "C/W/L (Moffat et al.)", "INSQ": "C/W/L (Moffat et al.)"}
+#: their threshold analysis in ``T``; and the measures made for runs with unjudged positions
+#: (``?``), as the atlas holds complete runs only: ``Bpref`` reads the topic's judged
+#: non-relevant count ``n0=`` (its ``N``), which the atlas's topics do not give; ``infAP`` is
+#: within ``1/100000`` (trec_eval's ``eps``) of ``AP`` on every complete run of the atlas and
+#: has AP's verdict and witness runs in every cell; ``Judged`` is 1 on every complete run
+#: (tests/papers/test_atlas.py checks each claim).  On runs with ``?`` they are classified by
+#: ``workbench classify --unjudged`` (docs/howto/unjudged.md).
+NOT_IN_ATLAS = {
+    "INST": "C/W/L (Moffat et al.)", "INSQ": "C/W/L (Moffat et al.)",
+    "Bpref": "made for unjudged documents; reads the topic's judged non-relevant count n0=, bpref's N, "
+             "which the topics here do not give",
+    "infAP": "made for unjudged documents; on complete runs within 1/100000 of AP, with AP's verdict and "
+             "witness runs in every cell here",
+    "Judged": "1 on every complete run: it measures the judging, not the ranking",
+}
 #: Families of Ferro et al. (2016): their topic has ``N >= 2 RB`` (Def. 14's full-scale run).
 TWIST_FAMILIES = ("Twist", "RecoveryRatio", "SpaceRatio", "ForwardSpaceRatio", "BackwardSpaceRatio",
                   "ForwardSpace", "BackwardSpace", "RP", "CRP")
