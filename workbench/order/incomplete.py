@@ -230,6 +230,10 @@ def condense_rows(arr: np.ndarray, grades: int) -> np.ndarray:
 
     >>> condense_rows(np.array([[2, 1, 2, 0], [0, 2, 1, 1]]), 1).tolist()
     [[1, 0, 0, 0], [0, 1, 1, 0]]
+
+    References
+    ----------
+    Sakai, SIGIR 2007; Sakai and Kando, IRJ 2008 (condensed lists).
     """
     arr = np.asarray(arr)
     q = unjudged_code(grades)
@@ -266,6 +270,10 @@ def check_runs(name: str, r, s, grades: int) -> tuple[tuple, tuple]:
     Traceback (most recent call last):
     ...
     workbench.errors.BadRunError: run (0, 3): code 3 outside 0..1 and ? (code 2)
+
+    References
+    ----------
+    docs/theory/runs.md (runs with unjudged positions).
     """
     out = []
     for run in (r, s):
@@ -295,6 +303,10 @@ def _verdict(le: bool, ge: bool) -> str | None:
 def compare_condensed(cmp: Compare, r: tuple, s: tuple, c: int, gains, kind: str) -> str | None:
     """``condensed[O]``: ``O`` on the condensed lists; distinct runs with the same list are tied (``"~"``).
 
+    >>> from workbench.order.orders import ORDERS
+    >>> compare_condensed(ORDERS["rank"]._cmp, (1, 2, 0), (1, 0, 2), 1, None, "rank")  # 1?0 and 10?
+    '~'
+
     References
     ----------
     Sakai, SIGIR 2007; Sakai and Kando, IRJ 2008.
@@ -307,6 +319,10 @@ def compare_condensed(cmp: Compare, r: tuple, s: tuple, c: int, gains, kind: str
 
 def compare_completions(cmp: Compare, r: tuple, s: tuple, c: int, gains, kind: str) -> str | None:
     """``completions[O]``: ``r < s`` iff ``top(r) <=_O bottom(s)`` (``O`` in :data:`MONOTONE`).
+
+    >>> from workbench.order.orders import ORDERS
+    >>> compare_completions(ORDERS["dominance"]._cmp, (0, 2), (1, 0), 1, None, "rank")  # 0? below 10
+    '<'
 
     References
     ----------
@@ -322,6 +338,11 @@ def compare_completions(cmp: Compare, r: tuple, s: tuple, c: int, gains, kind: s
 def compare_bounds(cmp: Compare, r: tuple, s: tuple, c: int, gains, kind: str) -> str | None:
     """``bounds[O]``: the worst completions compared by ``O``, and the best.
 
+    >>> from workbench.order.orders import ORDERS
+    >>> compare_bounds(ORDERS["rank"]._cmp, (2, 0), (0, 1), 1, None, "rank")  # ?0 vs 01: 00 < 01 but 10 > 01
+    >>> compare_bounds(ORDERS["rank"]._cmp, (2,), (1,), 1, None, "rank")
+    '<'
+
     References
     ----------
     Moffat and Zobel, TOIS 2008 (the value of a run with unjudged documents as an interval).
@@ -335,6 +356,9 @@ def compare_bounds(cmp: Compare, r: tuple, s: tuple, c: int, gains, kind: str) -
 
 def compare_judging(r: tuple, s: tuple, c: int) -> str | None:
     """``judging``: ``r <= s`` iff ``s`` agrees with ``r`` wherever ``r`` is judged.
+
+    >>> compare_judging((0, 2), (0, 1), 1), compare_judging((0, 2), (2, 1), 1)
+    ('<', None)
 
     References
     ----------
