@@ -14,7 +14,8 @@ The functions (:mod:`workbench.api`): ``classify``, ``thresholds``,
 ``score_matrix``, ``properties``, ``conformance``, ``correlation``, ``significance`` (runs against a
 baseline, or every pair of systems), ``disagree`` (two measures against each other), ``freedom_use`` (how
 measures order the non-separable pairs against a reference), ``value`` (one run's exact value, a residual
-measure's interval ``[base, top]`` on a run with unjudged positions), and ``ir_measure`` / ``register_ir_measures``
+measure's interval ``[base, top]`` on a run with unjudged positions), ``thinning`` (each measure on thinned
+judgments of Robust 2003 against the full ones), and ``ir_measure`` / ``register_ir_measures``
 (the workbench's measures inside ir_measures and PyTerrier).  They are loaded on first use (PEP 562), so that
 ``import workbench`` imports neither numpy nor sympy nor z3.
 
@@ -53,7 +54,7 @@ __version__ = "0.1.0"
 #: The public API, loaded from :mod:`workbench.api` on first use.
 _API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
         "properties", "ir_measure", "register_ir_measures", "conformance", "correlation", "significance",
-        "disagree", "freedom_use", "value"]
+        "disagree", "freedom_use", "value", "thinning"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
 _DECLARE = ["parameter"]
@@ -82,6 +83,7 @@ _TYPES = {
     "CorrelationTable": "workbench.experiments.correlation",
     "BaselineTable": "workbench.experiments.baseline",
     "PairwiseSignificance": "workbench.experiments.pairwise",
+    "ThinningStudy": "workbench.experiments.thinning",
     "Disagreement": "workbench.scale.disagreement",
     "FreedomUse": "workbench.ipso.free_pairs",
     "RunValue": "workbench.api.measures",

@@ -66,7 +66,8 @@ def test_the_api_is_listed_and_loaded_on_first_use():
                                "Region", "Counterexample", "PropertyTable", "PropertyVerdict", "ScoreMatrix",
                                "HasseDiagram", "Census", "IpsoComparison", "Conformance", "CorrelationTable",
                                "BaselineTable", "disagree", "Disagreement", "freedom_use", "FreedomUse",
-                               "PairwiseSignificance", "value", "RunValue", "ResidualClassification"}
+                               "PairwiseSignificance", "value", "RunValue", "ResidualClassification",
+                               "thinning", "ThinningStudy"}
     assert set(wb.__all__) <= set(dir(wb)) and wb.__version__
     assert all(callable(getattr(wb, name)) for name in wb.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nosuch'"):

@@ -54,7 +54,8 @@ from workbench.errors import (BadGainsError, BadTopicError, UnknownMeasureError,
 
 __all__ = ["classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure", "score_matrix",
            "ir_measure", "register_ir_measures",
-           "properties", "conformance", "correlation", "significance", "disagree", "freedom_use", "value"]
+           "properties", "conformance", "correlation", "significance", "disagree", "freedom_use", "value",
+           "thinning"]
 
 
 from workbench.api.convert import (as_int as _int, as_depth as _depth, as_depths as _depths, as_grades as _grades,
@@ -762,6 +763,48 @@ def significance(qrels, runs, measures, *, baseline=None, test="t", correction=N
         return baseline_table(matrices, baseline=baseline, test=test, correction=correction, alpha=alpha)
     return pairwise_significance(matrices, test=test, correction=correction or "none", pairs=pairs, alpha=alpha,
                                  permutations=permutations, seed=seed)
+
+
+def thinning(data=None, *, reports=None, pools="10,20,50,100", fractions="90,70,50,30,10", seed=0):
+    """Thin the judgments of Robust 2003 and compare each measure with itself (``workbench experiment thinning``).
+
+    Keeps the judgments of shallower pools of the runs (depth ``k``) or a seeded random fraction of each
+    topic's judgments, and reports per measure (complete-judgment ones reading unjudged as non-relevant,
+    incomplete-judgment ones such as ``Bpref`` reading it as unjudged) Kendall's tau-b against the full
+    judgments, the significance conclusions that change and tau-b with ``rank[M]@10``
+    (:mod:`workbench.experiments.thinning`; docs/howto/thinning.md).
+
+    Parameters
+    ----------
+    data : str or Path, optional
+        A folder with ``qrels.txt`` and ``runs/input.*`` (default ``$WORKBENCH_DATA/robust03``).
+    reports : str or Path, optional
+        Also write ``thinning.md``, ``thinning.json`` and ``figures/thinning.svg`` and ``.pdf`` there.
+    pools, fractions : str or sequence of int
+        Pool depths (>= 1) and percentages of the judgments kept at random (1..99).
+    seed : int
+        Of the random fractions.
+
+    Returns
+    -------
+    ThinningStudy
+        ``cell(measure, judgments)``, ``tables()``, ``to_json()``, ``to_frame()``.
+
+    Examples
+    --------
+    >>> import workbench as wb
+    >>> wb.thinning(pools="10,0")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadSamplingError: pool depth 0: must be an integer >= 1
+
+    References
+    ----------
+    Buckley and Voorhees, SIGIR 2004; Yilmaz and Aslam, CIKM 2006; Sakai, SIGIR 2007.
+    """
+    from workbench.api import experiments
+
+    return experiments.thinning_study(data, reports, pools=pools, fractions=fractions, seed=seed)
 
 
 def value(measure, run, *, grades=None, gains=None, topic=None):
