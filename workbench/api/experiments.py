@@ -50,8 +50,8 @@ __all__ = ["canonical_name", "StudyInputs", "study_inputs",
 def canonical_name(name: str) -> str:
     """The name a study's score matrix of measure ``name`` has (``rank[M]@N`` too); unknown names refused.
 
-    >>> canonical_name("RBP(p=0.80)"), canonical_name("Bpref"), canonical_name("rank[AP]@5")
-    ('RBP(p=0.8)', 'ir:Bpref', 'rank[AP]@5')
+    >>> canonical_name("RBP(p=0.80)"), canonical_name("Bpref"), canonical_name("Rprec"), canonical_name("rank[AP]@5")
+    ('RBP(p=0.8)', 'Bpref', 'ir:Rprec', 'rank[AP]@5')
     """
     from workbench.data.score_matrix import resolve_measure
     from workbench.measures.names import parse_ranked
