@@ -223,7 +223,8 @@ def test_a_bad_block_size_is_refused_in_one_line_naming_it(bad):
 def test_declared_tied_pairs_stream_and_agree_with_the_oracle(monkeypatch, measure, ties, groups):
     """Tied pairs declared on the rank order at depth 3: a tie scored unequally violates, before any cover.
 
-    The tie's witness lists second the run that scores higher; the oracle finds
+    The tie's witness lists first the run that scores higher, as a violated cover's witness
+    does (``lower`` scores above ``upper``, so the printed witness is true); the oracle finds
     the first tied pair (canonical order) whose runs score differently, else
     decides by the covers alone.
     """
@@ -254,7 +255,7 @@ def test_declared_tied_pairs_stream_and_agree_with_the_oracle(monkeypatch, measu
 
     def oracle(q):
         value = [parse_measure(measure).with_params(p=q).value(r, gains, None) for r in runs]
-        unequal = [(a, b) if value[b] > value[a] else (b, a) for a, b in ties if value[a] != value[b]]
+        unequal = [(a, b) if value[a] > value[b] else (b, a) for a, b in ties if value[a] != value[b]]
         if unequal:
             return "violated", unequal[:1]
         return naive_verdict(measure, "p", "rank", space, gains, q)

@@ -1,4 +1,4 @@
-"""``Setting``: a frozen value -- immutable, equal and hashed by its seven parts, pickled as plain data."""
+"""``Setting``: a frozen value -- immutable, equal and hashed by its eight parts, pickled as plain data."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +13,7 @@ from workbench.space.runs import Gains, Topic
 from workbench.space.setting import Setting, SettingFields
 from workbench.space.spaces import Space
 
-FIELDS = ("measure", "order", "kind", "depth", "grades", "gains", "topic")
+FIELDS = ("measure", "order", "kind", "depth", "grades", "gains", "topic", "unjudged")
 
 
 def make(**change) -> Setting:
@@ -23,7 +23,7 @@ def make(**change) -> Setting:
     return Setting(**parts)
 
 
-def test_the_seven_fields_in_order():
+def test_the_eight_fields_in_order():
     assert tuple(f.name for f in dataclasses.fields(Setting)) == FIELDS
 
 
@@ -46,7 +46,8 @@ def test_equal_parts_make_equal_settings_with_equal_hashes():
 
 @pytest.mark.parametrize("change", [dict(measure="RBP(p=0.5)"), dict(order="ipso"), dict(kind="set"), dict(depth=5),
                                     dict(gains=Gains((0, 1, 2))), dict(topic=None), dict(topic=Topic((2, 2))),
-                                    dict(grades=1, gains=Gains((0, 1)), topic=None)])
+                                    dict(grades=1, gains=Gains((0, 1)), topic=None), dict(unjudged=1),
+                                    dict(topic=Topic((2, 1), 3))])
 def test_a_setting_differing_in_one_part_is_unequal(change):
     assert make(**change) != make()
 
