@@ -102,7 +102,8 @@ import numpy as np
 
 from workbench.errors import BadRunError, OrderSpaceMismatchError, SpaceTooLargeError, UnknownOrderError, WorkbenchError
 from workbench.core.exact import about
-from workbench.order.covers import _COVERS, _ESTIMATES, BLOCK, FALLBACK_LIMIT, Covers, _binding, _keys, _zeros_bind
+from workbench.order.covers import (_COVERS, _ESTIMATES, BLOCK, FALLBACK_LIMIT, Covers, _binding, _keys, _zeros_bind,
+                                    estimate_covers)
 from workbench.order.preference import KEYS
 from workbench.space.runs import Gains, Topic, parse_run, unjudged_code
 from workbench.space.spaces import Space
@@ -645,6 +646,8 @@ def completions_covers(inner: str, space, gains: Gains) -> Covers:
     Buckley and Voorhees, SIGIR 2004; Moffat and Zobel, TOIS 2008.
     """
     size = int(space.size)
+    if not space.unjudged:  # every run its own completion: the order O itself
+        return _COVERS[inner](space, gains)
     if _free(space) and size <= CONDENSED_LIMIT:
         return _completions_free(inner, space, gains)
     judged = (space.grades + 1) ** space.depth
@@ -663,7 +666,9 @@ def bounds_covers(inner: str, space, gains: Gains) -> Covers:
     ----------
     Moffat and Zobel, TOIS 2008.
     """
-    if space.grades == 1 and space.unjudged and inner in _BOUNDS_RECODED and int(space.size) <= CONDENSED_LIMIT:
+    if not space.unjudged:  # every run its own completion: the order O itself
+        return _COVERS[inner](space, gains)
+    if space.grades == 1 and inner in _BOUNDS_RECODED and int(space.size) <= CONDENSED_LIMIT:
         return _bounds_binary(inner, space, gains)
     return _pairwise(f"bounds[{inner}]", inner, space, gains, "bounds")
 
@@ -709,6 +714,8 @@ def _estimate(wrapper: str, inner: str | None):
             return runs * unj * (c + 1), 0.0
         if wrapper == "condensed":  # a tied pair per run, covers of the judged runs; pairwise when n0 binds
             return runs * (depth + 1), (min(runs, float(c + 1) ** depth) if _zeros_bind(space) else 0.0)
+        if not space.unjudged and inner is not None:  # the order O itself
+            return estimate_covers(inner, space, gains, sample, runs)
         if wrapper == "completions" and _free(space):  # two per run with ?, and O's covers
             return runs * (depth + 2), 0.0
         judged = float(c + 1) ** depth
