@@ -117,7 +117,7 @@ JUDGING = "judging"
 MONOTONE = ("rank", "set", "dominance", "ipso", "raise", "replacement", "lexiprecision", "lexirecall")
 #: The inner orders with exact integer keys, which ``bounds`` and ``completions`` compare through.
 KEYED = MONOTONE + ("swap",)
-#: The orders every base order covers compute on complete runs (before the wrappers are registered).
+#: The orders on judged runs: the names :data:`workbench.order.covers._COVERS` holds before the wrappers join it.
 BASE_ORDERS = tuple(_COVERS)
 #: Inner orders each wrapper accepts.
 INNER = {"condensed": BASE_ORDERS, "completions": MONOTONE, "bounds": KEYED}
