@@ -142,6 +142,7 @@ def test_ipso_census_of_unjudged_runs_matches_the_pairs_of_completions(capsys):
      "--unjudged 3"),
     (["properties", "Bpref", "--depths", "1..2", "--unjudged", "3", "--topics", "n0=2,2"], "--unjudged 3"),
     (["ipso", "census", "--depth", "9", "--unjudged", "3"], "12,800 runs"),
+    (["ipso", "compare", "0?1", "011", "--grades", "1"], "completions[ipso]"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, bad):
     code, out, err = run_cli(capsys, *argv)

@@ -31,7 +31,7 @@ from typing import Any, Optional
 from workbench.api.progress import reporter
 from workbench.api.convert import (as_depth, as_gains, as_gains_for, as_measure, as_measure_names, as_setting,
                                    as_topic, as_unjudged, option)
-from workbench.errors import WorkbenchError
+from workbench.errors import BadRunError, WorkbenchError
 
 __all__ = ["setting", "census", "compare", "freedom", "freedom_use", "grid", "runs", "agreement", "AgreementStudy"]
 
@@ -144,6 +144,11 @@ def compare(run_a, run_b, depth=None, grades=None, gains=None):
     from workbench.ipso.compare import compare as run_compare
     from workbench.space.runs import Gains, parse_run
 
+    for run in (run_a, run_b):
+        if isinstance(run, str) and "?" in run:
+            raise BadRunError(f"run {run!r}: ipso compare takes fully judged runs; for runs with unjudged positions "
+                              "compare them under --order 'completions[ipso]' or 'bounds[ipso]' (classify, hasse) "
+                              "or count them with ipso census --unjudged")
     g = as_gains_for(grades, gains)
     a, b = parse_run(run_a), parse_run(run_b)
     if g is None:
