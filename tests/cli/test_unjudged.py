@@ -67,6 +67,10 @@ def test_thresholds_counterexample_disagree_hasse_take_unjudged(capsys):
     assert d["unjudged"] == 1 and d["rows"][0]["runs"] == 8
     h = js(capsys, "hasse", "--order", "bounds[rank]", "--depth", "1", "--unjudged", "1")
     assert h["unjudged"] == 1 and [[0], [Q]] in h["edges"] and [[Q], [1]] in h["edges"]
+    h = js(capsys, "hasse", "--order", "judging", "--depth", "2", "--unjudged", "1", "--chain", "0?,00",
+           "--witness", "RBP(p=0.5,end=top)")
+    # judging 0? as 0 lowers RBP's top end: 1/2 (0 read as 1, plus the tail 1/4) > 1/4
+    assert [m["label"] for m in h["highlights"]] == ["chain 0? < 00", "RBP(end=top,p=0.5) violated: 0? scores above 00"]
 
 
 def test_measures_value_prints_the_interval_and_the_residual(capsys):

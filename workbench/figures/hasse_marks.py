@@ -36,7 +36,7 @@ import networkx as nx
 import numpy as np
 
 from workbench.errors import BadRunError, SpaceTooLargeError, WorkbenchError
-from workbench.space.runs import Gains, Run, format_run, parse_run
+from workbench.space.runs import Gains, Run, parse_run
 from workbench.core.exact import about
 from workbench.order.hasse import HASSE_LIMIT, _closure_bits, _guard, hasse_diagram
 from workbench.order.orders import get_order
@@ -142,7 +142,7 @@ def parse_runs(text: str, grades: int | None = None) -> list[Run]:
     >>> parse_runs("10, 2x")
     Traceback (most recent call last):
     ...
-    workbench.errors.BadRunError: run '2x': write grades as digits (0112) or comma-separated (0,1,1,2)
+    workbench.errors.BadRunError: run '2x': write grades as digits (0112) or comma-separated (0,1,1,2), ? for unjudged
 
     References
     ----------
@@ -175,7 +175,7 @@ def runs_highlight(space, runs: Sequence, label: str | None = None, color: str =
     Moffat and Mackenzie (2024), Fig. 1 (highlighted runs).
     """
     rs = _in_space(space, runs)
-    return Highlight(label or "runs " + ", ".join(format_run(r) for r in rs), frozenset(rs), frozenset(), color)
+    return Highlight(label or "runs " + ", ".join(space.format(r) for r in rs), frozenset(rs), frozenset(), color)
 
 
 def chain(space, runs: Sequence, order=None, gains: Gains | None = None, label: str | None = None,
@@ -210,8 +210,8 @@ def chain(space, runs: Sequence, order=None, gains: Gains | None = None, label: 
                 rel = o.compare(r, s, g)
                 if rel is None:
                     raise WorkbenchError(
-                        f"chain {','.join(format_run(x) for x in rs)}: runs {format_run(r)} and "
-                        f"{format_run(s)} are incomparable under {o.name}"
+                        f"chain {','.join(space.format(x) for x in rs)}: runs {space.format(r)} and "
+                        f"{space.format(s)} are incomparable under {o.name}"
                     )
                 if rel == "<":
                     below[s] += 1
@@ -219,7 +219,7 @@ def chain(space, runs: Sequence, order=None, gains: Gains | None = None, label: 
                     below[r] += 1
         rs.sort(key=lambda r: below[r])  # tied runs keep their given order
     pairs = frozenset(zip(rs, rs[1:]))
-    text = " < ".join(format_run(r) for r in rs) if len(rs) <= 6 else f"{len(rs)} runs"
+    text = " < ".join(space.format(r) for r in rs) if len(rs) <= 6 else f"{len(rs)} runs"
     return Highlight(label or f"chain {text}", frozenset(rs), pairs, color)
 
 
@@ -310,7 +310,7 @@ def witness(space, order, measure, gains: Gains | None = None) -> Highlight:
     if result.witness is not None:
         w = result.witness
         how = "ties with" if result.verdict == "weak" else "scores above"
-        label = f"{measure} {result.verdict}: {format_run(w.lower)} {how} {format_run(w.upper)}"
+        label = f"{measure} {result.verdict}: {space.format(w.lower)} {how} {space.format(w.upper)}"
         return Highlight(label, frozenset(), frozenset({(w.lower, w.upper)}), color)
     if result.gap_witness is not None:
         pairs = frozenset((w.lower, w.upper) for w in result.gap_witness)
