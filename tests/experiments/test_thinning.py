@@ -355,3 +355,35 @@ def test_committed_figures_regenerate_byte_for_byte(regenerated):
                 pytest.skip(f"the committed figures were drawn with matplotlib {made.group(1)}, this is "
                             f"{matplotlib.__version__}; run `workbench experiment thinning`")
         assert data == committed, f"reports/figures/{drawn.name} is stale: run `workbench experiment thinning`"
+
+
+def _collection_folder(root: Path, seed: int) -> Path:
+    """A collection folder as the command reads it: qrels.txt and runs/input.* (TREC formats)."""
+    qrels, runs = _collection(seed)
+    (root / "runs").mkdir(parents=True)
+    (root / "qrels.txt").write_text("".join(f"{t} 0 {d} {g}\n" for t, q in qrels.items() for d, g in q.items()))
+    for name, run in runs.items():
+        (root / "runs" / f"input.{name}").write_text("".join(
+            f"{t} Q0 {d} {i + 1} {100 - i} {name}\n" for t, docs in run.items() for i, d in enumerate(docs)))
+    return root
+
+
+def test_cli_writes_the_report_json_and_figures_the_same_twice(cli, tmp_path):
+    data = _collection_folder(tmp_path / "data", 1)
+    written = []
+    for k in range(2):
+        out = tmp_path / f"r{k}"
+        code, stdout, stderr = cli("experiment", "thinning", "--data", str(data), "--reports", str(out),
+                                   "--pools", "2", "--fractions", "40", "--seed", "1", "--json")
+        assert code == 0, stderr
+        j = json.loads(stdout)
+        assert j["study"] == "thinning" and j["seed"] == 1 and len(j["measures"]) == 10
+        assert [s["name"] for s in j["sets"]] == ["full", "pool 2", "random 40%"]
+        assert sorted(Path(p).relative_to(out).as_posix() for p in j["written"]) == [
+            "figures/thinning.pdf", "figures/thinning.svg", "thinning.json", "thinning.md"]
+        written.append({p: (out / p).read_bytes() for p in ("thinning.md", "thinning.json", "figures/thinning.svg",
+                                                            "figures/thinning.pdf")})
+    assert written[0] == written[1]
+    md = written[0]["thinning.md"].decode()
+    assert "workbench experiment thinning --pools 2 --fractions 40 --seed 1" in md
+    assert "rank[M]@10 does not apply** to `Bpref`" in md
