@@ -232,7 +232,8 @@ def thinning_markdown(study: ThinningStudy, figure: Optional[str] = None) -> str
         f"- **rank[M]@{study.rank_depth}.** Tau-b between M and its interval transformation `rank[M]@"
         f"{study.rank_depth}` (each run's value replaced by its position among the values M attains on the "
         f"topic's runs of depth {study.rank_depth}) on the same judgments: how far M is from an interval scale, and "
-        "whether thinning moves it.",
+        f"whether thinning moves it. M is scored on whole rankings and `rank[M]@{study.rank_depth}` on their first "
+        f"{study.rank_depth} documents, so for a measure without a cut-off part of the difference is the cut.",
     ]
     if "infAP" in study.measures:
         lines.append("- **infAP** follows trec_eval, which tells a document outside the pool (absent from the qrels) "
