@@ -127,6 +127,10 @@ def test_ipso_census_of_unjudged_runs_matches_the_pairs_of_completions(capsys):
     obj = js(capsys, "ipso", "census", "--depth", "2", "--gains", "0,1,3", "--unjudged", "1")
     assert obj["unjudged"] == 1 and obj["runs"] == len(runs) == 15 and obj["pairs"] == 15 * 15
     assert obj["ni"] == obj["ns"] == want and obj["nonsep"] == 15 * 15 - 15 - 2 * want
+    grid = js(capsys, "ipso", "grid", "--depth", "2", "--gains", "0,1,3", "--unjudged", "1",
+              "--rows", "RBP(p=0.5,end=base)", "--cols", "Judged")
+    assert grid["counts"] == {"equal": 15, "ni": want, "ns": want, "nonsep": 15 * 15 - 15 - 2 * want}
+    assert grid["unjudged"] == 1 and "??" not in grid["row_order"] and "2?" in grid["row_order"]
 
 
 @pytest.mark.parametrize("argv,bad", [

@@ -187,8 +187,11 @@ def _figure_suffix(figure) -> None:
 
 
 def grid(depth=4, rows="RBP(p=0.5)", cols="AP", grades=None, gains=None, topic=None, figure=None,
-         title: Optional[str] = None, progress=None):
+         title: Optional[str] = None, progress=None, unjudged=0):
     """The grid of pair categories, rows and columns ordered by two measures (``workbench ipso grid``).
+
+    ``unjudged``: runs hold up to that many unjudged positions (``?``), a pair
+    categorised by all its completions; both measures must read ``?``.
 
     ``figure`` (``.png`` or ``.pdf``) draws it as in Moffat and Mackenzie (2024), Fig. 2-3.
 
@@ -205,7 +208,7 @@ def grid(depth=4, rows="RBP(p=0.5)", cols="AP", grades=None, gains=None, topic=N
     n, c, g, t = setting(depth, grades, gains, topic)
     _figure_suffix(figure)
     bar.phase("categories")
-    result = pair_grid(n, rows, cols, grades=c, gains=g, topic=t)
+    result = pair_grid(n, rows, cols, grades=c, gains=g, topic=t, unjudged=as_unjudged(unjudged, n))
     if figure is not None:
         bar.phase("drawing")
         draw_pair_grid(result, figure, title=title)

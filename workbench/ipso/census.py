@@ -391,9 +391,9 @@ def unjudged_census(depth: int, grades: int = 1, gains: Optional[Gains] = None, 
     """IPSO category counts over all ordered pairs of runs with up to ``unjudged`` unjudged positions (``?``).
 
     A pair of runs with ``?`` is categorised by all its completions (each
-    ``?`` replaced by a grade): ``r`` is ``ni`` against ``s`` when every
-    completion of ``r`` is non-inferior to every completion of ``s`` --
-    every prefix sum of gains of ``r`` with ``?`` read as 0 is at least the
+    ``?`` replaced by a grade): ``r`` is ``ni`` against ``s`` when no
+    completion of ``r`` is below any completion of ``s`` (two may coincide)
+    -- every prefix sum of gains of ``r`` with ``?`` read as 0 is at least the
     same prefix sum of ``s`` with ``?`` read as the top grade -- ``ns`` the
     other way round, ``equal`` for identical runs, and ``nonsep`` otherwise
     (the completions do not separate the pair one way).  This is the

@@ -42,10 +42,10 @@ from workbench.core.plotting import COLUMN_WIDTH, SMALL_FONT_SIZE, TEXT_WIDTH, p
 from workbench.errors import SpaceTooLargeError, WorkbenchError
 from workbench.scale.intrinsic import sorted_distinct
 from workbench.measures.measure import Measure
-from workbench.space.runs import Gains, Topic, check_depth, format_run
+from workbench.space.runs import Gains, Topic, check_depth, format_run, unjudged_code
 from workbench.core.exact import about
 from workbench.measures.names import parse_measure
-from workbench.space.spaces import rank_space
+from workbench.space.spaces import Space
 
 #: Category names in code order: ``categories[i, j]`` holds an index into this tuple.
 CATEGORIES = ("equal", "ni", "ns", "nonsep")
@@ -106,6 +106,12 @@ class PairGrid:
     categories: np.ndarray
     kendall_tau: float | None
     counts: dict
+    #: The most unjudged positions (``?``) a run holds (0: fully judged runs).
+    unjudged: int = 0
+
+    def run_text(self, i: int) -> str:
+        """Run ``i`` (canonical index) as text, ``?`` for an unjudged position."""
+        return format_run(self.runs[i], self.grades if self.unjudged else None)
 
     @property
     def n(self) -> int:
@@ -127,13 +133,14 @@ class PairGrid:
             "grades": self.grades,
             "gains": [str(x) for x in self.gains.values],
             "topic": None if self.topic is None else list(self.topic.counts),
+            **({"unjudged": self.unjudged} if self.unjudged else {}),
             "rows": self.rows,
             "cols": self.cols,
             "runs": self.n,
             "kendall_tau": self.kendall_tau,
             "counts": dict(self.counts),
-            "row_order": [format_run(self.runs[i]) for i in self.row_order] if self.n <= MAX_TICK_LABELS else None,
-            "col_order": [format_run(self.runs[i]) for i in self.col_order] if self.n <= MAX_TICK_LABELS else None,
+            "row_order": [self.run_text(i) for i in self.row_order] if self.n <= MAX_TICK_LABELS else None,
+            "col_order": [self.run_text(i) for i in self.col_order] if self.n <= MAX_TICK_LABELS else None,
         }
 
 
@@ -213,6 +220,37 @@ def category_matrix(prefix: np.ndarray, row_idx: np.ndarray | None = None, col_i
     return (pos.astype(np.int8) + 2 * neg.astype(np.int8)).astype(np.int8)
 
 
+def completion_category_matrix(low: np.ndarray, high: np.ndarray, row_idx: np.ndarray,
+                               col_idx: np.ndarray) -> np.ndarray:
+    """Category codes of every pair of runs with unjudged positions, by all their completions.
+
+    ``low`` and ``high`` are the exact prefix sums of the runs with ``?`` read
+    as grade 0 and as the top grade.  The code (as :func:`category_matrix`)
+    is 0 for the same run, 1 (ni) when no completion of the row run is below
+    any completion of the column run (``low`` of the row at least ``high`` of
+    the column at every depth: a completion may coincide), 2 (ns) the other
+    way round, 3 (nonsep) otherwise; on complete runs (``low == high``) it is
+    :func:`category_matrix`.
+
+    >>> L = np.array([[0, 1], [0, 0], [1, 1]]); H = np.array([[0, 1], [0, 1], [1, 1]])   # runs 01, 0?, 10
+    >>> completion_category_matrix(L, H, np.arange(3), np.arange(3)).tolist()   # 01 ni 0? (completions 00, 01)
+    [[0, 1, 2], [2, 0, 2], [1, 1, 0]]
+
+    References
+    ----------
+    Moffat and Mackenzie (2024), sec. 3; docs/theory/orders.md (``completions[O]``).
+    """
+    ri, ci = np.asarray(row_idx), np.asarray(col_idx)
+    above = np.all(low[ri][:, None, :] >= high[ci][None, :, :], axis=2)
+    below = np.all(high[ri][:, None, :] <= low[ci][None, :, :], axis=2)
+    same = ri[:, None] == ci[None, :]
+    codes = np.full(same.shape, 3, dtype=np.int8)
+    codes[above] = 1
+    codes[below] = 2
+    codes[same] = 0
+    return codes
+
+
 def _measure(m) -> Measure:
     if isinstance(m, Measure):
         return m
@@ -281,6 +319,7 @@ def pair_grid(
     grades: int = 1,
     gains: Gains | None = None,
     topic: Topic | None = None,
+    unjudged: int = 0,
 ) -> PairGrid:
     """The grid of IPSO pair categories with rows and columns ordered by two measures.
 
@@ -297,6 +336,10 @@ def pair_grid(
         Gain of each grade; default ``g(i) = i``.
     topic : Topic, optional
         Restricts the space and serves measures that need a recall base.
+    unjudged : int, default 0
+        Runs hold up to this many unjudged positions (``?``); a pair's
+        category is then that of all its completions
+        (:func:`completion_category_matrix`), and both measures must read ``?``.
 
     Returns
     -------
@@ -335,7 +378,7 @@ def pair_grid(
     if topic is not None:
         topic.check_grades(grades)
     rm, cm = _measure(row_measure), _measure(col_measure)
-    space = rank_space(depth, grades, topic)
+    space = Space("rank", depth, grades, topic, unjudged)
     if space.size > MAX_RUNS:
         raise SpaceTooLargeError(
             f"depth {depth} with {grades} grade(s): {about(space.size)} runs, the grid needs at most {MAX_RUNS:,} "
@@ -344,8 +387,15 @@ def pair_grid(
     runs = space.array()
     row_order, row_rank = _order_and_rank(rm, runs, gains, topic)
     col_order, col_rank = _order_and_rank(cm, runs, gains, topic)
-    prefix = integer_prefix_sums(runs, gains)
-    cats = category_matrix(prefix, row_order, col_order)
+    if unjudged:
+        read = np.asarray(runs).copy()
+        read[read == unjudged_code(grades)] = 0
+        low = integer_prefix_sums(read, gains)
+        read[np.asarray(runs) == unjudged_code(grades)] = grades
+        cats = completion_category_matrix(low, integer_prefix_sums(read, gains), row_order, col_order)
+    else:
+        prefix = integer_prefix_sums(runs, gains)
+        cats = category_matrix(prefix, row_order, col_order)
     tally = np.bincount(cats.ravel(), minlength=4)
     counts = {name: int(tally[i]) for i, name in enumerate(CATEGORIES)}
     return PairGrid(
@@ -363,6 +413,7 @@ def pair_grid(
         categories=cats,
         kendall_tau=kendall_tau_b(row_rank, col_rank),
         counts=counts,
+        unjudged=unjudged,
     )
 
 
@@ -427,8 +478,8 @@ def _draw_pair_grid(grid: PairGrid, path: Path, title: str | None) -> Path:
     if n <= MAX_TICK_LABELS and side * 72 / n >= SMALL_FONT_SIZE + 1:
         ax.set_xticks(range(n))
         ax.set_yticks(range(n))
-        ax.set_xticklabels([format_run(grid.runs[i]) for i in grid.col_order], rotation=90, family="monospace")
-        ax.set_yticklabels([format_run(grid.runs[i]) for i in grid.row_order], family="monospace")
+        ax.set_xticklabels([grid.run_text(i) for i in grid.col_order], rotation=90, family="monospace")
+        ax.set_yticklabels([grid.run_text(i) for i in grid.row_order], family="monospace")
         ax.set_xticks(np.arange(-0.5, n, 1), minor=True)
         ax.set_yticks(np.arange(-0.5, n, 1), minor=True)
         ax.grid(which="minor", color="white", linewidth=0.4)

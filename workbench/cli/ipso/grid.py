@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, emit_json, progress_bar, stdout
+from workbench.cli.common import JsonOpt, UnjudgedOpt, emit_json, progress_bar, stdout
 
 
 def register(app: typer.Typer) -> None:
@@ -30,6 +30,7 @@ def grid(
     topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 4 or 2,1."),
     figure: Optional[Path] = typer.Option(None, "--figure", help="Draw the grid: .png or .pdf."),
     title: Optional[str] = typer.Option(None, "--title", help="Title of the figure (default none: a paper's figure has its caption)."),
+    unjudged: int = UnjudgedOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """The grid of pair categories (equal/ni/ns/nonsep), rows and columns ordered by two measures (Moffat and Mackenzie 2024, Fig. 2-3)."""
@@ -37,7 +38,7 @@ def grid(
 
     with progress_bar(label=f"pair grid {rows} x {cols}") as bar:
         result = pair_grid(depth, rows, cols, grades=grades, gains=gains, topic=topic, figure=figure, title=title,
-                           progress=bar)
+                           progress=bar, unjudged=unjudged)
     c, g, t = result.grades, result.gains, result.topic
     out = result.to_json()
     out["figure"] = None if figure is None else str(figure)
@@ -47,6 +48,8 @@ def grid(
     tau = "undefined (a measure is constant)" if result.kendall_tau is None else f"{result.kendall_tau:.4f}"
     stdout.print(
         f"depth {depth}, {c} relevant grade(s), gains {g}" + (f", topic {t}" if t is not None else "")
+        + (f", at most {result.unjudged} unjudged (a pair separable when all its completions are)"
+           if result.unjudged else "")
         + f": {result.n} runs, {result.n ** 2} ordered pairs"
     )
     stdout.print(f"rows by increasing {result.rows}, columns by increasing {result.cols} (ties by run index)")
