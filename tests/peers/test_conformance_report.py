@@ -32,7 +32,8 @@ needs_data = pytest.mark.skipif(not (DATA / "robust03" / "qrels.txt").is_file(),
 SMALL = ("AP|pytrec_eval|map", "AP|ir_measures|AP", "nDCG@20|ir_measures|nDCG(dcg='exp-log2')@20",
          "RR@10|ir_measures|RR@10", "RBP(p=0.8)|ir_measures|RBP(p=0.8,rel=1)",
          "RBP(p=0.8)|cwl-eval|RBPCWLMetric(theta=0.8)", "INSQ(T=3)|cwl-eval|INSQCWLMetric(T=3)",
-         "P@10|pytrec_eval|P_10")
+         "P@10|pytrec_eval|P_10", "infAP|pytrec_eval|infAP", "infAP|ir_measures|infAP", "Judged@10|ir_measures|Judged@10",
+         "RBP(end=top,p=0.8) - RBP(end=base,p=0.8)|cwl-eval|RBPCWLMetric(theta=0.8):residual")
 
 
 @pytest.fixture(scope="module")

@@ -143,6 +143,42 @@ class Pairing:
         return self.gains
 
 
+#: Suffix of a cwl-eval metric whose residual is compared (``residual_expected_utility``: best case minus worst).
+RESIDUAL = ":residual"
+#: Joins the two workbench measures whose exact difference a pairing compares (:func:`residual`).
+MINUS = " - "
+
+
+def residual(measure: str, cutoff: int | None = None) -> str:
+    """The workbench's residual of a measure: its ``end=top`` value minus its ``end=base`` value, as a pairing names it.
+
+    cwl-eval's residual is its best case (unjudged documents and the padding
+    to ``max_n`` positions read as gain 1) minus its worst case (read as 0):
+    the workbench's ``end=top`` minus ``end=base`` (Moffat and Zobel's
+    residual), subtracted exactly.
+
+    >>> residual("RBP(p=0.8)"), residual("INST(T=3)", 100)
+    ('RBP(end=top,p=0.8) - RBP(end=base,p=0.8)', 'INST(T=3,end=top)@100 - INST(T=3,end=base)@100')
+    """
+    family, _, params = measure.partition("(")
+    params = params.rstrip(")")
+    at = "" if cutoff is None else f"@{cutoff}"
+    ends = []
+    for end in ("top", "base"):
+        items = sorted(filter(None, params.split(",") + [f"end={end}"]))
+        ends.append(f"{family}({','.join(items)}){at}")
+    return MINUS.join(ends)
+
+
+def measure_parts(measure: str) -> tuple[str, ...]:
+    """The workbench measures a pairing's value is made of: one, or two whose difference it is (:func:`residual`).
+
+    >>> measure_parts("AP@10"), measure_parts(residual("RBP(p=0.8)"))
+    (('AP@10',), ('RBP(end=top,p=0.8)', 'RBP(end=base,p=0.8)'))
+    """
+    return tuple(measure.split(MINUS))
+
+
 def _pairings() -> tuple[Pairing, ...]:
     out = []
     B, G, D = "binary", "graded", "default"
@@ -187,6 +223,22 @@ def _pairings() -> tuple[Pairing, ...]:
             Pairing("INSQ(T=3)@1000", G, D, "cwl-eval", "INSQCWLMetric(T=3)", robust=False),
             Pairing("INST(T=3)", G, D, "cwl-eval", "INSTCWLMetric(T=3)", robust=False),
             Pairing("INSQ(T=3)", G, D, "cwl-eval", "INSQCWLMetric(T=3)", robust=False)]
+    # the measures made for incomplete judgments: a document absent from the qrels is unjudged
+    out += [Pairing("Bpref", B, D, "pytrec_eval", "bpref"),
+            Pairing("infAP", B, D, "pytrec_eval", "infAP"),
+            Pairing("Bpref", B, D, "ir_measures", "Bpref"),
+            Pairing("infAP", B, D, "ir_measures", "infAP"),
+            Pairing("Judged@10", B, D, "ir_measures", "Judged@10"),
+            Pairing("Judged@100", B, D, "ir_measures", "Judged@100"),
+            Pairing("AP(judged_only=True)", B, D, "ir_measures", "AP(judged_only=True)"),
+            Pairing("P(judged_only=True)@10", B, D, "ir_measures", "P(judged_only=True)@10"),
+            Pairing("nDCG(judged_only=True)@10", G, D, "ir_measures", "nDCG(judged_only=True)@10"),
+            Pairing(residual("RBP(p=0.8)"), B, D, "cwl-eval", "RBPCWLMetric(theta=0.8)" + RESIDUAL),
+            Pairing(residual("gRBP(p=0.8)"), G, D, "cwl-eval", "RBPCWLMetric(theta=0.8)" + RESIDUAL),
+            Pairing(residual("INST(T=3)", 100), G, D, "cwl-eval", "INSTCWLMetric(T=3)" + RESIDUAL, max_n=100,
+                    robust=False),
+            Pairing(residual("INSQ(T=3)", 100), G, D, "cwl-eval", "INSQCWLMetric(T=3)" + RESIDUAL, max_n=100,
+                    robust=False)]
     return tuple(sorted(out, key=lambda p: (p.measure, p.peer, p.peer_measure)))
 
 
@@ -262,12 +314,14 @@ def _cwl_metric(name: str):
 
     classes = {"INSQCWLMetric": INSQCWLMetric, "INSTCWLMetric": INSTCWLMetric,
                "PrecisionCWLMetric": PrecisionCWLMetric, "RBPCWLMetric": RBPCWLMetric, "RRCWLMetric": RRCWLMetric}
-    cls, _, args = name.partition("(")
+    cls, _, args = name.removesuffix(RESIDUAL).partition("(")
     kwargs = {}
     for part in filter(None, args.rstrip(")").split(",")):
         key, _, value = part.partition("=")
         kwargs[key.strip()] = float(value) if "." in value else int(value)
-    return classes[cls](**kwargs)
+    metric = classes[cls](**kwargs)
+    metric.residuals = name.endswith(RESIDUAL)  # then measure() also scores the best case
+    return metric
 
 
 def cwl_gain(grade: int, view: str, top: int) -> float:
@@ -378,7 +432,11 @@ class Peers:
                     ranking = maker.get_ranking()
                     for p in mine:
                         if p.max_n == n:
-                            out[(p.key, t)] = float(metrics[p.key].measure(ranking))
+                            metric = metrics[p.key]
+                            value = metric.measure(ranking)
+                            if metric.residuals:
+                                value = metric.residual_expected_utility
+                            out[(p.key, t)] = float(value)
         return out
 
 
@@ -399,5 +457,5 @@ def peer_values(pairs: Sequence[Pairing], qrels: Mapping[str, Mapping[str, int]]
     return Peers(pairs, qrels).values(run)
 
 
-__all__ = ["PEERS", "Pairing", "PAIRINGS", "peer_versions", "ir_measures_provider", "top_grade", "cwl_gain",
+__all__ = ["PEERS", "Pairing", "PAIRINGS", "RESIDUAL", "residual", "measure_parts", "peer_versions", "ir_measures_provider", "top_grade", "cwl_gain",
            "peer_values", "Peers"]

@@ -13,6 +13,13 @@ cell by cell -- one cell is one (run, topic) -- on two collections:
   the qrels, grades ``-2..3``, scores tied in float32 but not in float64,
   scores tied in float64, and the same scores repeated across topics.
 
+The measures made for incomplete judgments (``Bpref``, ``infAP``,
+``Judged@k``, ``judged_only=True``, ``end=base|top``) read a document absent
+from the qrels, or judged below 0, as unjudged
+(:mod:`workbench.data.score_matrix`, "Unjudged documents"); a pairing whose
+workbench measure is ``M(end=top) - M(end=base)`` (:func:`~workbench.peers.pairings.residual`)
+compares cwl-eval's residual with the exact difference of the two ends.
+
 The workbench's value of a cell is its exact value converted to float
 (:func:`workbench.data.score_matrix.score_matrices`; on a topic without a
 relevant document, which ``score_matrices`` leaves out, the value that
@@ -61,10 +68,15 @@ from pathlib import Path
 from typing import Callable, Mapping, Optional, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from workbench.peers.pairings import (PAIRINGS, Pairing, Peers, ir_measures_provider, peer_versions,
+import numpy as np
+
+from workbench.peers.pairings import (PAIRINGS, Pairing, Peers, ir_measures_provider, measure_parts, peer_versions,
                                          top_grade)
+from workbench.data.exact_scores import block_floats, reads_unjudged
+from workbench.data.fast_scores import infap_sums
 from workbench.data.ir_measures_provider import ir_measure, per_query_values
 from workbench.data.score_matrix import score_matrices
+from workbench.measures.names import parse_measure
 from workbench.data.trec import data_dir as robust_data_dir, trec_order
 from workbench.measures.families import FAMILIES
 from workbench.core.files import atomic_write
@@ -225,6 +237,12 @@ class Convention:
     undefined_as : float, optional
         The workbench's value is undefined (the topic has no relevant
         document) and the peer reports exactly this.
+    negatives : str, optional
+        ``"judged"``: the workbench re-reads a document judged with a negative
+        grade as judged non-relevant (grade 0) where it reads unjudged
+        documents (by default such a document is unjudged, as trec_eval's
+        "in the pool but unjudged"); concerns only the pairings of measures
+        that read unjudged documents.
     prose : str
         What the peer does, in our words.
 
@@ -243,6 +261,7 @@ class Convention:
     measure: Optional[str] = None
     decimals: Optional[int] = None
     undefined_as: Optional[float] = None
+    negatives: Optional[str] = None
     prose: str = ""
 
     def applies(self, p: Pairing) -> bool:
@@ -253,13 +272,15 @@ class Convention:
             return False
         if self.measure and "@" in p.measure:
             return False  # a changed cut-off concerns the uncut measures only
+        if self.negatives and not any(reads_unjudged(parse_measure(x)) for x in measure_parts(p.measure)):
+            return False  # negative grades are read apart only where unjudged documents are
         family = p.measure.split("@")[0].split("(")[0]
         return not self.families or family in self.families
 
     @property
     def alteration(self) -> tuple:
-        """What the workbench must recompute for the check: ``(order, measure template)``."""
-        return (self.order, self.measure)
+        """What the workbench must recompute for the check: ``(order, measure template, negative grades)``."""
+        return (self.order, self.measure, self.negatives)
 
     def explains(self, alt: Optional[float], peer: Optional[float]) -> bool:
         """Whether the alternative workbench value ``alt`` (before rounding) matches ``peer``."""
@@ -276,12 +297,12 @@ class Convention:
 
 CONVENTIONS: tuple[Convention, ...] = (
     Convention(
-        "undefined-as-zero", "pytrec_eval", families=("AP", "R", "nDCG"), undefined_as=0.0,
-        prose="On a topic without a relevant document AP, recall and nDCG divide by zero; the workbench "
-              "leaves them undefined, trec_eval reports 0."),
+        "undefined-as-zero", "pytrec_eval", families=("AP", "R", "nDCG", "Bpref", "infAP"), undefined_as=0.0,
+        prose="On a topic without a relevant document AP, recall, nDCG, bpref and infAP divide by zero; the "
+              "workbench leaves them undefined, trec_eval reports 0."),
     Convention(
-        "undefined-as-zero-ir", "ir_measures", providers=("pytrec_eval",), families=("AP", "R", "nDCG"),
-        undefined_as=0.0,
+        "undefined-as-zero-ir", "ir_measures", providers=("pytrec_eval",),
+        families=("AP", "R", "nDCG", "Bpref", "infAP"), undefined_as=0.0,
         prose="The same through ir_measures, whose pytrec_eval provider hands on trec_eval's 0."),
     Convention(
         "gdeval-missing-as-zero", "ir_measures", providers=("gdeval",), families=("nDCG",), undefined_as=0.0,
@@ -313,6 +334,27 @@ CONVENTIONS: tuple[Convention, ...] = (
         prose="cwl-eval pads every ranking with zero gains (or cuts it) to 1000 positions, so the C/W/L "
               "weights of a ranking shorter than 1000 spread past its end; the workbench's uncut INST/INSQ "
               "stop at the ranking's own length. Checked with the workbench's INST/INSQ @1000 (file order)."),
+    Convention(
+        "infap-pooled-unjudged", "pytrec_eval", families=("infAP",), negatives="pooled",
+        prose="trec_eval's infAP tells two unjudged states apart: a document absent from the qrels is outside "
+              "the pool (the workbench's ?: it takes a rank, nothing more), one judged with a negative grade is "
+              "in the pool but not judged, and counts among the pooled documents above each relevant one. A "
+              "workbench run has the first state only. Checked by the exact infAP with the negatively graded "
+              "documents counted in the pool (workbench.data.fast_scores.infap_sums)."),
+    Convention(
+        "infap-pooled-unjudged-ir", "ir_measures", providers=("pytrec_eval",), families=("infAP",),
+        negatives="pooled",
+        prose="The same through ir_measures, whose pytrec_eval provider hands on trec_eval's infAP."),
+    Convention(
+        "cwl-negative-grades-judged", "cwl-eval", order="file", negatives="judged",
+        prose="cwl-eval's residual reads a document as unjudged only when the qrels do not list it: a document "
+              "judged with a negative grade has gain 0 there, in its best case too, where the workbench (as "
+              "trec_eval) reads it as unjudged. Checked by re-reading negative grades as 0 (file order)."),
+    Convention(
+        "judged-provider", "ir_measures", providers=("judged",), order="asc64", negatives="judged",
+        prose="ir_measures' own Judged@k counts a document as judged when the qrels list it, a negative grade "
+              "included, and ranks by the double score with ties by docid ascending (trec_eval: docid "
+              "descending). Checked by re-reading negative grades as 0 and re-ranking that way."),
 )
 CONVENTIONS_BY_KEY = {c.key: c for c in CONVENTIONS}
 
@@ -337,10 +379,11 @@ def _ranked_runs(coll: Collection, order: str) -> tuple[dict, str]:
 
 
 def workbench_values(coll: Collection, pairs: Sequence[Pairing], order: str = "trec",
-                     measure: Optional[str] = None, cells: Optional[set] = None) -> dict:
+                     measure: Optional[str] = None, cells: Optional[set] = None,
+                     negatives: Optional[str] = None) -> dict:
     """``{(pairing key, run, topic): float or None}``: the workbench's value of each cell (None: undefined).
 
-    ``order`` and ``measure`` are a convention's alteration
+    ``order``, ``measure`` and ``negatives`` are a convention's alteration
     (:class:`Convention`); ``cells``, a set of ``(run, topic)``, limits the
     computation to those (the qrels of their topics only; the default gains
     are then written out from the whole collection's top grade, so that a
@@ -355,7 +398,12 @@ def workbench_values(coll: Collection, pairs: Sequence[Pairing], order: str = "t
     >>> workbench_values(coll, pairs[:1], order="file")[("AP|pytrec_eval|map", "r", "1")]  # the file's order
     0.5
     """
+    if negatives == "pooled":
+        return _pooled_infap_values(coll, pairs, order, cells)
     top = top_grade(coll.qrels)
+    if negatives == "judged":  # a negative grade read as judged non-relevant (grade 0), not as unjudged
+        coll = Collection(coll.name, {t: {d: max(g, 0) for d, g in docs.items()} for t, docs in coll.qrels.items()},
+                          coll.runs)
     if cells is not None:
         topics = {t for _, t in cells}
         coll = Collection(coll.name, {t: d for t, d in coll.qrels.items() if t in topics},
@@ -371,30 +419,112 @@ def workbench_values(coll: Collection, pairs: Sequence[Pairing], order: str = "t
             gains = ",".join(str(j) for j in range(top + 1))  # g(j) = j up to the collection's top grade
         groups.setdefault((p.view, gains), []).append(p)
     out: dict = {}
+
+    def parts_of(p: Pairing) -> tuple:
+        return tuple((measure or "{m}").format(m=x) for x in measure_parts(p.measure))
+
     for (view, gains), mine in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
-        names = sorted({(measure or "{m}").format(m=p.measure) for p in mine})
+        names = sorted({n for p in mine for n in parts_of(p)})
         mats = dict(zip(names, score_matrices(coll.qrels, ranked, names, view=view, gains=gains,
                                               skip_missing=True, score_precision=precision)))
-        empty: dict = {}
-        if no_relevant:
-            ims = [ir_measure(n, view=view, gains=gains) for n in names]
-            for metric in per_query_values({no_relevant[0]: coll.qrels[no_relevant[0]]}, {}, ims, view, gains):
-                empty[names[ims.index(metric.measure)]] = metric.value
+        empty = _empty_topic_values(coll, ranked, no_relevant, names, view, gains)
         for p in mine:
-            name = (measure or "{m}").format(m=p.measure)
-            mat = mats[name]
+            parts = parts_of(p)
+            mat = mats[parts[0]]
+            floats = mat.floats if len(parts) == 1 else _difference_floats(mat, mats[parts[1]])
             for j, s in enumerate(mat.systems):
                 answered = {t for t in ranked[s] if t in coll.qrels}
                 for k, t in enumerate(mat.topics):
                     if t in answered:
-                        out[(p.key, s, t)] = float(mat.floats[k, j])
+                        out[(p.key, s, t)] = float(floats[k, j])
                 for t, _reason in mat.dropped:
                     if t in answered:
                         out[(p.key, s, t)] = None
                 for t in no_relevant:
                     if t in answered:
-                        v = empty.get(name)
-                        out[(p.key, s, t)] = None if v is None or (isinstance(v, float) and math.isnan(v)) else v
+                        vs = [empty.get((n, s, t)) for n in parts]
+                        out[(p.key, s, t)] = None if None in vs else vs[0] - (vs[1] if len(vs) > 1 else 0.0)
+    return out
+
+
+def _pooled_infap_values(coll: Collection, pairs: Sequence[Pairing], order: str, cells: Optional[set]) -> dict:
+    """infAP with trec_eval's third state: a document judged below 0 is in the pool but unjudged.
+
+    The workbench's runs have one unjudged state, ``?``, a document outside
+    the pool (trec_eval's ``RELVALUE_NONPOOL``); trec_eval reads a negative
+    grade as ``RELVALUE_UNJUDGED``, which counts among the documents in the
+    pool above a relevant one.  Exact, by
+    :func:`workbench.data.fast_scores.infap_sums` with those documents marked;
+    the binary view's ``infAP`` pairings only (None where undefined).
+
+    >>> coll = Collection("toy", {"1": {"a": 1, "b": 0, "x": -1, "c": 1}}, {"r": {"1": [("a", 4.0), ("b", 3.0), ("x", 2.0), ("c", 1.0)]}})
+    >>> pairs = [p for p in PAIRINGS if p.key == "infAP|pytrec_eval|infAP"]
+    >>> _pooled_infap_values(coll, pairs, "trec", None), workbench_values(coll, pairs)
+    ({('infAP|pytrec_eval|infAP', 'r', '1'): 0.8125}, {('infAP|pytrec_eval|infAP', 'r', '1'): 0.75})
+    """
+    ranked, precision = _ranked_runs(coll, order)
+    wanted = cells if cells is not None else {(r, t) for r, run in coll.runs.items() for t in run}
+    out: dict = {}
+    for p in pairs:
+        if measure_parts(p.measure) != ("infAP",) or p.view != "binary":
+            continue
+        for name, t in sorted(wanted):
+            docs = ranked.get(name, {}).get(t)
+            q = coll.qrels.get(t)
+            if docs is None or q is None:
+                continue
+            if isinstance(docs, dict):
+                docs = trec_order([(sc, d) for d, sc in docs.items()], precision)
+            R = sum(1 for g in q.values() if g >= 1)
+            if not R:
+                out[(p.key, name, t)] = None
+                continue
+            grades = [q.get(d) for d in docs] or [None]
+            row = np.array([[1 if g is not None and g >= 1 else 0 if g == 0 else 2 for g in grades]])
+            pooled = np.array([[g is not None and g < 0 for g in grades]])
+            out[(p.key, name, t)] = float(infap_sums(row, 1, pooled)[0] / R)
+    return out
+
+
+def _difference_floats(a, b) -> np.ndarray:
+    """``T x S`` floats of the exact difference of two score matrices over the same topics (a residual)."""
+    if a.topics != b.topics:
+        raise ValueError(f"{a.measure} and {b.measure} are defined on different topics")
+    return np.array([block_floats(x - y) for x, y in zip(a.blocks, b.blocks)]).reshape(a.floats.shape)
+
+
+def _empty_topic_values(coll: Collection, ranked: dict, topics: list, names: list, view: str, gains) -> dict:
+    """``{(measure, run, topic): float or None}`` on the topics without a relevant document.
+
+    :func:`score_matrices` leaves them out; their values come from
+    :func:`workbench.data.ir_measures_provider.per_query_values`: once for a
+    measure of complete judgments (every run's ranking there is all
+    non-relevant), run by run for one that reads unjudged documents (which of
+    a run's documents are judged matters there).  None: undefined.  A residual's
+    base end is 0 there (nothing relevant), so its difference of floats is exact.
+    """
+    out: dict = {}
+    if not topics:
+        return out
+    qrels = {t: coll.qrels[t] for t in topics}
+    ims = [ir_measure(n, view=view, gains=gains) for n in names]
+    marked = [im for n, im in zip(names, ims) if reads_unjudged(parse_measure(n))]
+    plain = [im for im in ims if im not in marked]
+
+    def put(metrics, runs) -> None:
+        for metric in metrics:
+            v = None if math.isnan(metric.value) else float(metric.value)
+            for s in runs:
+                out[(names[ims.index(metric.measure)], s, metric.query_id)] = v
+
+    if plain:
+        put(per_query_values({topics[0]: qrels[topics[0]]}, {}, plain, view, gains), ranked)
+        for key in [k for k in out if k[2] == topics[0]]:
+            for t in topics[1:]:
+                out[(key[0], key[1], t)] = out[key]
+    for s in ranked if marked else ():
+        run = {t: docs for t, docs in ranked[s].items() if t in qrels}
+        put(per_query_values(qrels, run, marked, view, gains), [s])
     return out
 
 
@@ -545,13 +675,13 @@ def compare_collection(coll: Collection, pairs: Sequence[Pairing] = PAIRINGS, pr
         mine = [c for c in open_cells if conv in applicable[c.pairing]]
         if not mine:
             continue
-        if conv.alteration == ("trec", None):
+        if conv.alteration == ("trec", None, None):
             alt = {(c.pairing, c.run, c.topic): c.workbench for c in mine}
         else:
             if progress:
                 progress(f"{coll.name}: checking {conv.key} on {len(mine)} cells")
             alt = workbench_values(coll, [by_key[k] for k in sorted({c.pairing for c in mine})], conv.order,
-                                   conv.measure, {(c.run, c.topic) for c in mine})
+                                   conv.measure, {(c.run, c.topic) for c in mine}, conv.negatives)
         for c in mine:
             c.alternatives[conv.key] = alt.get((c.pairing, c.run, c.topic))
         open_cells = [c for c in open_cells if not conv.explains(c.alternatives.get(conv.key), c.peer)
@@ -731,7 +861,15 @@ def render_markdown(rep: Report) -> str:
             + ", ".join(unpaired) + ".",
             "", "On robust03 INST and INSQ are compared at 100 positions (cwl-eval with `max_n = 100`): the "
                 "workbench's exact C/W/L values over 1000 positions of 1,700 rankings take minutes, beyond this "
-                "report's time budget; at 1000 positions, and uncut, they are compared on the stress runs.", "",
+                "report's time budget; at 1000 positions, and uncut, they are compared on the stress runs. Their residuals "
+                "(cwl-eval's residual against the workbench's `end=top` minus `end=base`) are compared at 100 positions "
+                "on the stress runs only, for the same reason; RBP's and gRBP's on both collections.", "",
+            "Unjudged documents: the measures made for incomplete judgments (Bpref, infAP, Judged@k, "
+            "`judged_only=True`, the residual ends `end=base` and `end=top`) read a retrieved document absent from "
+            "the qrels, or judged with a negative grade, as unjudged (`?`), and the positions past a ranking's end "
+            "too; every other measure reads it as non-relevant (grade 0), as trec_eval does. A residual row "
+            "(`M(end=top) - M(end=base)`) compares cwl-eval's residual (its best case minus its worst case) with "
+            "the workbench's two ends subtracted exactly.", "",
             f"Totals: {d['cells']} cells, {d['agree']} agree, {d['explained']} explained by a convention, "
             f"**{d['unexplained']} unexplained**.", ""]
     for name in d["collections"]:
