@@ -214,7 +214,8 @@ def thinning_markdown(study: ThinningStudy, figure: Optional[str] = None) -> str
         "judging to depth k rather than reproducing the official pool of depth k.",
         f"- **Random fractions.** `random P%` keeps, per topic, a uniform random sample of P% of its judgments "
         f"(Yilmaz and Aslam 2006): round(P D / 100) of its D judgments, half up, at least one, the samples nested, "
-        f"the permutation redrawn until the smallest sample holds a relevant document; seed {study.seed}, each "
+        f"the permutation redrawn until the smallest sample holds a relevant document (so the samples depend on "
+        f"the smallest fraction asked for); seed {study.seed}, each "
         f"topic's generator fixed by the seed and the topic id (`workbench.experiments.downsampling.sample_pools`, "
         f"`strategy=\"uniform\"`).",
         "- **Unjudged documents.** A dropped judgment leaves its document unjudged. The measures made for complete "
