@@ -133,6 +133,27 @@ def test_ipso_census_of_unjudged_runs_matches_the_pairs_of_completions(capsys):
     assert grid["unjudged"] == 1 and "??" not in grid["row_order"] and "2?" in grid["row_order"]
 
 
+def test_ipso_freedom_use_compares_the_pairs_no_completion_separates(capsys):
+    runs = [r for r in itertools.product([0, 1, Q], repeat=3) if list(r).count(Q) <= 1]
+
+    def below(r, s):  # no completion of r above any completion of s (binary gains: prefix counts)
+        return all(all(a <= b for a, b in zip(itertools.accumulate(x), itertools.accumulate(y)))
+                   for x in completions(r, 1) for y in completions(s, 1))
+
+    nonsep = sum(not below(r, s) and not below(s, r) for r, s in itertools.combinations(runs, 2))
+    obj = js(capsys, "ipso", "freedom-use", "RBP(p=0.5,end=base)", "--against", "Judged", "--depth", "3",
+             "--unjudged", "1")
+    assert obj["unjudged"] == 1 and obj["runs"] == len(runs) == 20 and obj["pairs"] == nonsep
+    w = obj["measures"][0]["witness"]  # a non-separable pair the two measures order oppositely
+    a, b = ([Q if ch == Q else int(ch) for ch in w[k]] for k in ("run_a", "run_b"))
+    assert not below(tuple(a), tuple(b)) and not below(tuple(b), tuple(a))
+    assert (Fraction(w["measure_a"]), Fraction(w["measure_b"])) == (rbp(a, Fraction(1, 2), "base"),
+                                                                    rbp(b, Fraction(1, 2), "base"))
+    judged = [Fraction(sum(g != Q for g in r), 3) for r in (a, b)]
+    assert [Fraction(w["reference_a"]), Fraction(w["reference_b"])] == judged
+    assert (judged[1] - judged[0]) * (Fraction(w["measure_b"]) - Fraction(w["measure_a"])) < 0
+
+
 @pytest.mark.parametrize("argv,bad", [
     (["classify", "AP", "--order", "condensed[rank]", "--topic", "2", "--unjudged", "1"], "AP(judged_only=True)"),
     (["classify", "Bpref", "--topic", "n0=3,2", "--depth", "3", "--unjudged", "4", "--order", "judging"],

@@ -98,14 +98,16 @@ def census(depth=4, grades=None, gains=None, progress=None, topic=None, unjudged
 
 
 def freedom_use(measures, against="nDCG", depth=6, grades=None, gains=None, topic=None, within="nonsep",
-                progress=None):
+                progress=None, unjudged=0):
     """How each measure orders the non-separable pairs against a reference measure (``workbench ipso freedom-use``).
 
     For every unordered pair of distinct runs in the IPSO category ``within``
     (``nonsep``, ``separable`` or ``all``) of the space (depth, grades,
     gains, topic): ordered as ``against`` orders it, oppositely, or tied (by
     the measure, the reference or both), exactly.  ``progress.advance``
-    counts the runs whose pairs are done.
+    counts the runs whose pairs are done.  ``unjudged``: runs hold up to that
+    many unjudged positions (``?``), a pair separable when all its completions
+    are.
 
     >>> f = freedom_use("AP,RBP(p=0.8)", against="nDCG", depth=6, topic="3")
     >>> f.pairs, [(m.measure, m.counts["same"], m.counts["tied_measure"]) for m in f.measures]
@@ -130,7 +132,8 @@ def freedom_use(measures, against="nDCG", depth=6, grades=None, gains=None, topi
         bar.advance(now - done[0])
         done[0] = now
 
-    return run_freedom_use(ms, ref, n, gains=g, topic=t, within=within, grades=c, progress=advance)
+    return run_freedom_use(ms, ref, n, gains=g, topic=t, within=within, grades=c, progress=advance,
+                           unjudged=as_unjudged(unjudged, n))
 
 
 def compare(run_a, run_b, depth=None, grades=None, gains=None):

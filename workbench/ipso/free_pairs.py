@@ -55,8 +55,8 @@ from workbench.ipso.freedom import split_measures
 from workbench.ipso.pairgrid import integer_prefix_sums
 from workbench.measures.measure import Measure
 from workbench.measures.names import parse_measure
-from workbench.space.runs import Gains, Topic, check_depth, format_run
-from workbench.space.spaces import rank_space
+from workbench.space.runs import Gains, Topic, check_depth, format_run, unjudged_code
+from workbench.space.spaces import Space
 
 __all__ = ["WITHIN", "KINDS", "MeasureUse", "FreedomUse", "freedom_use", "freedom_use_estimate"]
 
@@ -158,9 +158,12 @@ class FreedomUse:
     runs: int
     pairs: int
     measures: tuple
+    #: The most unjudged positions (``?``) a run holds (0: fully judged runs).
+    unjudged: int = 0
 
     def _setting(self) -> str:
         where = "" if self.topic is None else f", topic {self.topic}"
+        where += f", at most {self.unjudged} unjudged" if self.unjudged else ""
         return f"depth {self.depth}, gains {self.gains}{where}"
 
     def _pairs_text(self) -> str:
@@ -202,7 +205,8 @@ class FreedomUse:
         docs/reference/cli.md (exact numbers as strings).
         """
         out: dict = {"depth": self.depth, "grades": self.grades, "gains": str(self.gains),
-                     "topic": None if self.topic is None else str(self.topic), "against": self.against,
+                     "topic": None if self.topic is None else str(self.topic),
+                     **({"unjudged": self.unjudged} if self.unjudged else {}), "against": self.against,
                      "within": self.within, "pairs_kind": "unordered", "runs": self.runs, "pairs": self.pairs,
                      "measures": []}
         for m in self.measures:
@@ -306,15 +310,16 @@ def freedom_use_estimate(runs: int, depth: int, measures: int) -> Estimate:
     return Estimate(f"{pairs:,} unordered pairs of {runs:,} runs", memory, seconds)
 
 
-def _space_size(depth: int, grades: int, topic: Optional[Topic]) -> int:
-    return rank_space(depth, grades, topic).size
+def _space_size(depth: int, grades: int, topic: Optional[Topic], unjudged: int = 0) -> int:
+    return Space("rank", depth, grades, topic, min(unjudged, depth)).size
 
 
-def _check_budget(depth: int, grades: int, topic: Optional[Topic], n_measures: int) -> None:
-    est = freedom_use_estimate(_space_size(depth, grades, topic), depth, n_measures)
+def _check_budget(depth: int, grades: int, topic: Optional[Topic], n_measures: int, unjudged: int = 0) -> None:
+    est = freedom_use_estimate(_space_size(depth, grades, topic, unjudged), depth, n_measures)
     if est.fits():
         return
-    best = largest_fitting(lambda d: freedom_use_estimate(_space_size(d, grades, topic), d, n_measures), 1, depth - 1)
+    best = largest_fitting(lambda d: freedom_use_estimate(_space_size(d, grades, topic, unjudged), d, n_measures), 1,
+                           depth - 1)
     refuse_unless_fits(f"freedom use at depth {depth}", est,
                        f"depth <= {best} fits" if best is not None else "no depth fits")
 
@@ -323,9 +328,12 @@ def _value_text(values, i: int) -> str:
     return exact_str(values.value(int(i)))
 
 
-def _witness(runs, measure, reference, a: int, b: int) -> dict:
-    """The pair ``(a, b)`` with both measures' exact values (strings) and float approximations beside them."""
-    out: dict = {"run_a": format_run(runs[a]), "run_b": format_run(runs[b])}
+def _witness(runs, measure, reference, a: int, b: int, mark: Optional[int] = None) -> dict:
+    """The pair ``(a, b)`` with both measures' exact values (strings) and float approximations beside them.
+
+    ``mark``: the relevant grades when the runs may hold unjudged positions (written ``?``).
+    """
+    out: dict = {"run_a": format_run(runs[a], mark), "run_b": format_run(runs[b], mark)}
     for key, block in (("measure", measure), ("reference", reference)):
         approx = block.approx()
         out[f"{key}_a"] = _value_text(block, a)
@@ -337,7 +345,7 @@ def _witness(runs, measure, reference, a: int, b: int) -> dict:
 
 def freedom_use(measures, against, depth: int, gains: Optional[Gains] = None, topic: Optional[Topic] = None,
                 within: str = "nonsep", grades: int = 1,
-                progress: Optional[Callable[[int, int], None]] = None) -> FreedomUse:
+                progress: Optional[Callable[[int, int], None]] = None, unjudged: int = 0) -> FreedomUse:
     """How each measure orders the pairs of an IPSO category against a reference measure, exactly.
 
     Parameters
@@ -358,6 +366,11 @@ def freedom_use(measures, against, depth: int, gains: Optional[Gains] = None, to
         Relevant grades when ``gains`` is not given.
     progress : callable, optional
         ``progress(done, total)`` in runs whose pairs are done.
+    unjudged : int, default 0
+        Runs hold up to this many unjudged positions (``?``); a pair is
+        separable when all its completions are (no completion of one run below
+        any of the other: :func:`workbench.ipso.pairgrid.completion_category_matrix`),
+        and the measures must read ``?``.
 
     Returns
     -------
@@ -395,27 +408,41 @@ def freedom_use(measures, against, depth: int, gains: Optional[Gains] = None, to
     ms = _measures(measures)
     for m in (ref, *ms):
         m.check_topic(topic)
-    _check_budget(depth, c, topic, len(ms))
-    space = rank_space(depth, c, topic)
+    if isinstance(unjudged, bool) or not isinstance(unjudged, int) or not 0 <= unjudged <= depth:
+        raise BadParameterError(f"unjudged {unjudged!r}: give an integer in 0..{depth} (the depth)")
+    _check_budget(depth, c, topic, len(ms), unjudged)
+    space = Space("rank", depth, c, topic, unjudged)
     runs = space.array()
     n = len(runs)
     blocks = [ref.evaluate(runs, g, topic)] + [m.evaluate(runs, g, topic) for m in ms]
     positions = [np.asarray(sorted_distinct(v)[1], dtype=np.int64) for v in blocks]
-    prefix = integer_prefix_sums(runs, g)
+    mark = c if unjudged else None
+    read = np.asarray(runs).copy()
+    read[np.asarray(runs) == unjudged_code(c)] = 0
+    prefix = integer_prefix_sums(read, g)  # ? read as 0 (the lowest completions); runs without ? as they are
+    read[np.asarray(runs) == unjudged_code(c)] = c
+    high = integer_prefix_sums(read, g)  # ? read as the top grade
     counts = [np.zeros(9, dtype=np.int64) for _ in ms]
     witness: list = [None] * len(ms)
     total = 0
     step = max(1, _BLOCK_CELLS // max(n, 1))
     for start in range(0, n, step):
         stop = min(n, start + step)
-        rows, cols = prefix[start:stop], prefix[start:]
-        pos = np.zeros((stop - start, n - start), dtype=bool)
-        neg = np.zeros_like(pos)
-        for i in range(depth):
-            d = rows[:, i][:, None] - cols[:, i][None, :]
-            pos |= d > 0
-            neg |= d < 0
-        mask = {"nonsep": pos & neg, "separable": pos ^ neg, "all": pos | neg}[within]
+        if unjudged:
+            above = np.all(prefix[start:stop][:, None, :] >= high[start:][None, :, :], axis=2)
+            below = np.all(high[start:stop][:, None, :] <= prefix[start:][None, :, :], axis=2)
+            distinct = np.arange(start, n)[None, :] != np.arange(start, stop)[:, None]
+            separable = (above | below) & distinct
+            mask = {"nonsep": distinct & ~separable, "separable": separable, "all": distinct}[within]
+        else:
+            rows, cols = prefix[start:stop], prefix[start:]
+            pos = np.zeros((stop - start, n - start), dtype=bool)
+            neg = np.zeros_like(pos)
+            for i in range(depth):
+                d = rows[:, i][:, None] - cols[:, i][None, :]
+                pos |= d > 0
+                neg |= d < 0
+            mask = {"nonsep": pos & neg, "separable": pos ^ neg, "all": pos | neg}[within]
         mask &= np.arange(start, n)[None, :] > np.arange(start, stop)[:, None]
         ii, jj = np.nonzero(mask)
         ii += start
@@ -429,7 +456,7 @@ def freedom_use(measures, against, depth: int, gains: Optional[Gains] = None, to
             if witness[k] is None:
                 hit = np.flatnonzero(sref * sm < 0)
                 if len(hit):
-                    witness[k] = _witness(runs, blocks[k + 1], blocks[0], int(ii[hit[0]]), int(jj[hit[0]]))
+                    witness[k] = _witness(runs, blocks[k + 1], blocks[0], int(ii[hit[0]]), int(jj[hit[0]]), mark)
         if progress is not None:
             progress(stop, n)
     uses = []
@@ -438,5 +465,5 @@ def freedom_use(measures, against, depth: int, gains: Optional[Gains] = None, to
         for code_, kind in enumerate(_KIND_OF_CODE):
             tally[kind] += int(counts[k][code_])
         uses.append(MeasureUse(str(m), tally, witness[k]))
-    return FreedomUse(depth, c, g, topic, str(ref), within, n, total, tuple(uses))
+    return FreedomUse(depth, c, g, topic, str(ref), within, n, total, tuple(uses), unjudged)
 

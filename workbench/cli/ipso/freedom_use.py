@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from workbench.cli.common import JsonOpt, TableFormatOpt, emit_json, progress_bar, stdout, table_format
+from workbench.cli.common import JsonOpt, TableFormatOpt, UnjudgedOpt, emit_json, progress_bar, stdout, table_format
 
 
 def register(app: typer.Typer) -> None:
@@ -30,6 +30,7 @@ def freedom_use_cmd(
     gains: Optional[str] = typer.Option(None, "--gains", help="Gain of each grade, e.g. 0,1,3 (default g(i) = i)."),
     topic: Optional[str] = typer.Option(None, "--topic", help="Relevant documents per grade, e.g. 3 or 2,1: the space holds the runs it allows (needed by AP, nDCG, R, ...)."),
     within: str = typer.Option("nonsep", "--within", help="IPSO category of the unordered pairs compared: nonsep, separable or all."),
+    unjudged: int = UnjudgedOpt,
     as_json: bool = JsonOpt,
     fmt: Optional[str] = TableFormatOpt,
 ) -> None:
@@ -40,7 +41,7 @@ def freedom_use_cmd(
 
     with progress_bar(label=f"pairs against {against}") as bar:
         result = freedom_use(measures, against=against, depth=depth, grades=grades, gains=gains, topic=topic,
-                             within=within, progress=bar)
+                             within=within, progress=bar, unjudged=unjudged)
     if as_json:
         emit_json(result.to_json())
         return
