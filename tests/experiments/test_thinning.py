@@ -387,3 +387,24 @@ def test_cli_writes_the_report_json_and_figures_the_same_twice(cli, tmp_path):
     md = written[0]["thinning.md"].decode()
     assert "workbench experiment thinning --pools 2 --fractions 40 --seed 1" in md
     assert "rank[M]@10 does not apply** to `Bpref`" in md
+
+
+@pytest.mark.slow
+def test_thinned_robust_judgments_score_bpref_and_infap_as_trec_eval_does():
+    """The pool of depth 10 of the Robust 2003 runs: its absent documents are unjudged for bpref and infAP,
+    whose values equal trec_eval's (pytrec_eval) on every topic and run."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    if not (ROBUST / "qrels.txt").is_file():
+        pytest.skip(f"Robust 2003 data not found at {ROBUST} (set WORKBENCH_DATA)")
+    from workbench.data.score_matrix import score_matrices
+    from workbench.papers.thinning_report import read_collection
+
+    qrels, runs = read_collection(ROBUST)
+    thin = pool_qrels(qrels, runs, 10)
+    bpref, infap = score_matrices(thin, runs, ["Bpref", "infAP"], gains="0,1,2")
+    ev = pytrec_eval.RelevanceEvaluator({t: dict(q) for t, q in thin.items() if q}, {"bpref", "infAP"})
+    for j, s in enumerate(bpref.systems):
+        got = ev.evaluate({t: {d: float(len(docs) - i) for i, d in enumerate(docs)} for t, docs in runs[s].items()})
+        for k, t in enumerate(bpref.topics):
+            assert got[t]["bpref"] == pytest.approx(float(bpref.value(t, s)), abs=1e-12), (s, t)
+            assert got[t]["infAP"] == pytest.approx(float(infap.value(t, s)), abs=1e-12), (s, t)
