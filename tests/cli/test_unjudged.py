@@ -172,6 +172,7 @@ def test_ipso_freedom_use_compares_the_pairs_no_completion_separates(capsys):
     (["properties", "Bpref", "--depths", "1..2", "--unjudged", "3", "--topics", "n0=2,2"], "--unjudged 3"),
     (["ipso", "census", "--depth", "9", "--unjudged", "3"], "12,800 runs"),
     (["ipso", "compare", "0?1", "011", "--grades", "1"], "completions[ipso]"),
+    (["thresholds", "RBP", "--order", "judging", "--depth", "2", "--unjudged", "1"], "name an end, RBP(end=base)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, bad):
     code, out, err = run_cli(capsys, *argv)

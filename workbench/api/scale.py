@@ -79,6 +79,24 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     return run_classify(m, o, space, g, **kwargs)
 
 
+def _one_end(m, unjudged: int, command: str, shown=str) -> None:
+    """Refuse a residual measure without ``end`` on runs with ``?``: ``command`` answers for one end at a time.
+
+    ``shown`` names a measure in the message (thresholds: with its parameter free).
+
+    >>> from workbench.measures.names import parse_measure
+    >>> _one_end(parse_measure("RBP(p=1/2)"), 1, "counterexample")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.BadParameterError: counterexample of RBP(p=0.5) on runs with unjudged positions: name an end, RBP(end=base,p=0.5) (? read as non-relevant) or RBP(end=top,p=0.5) (? read as relevant, plus the unseen tail); classify takes both ends at once
+    """
+    if unjudged and getattr(m, "has_residual", False) and m.param_dict.get("end", "value") == "value":
+        raise BadParameterError(
+            f"{command} of {shown(m)} on runs with unjudged positions: name an end, {shown(m.with_params(end='base'))} "
+            f"(? read as non-relevant) or {shown(m.with_params(end='top'))} (? read as relevant, plus the unseen "
+            "tail); classify takes both ends at once")
+
+
 def _count(value, name: str, hint: str) -> int:
     from workbench.api.convert import as_int
 
@@ -110,6 +128,7 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
     if param is not None and not isinstance(param, str):
         raise BadParameterError(f"param {param!r}: give the parameter's name, e.g. 'p'")
     p = param if param is not None else default_param(m)
+    _one_end(m, u, "thresholds", lambda x: free_name(x, p))
     m.check_topic(t)
     bar = reporter(progress)
     bar.label(f"thresholds of {free_name(m, p)} in {p}")
@@ -143,6 +162,7 @@ def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=
     one = as_depth(depth) if depth is not None else None
     top = as_depth(max_depth, "depth" if in_shell() else "max_depth") if max_depth is not None else None
     u = as_unjudged(unjudged, one if one is not None else top)
+    _one_end(m, u, "counterexample")
     c, g, t = as_setting(grades, gains, topic)
     m.check_topic(t)
     bar = reporter(progress)
