@@ -328,3 +328,21 @@ def test_padding_with_unjudged_changes_nothing_for_the_invariant_families():
             # and evaluate_rankings scores each ranking at its own length whatever the padding
             assert _equal(evaluate_rankings(m, padded, [n] * len(runs), gains, topic, pad=2), alone), name
     assert moved == {"Judged"} and OWN_LENGTH == {"Judged"}
+
+
+# ---------------------------------------------------------------- ranking {docid: score} dicts in numpy
+def test_trec_order_dict_is_trec_order():
+    """The numpy ranking of plain dicts equals trec_eval's order (trec_order) on random dicts with ties in float32
+    only, exact ties, infinities after rounding, signed zeros, non-ASCII and NUL docids; anything else is None."""
+    from workbench.data.trec import trec_order_dict
+
+    rnd = random.Random(7)
+    names = ["a", "b", "B", "é", "ab", "a\x00", "Z", "日本", "a b", "\U0001F600"]
+    scores = [1.0, 2.0, 0.30000001, 0.3, 1e39, -1e39, 3, 0.5 + 1e-9, 0.5, 0.0, -0.0]
+    for _ in range(1500):
+        docs = {rnd.choice(names) + str(rnd.randint(0, 9)): rnd.choice(scores + [rnd.random()])
+                for _ in range(rnd.randint(0, 30))}
+        for precision in ("float32", "float64"):
+            assert trec_order_dict(docs, precision) == trec_order([(s, d) for d, s in docs.items()], precision)
+    for odd in ({"a": float("inf")}, {"a": True}, {"a": "1.0"}, {1: 1.0}, {"a": np.float64(1.0)}, {"a": 10 ** 400}):
+        assert trec_order_dict(odd) is None

@@ -71,7 +71,7 @@ from typing import Sequence
 from workbench.errors import BadInputShapeError, TrecFormatError
 from workbench.data.trec import (
     GRADE_MAX, GRADE_MIN, RankedRun, check_grade_range, check_score_precision, parse_grade, parse_score, read_qrels,
-    read_run, trec_order,
+    read_run, trec_order, trec_order_dict,
 )
 
 QRELS_SHAPES = ("a TREC qrels file (plain or gzip), a dict {topic: {docid: grade}}, ir_measures Qrel tuples "
@@ -276,7 +276,10 @@ def _ranked_from_dict(run: Mapping, where: str, score_precision: str) -> RankedR
         at = f"{where}, topic {topic!r}"
         if not isinstance(topic, str):
             raise BadInputShapeError(f"{where}: topic ids are strings (as in a run file), got {_kind(topic)}")
-        if isinstance(docs, Mapping):
+        fast = trec_order_dict(docs, score_precision) if type(docs) is dict else None
+        if fast is not None:  # a plain {docid: score} dict: ranked in numpy (the same order)
+            out[topic] = fast
+        elif isinstance(docs, Mapping):
             pairs = []
             for doc, score in docs.items():
                 if not isinstance(doc, str):

@@ -360,6 +360,59 @@ def sort_keys(scores: Sequence, score_precision: str = "float32") -> list[float]
         return np.asarray(doubles, dtype=np.float64).astype(np.float32).astype(np.float64).tolist()
 
 
+#: Scores below this in magnitude round to a finite 32-bit float (the largest float32, 3.4028235e38).
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def trec_order_dict(docs: dict, score_precision: str = "float32") -> list[str] | None:
+    """:func:`trec_order` of ``{docid: score}`` in numpy, or None when the dict is not plain.
+
+    Plain: every docid a ``str``, every score a finite ``float`` or ``int``
+    (not ``bool``).  One numpy ``argsort`` of the rounded scores, descending;
+    each run of equal scores then sorted by docid descending (Python compares
+    strings by code point, the order of their UTF-8 bytes): exactly
+    :func:`trec_order`'s order.  Anything else gives None, and the caller
+    takes the checked path (which names what is wrong).
+
+    >>> trec_order_dict({"a": 1.0, "c": 2.0, "b": 1.0, "B": 1})
+    ['c', 'b', 'a', 'B']
+    >>> trec_order_dict({"a": float("nan")}) is None, trec_order_dict({"a": True}) is None
+    (True, True)
+
+    References
+    ----------
+    NIST trec_eval ``form_res_rels.c`` (``comp_sim_docno``); the Unicode standard (UTF-8 keeps code point order).
+    """
+    if not docs:
+        return []
+    if not set(map(type, docs.values())) <= {float, int} or set(map(type, docs)) != {str}:
+        return None
+    ids = list(docs)
+    try:
+        doubles = np.fromiter(docs.values(), dtype=np.float64, count=len(ids))
+    except OverflowError:  # an int beyond the doubles
+        return None
+    if not np.isfinite(doubles).all():
+        return None
+    if check_score_precision(score_precision) == "float32":
+        if float(np.abs(doubles).max()) < FLOAT32_MAX:
+            doubles = doubles.astype(np.float32).astype(np.float64)
+        else:
+            with np.errstate(over="ignore"):  # beyond the largest float: inf, as trec_eval's C float
+                doubles = doubles.astype(np.float32).astype(np.float64)
+    order = np.argsort(-doubles, kind="stable")
+    ranked = [ids[order[0]]] if len(ids) == 1 else list(operator.itemgetter(*order.tolist())(ids))
+    keys = doubles[order]
+    tied = np.flatnonzero(keys[1:] == keys[:-1])  # (not a difference: inf - inf is nan)
+    if tied.size:  # runs of equal scores: docid descending within each (Python's str order is code point order)
+        gap = np.diff(tied) > 1
+        starts = tied[np.concatenate(([True], gap))]
+        ends = tied[np.concatenate((gap, [True]))] + 2
+        for a, b in zip(starts.tolist(), ends.tolist()):
+            ranked[a:b] = sorted(ranked[a:b], reverse=True)
+    return ranked
+
+
 def trec_order(scored: Iterable[tuple[float, str]], score_precision: str = "float32") -> list[str]:
     """The docids of ``(score, docid)`` pairs in trec_eval's order.
 
