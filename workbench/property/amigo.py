@@ -47,7 +47,14 @@ and runs of depth up to ``tail``
 measure whose deep relevant documents add up, such as DCG, is caught);
 under a topic, ``m, n <= n_c`` (its documents of grade ``c``; the
 closeness threshold is ``undefined`` on a topic with ``n_c < 2``: it has
-no trade-off of several relevant documents against one).  A verdict is
+no trade-off of several relevant documents against one).  A topic giving
+its judged non-relevant count ``n0`` supplies runs with at most ``n0``
+zeros, so a pair one of whose runs holds more is left out of the search
+(``s + m - 1 <= n0``; closeness ``n <= n0``; n after n ``2n - 1 <= n0``):
+``s`` then ranges up to ``n0`` only, and for each ``s`` "every ``m``" is
+every ``m`` the topic allows; a topic whose ``n0`` admits no pair (``n0 = 0``;
+closeness ``n0 < 2``) is ``undefined`` there, and a search that tried every
+pair the topic allows is settled.  A verdict is
 settled (for every depth) only by: an existential witness (closeness, n
 after n, or an ``s`` that beat every ``m`` a topic allows); a family the
 topic exhausts (every ``m`` or ``n <= n_c`` tried); for a measure with a
@@ -63,7 +70,10 @@ with ``why`` saying what was searched.
 score"; reading *strict*, the paper's): for every run ``r`` of depth ``N``
 with at least one relevant document, ``M(r 0) < M(r)`` (``r 0`` of depth
 ``N + 1``; a run without relevant documents usually scores the minimum
-already, which no measure bounded below could lower).  Variant
+already, which no measure bounded below could lower; under a topic giving
+``n0``, a run that already holds ``n0`` zeros has no extension ``r 0`` and
+is left out, and a topic where that leaves nothing to compare is
+``undefined``).  Variant
 **confidence (weak)**: ``M(r 0) <= M(r)`` for every run (adding a
 non-relevant document at the end never raises the score).
 
@@ -449,8 +459,14 @@ def deepness(measure, *, grades: int = 1, gains: Gains | None = None, depths: It
 
 
 def _confidence_topic(setting: _Setting, topic, strict: bool) -> _TopicResult:
+    n0 = None if topic is None else topic.nonrelevant
+
     def per_depth(depth):
         runs = _runs(setting, depth, topic)
+        if n0 is not None:  # r 0 needs one more judged non-relevant document than r holds: the topic has n0
+            full = (runs == 0).sum(axis=1) >= n0
+            no_room[0] += int(full.sum())
+            runs = runs[~full]
         longer = np.hstack([runs, np.zeros((len(runs), 1), dtype=np.int64)])
         a, b = _values(setting, runs, topic), _values(setting, longer, topic)
         signs = _row_signs(b, a)  # sign(M(r 0) - M(r))
@@ -466,10 +482,17 @@ def _confidence_topic(setting: _Setting, topic, strict: bool) -> _TopicResult:
             ties[0] += int(((signs == 0) & ~relevant).sum())
         return None, int(relevant.sum()) if strict else len(runs)
 
-    ties = [0]
+    ties, no_room = [0], [0]
     result = _over_depths(setting, topic, per_depth, "no run of the scope has a relevant document")
+    left_out = (f"{no_room[0]} run(s) already hold the topic's n0 = {n0} judged non-relevant documents: no "
+                "extension r 0 fits the topic, left out") if no_room[0] else None
+    if result.verdict == "holds" and left_out and not result.checked:  # nothing was compared: no verdict
+        return _TopicResult("undefined", why=f"topic ({topic}): {left_out}, and no other run was compared")
     if result.verdict == "holds":
         result.excluded_ties = ties[0]
+    if left_out and result.verdict == "holds":
+        result.why = (result.why or f"exhaustive on the scope: none of the {result.checked} cases checked violates "
+                                    "it") + "; " + left_out
     return result
 
 
@@ -535,23 +558,64 @@ def _family(kind: str, setting: _Setting, topic, tail: int) -> list[_Member]:
     c, out = setting.c, []
     top_docs = None if topic is None else topic.counts[c - 1]
 
-    def fits(m: int) -> bool:
-        return top_docs is None or m <= top_docs
+    def fits(mb: _Member) -> bool:
+        return _fits_topic(mb.upper, topic) and _fits_topic(mb.lower, topic)
 
     if setting.measure.cutoff is not None:
-        return [mb for mb in _cutoff_family(kind, c, setting.measure.cutoff) if fits(mb.key[-1])]
+        return [mb for mb in _cutoff_family(kind, c, setting.measure.cutoff) if fits(mb)]
     if kind == "closeness":
-        out = [_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n) for n in range(1, tail) if fits(n)]
+        out = [_Member((n,), (0,) + (c,) * n, (c,) + (0,) * n) for n in range(1, tail)]
     elif kind == "uniform":
         # without a topic s stays below the deepest enumerated depth (m needs room); a topic bounds m by n_c,
         # so s can be sought as deep as every m <= n_c still fits in the tail
         s_max = setting.depths[-1] - 1 if top_docs is None else tail - top_docs
         out = [_Member((s, m), (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m)
-               for s in range(1, s_max + 1) for m in range(1, tail - s + 1) if fits(m)]
+               for s in range(1, s_max + 1) for m in range(1, tail - s + 1)]
     elif kind == "n after n":
-        out = [_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n)
-               for n in range(1, tail // 2 + 1) if fits(n)]
-    return out
+        out = [_Member((n,), (c,) + (0,) * (2 * n - 1), (0,) * n + (c,) * n) for n in range(1, tail // 2 + 1)]
+    return [mb for mb in out if fits(mb)]
+
+
+def _fits_topic(run: Sequence[int], topic) -> bool:
+    """Whether ``topic`` can supply ``run``: at most ``n_j`` documents of grade ``j`` and at most ``n0`` zeros.
+
+    >>> _fits_topic((1, 0, 0), Topic.parse("n0=1,2")), _fits_topic((0, 1, 1), Topic.parse("n0=1,2"))
+    (False, True)
+    """
+    if topic is None:
+        return True
+    if any(run.count(j) > n for j, n in enumerate(topic.counts, start=1)):
+        return False
+    return topic.nonrelevant is None or run.count(0) <= topic.nonrelevant
+
+
+def _m_max(topic, c: int, s: int) -> int:
+    """The largest ``m`` whose pair ``(c 0^(s+m-1), 0^s c^m)`` fits ``topic``: ``n_c``, and ``s + m - 1 <= n0``.
+
+    >>> _m_max(Topic.parse("n0=5,3"), 1, 1), _m_max(Topic.parse("n0=5,3"), 1, 4), _m_max(Topic.parse("n0=5,3"), 1, 6)
+    (3, 2, 0)
+    """
+    n_c, n0 = topic.counts[c - 1], topic.nonrelevant
+    return max(0, n_c if n0 is None else min(n_c, n0 - s + 1))
+
+
+def _n_max(kind: str, topic, c: int) -> int:
+    """The largest ``n`` whose pair of an existential family fits ``topic`` (closeness: ``n <= n0``; n after n:
+    ``2n - 1 <= n0``; both ``n <= n_c``).
+
+    >>> _n_max("closeness", Topic.parse("n0=1,3"), 1), _n_max("n after n", Topic.parse("n0=4,3"), 1)
+    (1, 2)
+    """
+    n_c, n0 = topic.counts[c - 1], topic.nonrelevant
+    if n0 is None:
+        return n_c
+    return min(n_c, n0 if kind == "closeness" else (n0 + 1) // 2)
+
+
+def _n0_text(topic) -> str:
+    """``", at most n0 = N zeros"`` when the topic gives its judged non-relevant count, else ``""``."""
+    return "" if topic is None or topic.nonrelevant is None else \
+        f", at most n0 = {topic.nonrelevant} judged non-relevant document(s) per run"
 
 
 def _cutoff_family(kind: str, c: int, k: int) -> list[_Member]:
@@ -583,12 +647,15 @@ def _family_text(kind: str, setting: _Setting, topic, tail: int) -> str:
     if k is not None:
         return f"the {len(_cutoff_family(kind, setting.c, k))} distinct pairs of the cut-off @{k}"
     if kind == "closeness":
-        return f"n + 1 <= {tail}" + ("" if topic is None else f", n <= {topic.counts[setting.c - 1]}")
+        return f"n + 1 <= {tail}" + ("" if topic is None else f", n <= {topic.counts[setting.c - 1]}"
+                                     + ("" if topic.nonrelevant is None else f", n <= n0 = {topic.nonrelevant}"))
     if kind == "n after n":
-        return f"2n <= {tail}" + ("" if topic is None else f", n <= {topic.counts[setting.c - 1]}")
+        return f"2n <= {tail}" + ("" if topic is None else f", n <= {topic.counts[setting.c - 1]}"
+                                  + ("" if topic.nonrelevant is None else f", 2n - 1 <= n0 = {topic.nonrelevant}"))
     if topic is None:
         return f"s + m <= {tail}, s < {setting.depths[-1]}"
-    return f"s + m <= {tail}, m <= {topic.counts[setting.c - 1]}"
+    return f"s + m <= {tail}, m <= {topic.counts[setting.c - 1]}" + (
+        "" if topic.nonrelevant is None else f", s + m - 1 <= n0 = {topic.nonrelevant}")
 
 
 def _threshold_argument(kind: str, setting: _Setting, topic) -> tuple[str, str, dict] | None:
@@ -691,29 +758,34 @@ def _member_json(setting, member: _Member, value_upper, value_lower) -> dict:
             "value_upper": exact_str(value_upper), "value_lower": exact_str(value_lower)}
 
 
-def _extend_uniform(setting: _Setting, topic, s_from: int) -> tuple[int | None, int, list]:
+def _extend_uniform(setting: _Setting, topic, s_from: int) -> tuple[int | None, int, list, bool]:
     """Seek ``s >= s_from`` with ``M(c 0^(s+m-1)) > M(0^s c^m)`` for every ``m <= n_c`` (runs of depth <= SEARCH_DEPTH).
 
-    Returns ``(s or None, the last s tried, the winning pairs)``; for each
-    ``s`` the largest ``m`` is tried first (the one that loses soonest for a
-    measure whose deep relevant documents add up).
+    Under a topic giving ``n0`` only the pairs it can supply count (``s + m - 1 <= n0``, :func:`_m_max`): the
+    search stops at ``s = n0``.  Returns ``(s or None, the last s tried, the winning pairs, whether some s was
+    left unsettled because the measure has no value on one of its pairs)``; for each ``s`` the largest ``m``
+    is tried first (the one that loses soonest for a measure whose deep relevant documents add up).
     """
     c, n_c = setting.c, topic.counts[setting.c - 1]
-    last = s_from - 1
+    last, unsettled = s_from - 1, False
     for s in range(s_from, SEARCH_DEPTH - n_c + 1):
+        top_m = _m_max(topic, c, s)
+        if top_m < 1:  # no pair with this s (or a deeper one) fits the topic's n0
+            break
         last, rows = s, []
-        for m in range(n_c, 0, -1):
+        for m in range(top_m, 0, -1):
             mb = _Member((s, m), (c,) + (0,) * (s + m - 1), (0,) * s + (c,) * m)
             try:
                 block = _values(setting, np.array([mb.upper, mb.lower]), topic)
             except UndefinedMeasureError:  # this s is not settled by a pair the measure has no value on
+                unsettled = True
                 break
             if int(block.signs(np.array([1]), np.array([0]))[0]) <= 0:
                 break
             rows.append(_member_json(setting, mb, block.value(0), block.value(1)) | {"upper_wins": True})
         else:
-            return s, s, sorted(rows, key=lambda r: r["key"])
-    return None, last, []
+            return s, s, sorted(rows, key=lambda r: r["key"]), unsettled
+    return None, last, [], unsettled
 
 
 def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bool = True) -> _TopicResult:
@@ -724,6 +796,13 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
     if kind == "closeness" and topic is not None and top_docs < 2:
         return _TopicResult("undefined", why=f"topic ({topic}) has fewer than 2 documents of grade {setting.c}: "
                                              "no trade-off of several relevant documents against one")
+    n0 = None if topic is None else topic.nonrelevant
+    if n0 is not None and n0 < (2 if kind == "closeness" else 1):
+        # every pair puts s >= 1 (n >= 1; closeness: n >= 2) zeros in one of its runs, more than the topic judged
+        needs = "n >= 2 judged non-relevant documents (c 0^n)" if kind == "closeness" else \
+            "at least one judged non-relevant document"
+        return _TopicResult("undefined", why=f"topic ({topic}) has n0 = {n0} judged non-relevant document(s): no "
+                                             f"pair of the constraint fits it (each needs {needs})")
     members = _family(kind, setting, topic, tail)
     searched = _family_text(kind, setting, topic, tail)
     if not members:
@@ -763,11 +842,14 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
             if exact:
                 return _TopicResult("holds", witness, why=f"every depth: {searched} were all tried", detail=detail,
                                     complete=True)
-            # the topic has no more than n_c documents of grade c: every m was tried, at any depth
-            if top_docs is not None and ms == list(range(1, top_docs + 1)):
+            # the topic has no more than n_c documents of grade c (and n0 zeros): every m was tried, at any depth
+            if top_docs is not None and ms == list(range(1, _m_max(topic, setting.c, key[0]) + 1)):
                 return _TopicResult("holds", witness, detail=detail, complete=True,
-                                    why=f"every depth: s = {key[0]} beats every m <= {top_docs} (the topic's "
-                                        f"documents of grade {setting.c})")
+                                    why=f"every depth: s = {key[0]} beats every m <= "
+                                        f"{_m_max(topic, setting.c, key[0])} (the topic's documents of grade "
+                                        f"{setting.c}" + ("" if n0 is None else
+                                                          f", n_c = {top_docs}, and s + m - 1 <= n0 = {n0} judged "
+                                                          "non-relevant: every m the topic allows") + ")")
             proof = _threshold_argument(kind, setting, topic)
             if proof is not None:
                 _check_argument(kind, proof[0], proof[2], signs)
@@ -798,9 +880,12 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
                             complete=True)
     if kind != "uniform":
         # an existential family exhausted by the topic (every n <= n_c tried) fails at every depth
-        if top_docs is not None and len(members) == top_docs:
+        n_max = None if top_docs is None else _n_max(kind, topic, setting.c)
+        if n_max is not None and sorted(mb.key[0] for mb in members) == list(range(1, n_max + 1)):
             return _TopicResult("fails", witness, detail=detail, complete=True,
-                                why=f"every depth: every n <= {top_docs} the topic allows was tried and none wins")
+                                why=f"every depth: every n <= {n_max} the topic allows was tried and none wins"
+                                    + ("" if n_max == top_docs else
+                                       f" (its n0 = {n0} judged non-relevant documents allow no larger n)"))
         return _TopicResult("unknown", witness, detail=detail,
                             why=f"searched {searched}: no n wins; a larger n was not tried")
     if top_docs is not None:  # m <= n_c: each s is settled by finitely many pairs, so s can be sought deeper
@@ -809,9 +894,14 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
                                "the family)")
         if held is not None:
             return held
+        if n0 is not None and last >= n0 and not skipped and not detail["extended_search"].get("unsettled"):
+            # s + m - 1 <= n0: no pair with a deeper s fits the topic, and every s <= n0 lost on some pair
+            return _TopicResult("fails", witness, detail=detail, complete=True,
+                                why=f"every depth: every pair the topic allows was tried (s <= n0 = {n0}, "
+                                    f"m <= {top_docs}, s + m - 1 <= {n0}) and no s beats every m")
         return _TopicResult("unknown", witness, detail=detail,
-                            why=f"searched s <= {last}, every m <= {top_docs} (runs of depth <= {SEARCH_DEPTH}): no "
-                                "s beat every m; a deeper s was not tried")
+                            why=f"searched s <= {last}, every m <= {top_docs}{_n0_text(topic)} (runs of depth <= "
+                                f"{SEARCH_DEPTH}): no s beat every m; a deeper s was not tried")
     return _TopicResult("unknown", witness, detail=detail,
                         why=f"searched {searched}: no s beat every m tried; a deeper s was not tried")
 
@@ -838,13 +928,18 @@ def _deeper_s(setting, topic, s_from: int, detail: dict, label, top_docs: int, h
 
     The search and its outcome are recorded in ``detail["extended_search"]``.
     """
-    found, last, wins = _extend_uniform(setting, topic, s_from)
+    found, last, wins, unsettled = _extend_uniform(setting, topic, s_from)
     detail["extended_search"] = {"s_from": s_from, "s_to": last, "found": found}
+    if unsettled:
+        detail["extended_search"]["unsettled"] = True
     if found is None:
         return None, last
-    witness = {"topic": label, "s": found, "m_checked": list(range(1, top_docs + 1)), "pairs": wins}
+    top_m = _m_max(topic, setting.c, found)
+    witness = {"topic": label, "s": found, "m_checked": list(range(1, top_m + 1)), "pairs": wins}
     return _TopicResult("holds", witness, detail=detail, complete=True,
-                        why=f"every depth: s = {found} beats every m <= {top_docs} {how}"), last
+                        why=f"every depth: s = {found} beats every m <= {top_m} {how}"
+                            + ("" if topic.nonrelevant is None else
+                               f" (s + m - 1 <= n0 = {topic.nonrelevant} judged non-relevant)")), last
 
 
 _THRESHOLD_NAMES = {"uniform": "deepness threshold", "n after n": "deepness threshold (n after n)",

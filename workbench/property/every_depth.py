@@ -41,7 +41,9 @@ settle it for all of them, each stated in the verdict's ``why``:
   document (``j 0^(N-1)`` scores ``j (c+1)^(N-1)``); SBTO unbounded as soon as
   a topic has a document of grade ``j >= 2`` (``j 0^(N-1)`` scores
   ``C(N+j-1, j-1) >= N + 1``), otherwise it counts the relevant documents,
-  ``<= RB``; RBP and gRBP below ``1 - p^N < 1``.  Only the empty topic left:
+  ``<= RB``; RBP and gRBP below ``1 - p^N < 1``.  A topic giving ``n0``
+  supplies runs of depth at most ``n0 + RB`` only, so it carries no
+  "allowed at every depth" argument (RBTO, SBTO: left to the enumeration).  Only the empty topic left:
   one run, all zeros, scoring 0 at every depth.
 
 Each function returns the argument (text, or a verdict for boundedness) when
@@ -275,8 +277,13 @@ def _restricted_boundedness(grid, fam: str, detail: dict) -> tuple[str, str, dic
         return ("holds", f"{where}: every discount (1/max(1, log_b i), 1/log2(i+1)) is at most 1 and g(0) = 0, so "
                          f"DCG <= RB_g = sum_j n_j g(j), at most {bound} (topic {t})",
                 {"upper_bound": str(bound), **low})
+    if fam in ("RBTO", "SBTO"):
+        # a topic giving n0 supplies runs of depth at most n0 + RB only: j 0^(N-1) is not allowed at every depth
+        topics = [t for t in topics if t.nonrelevant is None]
     if fam == "RBTO":
-        t = next(t for t in topics if not t.empty)
+        t = next((t for t in topics if not t.empty), None)
+        if t is None:
+            return None
         j = max(g for g in range(1, gains.grades + 1) if t.counts[g - 1])
         return ("fails", f"under topic {t} the run {j} 0^(N-1) is allowed at every depth N and scores "
                          f"{j} (c+1)^(N-1) = {j}*{gains.grades + 1}^(N-1), which grows without bound",
@@ -289,6 +296,8 @@ def _restricted_boundedness(grid, fam: str, detail: dict) -> tuple[str, str, dic
                          f"C(N+{j - 1}, {j - 1}) = {'N + 1' if j == 2 else 'a polynomial of degree ' + str(j - 1)}"
                          f", which grows without bound",
                 {"sup": "infinity", "inf": detail.get("min_enumerated"), "topic": str(t), "run": f"{j} 0^(N-1)"})
+    if len(topics) < len(grid.topics):
+        return None  # the topics giving n0 were set aside above: the bound below would not speak of them
     t = max(topics, key=lambda t: t.recall_base)
     return ("holds", f"{where}: no topic has a document of grade >= 2, and in SBTO's sum over the sorted run a "
                      f"grade-1 document adds C(N-j+1, N-j+1) = 1, a grade-0 one C(N-j, N-j+1) = 0, so SBTO counts "

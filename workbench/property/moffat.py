@@ -60,7 +60,8 @@ realizability
     the best run of depth ``k`` that topic allows scores the maximum of the
     measure at depth ``k`` over all runs and topics (no topic, or for a
     measure that needs one, a topic with ``k`` documents of every grade,
-    which allows every run).
+    which allows every run; for a measure that reads the judged
+    non-relevant count, such as bpref, also ``n0 = k``).
 
 References
 ----------
@@ -540,7 +541,10 @@ def realizability(grid: ScoredGrid) -> PropertyVerdict:
                                why="needs a topic with at least one relevant document")
     spaces, compared = [], 0
     for k in grid.depths:
-        reference = grid.space(k, saturated_topic(grid.gains.grades, k) if grid.measure.needs_topic else None)
+        # a measure reading n0 (bpref's N) gets n0 = k too: the reference still allows every run, and has a value
+        reads_n0 = bool(getattr(grid.measure.family_obj, "needs_nonrelevant", False))
+        reference = grid.space(k, saturated_topic(grid.gains.grades, k, reads_n0) if grid.measure.needs_topic
+                               else None)
         at = _defined([reference] + [grid.space(k, t) for t in grid.settings])
         mine = [grid.space(k, t) for t in topics]
         spaces += mine

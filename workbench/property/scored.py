@@ -260,17 +260,21 @@ def empty_topic(grades: int) -> Topic:
     return Topic((0,) * grades)
 
 
-def saturated_topic(grades: int, depth: int) -> Topic:
+def saturated_topic(grades: int, depth: int, nonrelevant: bool = False) -> Topic:
     """A topic with ``depth`` documents of every relevant grade: at ``depth`` it forbids no run.
 
-    >>> str(saturated_topic(2, 3))
-    '3,3'
+    With ``nonrelevant`` it also judges ``depth`` documents non-relevant
+    (``n0 = depth``, still forbidding no run), for a measure that reads
+    ``n0`` (bpref's ``N``): without it that measure has no value there.
+
+    >>> str(saturated_topic(2, 3)), str(saturated_topic(1, 3, nonrelevant=True))
+    ('3,3', 'n0=3,3')
 
     References
     ----------
     docs/theory/runs.md (a topic restricts the runs only where ``n_j < depth``).
     """
-    return Topic((depth,) * grades)
+    return Topic((depth,) * grades, depth if nonrelevant else None)
 
 
 @dataclass
