@@ -346,3 +346,12 @@ def test_trec_order_dict_is_trec_order():
             assert trec_order_dict(docs, precision) == trec_order([(s, d) for d, s in docs.items()], precision)
     for odd in ({"a": float("inf")}, {"a": True}, {"a": "1.0"}, {1: 1.0}, {"a": np.float64(1.0)}, {"a": 10 ** 400}):
         assert trec_order_dict(odd) is None
+
+
+def test_interval_transformation_refuses_a_measure_that_reads_unjudged():
+    from workbench.errors import WorkbenchError
+
+    bpref, ap = score_matrices(QRELS, RUNS, ["Bpref", "AP"], view="binary")
+    with pytest.raises(WorkbenchError, match="reads unjudged documents"):
+        bpref.transformed(depth=2)
+    assert ap.transformed(depth=2).shape == ap.shape   # a complete-judgment measure is transformed as before

@@ -36,6 +36,11 @@ Rules:
   documents on which the measure is undefined (Twist with too short a run)
   scores ``nan``, never a number it does not have.  Run topics absent from the
   qrels are ignored.
+* **Unjudged documents.**  As in ``wb.score_matrix``: a measure made for
+  incomplete judgments (``Workbench(measure='Bpref')``, ``infAP``,
+  ``Judged@k``, ``judged_only=True``, ``end=base|top``) reads a document
+  absent from the qrels, or judged below 0, as unjudged; every other measure
+  reads it as non-relevant.
 * **Depth.**  As in ``wb.score_matrix``: every ranking is padded with
   non-relevant documents to the run's longest ranking (so ``P`` without a
   cut-off is ``relevant / N``; give ``P@k`` to match ir_measures' ``P@k``).

@@ -48,7 +48,7 @@ import numpy as np
 
 from workbench.errors import UndefinedMeasureError, WorkbenchError
 from workbench.core.exact import ValueBlock
-from workbench.data.exact_scores import block_floats, evaluate_measure
+from workbench.data.exact_scores import block_floats, evaluate_measure, reads_unjudged
 # moved to the measures layer (the ranked measures use them); importable from here as before
 from workbench.measures.ranked import MAX_SPACE, SET_BASED, TOPIC_AS_FACTOR, SpacePositions, closed_form  # noqa: F401
 
@@ -79,7 +79,8 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE, unit:
     Raises
     ------
     WorkbenchError
-        For an ir_measures matrix, or ``depth`` beyond the judged depth.
+        For an ir_measures matrix, a measure that reads unjudged documents
+        (``Bpref``, ``judged_only=True`` ...), or ``depth`` beyond the judged depth.
     SpaceTooLargeError
         When no closed form applies and the space of some topic exceeds
         ``max_space``: one refusal, before anything is enumerated, naming the
@@ -101,6 +102,10 @@ def ranked_matrix(m, depth: int | None = None, max_space: int = MAX_SPACE, unit:
         raise WorkbenchError(f"{m.measure}: the interval transformation needs an exact workbench matrix "
                              "from score_matrices (not ir_measures floats nor a transformed matrix)")
     J, meas = m.judged, m.spec
+    if reads_unjudged(meas):
+        raise WorkbenchError(f"{m.measure}: reads unjudged documents, and the interval transformation places a value "
+                             "among those of the runs over the judged grades only (no unjudged position): "
+                             "transform a measure of complete judgments")
     d = J.depth if depth is None else depth
     if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= J.depth:
         raise WorkbenchError(f"{m.measure}: transformation depth {depth!r} must be an integer in 1..{J.depth}")
