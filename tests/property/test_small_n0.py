@@ -150,3 +150,27 @@ def test_the_command_answers(cli, topic):
     assert code == 0 and err == ""
     obj = json.loads(out)
     assert obj["topics"] == [topic] and len(obj["properties"]) == 18
+
+
+def test_a_deeper_s_is_not_sought_beyond_n0(tmp_path):
+    # a measure weighing rank i by i: M(1 0^(s+m-1)) = 1 < s + 1 <= M(0^s 1^m), so no s beats any m; under n0 = 2
+    # the topic allows s <= 2 only, so having tried them settles it; without n0 the search for s stays open
+    path = tmp_path / "deep.py"
+    path.write_text("def deep(A):\n    return A.sum(A.gain(i) * A.const(i + 1) for i in range(A.depth))\n")
+    M = lambda r: sum(Fraction(i + 1) for i, g in enumerate(r) if g)  # noqa: E731
+    assert all(M((1,) + (0,) * (s + m - 1)) < M((0,) * s + (1,) * m) for s in (1, 2) for m in (1, 2) if s + m <= 3)
+    v = deepness_threshold(f"{path}:deep", depths=[1, 2], topics=[Topic((2,), 2)])
+    assert v.verdict == "fails" and v.every_depth and "n0 = 2" in v.why
+    open_ = deepness_threshold(f"{path}:deep", depths=[1, 2], topics=[Topic((2,))])
+    assert open_.verdict == "unknown"
+
+
+def test_no_every_depth_argument_from_a_topic_with_n0():
+    # RBTO under n0=2,1: runs have at most 2 zeros and 1 one, so 1 0^(N-1) is no run of the topic for N > 3;
+    # the argument "allowed at every depth, grows without bound" must not be made from it
+    t = properties(parse_measure("RBTO"), depths=range(1, 4), topics=[Topic((1,), 2)], which=["boundedness"])
+    v = t.verdict("boundedness")
+    assert v.verdict == "unknown" and not v.every_depth
+    assert "at most n0 = 2" in t.restriction
+    grown = properties(parse_measure("RBTO"), depths=range(1, 4), topics=[Topic((1,))], which=["boundedness"])
+    assert grown.verdict("boundedness").verdict == "fails"  # without n0, 1 0^(N-1) is a run at every depth

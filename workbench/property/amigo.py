@@ -645,7 +645,12 @@ def _family_text(kind: str, setting: _Setting, topic, tail: int) -> str:
     """What the family searched, in words (for an ``unknown``'s why)."""
     k = setting.measure.cutoff
     if k is not None:
-        return f"the {len(_cutoff_family(kind, setting.c, k))} distinct pairs of the cut-off @{k}"
+        pairs = _cutoff_family(kind, setting.c, k)
+        if topic is None or topic.nonrelevant is None:
+            return f"the {len(pairs)} distinct pairs of the cut-off @{k}"
+        fit = [mb for mb in pairs if _fits_topic(mb.upper, topic) and _fits_topic(mb.lower, topic)]
+        return (f"the {len(fit)} distinct pairs of the cut-off @{k} that fit the topic (at most n0 = "
+                f"{topic.nonrelevant} zeros per run)")
     if kind == "closeness":
         return f"n + 1 <= {tail}" + ("" if topic is None else f", n <= {topic.counts[setting.c - 1]}"
                                      + ("" if topic.nonrelevant is None else f", n <= n0 = {topic.nonrelevant}"))
@@ -847,7 +852,7 @@ def _threshold_topic(kind: str, setting: _Setting, topic, tail: int, regions: bo
                 return _TopicResult("holds", witness, detail=detail, complete=True,
                                     why=f"every depth: s = {key[0]} beats every m <= "
                                         f"{_m_max(topic, setting.c, key[0])} (the topic's documents of grade "
-                                        f"{setting.c}" + ("" if n0 is None else
+                                        f"{setting.c}" + ("" if _m_max(topic, setting.c, key[0]) == top_docs else
                                                           f", n_c = {top_docs}, and s + m - 1 <= n0 = {n0} judged "
                                                           "non-relevant: every m the topic allows") + ")")
             proof = _threshold_argument(kind, setting, topic)
@@ -930,15 +935,15 @@ def _deeper_s(setting, topic, s_from: int, detail: dict, label, top_docs: int, h
     """
     found, last, wins, unsettled = _extend_uniform(setting, topic, s_from)
     detail["extended_search"] = {"s_from": s_from, "s_to": last, "found": found}
-    if unsettled:
-        detail["extended_search"]["unsettled"] = True
     if found is None:
+        if unsettled:  # some s had a pair without a value: the search did not refute every s
+            detail["extended_search"]["unsettled"] = True
         return None, last
     top_m = _m_max(topic, setting.c, found)
     witness = {"topic": label, "s": found, "m_checked": list(range(1, top_m + 1)), "pairs": wins}
     return _TopicResult("holds", witness, detail=detail, complete=True,
                         why=f"every depth: s = {found} beats every m <= {top_m} {how}"
-                            + ("" if topic.nonrelevant is None else
+                            + ("" if top_m == top_docs else
                                f" (s + m - 1 <= n0 = {topic.nonrelevant} judged non-relevant)")), last
 
 

@@ -179,18 +179,24 @@ def restriction_text(measure, topics) -> str:
     >>> restriction_text(parse_measure("DCG"), [Topic((0, 0)), Topic((2, 1))])
     'DCG reads no topic; --topics restricts its runs: under topic 0,0 only the all-zero run; under topic 2,1 only runs with at most 2 documents of grade 1 and 1 of grade 2 (RB = 3)'
 
+    >>> restriction_text(parse_measure("RR"), [Topic((1,), 2)])
+    'RR reads no topic; --topics restricts its runs: under topic n0=2,1 only runs with at most 1 relevant document (RB = 1), and at most n0 = 2 non-relevant (zeros)'
+
     References
     ----------
-    Runs under a topic: at most ``n_j`` documents of grade ``j``.
+    Runs under a topic: at most ``n_j`` documents of grade ``j`` (and at most ``n0`` zeros when given).
     """
     def one(t: Topic) -> str:
+        zeros = "" if t.nonrelevant is None else f", and at most n0 = {t.nonrelevant} non-relevant (zeros)"
         if t.empty:
-            return f"under topic {t} only the all-zero run"
+            return f"under topic {t} only the all-zero run" + (
+                "" if t.nonrelevant is None else f" of depth at most n0 = {t.nonrelevant}")
         if t.grades == 1:
             n = t.counts[0]
-            return f"under topic {t} only runs with at most {n} relevant document{'s' if n != 1 else ''} (RB = {n})"
+            return (f"under topic {t} only runs with at most {n} relevant document{'s' if n != 1 else ''} "
+                    f"(RB = {n}){zeros}")
         parts = [f"{n} of grade {j}" for j, n in enumerate(t.counts, 1)]
         parts[0] = parts[0].replace(" of", f" document{'s' if t.counts[0] != 1 else ''} of", 1)
-        return f"under topic {t} only runs with at most {' and '.join(parts)} (RB = {t.recall_base})"
+        return f"under topic {t} only runs with at most {' and '.join(parts)} (RB = {t.recall_base}){zeros}"
 
     return f"{measure} reads no topic; --topics restricts its runs: " + "; ".join(one(t) for t in topics)
