@@ -485,7 +485,7 @@ def relation_runs(relation: IntervalRelation, grades: int, source: str = "the st
     >>> relation_runs(parse_structure("elements: x 10\\n"), 1, "s.txt")
     Traceback (most recent call last):
     ...
-    workbench.errors.BadRunError: --compare with --file s.txt: element 'x' is not a run (write grades as digits (0112) or comma-separated (0,1,1,2))
+    workbench.errors.BadRunError: --compare with --file s.txt: element 'x' is not a run (write grades as digits (0112) or comma-separated (0,1,1,2), ? for unjudged)
 
     References
     ----------
