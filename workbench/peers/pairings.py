@@ -235,10 +235,8 @@ def _pairings() -> tuple[Pairing, ...]:
             Pairing("nDCG(judged_only=True)@10", G, D, "ir_measures", "nDCG(judged_only=True)@10"),
             Pairing(residual("RBP(p=0.8)"), B, D, "cwl-eval", "RBPCWLMetric(theta=0.8)" + RESIDUAL),
             Pairing(residual("gRBP(p=0.8)"), G, D, "cwl-eval", "RBPCWLMetric(theta=0.8)" + RESIDUAL),
-            Pairing(residual("INST(T=3)", 100), G, D, "cwl-eval", "INSTCWLMetric(T=3)" + RESIDUAL, max_n=100,
-                    robust=False),
-            Pairing(residual("INSQ(T=3)", 100), G, D, "cwl-eval", "INSQCWLMetric(T=3)" + RESIDUAL, max_n=100,
-                    robust=False)]
+            Pairing(residual("INST(T=3)", 100), G, D, "cwl-eval", "INSTCWLMetric(T=3)" + RESIDUAL, max_n=100),
+            Pairing(residual("INSQ(T=3)", 100), G, D, "cwl-eval", "INSQCWLMetric(T=3)" + RESIDUAL, max_n=100)]
     return tuple(sorted(out, key=lambda p: (p.measure, p.peer, p.peer_measure)))
 
 

@@ -863,7 +863,7 @@ def render_markdown(rep: Report) -> str:
                 "workbench's exact C/W/L values over 1000 positions of 1,700 rankings take minutes, beyond this "
                 "report's time budget; at 1000 positions, and uncut, they are compared on the stress runs. Their residuals "
                 "(cwl-eval's residual against the workbench's `end=top` minus `end=base`) are compared at 100 positions "
-                "on the stress runs only, for the same reason; RBP's and gRBP's on both collections.", "",
+                "on both collections, as RBP's and gRBP's (uncut) are.", "",
             "Unjudged documents: the measures made for incomplete judgments (Bpref, infAP, Judged@k, "
             "`judged_only=True`, the residual ends `end=base` and `end=top`) read a retrieved document absent from "
             "the qrels, or judged with a negative grade, as unjudged (`?`), and the positions past a ranking's end "
