@@ -57,7 +57,7 @@ from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import Witness, classify
 from workbench.space.spaces import rank_space
 from workbench.core.budget import allow_time
-from workbench.scale.thresholds import free_name, thresholds
+from workbench.scale.thresholds import free_name, shared_work, thresholds
 
 #: The built-in measures at their customary parameter values (one per family, two for RBP/gRBP/DCG).
 BUILTIN_MEASURES = (
@@ -313,7 +313,8 @@ def classify_cell(measure, order, grades: int, depth: int) -> Cell:
     try:
         topic = customary_topic(measure, grades, depth)
         space = order.space(depth, grades, topic)
-        res = _guard(measure, lambda: classify(measure, order, space, Gains.default(grades)))
+        # a cell keeps the verdict and its witnesses: Giner's intrinsic category (the distinct values) is not asked for
+        res = _guard(measure, lambda: classify(measure, order, space, Gains.default(grades), intrinsic=False))
     except (UndefinedMeasureError, NotExpressibleError) as e:
         return Cell(name, order.name, grades, depth, None, 0, "undefined", None, None, str(e))
     return Cell(name, order.name, grades, depth, None if topic is None else topic.counts, res.runs, res.verdict,
@@ -504,7 +505,7 @@ def run_atlas(plan: Plan, progress: Callable[[str], None] | None = None) -> Atla
     """
     cells, rows = [], []
     tasks = plan.tasks
-    with allow_time(ATLAS_SECONDS_PER_TASK):
+    with allow_time(ATLAS_SECONDS_PER_TASK), shared_work():  # the orders on one space share the runs' exact work
         _run_tasks(tasks, cells, rows, progress)
     return Atlas(tuple(str(m) for m in plan.measures), plan.orders, plan.grades, plan.depths, plan.arrangement,
                  tuple(cells), tuple(rows), plan.builtin)

@@ -36,7 +36,7 @@ from typing import Sequence
 
 from workbench.measures.names import parse_measure
 from workbench.papers.atlas import BUILTIN_MEASURES
-from workbench.property.amigo import SEARCH_DEPTH, TAIL_FACTOR
+from workbench.property.amigo import SEARCH_DEPTH, TAIL_FACTOR, region_caches
 from workbench.property.check import AMIGO_PROPERTIES, default_topics, properties
 from workbench.property.moffat import MOFFAT_PROPERTIES
 from workbench.property.table import PropertyTable, witness_text
@@ -101,13 +101,14 @@ def build_properties_report(measures: Sequence[str] = REPORT_MEASURES, settings=
     docs/theory/scales.md ("Named properties"); docs/howto/unjudged.md (runs with ``?``).
     """
     out, later = [], []
-    for name in measures:
-        m = parse_measure(name)
-        for c, depths in settings:
-            out.append(properties(m, grades=c, depths=depths, topics=report_topics(m, c)))
-            if m.accepts_unjudged:
-                later.append(properties(m, grades=c, depths=depths, topics=report_topics(m, c),
-                                        unjudged=max(depths)))
+    with region_caches():  # the threshold families' runs recur across constraints and topics: their exact work once
+        for name in measures:
+            m = parse_measure(name)
+            for c, depths in settings:
+                out.append(properties(m, grades=c, depths=depths, topics=report_topics(m, c)))
+                if m.accepts_unjudged:
+                    later.append(properties(m, grades=c, depths=depths, topics=report_topics(m, c),
+                                            unjudged=max(depths)))
     return out + later
 
 

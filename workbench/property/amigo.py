@@ -121,10 +121,12 @@ priority, deepness, deepness threshold, closeness threshold, confidence).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from contextlib import contextmanager
 from functools import cmp_to_key, lru_cache
 from fractions import Fraction
 from typing import Iterable, Sequence
 
+import flint
 import numpy as np
 import sympy
 
@@ -136,8 +138,9 @@ from workbench.property.scored import exact_sign
 from workbench.property.verdict import PropertyVerdict
 from workbench.space.runs import Gains, Topic, format_run, resolve_scale
 from workbench.space.spaces import Space
-from workbench.core.algebraic import compare_reals, endpoint_label, horner, rational_between, roots_in
+from workbench.core.algebraic import compare_reals, endpoint_label, rational_between, roots_in
 from workbench.core.rational import rational_function
+from workbench.scale.threshold_fast import run_rational_function
 from workbench.measures.names import parse_measure
 
 __all__ = ["SOURCE", "amigo_properties", "priority", "deepness", "deepness_threshold", "closeness_threshold",
@@ -1054,6 +1057,67 @@ def _free_param(measure: Measure):
     return specs[0] if len(specs) == 1 else None
 
 
+#: Work shared by the parameter regions of one batch (:func:`region_caches`): the runs' expressions and
+#: rational functions with the parameter free, and the roots found in each domain.  None outside a batch.
+_REGION_CACHE: dict | None = None
+
+
+@contextmanager
+def region_caches():
+    """Share the parameter regions' exact work between the checks run inside (a report builds every table in one).
+
+    Each run's sympy expression with the parameter free and its rational
+    function are kept under everything they depend on (the measure with its
+    parameters and cut-off, the gains, the topic, the run, the parameter and
+    its symbol); the roots of each irreducible factor under the parameter's
+    name and domain (the same numbers, so their printed labels are computed
+    once).  Nothing is kept after the outermost context ends.
+
+    >>> with region_caches():
+    ...     deepness_threshold("RBP(p=0.8)", topics=[Topic((2,))]).verdict
+    'holds'
+
+    References
+    ----------
+    Amigó, Gonzalo, Verdejo, SIGIR 2013, sec. 3 (the threshold families whose regions are computed).
+    """
+    global _REGION_CACHE
+    outer = _REGION_CACHE
+    if outer is None:
+        _REGION_CACHE = {}
+    try:
+        yield
+    finally:
+        _REGION_CACHE = outer
+
+
+def _free_expression(memo: dict, setting: _Setting, run, topic, name: str):
+    """The run's sympy expression with ``name`` free, ratio guards kept as written (kept in ``memo``)."""
+    key = ("expression", setting.measure, setting.gains, topic, tuple(run), name)
+    if key not in memo:
+        memo[key] = setting.measure.expression(run, setting.gains, topic, free=(name,), keep_guards=True)
+    return memo[key]
+
+
+def _free_rational_function(memo: dict, setting: _Setting, run, topic, ps, expr, x, cache: dict):
+    """:func:`rational_function` of the run's expression ``expr`` (:func:`_free_expression`) in ``x`` (kept).
+
+    First on python-flint (:func:`~workbench.scale.threshold_fast.run_rational_function`, as the thresholds
+    do): the same cancelled function; its guards are those of every ratio by a denominator depending on the
+    parameter, a superset of those sympy leaves in ``expr``, so when none has a root inside the domain
+    neither has any of sympy's and the guards are given as none.  Otherwise (a guard root inside, or a
+    definition the flint path does not follow) sympy decides from ``expr`` as before.
+    """
+    key = ("rational function", setting.measure, setting.gains, topic, tuple(run), ps.name, x)
+    if key not in memo:
+        fast = run_rational_function(setting.measure, run, setting.gains, topic, ps.name, x)
+        if fast is not None and not any(roots_in(g, ps, cache) for g in fast[1]):
+            memo[key] = (fast[0].rational_function(x), ())
+        else:
+            memo[key] = rational_function(expr, x)
+    return memo[key]
+
+
 def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict | None:
     """Where, as the measure's one continuous parameter varies, the constraint holds over the family.
 
@@ -1066,12 +1130,13 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
         return None
 
     polys, ties = {}, {}
-    cache: dict = {}
+    memo = {} if _REGION_CACHE is None else _REGION_CACHE
+    cache = memo.setdefault(("roots", ps.name, ps.low, ps.high), {})  # roots_in's: by monic irreducible factor
     for mb in members:
         try:
             # guards kept as written: sympy deciding every ratio guard costs seconds per run (C/W/L measures)
-            up = setting.measure.expression(mb.upper, setting.gains, topic, free=(ps.name,), keep_guards=True)
-            lo = setting.measure.expression(mb.lower, setting.gains, topic, free=(ps.name,), keep_guards=True)
+            up = _free_expression(memo, setting, mb.upper, topic, ps.name)
+            lo = _free_expression(memo, setting, mb.lower, topic, ps.name)
         except WorkbenchError as e:  # not expressible with the parameter free
             return {"unavailable": f"{setting.measure} with {ps.name} free: {e}"}
         syms = (sympy.sympify(up) - sympy.sympify(lo)).free_symbols
@@ -1079,7 +1144,8 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
             return {"unavailable": f"the difference of a pair is not a rational function of {ps.name}"}
         x = next(iter(syms), sympy.Symbol(ps.name, positive=True))
         try:
-            (f_up, g_up), (f_lo, g_lo) = rational_function(up, x), rational_function(lo, x)
+            f_up, g_up = _free_rational_function(memo, setting, mb.upper, topic, ps, up, x, cache)
+            f_lo, g_lo = _free_rational_function(memo, setting, mb.lower, topic, ps, lo, x, cache)
         except NotExpressibleError:
             return {"unavailable": f"the difference of a pair is not a rational function of {ps.name}"}
         if any(roots_in(g, ps, cache) for g in (*g_up, *g_lo)):
@@ -1090,27 +1156,29 @@ def _param_regions(kind: str, setting: _Setting, members: list, topic) -> dict |
         polys[mb.key] = num * den  # sign(num/den) = sign(num*den)
         ties[mb.key] = roots_in(num, ps, cache)  # the pair ties there (as ipso freedom says)
     points = []
-    for poly in polys.values():
-        for r in roots_in(poly, ps, cache):
+    roots_of = {}  # member key -> every root of its polynomial inside the domain (by irreducible factor)
+    for key, poly in polys.items():
+        roots_of[key] = roots_in(poly, ps, cache)
+        for r in roots_of[key]:
             if not any(compare_reals(r, q) == 0 for q in points):
                 points.append(r)
 
     points.sort(key=cmp_to_key(compare_reals))
     ends = [ps.low] + points + [ps.high]
-    coeffs = {key: [Fraction(int(c.p), int(c.q)) for c in p.all_coeffs()] for key, p in polys.items()}
+    # exact evaluation on python-flint (fmpq_poly takes the coefficients lowest degree first)
+    flint_polys = {key: flint.fmpq_poly([flint.fmpq(int(c.p), int(c.q)) for c in reversed(p.all_coeffs())])
+                   for key, p in polys.items()}
 
     def sign_at_rational(key, x: Fraction) -> int:
-        v = horner(coeffs[key], x)
+        v = flint_polys[key](flint.fmpq(x.numerator, x.denominator))
         return (v > 0) - (v < 0)
 
     def vanishes_at(key, pt) -> bool:
-        if isinstance(pt, Fraction):
-            return sign_at_rational(key, pt) == 0
-        poly = polys[key]
-        if poly.degree() < pt.degree:  # pt is a root of an irreducible f of higher degree
-            return False
-        f = sympy.Poly(pt.f.as_expr().subs(pt.f.gen, poly.gen), poly.gen)
-        return poly.rem(f).is_zero
+        # the breakpoints are roots inside the domain found by roots_in through the shared cache: a polynomial
+        # vanishes at one iff it is among that polynomial's own roots there (a rational equal as a Fraction; an
+        # algebraic number as the same (monic irreducible factor, root index)).  A zero polynomial has no roots
+        # listed: its sign is 0 at every sample already, so the point's sign is 0 either way.
+        return any(pt == r for r in roots_of[key])
 
     pieces = []  # (kind, low, high, holds) for open intervals and single points
     for k in range(len(ends) - 1):

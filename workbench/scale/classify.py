@@ -213,6 +213,10 @@ def _value_bytes(block) -> tuple[float, float]:
     return 0.0, total / coords.shape[0]
 
 
+#: Probes kept (then the cache starts afresh): enough for every (measure, space) of a batch such as the
+#: atlas (27 measures x 21 rank spaces), so the orders on one space reuse its probe.  Each entry holds a
+#: few numbers and a sample of ``PROBE_RUNS[-1]`` runs.
+_PROBE_ENTRIES = 4096
 _PROBES: dict = {}
 
 
@@ -229,7 +233,7 @@ def _probe(measure, kind: str, depth: int, grades: int, topic, gains,
     """
     key = (str(measure), kind, depth, grades, topic, gains, unjudged)
     if key not in _PROBES:
-        if len(_PROBES) > 256:
+        if len(_PROBES) > _PROBE_ENTRIES:
             _PROBES.clear()
         space = Space(kind, depth, grades, topic, min(unjudged, depth))
         peaks, block, sample = [], None, None
@@ -299,7 +303,7 @@ def stream_probe(measure, order, kind: str, depth: int, grades: int, topic, gain
     """
     key = ("stream", str(measure), order.name, kind, depth, grades, topic, gains, unjudged)
     if key not in _PROBES:
-        if len(_PROBES) > 256:
+        if len(_PROBES) > _PROBE_ENTRIES:
             _PROBES.clear()
         space = Space(kind, depth, grades, topic, min(unjudged, depth))
         size = space.size

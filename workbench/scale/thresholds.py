@@ -78,6 +78,7 @@ docs/theory/scales.md and docs/reference/cli.md.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cmp_to_key
@@ -92,7 +93,7 @@ from workbench.core.algebraic import (
 )
 from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadDepthError, BadParameterError, NotExpressibleError, WorkbenchError
-from workbench.core.exact import exact_str, json_float as to_float
+from workbench.core.exact import ValueBlock, exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.space.setting import Setting, SettingFields
 from workbench.scale.classify import (
@@ -660,6 +661,46 @@ _FUNCTION_CHECK_POINTS = 3
 #: at once (``K = 2 * degree + 2``), so blocks are smaller than classify's.
 DEFAULT_BLOCK = 1 << 15
 
+#: Work shared between the analyses of one batch (:func:`shared_work`): each run's rational function of the
+#: parameter and, on spaces of at most :data:`SHARED_VALUES_RUNS` runs, every run's exact score at a rational
+#: value of the parameter.  Keyed by everything they depend on (measure, parameter, gains, space, run or value);
+#: several orders on one space (an atlas's rank, dominance and ipso) then compute them once.  None outside.
+_SHARED: dict | None = None
+#: Largest space whose exact scores at one parameter value :func:`shared_work` keeps whole.
+SHARED_VALUES_RUNS = 4096
+
+
+@contextmanager
+def shared_work():
+    """Let the :func:`thresholds` computed inside share the exact work that does not depend on the order.
+
+    The runs' rational functions (with the guard roots they note) and, on
+    small spaces, the runs' exact scores at each rational the certificates
+    evaluate are computed once per (measure, parameter, gains, space) and
+    reused by the next order on the same space; each analysis still groups
+    its own covers and certifies its own regions.  Nothing is kept after the
+    outermost context ends.
+
+    >>> from workbench.space.spaces import rank_space
+    >>> with shared_work():
+    ...     a = thresholds(parse_measure("RBP"), "p", get_order("rank"), rank_space(3, 1), Gains.default(1))
+    ...     b = thresholds(parse_measure("RBP"), "p", get_order("dominance"), rank_space(3, 1), Gains.default(1))
+    >>> [r.verdict for r in a.regions][:2], [r.verdict for r in b.regions][:1]
+    (['ordinal', 'interval'], ['strict'])
+
+    References
+    ----------
+    Ferrante, Ferro, Pontarollo, SEBD 2019, sec. 5 (regions of a parameter, per order).
+    """
+    global _SHARED
+    outer = _SHARED
+    if outer is None:
+        _SHARED = {}
+    try:
+        yield
+    finally:
+        _SHARED = outer
+
 
 @dataclass
 class _Block:
@@ -1044,6 +1085,23 @@ class _Analysis:
             raise NotExpressibleError(f"{self.measure}: values are not rational at {self.param}={q}")
         return vals
 
+    def _shared_values(self, q: Fraction):
+        """Every run's exact score at ``q`` in canonical order, shared in a batch (:func:`shared_work`), or None.
+
+        None outside a batch, on a space above :data:`SHARED_VALUES_RUNS` runs,
+        or when some run has no value there (the blocks then score and report
+        as they do alone).
+        """
+        if _SHARED is None or self.size > SHARED_VALUES_RUNS:
+            return None
+        key = ("values", self.measure, self.param, Fraction(q), self.gains, self.space)
+        if key not in _SHARED:
+            try:
+                _SHARED[key] = self._evaluate(Fraction(q), self.space.array())
+            except Exception:  # noqa: BLE001 - undefined (or a user's measure failing) somewhere: as alone
+                _SHARED[key] = None
+        return _SHARED[key]
+
     def _rational_of_run(self, run) -> RationalFunction:
         """The run's value as a cancelled rational function of the parameter; its special points noted.
 
@@ -1053,6 +1111,15 @@ class _Analysis:
         the domain that is not such a guard root is refused (the measure is
         undefined there).
         """
+        key = ("run", self.measure, self.param, self.x, self.fast, self.gains, self.space.topic, tuple(run))
+        if _SHARED is not None and key in _SHARED:  # computed by an earlier analysis: note what it noted
+            f, noted, took_fast = _SHARED[key]
+            for r in noted:
+                self.exact_points[r] = True
+            if took_fast is not None:
+                self._last_fast = took_fast
+            return f
+        noted, took_fast = [], None
         fast = run_rational_function(self.measure, run, self.gains, self.space.topic, self.param, self.x,
                                      sympy_guards=False) if self.fast else None
         if fast is not None:
@@ -1065,7 +1132,7 @@ class _Analysis:
                 fast = None
             else:
                 guards = ()
-                self._last_fast = fast_f
+                self._last_fast = took_fast = fast_f
         if fast is None:
             expr = self.measure.expression(run, self.gains, self.space.topic, free=(self.param,), keep_guards=True)
             try:
@@ -1083,6 +1150,7 @@ class _Analysis:
                         f"where the measure switches to its if-zero value; thresholds evaluate such points only at rationals")
                 at.add(r)
                 self.exact_points[r] = True
+                noted.append(r)
         if not f.is_polynomial:
             for r in self._roots_in(None if self.fast else f.den, self._root_cache, f.flint_polys()[1]):
                 if r not in at:
@@ -1090,6 +1158,8 @@ class _Analysis:
                     raise NotExpressibleError(
                         f"{self.measure}: the value of run {format_run(run)} has a pole at {self.param}={label} inside "
                         f"{self.ps.domain()} ({sympy.sstr(f.as_expr())}); the measure is undefined there")
+        if _SHARED is not None:
+            _SHARED[key] = (f, tuple(noted), took_fast)
         return f
 
     def _run_rf(self, index: int) -> RationalFunction:
@@ -1312,10 +1382,12 @@ class _Analysis:
         as the certificate says, even once the verdict is known.
         """
         tie = negative = zero = unequal = first_cover = first_increment = None
+        whole = self._shared_values(q)
         for start, stop in block_ranges(self.size, self.block_size):
             blk = self._block(start, stop)
             cov = blk.covers
-            vals = self._evaluate(q, blk.rows)
+            vals = self._evaluate(q, blk.rows) if whole is None else ValueBlock(
+                whole.coords[blk.index], whole.den, whole.basis, whole.bound, whole.scale)
             if len(cov.tie_lower):
                 ts = vals.signs(*blk.tie_at)
                 bad = np.flatnonzero(ts != 0)
