@@ -31,7 +31,7 @@ from pathlib import Path
 
 from workbench.core.files import REPRODUCIBLE_RC, check_output_path
 from workbench.core.files import save_figure as files_save_figure
-from workbench.errors import WorkbenchError
+from workbench.errors import OutputPathError, WorkbenchError
 
 FIGURE_SUFFIXES = (".png", ".pdf")
 
@@ -107,6 +107,40 @@ def publication_style():
         matplotlib.rcdefaults()  # the user's matplotlibrc would make the committed figures differ
         matplotlib.rcParams.update(PUBLICATION_RC)
         yield
+
+
+def save_report_figure(draw, path, suffixes: tuple[str, ...] = (".svg", ".pdf")) -> Path:
+    """Draw a report's figure in :func:`publication_style` and write it to ``path``: atomically, the same bytes every time.
+
+    ``draw()`` returns the matplotlib figure; the format is the suffix of
+    ``path``, one of ``suffixes`` (else :class:`~workbench.errors.OutputPathError`
+    naming them); PDF and SVG carry no date (so a regenerated report is byte
+    for byte the committed one).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, matplotlib.figure
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "f.svg"
+    >>> save_report_figure(matplotlib.figure.Figure, p).read_bytes() == save_report_figure(matplotlib.figure.Figure, p).read_bytes()
+    True
+    >>> save_report_figure(matplotlib.figure.Figure, "f.png")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.OutputPathError: figure 'f.png': unknown format '.png' (use .svg or .pdf)
+
+    References
+    ----------
+    matplotlib ``Figure.savefig`` (``metadata``, ``svg.hashsalt``); POSIX rename(2).
+    """
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in suffixes:
+        raise OutputPathError(f"figure {str(p)!r}: unknown format {p.suffix!r} (use {' or '.join(suffixes)})")
+    metadata = {"pdf": {"CreationDate": None, "Producer": None}, "svg": {"Date": None}}[suffix[1:]]
+    with publication_style():
+        fig = draw()
+        return files_save_figure(fig, p, close=False, format=suffix[1:], metadata=metadata,
+                                 bbox_inches="tight", pad_inches=0.02)
 
 
 # ---------------------------------------------------------------- figure paths

@@ -57,11 +57,10 @@ from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 from workbench.core.display import html_table
 from workbench.core.distinct import interval_transformation
 from workbench.core.exact import ValueBlock, exact_str, json_float
-from workbench.core.files import save_figure as files_save_figure
 from workbench.core.frames import frame
-from workbench.core.plotting import TEXT_WIDTH, publication_style
+from workbench.core.plotting import TEXT_WIDTH, save_report_figure
 from workbench.core.table import Table
-from workbench.errors import BadParameterError, OutputPathError, UndefinedMeasureError, WorkbenchError
+from workbench.errors import BadParameterError, UndefinedMeasureError, WorkbenchError
 from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.papers.atlas_report import report_json_text
@@ -658,6 +657,7 @@ def heatmap_figure(a: DisagreementAtlas):
     Floats here are for the picture only; the report holds the exact values.  Draw and save it inside
     :func:`~workbench.core.plotting.publication_style` (as :func:`save_heatmap` does).
 
+    >>> from workbench.core.plotting import publication_style
     >>> with publication_style():
     ...     fig = heatmap_figure(build_disagreement_atlas(["RR", "P", "AP"], depth=3))
     >>> [ax.get_xlabel() for ax in fig.axes[:2]]
@@ -723,12 +723,4 @@ def save_heatmap(a: DisagreementAtlas, path) -> Path:
     ----------
     matplotlib ``Figure.savefig`` (``metadata``, ``svg.hashsalt``); POSIX rename(2).
     """
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix not in FIGURE_SUFFIXES:
-        raise OutputPathError(f"figure {str(p)!r}: unknown format {p.suffix!r} (use {' or '.join(FIGURE_SUFFIXES)})")
-    metadata = {"pdf": {"CreationDate": None, "Producer": None}, "svg": {"Date": None}}[suffix[1:]]
-    with publication_style():
-        fig = heatmap_figure(a)
-        return files_save_figure(fig, p, close=False, format=suffix[1:], metadata=metadata,
-                                 bbox_inches="tight", pad_inches=0.02)
+    return save_report_figure(lambda: heatmap_figure(a), path, FIGURE_SUFFIXES)

@@ -33,12 +33,11 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from workbench.core.files import atomic_write, check_output_path
-from workbench.core.files import save_figure as files_save_figure
-from workbench.core.plotting import TEXT_WIDTH, publication_style
+from workbench.core.plotting import TEXT_WIDTH, save_report_figure
 from workbench.core.table import Table
 from workbench.data.score_matrix import load_runs
 from workbench.data.trec import read_qrels
-from workbench.errors import OutputPathError, WorkbenchError
+from workbench.errors import WorkbenchError
 from workbench.papers.atlas_report import report_json_text
 from workbench.experiments.thinning import (FRACTIONS, MEASURES, POOL_DEPTHS, SEED, ThinningCell,
                                             ThinningStudy, tau_text, thinning_study)
@@ -352,15 +351,7 @@ def save_tau_figure(study: ThinningStudy, path) -> Path:
     ----------
     matplotlib ``Figure.savefig`` (``metadata``, ``svg.hashsalt``); POSIX rename(2).
     """
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix not in FIGURE_SUFFIXES:
-        raise OutputPathError(f"figure {str(p)!r}: unknown format {p.suffix!r} (use {' or '.join(FIGURE_SUFFIXES)})")
-    metadata = {"pdf": {"CreationDate": None, "Producer": None}, "svg": {"Date": None}}[suffix[1:]]
-    with publication_style():
-        fig = tau_figure(study)
-        return files_save_figure(fig, p, close=False, format=suffix[1:], metadata=metadata,
-                                 bbox_inches="tight", pad_inches=0.02)
+    return save_report_figure(lambda: tau_figure(study), path, FIGURE_SUFFIXES)
 
 
 # ---------------------------------------------------------------- writing
