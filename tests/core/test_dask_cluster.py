@@ -82,7 +82,7 @@ def cluster(tmp_path_factory):
 
     client = None
     try:
-        start("scheduler", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+        start("scheduler", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--dashboard-address", ":0",
               "--scheduler-file", str(sched_file), "--idle-timeout", "300")
         deadline = time.monotonic() + 20
         while not (sched_file.is_file() and sched_file.stat().st_size):

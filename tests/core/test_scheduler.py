@@ -148,7 +148,7 @@ def test_unknown_host_refused():
 @pytest.fixture(scope="module")
 def cluster():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=":0",
                                   scheduler_port=0, protocol="tcp://", host="127.0.0.1") as c:
         yield c
 
@@ -259,7 +259,7 @@ def test_a_scheduler_without_workers_is_refused_before_blocks_wait_forever():
     from workbench.scale.classify import classify
     from workbench.space.spaces import rank_space
 
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None, scheduler_port=0,
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0", scheduler_port=0,
                                   protocol="tcp://", host="127.0.0.1") as empty:
         start = time.perf_counter()
         with pytest.raises(SchedulerError, match="has no workers"):
@@ -269,3 +269,32 @@ def test_a_scheduler_without_workers_is_refused_before_blocks_wait_forever():
         # a small space is classified here: the scheduler answered, so that is fine
         assert classify(parse_measure("RBP(p=1/2)"), get_order("rank"), rank_space(4),
                         scheduler=empty.scheduler_address).verdict == "interval"
+
+
+def test_the_local_cluster_leaves_port_8787_alone():
+    """``--scheduler local`` with the dashboard's default port taken: no warning, the answer unchanged.
+
+    ``dashboard_address=None`` still binds the scheduler's HTTP server to 8787
+    (and warns "Port 8787 is already in use" when another cluster, or a test
+    run beside this one, holds it); the executor asks for a free port instead.
+    """
+    import socket
+    import warnings
+
+    from workbench.core.executors import open_executor
+
+    holder = socket.socket()
+    try:
+        holder.bind(("", 8787))
+        holder.listen()
+    except OSError:
+        holder.close()
+        pytest.skip("port 8787 is held by another process: the test needs to hold it itself")
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with open_executor(1, "local") as ex:
+                assert ex.submit(sum, [1, 2, 3]).result() == 6
+        assert not [w for w in caught if "8787" in str(w.message)]
+    finally:
+        holder.close()

@@ -190,7 +190,6 @@ def test_deep_ranking_scores_in_bounded_memory():
 
     Before: AP over lcm(1..200000) (3.9 GB), nDCG's 200,000 x 199,489 object array (MemoryError), RR 190 s.
     """
-    import time
     import tracemalloc
 
     from workbench.data.exact_scores import evaluate_rankings
@@ -203,7 +202,6 @@ def test_deep_ranking_scores_in_bounded_memory():
     runs[0, N - 1] = 1
     topic, gains = Topic((8,)), Gains.default(1)
     tracemalloc.start()
-    t = time.perf_counter()
     try:
         for name in ("AP", "RR", "nDCG", "P@10", "RBP(p=0.8)", "RBTO", "ERR"):
             block = evaluate_rankings(parse_measure(name), runs, [N, N], gains, topic)
@@ -212,7 +210,6 @@ def test_deep_ranking_scores_in_bounded_memory():
     finally:
         tracemalloc.stop()
     assert peak < 64 * 2 ** 20, peak           # the 2 x 200,000 grades and integers of ~N digits, no N^2 table
-    assert time.perf_counter() - t < 10
     ap = evaluate_rankings(parse_measure("AP"), runs, [N, N], gains, topic)
     pos = np.flatnonzero(runs[1]) + 1
     assert ap.value(1) == sum(Fraction(k + 1, int(p)) for k, p in enumerate(pos)) / 8

@@ -181,7 +181,7 @@ def dask_local():
     """A 2-worker Dask LocalCluster of processes, started once (it costs seconds); its scheduler address."""
     distributed = pytest.importorskip("distributed", reason="the dask extra is not installed (pip install '.[dask]')")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         yield cluster.scheduler_address
 
 

@@ -320,11 +320,13 @@ def open_executor(workers: int = 1, scheduler: str | None = None,
 
         # Dask starts workers with MALLOC_TRIM_THRESHOLD_=65536, which makes glibc hand every large
         # numpy buffer back and fault it in again: blocks ran twice as slow as on a process pool.
+        # dashboard_address=None still binds the scheduler's HTTP server to port 8787 (and warns when another
+        # cluster holds it); ":0" takes a free port.
         environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", default={}) or {})
         environ.update(MALLOC_TRIM_THRESHOLD_=str(1 << 30), MALLOC_MMAP_THRESHOLD_=str(1 << 25))
         with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}), \
                 distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                         dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+                                         dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
             yield client.get_executor()
         return
     identity = probe_scheduler(scheduler, connect_timeout)
