@@ -179,3 +179,15 @@ def test_bad_input_is_refused_with_a_typed_error(kwargs, error, bad):
     with pytest.raises(error) as info:
         classify(depth=3, workers=1, **kwargs)
     assert bad in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_violated_end_settles_the_pair_and_an_unknown_end_does_not():
+    import dataclasses
+
+    r = classify("RBP(p=1/2)", order="judging", depth=2, unjudged=1, workers=1)
+    undecided_base = dataclasses.replace(r, base=dataclasses.replace(r.base, verdict="unknown"))
+    assert undecided_base.verdict == "violated"        # the top end's witness holds whatever the base end is
+    assert undecided_base.summary == "violated at the top end only (unknown at the base end)"
+    undecided_top = dataclasses.replace(r, top=dataclasses.replace(r.top, verdict="unknown"))
+    assert undecided_top.verdict == "unknown"          # weak at the base end does not make the top end weak
+    assert ends_text("unknown", "violated") == "violated at the top end only (unknown at the base end)"

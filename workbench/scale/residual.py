@@ -40,7 +40,8 @@ __all__ = ["ENDS", "ResidualClassification", "classify_residual", "ends_text", "
 ENDS = ("base", "top")
 
 #: Strength of each verdict word (docs/theory/scales.md): a stronger verdict implies every weaker positive one.
-_STRENGTH = {"interval": 4, "ordinal": 3, "strict": 3, "weak": 2, "violated": 1, "unknown": 0}
+#: ``violated`` is the weakest: a witness at one end settles the pair of ends, an ``unknown`` end does not.
+_STRENGTH = {"interval": 4, "ordinal": 3, "strict": 3, "weak": 2, "unknown": 1, "violated": 0}
 
 
 def needs_both_ends(measure, space) -> bool:
@@ -74,6 +75,8 @@ def ends_text(base: str, top: str) -> str:
     'violated at the top end only (ordinal at the base end)'
     >>> ends_text("violated", "violated")
     'violated at both ends'
+    >>> ends_text("unknown", "violated")
+    'violated at the top end only (unknown at the base end)'
 
     References
     ----------
