@@ -29,12 +29,12 @@ Buckley and Voorhees, SIGIR 2004; Yilmaz and Aslam, CIKM 2006; Sakai, SIGIR
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional, Sequence
 
 from workbench.core.files import atomic_write, check_output_path
 from workbench.core.plotting import TEXT_WIDTH, save_report_figure
-from workbench.core.table import Table
 from workbench.data.score_matrix import load_runs
 from workbench.data.trec import read_qrels
 from workbench.errors import WorkbenchError
@@ -261,17 +261,17 @@ def thinning_markdown(study: ThinningStudy, figure: Optional[str] = None) -> str
     lines += ["", "## Findings", "", *_findings(study)]
     tables = study.tables()
     lines += ["", "## The sets of judgments", ""]
-    lines += Table(tables[0].columns, tables[0].rows, align=tables[0].align).markdown_lines()
+    lines += replace(tables[0], caption=None).markdown_lines()
     lines += ["", "## Kendall's tau-b against the full judgments", ""]
-    lines += Table(tables[1].columns, tables[1].rows, align=tables[1].align).markdown_lines()
+    lines += replace(tables[1], caption=None).markdown_lines()
     lines += ["", "## Significance conclusions that change", "",
               "Per measure, the pairs significant with the full judgments, and per thinned set `-lost/+gained` "
               "(and `opp N`: significant in opposite directions). The JSON report lists the pairs.", ""]
-    lines += Table(tables[2].columns, tables[2].rows, align=tables[2].align).markdown_lines()
+    lines += replace(tables[2], caption=None).markdown_lines()
     lines += ["", f"## Correlation with rank[M]@{study.rank_depth}", "",
               f"Tau-b between M and `rank[M]@{study.rank_depth}` on each set of judgments (`n/a`: the "
               "transformation does not apply, see Setup).", ""]
-    lines += Table(tables[3].columns, tables[3].rows, align=tables[3].align).markdown_lines()
+    lines += replace(tables[3], caption=None).markdown_lines()
     what = ",".join(str(s.parameter) for s in pools)
     lines += ["", "## Regenerate", "",
               "```",
