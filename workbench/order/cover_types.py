@@ -48,19 +48,34 @@ from workbench.space.runs import Gains
 
 #: Orders whose covers on a full rank space :func:`cover_types` describes.
 TYPED_ORDERS = ("rank", "dominance", "swap", "raise", "ipso")
-#: Most kinds :func:`cover_types` lists (swaps number ``N^2 c^2 / 4``: 100 grades at depth 30 would be 2 million).
+#: Most (non-empty) kinds :func:`cover_types` lists (swaps number about ``N^2 c^2 / 4`` when ``c >= 2``: 100
+#: grades at depth 30 would be 2 million; binary dominance has only ``N`` at any depth).
 KIND_LIMIT = 50_000
 
 
 def kind_count(order: str, depth: int, grades: int) -> int:
-    """How many kinds :func:`cover_types` would list (before dropping empty ones), from a closed form.
+    """How many kinds :func:`cover_types` lists: the non-empty ones, from a closed form, without listing them.
 
-    >>> kind_count("dominance", 30, 1), kind_count("swap", 4, 100)
-    (465, 30300)
+    A kind is empty iff some position allows no grade (its ``allowed``
+    product is empty).  On ``{0..c}^N``, ``c >= 1``:
+
+    * Rule 1 (dominance), raising ``u`` at position ``i``: the later
+      positions allow the ``c - 1`` grades outside ``{u, u+1}``, so the kind
+      is empty iff ``c = 1`` and ``i < N`` (binary runs raise only the last
+      position);
+    * Rule 2 (swap, dominance), swapping ``u < v`` at ``i < j``: the
+      positions strictly between allow the ``c - (v - u)`` grades outside
+      ``[u, v]``, so the kind is empty iff ``j > i + 1`` and ``(u, v) = (0, c)``;
+    * rank, raise and ipso kinds are never empty.
+
+    >>> kind_count("dominance", 30, 1), kind_count("dominance", 1000, 1), kind_count("swap", 4, 100)
+    (30, 1000, 30297)
     """
     N, c = depth, grades
-    swaps = N * (N - 1) // 2 * (c * (c + 1) // 2)
-    return {"rank": N * c, "raise": N * c, "swap": swaps, "dominance": N * c + swaps,
+    pairs = c * (c + 1) // 2  # grades u < v
+    swaps = (N - 1) * pairs + (N - 1) * (N - 2) // 2 * (pairs - 1)
+    rule1 = c if c == 1 else N * c
+    return {"rank": N * c, "raise": N * c, "swap": swaps, "dominance": rule1 + swaps,
             "ipso": (N - 1) * c * c + c}[order]
 
 
@@ -135,23 +150,33 @@ def cover_types(order: str, depth: int, grades: int, gains: Gains | None = None)
     if kind_count(order, depth, grades) > KIND_LIMIT:
         return None  # too many kinds to list: the caller enumerates runs instead (with its own estimate)
     maker = {"rank": _rank, "dominance": _dominance, "swap": _swap, "raise": _raise, "ipso": _ipso}[order]
-    return [t for t in maker(depth, grades) if t.count]
+    return list(maker(depth, grades))
 
 
-def _weights(depth: int, base: int) -> list[int]:
-    return [base ** (depth - 1 - i) for i in range(depth)]
+def _kind(changes: tuple, segments: list, base: int, step: int | None = None) -> CoverType:
+    """The kind of the given changes whose lower ends are the product of the allowed grades of ``segments``.
 
-
-def _kind(changes: tuple, allowed: list, base: int) -> CoverType:
-    """The kind of the given changes whose lower ends are the product of ``allowed``: count, first and step from it."""
-    depth = len(allowed)
-    w = _weights(depth, base)
-    count = 1
-    for grades in allowed:
-        count *= len(grades)
-    first = sum(min(g) * w[i] for i, g in enumerate(allowed)) if count else 0
-    step = sum((b - a) * w[i] for i, a, b in changes)
-    return CoverType(tuple(changes), count, first, step, tuple(tuple(g) for g in allowed))
+    ``segments`` lists ``(grades, repeat)``: ``repeat`` consecutive positions
+    allowing ``grades`` (ascending), position 1 first.  Count, first and step
+    are exact Python ints at any depth, from closed forms per segment (the
+    weights of ``r`` positions ending before ``e`` later ones sum to
+    ``base^e (base^r - 1) / (base - 1)``), so a kind costs ``O(segments)``
+    big-integer operations, not ``O(depth)``.
+    """
+    segments = [(tuple(g), r) for g, r in segments if r > 0]
+    depth = sum(r for _, r in segments)
+    count, first, later = 1, 0, depth
+    for g, r in segments:
+        count *= len(g) ** r
+        later -= r
+        if g and g[0]:
+            first += g[0] * base ** later * ((base ** r - 1) // (base - 1))
+    if step is None:
+        step = sum((b - a) * base ** (depth - 1 - i) for i, a, b in changes)
+    allowed: list = []
+    for g, r in segments:
+        allowed += [g] * r
+    return CoverType(tuple(changes), count, first if count else 0, step, tuple(allowed))
 
 
 def _rank(N: int, c: int) -> Iterator[CoverType]:
@@ -160,26 +185,31 @@ def _rank(N: int, c: int) -> Iterator[CoverType]:
         for d in range(c):
             # the successor in canonical order: later positions all c (they wrap to 0), earlier ones free
             changes = ((i, d, d + 1),) + tuple((j, c, 0) for j in range(i + 1, N))
-            yield _kind(changes, [every] * i + [(d,)] + [(c,)] * (N - 1 - i), c + 1)
+            yield _kind(changes, [(every, i), ((d,), 1), ((c,), N - 1 - i)], c + 1, step=1)
 
 
 def _rule1(N: int, c: int) -> Iterator[CoverType]:
     every = tuple(range(c + 1))
-    for i in range(N):
+    # with c = 1 every later grade is u or u + 1: only the last position is raised by Rule 1
+    for i in range(N - 1 if c == 1 else 0, N):
         for u in range(c):
             later = tuple(g for g in every if g not in (u, u + 1))
-            yield _kind(((i, u, u + 1),), [every] * i + [(u,)] + [later] * (N - 1 - i), c + 1)
+            yield _kind(((i, u, u + 1),), [(every, i), ((u,), 1), (later, N - 1 - i)], c + 1)
 
 
 def _swap(N: int, c: int) -> Iterator[CoverType]:
     every = tuple(range(c + 1))
     for i in range(N - 1):
-        for j in range(i + 1, N):
+        # positions strictly between allow the grades outside [u, v]: none when (u, v) = (0, c), so binary
+        # runs swap adjacent positions only (the empty kinds are never generated, not even looped over)
+        for j in range(i + 1, i + 2 if c == 1 else N):
             for u in range(c):
                 for v in range(u + 1, c + 1):
+                    if j > i + 1 and v - u == c:
+                        continue  # an empty kind
                     between = tuple(g for g in every if not u <= g <= v)
-                    allowed = [every] * i + [(u,)] + [between] * (j - i - 1) + [(v,)] + [every] * (N - 1 - j)
-                    yield _kind(((i, u, v), (j, v, u)), allowed, c + 1)
+                    segments = [(every, i), ((u,), 1), (between, j - i - 1), ((v,), 1), (every, N - 1 - j)]
+                    yield _kind(((i, u, v), (j, v, u)), segments, c + 1)
 
 
 def _dominance(N: int, c: int) -> Iterator[CoverType]:
@@ -191,7 +221,7 @@ def _raise(N: int, c: int) -> Iterator[CoverType]:
     every = tuple(range(c + 1))
     for i in range(N):
         for u in range(c):
-            yield _kind(((i, u, u + 1),), [every] * i + [(u,)] + [every] * (N - 1 - i), c + 1)
+            yield _kind(((i, u, u + 1),), [(every, i), ((u,), 1), (every, N - 1 - i)], c + 1)
 
 
 def _ipso(N: int, c: int) -> Iterator[CoverType]:
@@ -199,7 +229,7 @@ def _ipso(N: int, c: int) -> Iterator[CoverType]:
     for i in range(N - 1):
         for a in range(c):
             for b in range(1, c + 1):
-                allowed = [every] * i + [(a,), (b,)] + [every] * (N - 2 - i)
-                yield _kind(((i, a, a + 1), (i + 1, b, b - 1)), allowed, c + 1)
+                segments = [(every, i), ((a,), 1), ((b,), 1), (every, N - 2 - i)]
+                yield _kind(((i, a, a + 1), (i + 1, b, b - 1)), segments, c + 1)
     for a in range(c):
-        yield _kind(((N - 1, a, a + 1),), [every] * (N - 1) + [(a,)], c + 1)
+        yield _kind(((N - 1, a, a + 1),), [(every, N - 1), ((a,), 1)], c + 1)

@@ -42,13 +42,9 @@ from workbench.measures.additive import AdditiveForm, minus, additive_form, pref
 from workbench.order.cover_types import cover_types, full_rank_space
 from workbench.scale.stream import BlockSummary, Distinct, Pair
 
-#: Largest space (runs) whose covers are decided by kind: canonical indices stay int64.
-TYPED_LIMIT = 1 << 62
-
-
 def decided_by_cover_type(measure, order, space, gains) -> bool:
     """Whether :func:`summary_by_cover_type` applies: a full rank space, an order described by kind, an additive measure."""
-    return (full_rank_space(space) and space.size <= TYPED_LIMIT
+    return (full_rank_space(space)
             and cover_types(order.name, space.depth, space.grades, gains) is not None
             and additive_form(measure, space.depth, gains, space.topic) is not None)
 
@@ -56,9 +52,11 @@ def decided_by_cover_type(measure, order, space, gains) -> bool:
 def summary_by_cover_type(measure, order, space, gains, form: AdditiveForm | None = None) -> BlockSummary | None:
     """The classification summary of ``measure`` on ``space`` decided by kinds of covers, or None if that does not apply.
 
-    It applies when ``space`` is a full rank space of at most
-    :data:`TYPED_LIMIT` runs, ``order`` has its covers described by kind
-    there, and ``measure`` is additive on it.
+    It applies when ``space`` is a full rank space (of any depth: the
+    counts and canonical indices are exact Python ints), ``order`` has its
+    covers described by kind there (at most
+    :data:`~workbench.order.cover_types.KIND_LIMIT` non-empty kinds), and
+    ``measure`` is additive on it.
 
     Examples
     --------
@@ -71,8 +69,14 @@ def summary_by_cover_type(measure, order, space, gains, form: AdditiveForm | Non
     (15, Pair(lower=3, upper=4))
     >>> summary_by_cover_type(parse_measure("AP"), get_order("rank"), rank_space(4), Gains.default(1)) is None
     True
+
+    At any depth (binary dominance has ``(N + 1) 2^(N - 2)`` covers):
+
+    >>> s = summary_by_cover_type(parse_measure("RBP(p=4/5)"), get_order("dominance"), rank_space(200), Gains.default(1))
+    >>> s.covers == 201 * 2**198, s.negative, s.zero
+    (True, None, None)
     """
-    if not full_rank_space(space) or space.size > TYPED_LIMIT:
+    if not full_rank_space(space):
         return None
     types = cover_types(order.name, space.depth, space.grades, gains)
     if types is None:

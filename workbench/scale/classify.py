@@ -973,11 +973,17 @@ def _classify(measure, order, space, gains, progress, ranked_limit, workers, sch
     if typed is None:  # else nothing is enumerated: every cover is decided by its kind
         check_classify(measure, order, space, gains, workers=workers)
     size = space.size
-    need = _distinct_bytes(measure, order, space, gains) if intrinsic else 0.0
-    distinct = intrinsic and need <= intrinsic_bytes_limit()
+    # past int64 (decided by kinds at any depth) Giner's table is not even estimated: it needs every run's value
+    beyond = typed is not None and size >= 1 << 63
+    need = _distinct_bytes(measure, order, space, gains) if intrinsic and not beyond else 0.0
+    distinct = intrinsic and not beyond and need <= intrinsic_bytes_limit()
     notes: tuple[str, ...] = ()
     if not intrinsic:
         notes = ("intrinsic: not computed, not asked for",)
+    elif beyond:
+        notes = (f"intrinsic: not computed, it needs the value of every run and the space has "
+                 f"{about_runs(log2_space_size(space.kind, space.depth, space.grades, space.topic))} (the verdict "
+                 "was decided by kinds of covers without scoring a run)",)
     elif not distinct:
         notes = (f"intrinsic: not computed, needs ~{human_bytes(need).lstrip('~')} for the sorted distinct values "
                  f"of {size:,} runs (more than {human_bytes(intrinsic_bytes_limit()).lstrip('~')}, an eighth of "
@@ -1009,7 +1015,8 @@ def _classify(measure, order, space, gains, progress, ranked_limit, workers, sch
 
     def witnesses(pairs) -> list:
         idx = sorted({i for p in pairs for i in p})
-        runs = space.rows_at(np.array(idx, dtype=np.int64))
+        # canonical indices past int64 (spaces decided by kind at any depth) stay exact Python ints
+        runs = space.rows_at(np.array(idx, dtype=np.int64 if idx[-1] < 1 << 63 else object))
         values = measure.evaluate(runs, gains, space.topic)
         at = {i: k for k, i in enumerate(idx)}
         return [_witness(runs, values, at[a], at[b], _marked(space)) for a, b in pairs]

@@ -463,13 +463,17 @@ class Space:
         """
         i = self._check_index(index)
         if self._free_rank:
-            B = self.symbols
-            digits = []
-            for _ in range(self.depth):
-                i, d = divmod(i, B)
-                digits.append(d)
-            return tuple(digits[::-1])
+            return self._digits(i)
         return self._auto.unrank_one(i, self.depth)
+
+    def _digits(self, i: int) -> Run:
+        """The run at index ``i`` of a free rank space: its base-``(c+1)`` digits, position 1 the most significant."""
+        B = self.symbols
+        digits = []
+        for _ in range(self.depth):
+            i, d = divmod(i, B)
+            digits.append(d)
+        return tuple(digits[::-1])
 
     def _check_run(self, run) -> Run:
         if isinstance(run, str):
@@ -722,6 +726,8 @@ class Space:
         [[1, 0, 1], [0, 0, 0]]
         >>> set_space(3, grades=2).rows_at([4]).tolist()
         [[2, 0, 0]]
+        >>> rank_space(100).rows_at(np.array([2**99 + 1], dtype=object))[0, [0, 1, 98, 99]].tolist()
+        [1, 0, 0, 1]
 
         References
         ----------
@@ -741,6 +747,11 @@ class Space:
             for p in range(self.depth - 1, -1, -1):
                 x, d = np.divmod(x, B)
                 out[:, p] = d
+            return out
+        if self._free_rank:  # Python-int indices (beyond int64): their base-(c+1) digits, exactly, no automaton
+            out = np.empty((k, self.depth), dtype=np.uint8)
+            for r, i in enumerate(idx.tolist()):
+                out[r] = self._digits(int(i))
             return out
         return self._auto.unrank(idx, self.depth)
 
