@@ -20,7 +20,8 @@ judgments of Robust 2003 against the full ones), and ``ir_measure`` / ``register
 ``import workbench`` imports neither numpy nor sympy nor z3.
 
 ``wb.parameter`` declares a parameter of a measure of your own (a decorator,
-:func:`workbench.measures.declare.parameter`).
+:func:`workbench.measures.declare.parameter`); ``wb.position_term`` declares its term as a closed form in the
+position, for claims at every depth (:func:`workbench.measures.declare.position_term`).
 
 The types are one attribute away too, loaded on first use like the functions:
 the inputs ``wb.Measure``, ``wb.Order``, ``wb.Space``, ``wb.Gains``,
@@ -57,7 +58,7 @@ _API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare"
         "disagree", "freedom_use", "value", "thinning"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
-_DECLARE = ["parameter"]
+_DECLARE = ["parameter", "position_term"]
 
 #: The public types, ``name -> module`` they are loaded from on first use.
 _TYPES = {

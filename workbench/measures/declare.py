@@ -37,6 +37,9 @@ from workbench.measures.params import ParamSpec
 #: The attribute of a user's function that holds its declared parameters (top decorator first).
 PARAMS_ATTRIBUTE = "__workbench_params__"
 
+#: The attribute of a user's function holding its declared position term (:func:`position_term`).
+TERM_ATTRIBUTE = "__workbench_term__"
+
 #: Names a parameter cannot have: the algebra and the topic are the function's other arguments.
 RESERVED = ("A", "topic")
 
@@ -270,4 +273,39 @@ def declared_params(func: Callable) -> tuple:
     return specs if isinstance(specs, tuple) and all(isinstance(s, ParamSpec) for s in specs) else ()
 
 
-__all__ = ["parameter", "declare", "declaration_error", "declared_params", "parse_domain", "PARAMS_ATTRIBUTE"]
+__all__ = ["parameter", "position_term", "TERM_ATTRIBUTE", "declare", "declaration_error", "declared_params", "parse_domain", "PARAMS_ATTRIBUTE"]
+
+
+def position_term(expression: str):
+    """Declare the term of a measure file's function as a closed form in the position ``i`` (a decorator).
+
+    :mod:`workbench.measures.position_terms` checks it against the traced definition and
+    :mod:`workbench.scale.every_depth` proves every-depth claims from it.
+
+    Parameters
+    ----------
+    expression : str
+        Sympy text in ``i``, ``r``, ``g``, ``gmax``, ``rel``, ``c`` and the
+        function's parameters; the measure must equal ``const + lambda_N *
+        sum_i (tau(i, r_i) - tau(i, 0))`` with ``lambda_N > 0``.
+
+    Examples
+    --------
+    >>> @position_term("rel / i**b")
+    ... def dp(A, b):
+    ...     return A.sum(A.rel(i) * A.power(i + 1, -b) for i in range(A.depth))
+    >>> getattr(dp, TERM_ATTRIBUTE)
+    'rel / i**b'
+
+    References
+    ----------
+    Ferrante, Ferro and Pontarollo, IEEE TKDE 2019 (measures as sums of per-position contributions).
+    """
+    if not isinstance(expression, str) or not expression.strip():
+        raise UserMeasureError(f"position_term({expression!r}): give the term as sympy text in i, r, g, rel")
+
+    def mark(func):
+        setattr(func, TERM_ATTRIBUTE, expression)
+        return func
+
+    return mark

@@ -116,6 +116,8 @@ class Family:
     unjudged: bool = False
     #: Whether the topic must give its judged non-relevant count ``n0=`` (bpref's ``N``).
     needs_nonrelevant: bool = False
+    #: A measure file's declared term in the position (:func:`workbench.measures.position_terms.position_term`).
+    declared_term: str | None = None
 
     @property
     def z3_ok(self) -> bool:
@@ -590,7 +592,8 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
             raise UserMeasureError(f"measure {name!r}: {where}{exc}") from None
 
     doc = (inspect.getdoc(func) or "user-defined measure").splitlines()[0]
-    return Family(name, declared, takes_topic, doc, f"user-defined ({path or name})", definition)
+    return Family(name, declared, takes_topic, doc, f"user-defined ({path or name})", definition,
+                  declared_term=getattr(func, "__workbench_term__", None))
 
 
 def _check_signature(name: str, func: Callable, declared: tuple, files: dict[str, str]) -> bool:
