@@ -304,20 +304,28 @@ def abstract_obligation(name: str, expr, var, start: int, relation: str, stateme
     if relation not in RELATIONS:
         raise WorkbenchError(f"relation {relation!r}: give one of {', '.join(RELATIONS)}")
     e = sympy.simplify(expr)
-    if relation == "=" and e == 0:
-        ids = identities + ((statement, sympy.srepr(expr), sympy.srepr(sympy.Integer(0))),)
-        return Obligation(name, statement, None, (), "proved", "sympy (identity)", ids)
+    by_sympy = relation == "=" and e == 0
+    if by_sympy:  # the identity is re-evaluated on a re-check; z3 checks it too on the unsimplified form
+        identities = identities + ((statement, sympy.srepr(expr), sympy.srepr(sympy.Integer(0))),)
     ab = Abstraction(var, start)
     try:
-        body = ab.rewrite(sympy.expand(e) if relation == "=" else e)
-        text = smt_text(sympy.simplify(body))
+        body = ab.rewrite(sympy.expand(expr) if relation == "=" else e)
+        body = sympy.expand(body) if relation == "=" else sympy.simplify(body)
+        if by_sympy and body == 0:
+            raise NotAbstractable("the identity holds term by term")
+        text = smt_text(body)
     except NotAbstractable as exc:
+        if by_sympy:
+            return Obligation(name, statement, None, (), "proved", "sympy (identity)", identities)
         return Obligation(name, statement, None, (), "unknown", f"no abstraction into real arithmetic: {exc}",
                           identities)
     negated = f"(not ({RELATIONS[relation]} {text} 0))"
     script = ab.script(negated, statement)
-    ob = Obligation(name, statement, script, tuple(w for _, w in ab.facts), "unknown", "", identities)
-    return discharge(ob)
+    ob = discharge(Obligation(name, statement, script, tuple(w for _, w in ab.facts), "unknown", "", identities))
+    if by_sympy:
+        by = "sympy (identity), z3" if ob.status == "proved" else f"sympy (identity); {ob.by}"
+        return Obligation(name, statement, script, ob.facts, "proved", by, identities)
+    return ob
 
 
 def z3_answer(script: str, timeout_ms: int = 20_000) -> str:

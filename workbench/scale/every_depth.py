@@ -494,11 +494,11 @@ def _tail_rank(seq: _Sequences, c: int, level: str, start: int, decided: int) ->
 
 def _named(seq, name, build, start, relation, words) -> Obligation:
     try:
-        e = sympy.simplify(_resolve(build(seq), start))
+        e = _resolve(build(seq), start)
     except _NoTail as exc:
         return Obligation(name, words, None, (), "unknown", str(exc))
     return abstract_obligation(name, e, POSITION, start, relation,
-                               f"{words} = {sympy.sstr(e)} {relation} 0 for every i >= {start}")
+                               f"{words}: {sympy.sstr(e)} {relation} 0 for every i >= {start}")
 
 
 # ---------------------------------------------------------------- the whole answer
