@@ -91,7 +91,8 @@ CASES = [  # (measure, order, relevant grades, deepest depth checked)
     ("gRBP(p=1/2)", "rank", 2, 3), ("gRBP(p=1/4)", "dominance", 2, 3), ("gRBP(p=2/3)", "raise", 2, 3),
     ("DCG", "rank", 1, 5), ("DCG", "dominance", 1, 5), ("P@2", "rank", 1, 5), ("P@2", "dominance", 1, 4),
     ("gP@2", "ipso", 2, 3), ("RBTO", "rank", 2, 3), ("INSQ", "rank", 1, 6), ("INSQ", "dominance", 1, 4),
-    (f"{EXAMPLES}/power_law.py:dp(b=3)", "rank", 1, 8),
+    (f"{EXAMPLES}/power_law.py:dp(b=3)", "rank", 1, 8), (f"{EXAMPLES}/power_law.py:dp(b=1/2)", "dominance", 1, 4),
+    ("DCG(discount=logb,b=3)", "dominance", 2, 3),
 ]
 
 
@@ -103,6 +104,16 @@ def test_every_depth_matches_brute_force(measure, order, grades, deepest):
         assert b.first == a.last + 1
     for depth in range(1, deepest + 1):
         assert answer.verdict_at(depth) == _brute(measure, order, depth, grades), (measure, order, depth)
+
+
+def test_ipso_lemma_a_raise_anywhere_is_related():
+    # the IPSO lemma takes a raise at any position as a related pair (not only at the last one)
+    for depth, c in ((3, 2), (4, 1)):
+        related = set(_related("ipso", depth, c))
+        for r in itertools.product(range(c + 1), repeat=depth):
+            for i in range(depth):
+                if r[i] < c:
+                    assert (r, r[:i] + (r[i] + 1,) + r[i + 1:]) in related
 
 
 def test_the_issue_examples_are_proved_for_every_depth():
