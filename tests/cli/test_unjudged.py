@@ -34,7 +34,7 @@ def test_classify_json_carries_unjudged_and_witnesses_with_question_marks(capsys
     obj = js(capsys, "classify", "Bpref", "--order", "judging", "--depth", "3", "--unjudged", "1",
              "--topic", "n0=2,2")
     # runs of depth 3 with at most one ?, two 0s and two 1s: 6 complete + 3 positions x 4 = 18
-    assert obj["unjudged"] == 1 and obj["nonrelevant"] == 2 and obj["runs"] == 18
+    assert obj["unjudged"] == 1 and obj["nonrelevant"] == 2 and obj["runs"] == "18"
     w = obj["witness"]
     assert obj["verdict"] == "violated" and Q in w["lower"] and Q not in w["upper"]
     # judging: upper is lower with its ? judged
@@ -57,14 +57,14 @@ def test_classify_residual_text_and_json_say_which_end(capsys):
 
 def test_thresholds_counterexample_disagree_hasse_take_unjudged(capsys):
     t = js(capsys, "thresholds", "RBP(end=top)", "--order", "bounds[rank]", "--depth", "2", "--unjudged", "1")
-    assert t["unjudged"] == 1 and t["runs"] == 8 and t["regions"]
+    assert t["unjudged"] == 1 and t["runs"] == "8" and t["regions"]
     cx = js(capsys, "counterexample", "RBP(p=0.8,end=top)", "--order", "judging", "--max-depth", "2",
             "--unjudged", "1")
     assert cx["status"] == "found" and cx["unjudged"] == 1 and cx["lower"] == [Q] and cx["upper"] == [0]
     assert Fraction(cx["lower_value"]) == rbp([Q], Fraction(4, 5), "top")
     d = js(capsys, "disagree", "Bpref", "AP(judged_only=True)", "--depth", "2", "--unjudged", "1",
            "--topic", "n0=2,2")
-    assert d["unjudged"] == 1 and d["rows"][0]["runs"] == 8
+    assert d["unjudged"] == 1 and d["rows"][0]["runs"] == "8"
     h = js(capsys, "hasse", "--order", "bounds[rank]", "--depth", "1", "--unjudged", "1")
     assert h["unjudged"] == 1 and [[0], [Q]] in h["edges"] and [[Q], [1]] in h["edges"]
     h = js(capsys, "hasse", "--order", "judging", "--depth", "2", "--unjudged", "1", "--chain", "0?,00",
@@ -125,8 +125,8 @@ def test_ipso_census_of_unjudged_runs_matches_the_pairs_of_completions(capsys):
 
     want = sum(ni(r, s) for r in runs for s in runs)
     obj = js(capsys, "ipso", "census", "--depth", "2", "--gains", "0,1,3", "--unjudged", "1")
-    assert obj["unjudged"] == 1 and obj["runs"] == len(runs) == 15 and obj["pairs"] == 15 * 15
-    assert obj["ni"] == obj["ns"] == want and obj["nonsep"] == 15 * 15 - 15 - 2 * want
+    assert obj["unjudged"] == 1 and int(obj["runs"]) == len(runs) == 15 and int(obj["pairs"]) == 15 * 15
+    assert int(obj["ni"]) == int(obj["ns"]) == want and int(obj["nonsep"]) == 15 * 15 - 15 - 2 * want
     grid = js(capsys, "ipso", "grid", "--depth", "2", "--gains", "0,1,3", "--unjudged", "1",
               "--rows", "RBP(p=0.5,end=base)", "--cols", "Judged")
     assert grid["counts"] == {"equal": 15, "ni": want, "ns": want, "nonsep": 15 * 15 - 15 - 2 * want}

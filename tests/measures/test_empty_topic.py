@@ -166,7 +166,7 @@ def test_cli_refuses_undefined_measures(capsys, argv, words):
 def test_cli_defined_measures(capsys):
     code, out, err = cli(capsys, "classify", "P", "--topic", "0", "--depth", "3", "--order", "swap", "--json")
     obj = json.loads(out)
-    assert code == 0 and obj["topic"] == [0] and obj["runs"] == 1 and obj["verdict"] == "strict"
+    assert code == 0 and obj["topic"] == [0] and obj["runs"] == "1" and obj["verdict"] == "strict"
     code, out, err = cli(capsys, "twist", "000", "--topic", "0", "--json")
     obj = json.loads(out)
     assert code == 0 and obj["recovery_ratio"] == "0" and obj["twist"] is None and "full-scale" in obj["undefined"]

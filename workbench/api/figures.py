@@ -112,6 +112,7 @@ def hasse(*, order="dominance", depth=3, grades=None, gains=None, topic=None, me
 def _counted(space, order, depth, grades, gains, topic, workers, bar, unjudged: int = 0) -> HasseCount:
     """The statistics of a diagram beyond :data:`~workbench.order.hasse.HASSE_LIMIT`, counted in blocks."""
     from workbench.core.budget import largest_fitting, refuse_unless_fits
+    from workbench.core.exact import count
     from workbench.core.executors import open_executor
     from workbench.order.diagram_statistics import diagram_statistics, statistics_estimate
     from workbench.order.hasse import HASSE_LIMIT
@@ -131,7 +132,7 @@ def _counted(space, order, depth, grades, gains, topic, workers, bar, unjudged: 
     stats = {"order": order.name, "measure": None, "depth": depth, "grades": grades,
              "gains": ",".join(str(x) for x in gains.values), "topic": None if topic is None else str(topic),
              **({"unjudged": unjudged} if unjudged else {}),
-             "runs": s.nodes if s.nodes is not None else f"not counted: {s.runs:,} runs with {s.tied_pairs:,} tied pairs",
-             "covers": s.covers, "graded": f"not computed: {whole}", "lattice": f"not computed: {whole}",
+             "runs": count(s.nodes) if s.nodes is not None else f"not counted: {s.runs:,} runs with {s.tied_pairs:,} tied pairs",
+             "covers": count(s.covers), "graded": f"not computed: {whole}", "lattice": f"not computed: {whole}",
              "width": f"not computed: {whole}"}
     return HasseCount(order.name, depth, stats)

@@ -1146,29 +1146,68 @@ def int_str(n: int) -> str:
 JSON_SAFE_INT = 2**53
 
 
+class Count(int):
+    """An exact count that can grow without bound (runs, covers, pairs): a JSON string at every size.
+
+    A plain ``int`` for every Python use (arithmetic gives plain ints,
+    ``Count(8) == 8``); only :func:`json_safe` treats it apart, writing it as
+    its decimal string with ``K_digits`` beside it *whatever its size*, so a
+    count field has one JSON type at depth 1 and at depth 1000 (a reader that
+    handles ``"runs": "8"`` handles ``"runs": "1071...9376"``).  Small
+    integers that are not counts (depth, grades, positions) stay plain ints
+    and JSON numbers.
+
+    >>> c = Count(2 ** 10)
+    >>> c, c + 1, c == 1024, type(c + 1).__name__
+    (1024, 1025, True, 'int')
+
+    References
+    ----------
+    docs/reference/cli.md, "The JSON contract" (Integers).
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return int.__repr__(self)
+
+
+def count(n) -> "Count | None":
+    """``n`` as a :class:`Count` (None stays None; anything else that is not an integer is returned as is).
+
+    >>> count(3), count(None), count("not counted")
+    (3, None, 'not counted')
+    """
+    if n is None or isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        return n
+    return Count(int(n))
+
+
 def json_safe(obj):
-    """``obj`` ready for JSON: every integer beyond 2^53 as its decimal string, its digit count beside it.
+    """``obj`` ready for JSON: every :class:`Count`, and every other integer beyond 2^53, as a decimal string.
 
-    Integers beyond 2^53 are JSON strings, so Python's
-    ``json.load`` (which refuses integer literals of more than 4300 digits)
-    and JavaScript (which rounds beyond 2^53) read every output exactly.  In
-    an object, the key ``K`` of such an integer gets a sibling ``K_digits``
-    (its number of decimal digits, an ordinary JSON integer) unless the object
-    already has one; in an array the string stands alone.  Tuples become
-    lists; everything else is returned as is.
+    A :class:`Count` is a string at every size; any other integer is a JSON
+    number up to 2^53 and a string beyond, so Python's ``json.load`` (which
+    refuses integer literals of more than 4300 digits) and JavaScript (which
+    rounds beyond 2^53) read every output exactly.  In an object, the key
+    ``K`` of such a string gets a sibling ``K_digits`` (its number of decimal
+    digits, an ordinary JSON integer) unless the object already has one; in
+    an array the string stands alone.  Tuples become lists; everything else
+    is returned as is.
 
-    >>> json_safe({"runs": 2 ** 53, "pairs": 2 ** 60, "rows": [1, -10 ** 20, True]})
-    {'runs': 9007199254740992, 'pairs': '1152921504606846976', 'pairs_digits': 19, 'rows': [1, '-100000000000000000000', True]}
+    >>> json_safe({"runs": Count(8), "pairs": 2 ** 60, "depth": 3, "rows": [1, -10 ** 20, True]})
+    {'runs': '8', 'runs_digits': 1, 'pairs': '1152921504606846976', 'pairs_digits': 19, 'depth': 3, 'rows': [1, '-100000000000000000000', True]}
     """
     if isinstance(obj, bool) or obj is None or isinstance(obj, (str, float)):
         return obj
     if isinstance(obj, int):
-        return int_str(obj) if abs(obj) > JSON_SAFE_INT else obj
+        return int_str(obj) if isinstance(obj, Count) or abs(obj) > JSON_SAFE_INT else obj
     if isinstance(obj, dict):
         out = {}
         for key, value in obj.items():
             out[key] = json_safe(value)
-            if (isinstance(value, int) and not isinstance(value, bool) and abs(value) > JSON_SAFE_INT
+            if (isinstance(value, int) and not isinstance(value, bool)
+                    and (isinstance(value, Count) or abs(value) > JSON_SAFE_INT)
                     and f"{key}_digits" not in obj):
                 out[f"{key}_digits"] = len(out[key].lstrip("-"))
         return out

@@ -53,6 +53,7 @@ from workbench.space.runs import Gains, Topic, check_depth, unjudged_code
 from workbench.space.spaces import Space, rank_space
 from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 from workbench.core.display import grades_text, html_table, short_int
+from workbench.core.exact import count
 from workbench.core.frames import frame
 
 __all__ = ["Census", "census", "unjudged_census", "brute_census", "PAPER_TABLE2", "table2_rows", "table2_markdown"]
@@ -150,33 +151,35 @@ class Census:
     def to_json(self) -> dict:
         """JSON object: exact integer counts and float fractions beside them.
 
-        Printed with :func:`workbench.core.exact.json_safe` (``--json``), a
-        count beyond 2^53 becomes its decimal string with ``K_digits`` beside it
-        (``"pairs": "3980...", "pairs_digits": 6021`` at depth 10000).
+        The counts are :class:`~workbench.core.exact.Count` objects: printed with
+        :func:`workbench.core.exact.json_safe` (``--json``) each is its decimal
+        string with ``K_digits`` beside it at every size (``"pairs": "64",
+        "pairs_digits": 2`` at depth 3, ``"pairs": "3980...", "pairs_digits":
+        6021`` at depth 10000).
 
         >>> census(2).to_json()["ni"], census(2).to_json()["ni_fraction"]
         (6, 0.375)
         >>> from workbench.core.exact import json_safe
         >>> j = json_safe(census(40).to_json())
-        >>> j["pairs"], j["pairs_digits"], j["equal"]
-        ('1208925819614629174706176', 25, 1099511627776)
+        >>> j["pairs"], j["pairs_digits"], j["equal"], j["depth"]
+        ('1208925819614629174706176', 25, '1099511627776', 40)
 
         References
         ----------
         docs/reference/cli.md (``ipso census`` keys).
         """
-        out: dict = {"depth": self.depth, "grades": self.grades, "gains": self.gains, "pairs": self.pairs}
+        out: dict = {"depth": self.depth, "grades": self.grades, "gains": self.gains, "pairs": count(self.pairs)}
         for key in ("equal", "ni", "ns", "nonsep"):
-            out[key] = getattr(self, key)
+            out[key] = count(getattr(self, key))
         for key in ("equal", "ni", "ns", "nonsep"):
             out[f"{key}_fraction"] = _float_fraction(getattr(self, key), self.pairs)
         out["pairs_kind"] = "ordered"
         out["topic"] = self.topic
         if self.unjudged:
             out["unjudged"] = self.unjudged
-        out["runs"] = self.runs
+        out["runs"] = count(self.runs)
         for key, value in self.unordered().items():
-            out[f"unordered_{key}"] = value
+            out[f"unordered_{key}"] = count(value)
         return out
 
     def to_frame(self):

@@ -41,7 +41,7 @@ import tracemalloc
 import numpy as np
 
 from workbench.errors import SpaceTooLargeError, UndecidedComparisonError, WorkbenchError
-from workbench.core.exact import ValueBlock, exact_str, json_float as to_float, rows_differ
+from workbench.core.exact import ValueBlock, count, exact_str, json_float as to_float, rows_differ
 from workbench.measures.additive import additive_form
 from workbench.scale import kind_blocks
 from workbench.scale.by_cover_type import decided_by_cover_type, distinct_values, summary_by_cover_type
@@ -645,8 +645,8 @@ class Classification(SettingFields):
             },
             "intrinsic": None if self.intrinsic is None else self.intrinsic.category,
             "intrinsic_witness": self.intrinsic_witness,
-            "runs": self.runs,
-            "covers": self.covers,
+            "runs": count(self.runs),  # counts: JSON strings at every size (workbench.core.exact.Count)
+            "covers": count(self.covers),
             "distinct_values": None if self.intrinsic is None else self.intrinsic.distinct,
             "ranked_values": None
             if self.ranked_values is None

@@ -71,7 +71,7 @@ import numpy as np
 from workbench.core.budget import Estimate, largest_fitting, refuse_unless_fits
 from workbench.core.display import html_table
 from workbench.core.distinct import interval_transformation
-from workbench.core.exact import ValueBlock, exact_str, json_float
+from workbench.core.exact import ValueBlock, count as json_count, exact_str, json_float
 from workbench.core.executors import (DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers,
                                       in_order, open_executor, probe_scheduler)
 from workbench.core.frames import frame
@@ -1106,9 +1106,11 @@ class DepthDisagreement:
         c = self.counts
         tb = self.tau_b
         return {
-            "depth": self.depth, "runs": c.runs, "pairs": c.pairs, "discordant": c.discordant,
-            "tied_in_one": c.tied_in_one, "tied_m1_only": c.tied_m1_only, "tied_m2_only": c.tied_m2_only,
-            "tied_in_both": c.tied_both, "concordant": c.concordant,
+            # counts: JSON strings at every size (workbench.core.exact.Count)
+            "depth": self.depth, "runs": json_count(c.runs), "pairs": json_count(c.pairs),
+            "discordant": json_count(c.discordant), "tied_in_one": json_count(c.tied_in_one),
+            "tied_m1_only": json_count(c.tied_m1_only), "tied_m2_only": json_count(c.tied_m2_only),
+            "tied_in_both": json_count(c.tied_both), "concordant": json_count(c.concordant),
             "agreement": str(self.agreement), "agreement_float": float(self.agreement),
             "tau_b": None if tb is None else str(tb),
             "tau_b_float": _tau_b_float(c),

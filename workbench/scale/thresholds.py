@@ -93,7 +93,7 @@ from workbench.core.algebraic import (
 )
 from workbench.core.rational import RationalFunction, rational_function
 from workbench.errors import BadDepthError, BadParameterError, NotExpressibleError, WorkbenchError
-from workbench.core.exact import ValueBlock, exact_str, json_float as to_float
+from workbench.core.exact import ValueBlock, count, exact_str, json_float as to_float
 from workbench.space.runs import Gains, Topic, check_depth, format_run
 from workbench.space.setting import Setting, SettingFields
 from workbench.scale.classify import (
@@ -316,7 +316,7 @@ class ThresholdTable(SettingFields):
             "gains": [str(g) for g in self.gains.values],
             "topic": None if self.topic is None else list(self.topic.counts),
             **self.setting.unjudged_json(),
-            "runs": self.runs, "covers": self.covers, "distinct_differences": self.groups,
+            "runs": count(self.runs), "covers": count(self.covers), "distinct_differences": self.groups,
             "degree_bound": self.degree,
             "critical_points": [_printed(c)[0] if isinstance(c, sympy.CRootOf) else sympy.sstr(c)
                                 for c in self.critical],
