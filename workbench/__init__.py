@@ -21,7 +21,9 @@ judgments of Robust 2003 against the full ones), and ``ir_measure`` / ``register
 
 ``wb.parameter`` declares a parameter of a measure of your own (a decorator,
 :func:`workbench.measures.declare.parameter`); ``wb.position_term`` declares its term as a closed form in the
-position, for claims at every depth (:func:`workbench.measures.declare.position_term`).
+position, for claims at every depth (:func:`workbench.measures.declare.position_term`); ``wb.padding`` how its
+value changes when a non-relevant document is appended, so that violations carry to every larger depth
+(:func:`workbench.measures.declare.padding`).
 
 The types are one attribute away too, loaded on first use like the functions:
 the inputs ``wb.Measure``, ``wb.Order``, ``wb.Space``, ``wb.Gains``,
@@ -58,7 +60,7 @@ _API = ["classify", "thresholds", "counterexample", "hasse", "census", "compare"
         "disagree", "freedom_use", "value", "thinning"]
 
 #: Loaded from :mod:`workbench.measures.declare` on first use: the decorator of a measure file.
-_DECLARE = ["parameter", "position_term"]
+_DECLARE = ["parameter", "position_term", "padding"]
 
 #: The public types, ``name -> module`` they are loaded from on first use.
 _TYPES = {

@@ -68,7 +68,7 @@ from workbench.api.convert import (as_int as _int, as_depth as _depth, as_depths
 
 
 def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=None, workers=1, scheduler=None,
-             connect_timeout=10.0, unjudged=0):
+             connect_timeout=10.0, unjudged=0, certificate=None):
     """On which scale is ``measure`` relative to ``order``: a verdict with a witness (``workbench classify``).
 
     Parameters
@@ -77,8 +77,10 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
         ``"RBP(p=0.5)"``, ``"AP"``, ``"nDCG@10"``, ``"path/to/file.py:function"``.
     order : str
         ``rank``, ``set``, ``dominance``, ``ipso``, ``replacement``, ``swap`` or ``raise``.
-    depth : int
-        Run depth ``N >= 1``.
+    depth : int or str
+        Run depth ``N >= 1``; ``"all"`` (or ``"A.."``, from ``A`` on) answers for every depth at once with a
+        proof: an :class:`~workbench.scale.every_depth.EveryDepth` (:func:`workbench.api.scale.every_depth`;
+        ``certificate`` a folder its obligations are written into as SMT-LIB2).
     grades : int, optional
         Number of relevant grades ``c`` (default 1, or from ``gains`` / ``topic``).
     gains : str, sequence or Gains, optional
@@ -135,7 +137,8 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     from workbench.api import scale
 
     return scale.classify(measure, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
-                          workers=workers, scheduler=scheduler, connect_timeout=connect_timeout, unjudged=unjudged)
+                          workers=workers, scheduler=scheduler, connect_timeout=connect_timeout, unjudged=unjudged,
+                          certificate=certificate)
 
 
 def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None, unjudged=0):

@@ -28,16 +28,16 @@ from typing import Any, Optional
 from workbench.api.convert import (as_connect_timeout, as_depth, as_depths, as_measure, as_order, as_question,
                                    as_scheduler, as_setting, as_space, as_unjudged, as_workers, in_shell, option)
 from workbench.api.progress import reporter
-from workbench.errors import BadParameterError, WorkbenchError
+from workbench.errors import BadDepthError, BadParameterError, WorkbenchError
 
-__all__ = ["classify", "thresholds", "counterexample", "axioms", "DifferenceStructure"]
+__all__ = ["classify", "every_depth", "thresholds", "counterexample", "axioms", "DifferenceStructure"]
 
 #: The attained values a classification lists by default (its interval transformation).
 RANKED_VALUES = 256
 
 
 def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=None, ranked_values=RANKED_VALUES,
-             workers=None, scheduler=None, connect_timeout=10.0, progress=None, unjudged=0):
+             workers=None, scheduler=None, connect_timeout=10.0, progress=None, unjudged=0, certificate=None):
     """On which scale is ``measure`` relative to ``order``: a verdict with a witness (``workbench classify``).
 
     Parameters as :func:`workbench.classify`, and ``ranked_values`` (list
@@ -54,14 +54,31 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
         :class:`~workbench.scale.residual.ResidualClassification` says on
         which end each verdict holds.
 
+    ``depth="all"`` (or ``"A.."``: every depth from ``A`` on) answers for
+    every depth at once: :func:`every_depth`, an
+    :class:`~workbench.scale.every_depth.EveryDepth` (``certificate`` a
+    folder to write its obligations into).
+
     Examples
     --------
     >>> classify("RBP(p=0.8)", depth=4, workers=1).witness.lower
     (0, 0, 1, 1)
+    >>> classify("RBP(p=4/5)", depth="all").summary()
+    'interval at depth 1; ordinal at depth 2; violated from depth 3 on'
     """
     from workbench.scale.classify import classify as run_classify
     from workbench.scale.residual import classify_residual, needs_both_ends
 
+    start = _every_depth_start(depth)
+    if start is not None:
+        if unjudged:
+            raise BadParameterError(f"{option('depth', depth)} with {option('unjudged', unjudged)}: every-depth "
+                                    "answers are for runs without unjudged positions")
+        return every_depth(measure, order=order, grades=grades, gains=gains, topic=topic, start=start,
+                           certificate=certificate, progress=progress)
+    if certificate is not None:
+        raise BadParameterError(f"{option('certificate', certificate)}: certificates are written for "
+                                f"{option('depth', 'all')} only")
     ranked = _count(ranked_values, "ranked_values", "(0 lists all)")
     workers = as_workers(workers)
     scheduler = as_scheduler(scheduler)
@@ -77,6 +94,92 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     if both:
         return classify_residual(m, o, space, g, classify=run_classify, **kwargs)
     return run_classify(m, o, space, g, **kwargs)
+
+
+def _every_depth_start(depth) -> int | None:
+    """The first depth asked for when ``depth`` is ``"all"`` (1) or ``"A.."`` (A); None for one depth."""
+    import re
+
+    if not isinstance(depth, str):
+        return None
+    text = depth.strip().lower()
+    if text == "all":
+        return 1
+    found = re.fullmatch(r"(\d+)\s*\.\.", text)
+    if found is None:
+        return None
+    start = int(found.group(1))
+    if start < 1:
+        raise BadDepthError(f"depth {depth!r}: every depth from A on needs A >= 1")
+    return start
+
+
+def every_depth(measure, *, order="rank", grades=None, gains=None, topic=None, start=1, certificate=None,
+                progress=None):
+    """The verdict of ``measure`` on ``order`` at every depth, with its proof (``workbench classify --depth all``).
+
+    A sum of position terms (RBP, gRBP, DCG, P, gP, RBTO, INSQ, a measure
+    file with ``@workbench.position_term``) without a topic is decided for
+    every depth by :func:`workbench.scale.every_depth.every_depth`; any other
+    measure (AP, RR, ERR, nDCG, or with a topic) is classified at depths
+    ``1..K`` and a violation carried upward when its padding declaration
+    checks (:func:`workbench.scale.lifting.every_depth_lifted`); beyond ``K``
+    otherwise ``unknown``.  ``start`` drops the depths before it from the
+    ranges; ``certificate`` is a folder the obligations are written into
+    (SMT-LIB2, :func:`workbench.scale.certificates.write_certificates`).
+
+    Returns
+    -------
+    EveryDepth or LiftedEveryDepth
+        ``ranges``, ``proof``, ``obligations``; ``to_json()`` is what
+        ``workbench classify --depth all --json`` prints.
+
+    Raises
+    ------
+    NoEveryDepthError
+        The order has no every-depth lemma (the message names the orders that have one).
+    TermMismatchError
+        A measure file's declared term differs from its definition (the message names the first position).
+
+    Examples
+    --------
+    >>> every_depth("AP", topic="2").summary()
+    'interval at depth 1; ordinal at depth 2; violated from depth 3 on'
+
+    References
+    ----------
+    Ferrante, Ferro and Pontarollo, IEEE TKDE 2019; Ferrante, Ferro and Fuhr, IEEE Access 2021.
+    """
+    from dataclasses import replace
+
+    from workbench.measures.position_terms import term_of
+    from workbench.scale.certificates import write_certificates
+    from workbench.scale.every_depth import ORDERS, NoEveryDepthError
+    from workbench.scale.every_depth import every_depth as additive
+    from workbench.scale.lifting import every_depth_lifted
+
+    m, o = as_measure(measure), as_order(order)
+    c, g, t = as_setting(grades, gains, topic)
+    m.check_topic(t)
+    if o.name not in ORDERS:
+        raise NoEveryDepthError(f"{option('order', o.name)}: every-depth answers know the orders "
+                                f"{', '.join(ORDERS)} (their covers and the padding lemma)")
+    bar = reporter(progress)
+    bar.label(f"{m} on {o.name}, every depth")
+    term = term_of(m, g) if t is None else None
+    if term is not None:
+        result = additive(m, o.name, g, c, progress=bar.phase)
+    else:
+        why = (f"the topic {t} restricts the runs (the additive proof is for every run)" if t is not None
+               and term_of(m, g) is not None else f"{m} has no position term (it is not a sum of per-position "
+               "terms in closed form)")
+        result = every_depth_lifted(m, o, g, c, t, progress=bar.phase, why_not_additive=why)
+    if start > 1:
+        kept = [r for r in result.ranges if r.last is None or r.last >= start]
+        result = replace(result, ranges=tuple(replace(r, first=max(r.first, start)) for r in kept))
+    if certificate is not None:
+        write_certificates(result.obligations, certificate)
+    return result
 
 
 def _one_end(m, unjudged: int, command: str, shown=str) -> None:

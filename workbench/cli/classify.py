@@ -8,12 +8,13 @@ docs/reference/cli.md (``classify``); Ferrante, Ferro, Pontarollo, SEBD 2019.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
 
 from workbench.cli.common import (
-    DepthOpt, GainsOpt, GradesOpt, JsonOpt, TopicOpt, UnjudgedOpt, emit_json, progress_bar, stdout,
+    GainsOpt, GradesOpt, JsonOpt, TopicOpt, UnjudgedOpt, emit_json, progress_bar, stdout,
 )
 
 
@@ -25,7 +26,8 @@ def register(app: typer.Typer) -> None:
 def classify(
     measure: str = typer.Argument(..., help="Measure name, e.g. 'RBP(p=0.8)', AP, nDCG@5, path/file.py:function, or rank[M]@N (M's interval transformation, runs of depth N, with --topic)."),
     order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso, replacement, swap, raise, lexiprecision, lexirecall or rpp."),
-    depth: int = DepthOpt,
+    depth: str = typer.Option("4", "--depth", help="Run depth N (>= 1); 'all' for every depth at once, with a "
+                              "proof (or 'A..': every depth from A on)."),
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,
     topic: Optional[str] = TopicOpt,
@@ -36,6 +38,7 @@ def classify(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Run the blocks on Dask: 'local' (a LocalCluster of --workers processes) or a scheduler address tcp://host:port (needs the dask extra)."),
     connect_timeout: float = typer.Option(10.0, "--connect-timeout", help="Seconds to reach the --scheduler address and hear a Dask scheduler answer there (checked whenever it is given)."),
     show_progress: bool = typer.Option(False, "--progress", help="Show the progress bar on stderr even when it is not a terminal."),
+    certificate: Optional[Path] = typer.Option(None, "--certificate", help="With --depth all: write each obligation of the proof into this folder (SMT-LIB2, unsat confirms it; identities.json)."),
 ) -> None:
     """Classify MEASURE relative to an order: interval / ordinal / strict / weak / violated, with a witness."""
     from workbench.api.scale import classify as run_classify
@@ -43,9 +46,15 @@ def classify(
     with progress_bar(label="classify", force=show_progress, lazy=True) as bar:
         result = run_classify(measure, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
                               ranked_values=ranked_values, workers=workers, scheduler=scheduler,
-                              connect_timeout=connect_timeout, progress=bar, unjudged=unjudged)
+                              connect_timeout=connect_timeout, progress=bar, unjudged=unjudged,
+                              certificate=certificate)
     if as_json:
         emit_json(result.to_json())
+        return
+    if hasattr(result, "ranges"):  # --depth all: the verdict at every depth and its proof
+        from rich.markup import escape
+
+        stdout.print(escape(result.text()), highlight=False)
         return
     print_classification(result)
 

@@ -40,6 +40,9 @@ PARAMS_ATTRIBUTE = "__workbench_params__"
 #: The attribute of a user's function holding its declared position term (:func:`position_term`).
 TERM_ATTRIBUTE = "__workbench_term__"
 
+#: The attribute of a user's function holding its declared padding behaviour (:func:`padding`).
+PADDING_ATTRIBUTE = "__workbench_padding__"
+
 #: Names a parameter cannot have: the algebra and the topic are the function's other arguments.
 RESERVED = ("A", "topic")
 
@@ -273,7 +276,7 @@ def declared_params(func: Callable) -> tuple:
     return specs if isinstance(specs, tuple) and all(isinstance(s, ParamSpec) for s in specs) else ()
 
 
-__all__ = ["parameter", "position_term", "TERM_ATTRIBUTE", "declare", "declaration_error", "declared_params", "parse_domain", "PARAMS_ATTRIBUTE"]
+__all__ = ["parameter", "position_term", "padding", "PADDING_ATTRIBUTE", "TERM_ATTRIBUTE", "declare", "declaration_error", "declared_params", "parse_domain", "PARAMS_ATTRIBUTE"]
 
 
 def position_term(expression: str):
@@ -306,6 +309,41 @@ def position_term(expression: str):
 
     def mark(func):
         setattr(func, TERM_ATTRIBUTE, expression)
+        return func
+
+    return mark
+
+
+def padding(kind: str):
+    """Declare how a measure file's value changes when a non-relevant document is appended (a decorator).
+
+    :mod:`workbench.scale.lifting` checks the declaration exactly on every run of depths 1..4 and, when it
+    holds, carries a violation found at depth ``n`` to every depth ``N >= n``; a file without it gets no lifting.
+
+    Parameters
+    ----------
+    kind : str
+        ``"invariant"`` (the value is unchanged) or ``"scaled"`` (multiplied by a positive factor that
+        depends on the depth and topic only, never on the run).
+
+    Examples
+    --------
+    >>> @padding("invariant")
+    ... def first_hit(A):
+    ...     return A.rel(0)
+    >>> getattr(first_hit, PADDING_ATTRIBUTE)
+    'invariant'
+
+    References
+    ----------
+    Ferrante, Ferro and Pontarollo, IEEE TKDE 2019 (a violation at one depth as a pair of runs).
+    """
+    if kind not in ("invariant", "scaled"):
+        raise UserMeasureError(f"padding({kind!r}): give 'invariant' (value unchanged) or 'scaled' (multiplied by "
+                               "a positive factor of the depth)")
+
+    def mark(func):
+        setattr(func, PADDING_ATTRIBUTE, kind)
         return func
 
     return mark

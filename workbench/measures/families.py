@@ -65,7 +65,7 @@ import signal
 import textwrap
 import threading
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Callable
@@ -118,6 +118,10 @@ class Family:
     needs_nonrelevant: bool = False
     #: A measure file's declared term in the position (:func:`workbench.measures.position_terms.position_term`).
     declared_term: str | None = None
+    #: How the value changes when a non-relevant document is appended to a run (:data:`PADDING`): ``"invariant"``
+    #: (unchanged), ``"scaled"`` (multiplied by a positive factor of the depth and topic), or ``None`` (not declared);
+    #: :mod:`workbench.scale.lifting` checks it and carries violations to every larger depth.
+    padding: str | None = None
 
     @property
     def z3_ok(self) -> bool:
@@ -439,6 +443,18 @@ FAMILIES.update({
     ]
 })
 
+#: The padding behaviour each built-in family declares (:attr:`Family.padding`): ``"invariant"`` when appending a
+#: non-relevant document leaves the value unchanged (its term there is 0 and nothing divides by the depth),
+#: ``"scaled"`` when it multiplies the value by a positive factor of the depth (and topic): ``P`` and ``gP``
+#: without a cut-off (``N/(N+1)``), ``F`` (``(N+RB)/(N+1+RB)``), ``nDCG`` (the ideal run's DCG at depth ``N``
+#: over the one at ``N+1``), ``RBTO`` (``c+1``), ``INSQ`` (its expected depth grows).  A cut-off makes the
+#: value invariant beyond it, which the scaled form includes (factor 1).  Families not named declare nothing.
+PADDING_KINDS = ("invariant", "scaled")
+PADDING = {**dict.fromkeys(("AP", "R", "gR", "RBP", "gRBP", "DCG", "ERR", "RR", "Succ", "ForwardSpace"), "invariant"),
+           **dict.fromkeys(("nDCG", "P", "gP", "F", "RBTO", "INSQ"), "scaled")}
+for _name, _kind in PADDING.items():
+    FAMILIES[_name] = replace(FAMILIES[_name], padding=_kind)
+
 _USER_FAMILIES: dict[str, Family] = {}
 
 
@@ -593,7 +609,8 @@ def user_family(name: str, func: Callable, path: str = "") -> Family:
 
     doc = (inspect.getdoc(func) or "user-defined measure").splitlines()[0]
     return Family(name, declared, takes_topic, doc, f"user-defined ({path or name})", definition,
-                  declared_term=getattr(func, "__workbench_term__", None))
+                  declared_term=getattr(func, "__workbench_term__", None),
+                  padding=getattr(func, "__workbench_padding__", None))
 
 
 def _check_signature(name: str, func: Callable, declared: tuple, files: dict[str, str]) -> bool:
