@@ -638,6 +638,8 @@ def every_depth(measure, order: str, gains: Gains | None = None, grades: int = 1
         if key in wit:
             n, (lo, up), why = wit[key]
             proof.append(f"Witness at depth {n}: {''.join(map(str, lo))} -> {''.join(map(str, up))}, {why}.")
+    steps = dict.fromkeys(what for o in obligations for what, _, _ in o.identities if what.startswith("sum"))
+    proof += [f"Sympy step (re-evaluated on a re-check): {what}." for what in steps]
     for o in obligations:
         proof.append(f"Obligation {o.name}: {o.statement} -- {o.status} ({o.by}).")
     ranges = _ranges(levels, "ordinal" if total else "strict")
@@ -663,7 +665,7 @@ def _word(level: str, total: bool) -> str:
 
 
 def _term_step(measure, term: PositionTerm, checked: list) -> str:
-    origin = ("declared in the measure file (taken as the definition beyond the depths checked)" if term.declared
+    origin = ("declared in the measure file, and taken as its definition beyond the depths checked" if term.declared
               else "written from the family's definition")
     return (f"{measure} is additive with position term {term} ({origin}); it matches the traced definition, up to a "
             f"positive factor per depth, at depths {checked[0]}..{checked[-1]}.")
