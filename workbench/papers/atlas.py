@@ -43,7 +43,7 @@ JASIST 2016, Def. 14; docs/theory/orders.md, docs/theory/scales.md and docs/refe
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Sequence
 
@@ -55,6 +55,7 @@ from workbench.measures.names import parse_measure
 from workbench.order.orders import ORDERS, get_order
 from workbench.space.runs import Gains, Topic
 from workbench.scale.classify import Witness, classify
+from workbench.scale.every_depth import ORDERS as EVERY_DEPTH_ORDERS, every_depth
 from workbench.space.spaces import rank_space
 from workbench.core.budget import allow_time
 from workbench.scale.thresholds import free_name, shared_work, thresholds
@@ -156,6 +157,92 @@ class ThresholdRow:
 
 
 @dataclass(frozen=True)
+class EveryDepthMark:
+    """How far one (measure, order, grades) of the atlas is settled: proved for every depth, or enumerated.
+
+    ``ranges`` holds the every-depth verdicts (:class:`workbench.scale.every_depth.DepthRange`) when
+    :func:`workbench.scale.every_depth.every_depth` proved every depth (no ``unknown`` range); otherwise it
+    is None and the cell is *enumerated* to the atlas's deepest depth, ``note`` saying why no proof.
+
+    >>> m = every_depth_mark(parse_measure("RBP(p=0.8)"), "rank", 1, 8)
+    >>> m.mark, m.compact()
+    ('proved', 'I1 O2 V3+')
+    >>> every_depth_mark(parse_measure("AP"), "rank", 1, 8).text()
+    'enumerated to 8'
+
+    References
+    ----------
+    Ferrante, Ferro and Pontarollo, IEEE TKDE 2019; Ferrante, Ferro and Fuhr, IEEE Access 2021.
+    """
+
+    measure: str
+    order: str
+    grades: int
+    enumerated_to: int
+    ranges: tuple | None = None
+    note: str = ""
+    obligations: int = field(default=0, compare=False)
+
+    @property
+    def mark(self) -> str:
+        """``proved`` (every depth) or ``enumerated`` (to :attr:`enumerated_to`)."""
+        return "enumerated" if self.ranges is None else "proved"
+
+    def compact(self) -> str:
+        """The ranges as letters and first depths, ``+`` on the last (every larger depth): ``I1 O2 V3+``."""
+        if self.ranges is None:
+            return ""
+        return " ".join(f"{LETTERS[r.verdict]}{r.first}" + ("+" if r.last is None else "") for r in self.ranges)
+
+    def text(self) -> str:
+        """``proved I1 O2 V3+`` or ``enumerated to 8``."""
+        return f"proved {self.compact()}" if self.ranges is not None else f"enumerated to {self.enumerated_to}"
+
+    def to_json(self) -> dict:
+        return {"measure": self.measure, "order": self.order, "grades": self.grades, "mark": self.mark,
+                "every_depth": None if self.ranges is None else [r.to_json() for r in self.ranges],
+                "enumerated_to": self.enumerated_to, "obligations": self.obligations, "note": self.note}
+
+
+_MARKS: dict = {}
+
+
+def every_depth_mark(measure, order: str, grades: int, enumerated_to: int) -> EveryDepthMark:
+    """The every-depth mark of ``measure`` on ``order`` at ``grades`` (gains ``g(i) = i``), computed once.
+
+    The exact search of the proof goes to the atlas's deepest depth (the verdicts it proves do not depend on
+    it: a proved range is a theorem).
+
+    References
+    ----------
+    Ferrante, Ferro and Pontarollo, IEEE TKDE 2019 (the covers of each order).
+    """
+    key = (str(measure), order, grades, enumerated_to)
+    if key in _MARKS:
+        return _MARKS[key]
+    name = str(measure)
+    if order not in EVERY_DEPTH_ORDERS:
+        mark = EveryDepthMark(name, order, grades, enumerated_to, None,
+                              f"no every-depth lemma for the order {order}")
+    else:
+        try:
+            proof = _guard(measure, lambda: every_depth(measure, order, Gains.default(grades),
+                                                         search=max(enumerated_to, 2)))
+        except WorkbenchError as e:  # no position term (not additive, reads a topic), or a term that does not match
+            mark = EveryDepthMark(name, order, grades, enumerated_to, None, " ".join(str(e).split()))
+        else:
+            if proof.proved:
+                mark = EveryDepthMark(name, order, grades, enumerated_to, proof.ranges, "", len(proof.obligations))
+            else:
+                unknown = next(r for r in proof.ranges if r.verdict == "unknown")
+                mark = EveryDepthMark(name, order, grades, enumerated_to, None,
+                                      f"the proof leaves depths {unknown.first} on unknown",
+                                      len(proof.obligations))
+    _MARKS[key] = mark
+    return mark
+
+
+@dataclass(frozen=True)
 class Atlas:
     """The whole atlas: its scope, the set-based test, the cells and the threshold rows.
 
@@ -179,6 +266,8 @@ class Atlas:
     cells: tuple
     thresholds: tuple
     builtin: bool = True
+    #: One :class:`EveryDepthMark` per (measure, order, grades) classified.
+    marks: tuple = ()
 
     @cached_property
     def _index(self) -> dict:
@@ -191,6 +280,13 @@ class Atlas:
     def verdicts(self, measure: str, order: str, grades: int) -> str:
         """The verdict letters by depth, e.g. ``'I I O V'``."""
         return " ".join(LETTERS[self.cell(measure, order, grades, d).verdict] for d in self.depths)
+
+    def mark(self, measure: str, order: str, grades: int) -> EveryDepthMark:
+        """The every-depth mark of one (measure, order, grades); ``KeyError`` if the atlas skips it."""
+        for m in self.marks:
+            if (m.measure, m.order, m.grades) == (measure, order, grades):
+                return m
+        raise KeyError((measure, order, grades))
 
     def applies(self, measure: str, order: str) -> bool:
         """Whether the atlas classifies ``measure`` on ``order`` (set orders: set-based measures only)."""
@@ -507,8 +603,10 @@ def run_atlas(plan: Plan, progress: Callable[[str], None] | None = None) -> Atla
     tasks = plan.tasks
     with allow_time(ATLAS_SECONDS_PER_TASK), shared_work():  # the orders on one space share the runs' exact work
         _run_tasks(tasks, cells, rows, progress)
+    marks = [every_depth_mark(m, o, c, plan.depths[-1]) for o in plan.orders for m in plan.measures
+             if plan._applies(m, o) for c in plan.grades]
     return Atlas(tuple(str(m) for m in plan.measures), plan.orders, plan.grades, plan.depths, plan.arrangement,
-                 tuple(cells), tuple(rows), plan.builtin)
+                 tuple(cells), tuple(rows), plan.builtin, tuple(marks))
 
 
 #: Estimated seconds one atlas cell or threshold row may plan.  The atlas is a batch bounded by its own

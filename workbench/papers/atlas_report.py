@@ -111,7 +111,7 @@ def atlas_markdown(a: Atlas) -> str:
     >>> from workbench.papers.atlas import build_atlas
     >>> text = atlas_markdown(build_atlas(["RR"], orders=["rank"], grades=[1], depths=[2, 3]))
     >>> [line for line in text.splitlines() if line.startswith("| `RR`")]
-    ['| `RR` | `W W` |']
+    ['| `RR` | `W W` |', '| `RR` | enumerated to 3 |']
 
     References
     ----------
@@ -171,6 +171,24 @@ def atlas_markdown(a: Atlas) -> str:
         cells = [[Cell(m, f"`{m}`")] + [Cell(str(a.verdicts(m, o, c)), f"`{a.verdicts(m, o, c)}`") for c in a.grades]
                  for m in rows] or [["(no set-based measure in this atlas)"] + [None] * len(a.grades)]
         lines += Table(["measure", *(f"grades {c}" for c in a.grades)], cells).markdown_lines()
+    if a.marks:
+        lines += ["", "## Every depth", "",
+                  "Each measure and order, per grades: `proved` when `workbench.scale.every_depth.every_depth`",
+                  "settles every depth N >= 1 (an additive measure with a position term, on an order whose covers",
+                  "it knows: the depths up to the table's last decided exactly, the rest by obligations discharged",
+                  "by sympy and z3, or a violation carried upward by the padding lemma), shown as ranges: a letter",
+                  "and the first depth of each range, `+` on the last, which holds at every larger depth",
+                  "(`I1 O2 V3+`: interval at 1, ordinal at 2, violated from 3 on). Otherwise `enumerated to N`:",
+                  "the verdicts above hold at the depths enumerated only (no position term, no lemma for the",
+                  "order, or a proof left unknown; the JSON's `every_depth` says which)."]
+        for o in a.orders:
+            rows = [m for m in a.measures if a.applies(m, o)]
+            if not rows:
+                continue
+            lines += ["", f"### {o}", ""]
+            cells = [[Cell(m, f"`{m}`")] + [Cell(a.mark(m, o, c).text(), _mark_text(a.mark(m, o, c)))
+                                            for c in a.grades] for m in rows]
+            lines += Table(["measure", *(f"grades {c}" for c in a.grades)], cells).markdown_lines()
     lines += ["", "## Violations", "",
               "Per measure, order and grades: the smallest violating depth, its topic and the witness.", ""]
     lines += Table(["order", "measure", "grades", "N", "topic", "witness"],
@@ -199,6 +217,11 @@ def atlas_markdown(a: Atlas) -> str:
                 cells.append([r.grades, r.depth, _topic_text(r.topic), regions, bad])
             lines += Table(["grades", "N", "topic", "regions", "violated at"], cells).markdown_lines()
     return "\n".join(lines) + "\n"
+
+
+def _mark_text(mark) -> str:
+    """``proved `I1 O2 V3+``` or ``enumerated to 8``, for a Markdown cell."""
+    return f"proved `{mark.compact()}`" if mark.mark == "proved" else mark.text()
 
 
 def _cap_summary(a: Atlas) -> str:
@@ -261,6 +284,7 @@ def atlas_json(a: Atlas) -> dict:
                         "depth": r.depth, "topic": None if r.topic is None else list(r.topic), "runs": r.runs,
                         "regions": None if r.regions is None else [region(x) for x in r.regions], "note": r.note}
                        for r in a.thresholds],
+        "every_depth": [m.to_json() for m in a.marks],
     }
 
 

@@ -58,11 +58,19 @@ Ferrante, Ferro, Pontarollo, SEBD 2019, eq. 2-6 (SBTO, RBTO).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 
 import sympy
 
+from workbench.core.certified import sign
+from workbench.errors import BadParameterError, UndecidedComparisonError
+from workbench.measures.additive import additive_form
 from workbench.measures.families import FAMILIES
+from workbench.measures.position_terms import POSITION, check_term, term_of
+from workbench.scale.certificates import Obligation, abstract_obligation
+from workbench.scale.every_depth import _NoTail, _breakpoint, _resolve
 
 
 #: Why a measure that needs no topic is localized and complete at every depth.
@@ -112,6 +120,9 @@ def monotonicity(grid, non_relevant: bool) -> str | None:
     ----------
     Moffat, AIRS 2013, property 2.
     """
+    term = term_argument("monotonicity (non-relevant)" if non_relevant else "monotonicity", grid)
+    if term is not None:  # the measure's own term decides: proved obligations, or no term-wise argument
+        return term.text() if term.proved else (_cutoff_text(grid) if _covered_by_cutoff(grid) else None)
     fam = _builtin(grid.measure)
     if fam in _PREFIX_SUM:
         return (f"the value at depth k+1 is the value at depth k plus a non-negative (k+1)-th term"
@@ -137,6 +148,9 @@ def pairwise(prop: str, grid, strict: bool) -> str | None:
     Moffat, AIRS 2013, properties 3 and 4.
     """
     m = grid.measure
+    term = term_argument(prop if strict else f"{prop} (weak)", grid)
+    if term is not None:  # the measure's own term decides: proved obligations, or no term-wise argument
+        return term.text() if term.proved else (_cutoff_text(grid) if _covered_by_cutoff(grid) else None)
     fam = _builtin(m)
     c = grid.gains.grades
     if fam in _LINEAR:
@@ -206,6 +220,15 @@ def boundedness(grid, detail: dict) -> tuple[str, str, dict] | None:
     c = grid.gains.grades
     if getattr(grid, "restricted", False) and fam in ("RBP", "gRBP", "DCG", "RBTO", "SBTO") and m.cutoff is None:
         return _restricted_boundedness(grid, fam, detail)
+    term = term_argument("boundedness", grid)
+    if term is not None:  # the measure's own term decides: proved obligations, or no term-wise argument
+        if term.proved:
+            return term.verdict, term.text(), dict(term.detail)
+        if _covered_by_cutoff(grid):
+            return ("holds", _cutoff_text(grid) + ": the bounds enumerated are the bounds at every depth",
+                    {"sup": detail["max_enumerated"], "sup_attained": True, "inf": detail["min_enumerated"],
+                     "inf_attained": True})
+        return None
     sups = [_rational_or_none(s) for s in detail["sup_by_depth"]]
     if fam in ("RBP", "gRBP") and m.cutoff is None:
         p = m.param_dict["p"]
@@ -303,3 +326,355 @@ def _restricted_boundedness(grid, fam: str, detail: dict) -> tuple[str, str, dic
                      f"grade-1 document adds C(N-j+1, N-j+1) = 1, a grade-0 one C(N-j, N-j+1) = 0, so SBTO counts "
                      f"the relevant documents: at most RB = {t.recall_base} (topic {t})",
             {"upper_bound": str(t.recall_base), **low})
+
+
+# ---------------------------------------------------------------------------
+# obligations from the position term: the term-wise arguments, proved and re-checkable
+
+#: Depths at which the value is checked to be a plain sum of the term (one factor at every depth, 0 for all zeros).
+PLAIN_DEPTHS = 6
+
+
+@dataclass(frozen=True)
+class TermArgument:
+    """An argument for every depth built from a measure's position term: its obligations and their status.
+
+    Attributes
+    ----------
+    prop : str
+        The property (a name of :data:`workbench.property.moffat.MOFFAT_PROPERTIES`).
+    premise : str
+        What the argument rests on: the term, the factor, the lemma that
+        reduces the property to the obligations.
+    obligations : tuple of Obligation
+        Statements "for every position ``i``: ``f(i) REL 0``", each settled
+        exactly (finitely many positions) or by z3 on an abstraction into
+        real arithmetic (SMT-LIB2 kept), sympy steps kept as identities.
+    verdict : str
+        ``holds`` or ``fails`` when every obligation is proved (boundedness
+        may fail: the supremum diverges), else ``unknown``.
+    detail : dict
+        Exact figures the argument found (boundedness: ``sup``, ``inf``).
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.property.scored import ScoredGrid
+    >>> from workbench.space.runs import Gains
+    >>> a = term_argument("convergence", ScoredGrid(parse_measure("RBP(p=4/5)"), Gains.default(1), [1, 2], []))
+    >>> a.verdict, [(o.name, o.status, o.by) for o in a.obligations]
+    ('holds', [('raise-0', 'proved', 'z3')])
+
+    References
+    ----------
+    Moffat, AIRS 2013 (the properties); Ferrante, Ferro and Pontarollo, IEEE TKDE 2019 (measures as sums of
+    per-position terms); Moffat and Zobel, TOIS 2008 (RBP).
+    """
+
+    prop: str
+    premise: str
+    obligations: tuple
+    verdict: str
+    detail: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def proved(self) -> bool:
+        """Whether the argument covers every depth: every obligation deciding it is proved."""
+        return self.verdict in ("holds", "fails")
+
+    def status_text(self) -> str:
+        """Each obligation's name and status, in one line."""
+        return "; ".join(f"{o.name} {o.status}" + (f" ({o.by})" if o.by else "") for o in self.obligations)
+
+    def text(self) -> str:
+        """The argument in words, naming every obligation and its status."""
+        return f"by obligations on the position term {self.premise}; " + "; ".join(map(_ob_text, self.obligations))
+
+    def unproved_text(self) -> str:
+        """Why the argument was left out: the obligations not proved."""
+        bad = [o for o in self.obligations if o.status != "proved"] or self.obligations
+        if not bad:
+            return f"no obligation could be stated ({self.premise})"
+        return ("the obligations on the position term were not all proved, so no argument carries it to other "
+                "depths: " + "; ".join(map(_ob_text, bad)))
+
+    def to_json(self) -> list:
+        return [o.to_json() for o in self.obligations]
+
+
+def _ob_text(o) -> str:
+    how = f" by {o.by}" if o.status == "proved" and o.by else (f": {o.by}" if o.by else "")
+    return f"{o.statement} -- {o.status}{how}"
+
+
+def _times(lam) -> str:
+    return "" if lam == 1 else f"{sympy.sstr(lam)} * "
+
+
+_TERM_CACHE: dict = {}
+#: Obligations that refine an argument's detail (whether a supremum is attained) without deciding its verdict.
+_SECONDARY = frozenset({"top-grade-positive"})
+
+
+def _sympy_value(x):
+    """A traced coefficient (Fraction, ValueBlock with one row, number) as a sympy number."""
+    if isinstance(x, Fraction):
+        return sympy.Rational(x.numerator, x.denominator)
+    if hasattr(x, "value"):
+        return sympy.sympify(x.value(0))
+    return sympy.sympify(x)
+
+
+@lru_cache(maxsize=512)
+def _step(term, low: int, high: int):
+    """``tau(i, high) - tau(i, low)`` of ``term``, simplified once."""
+    return term.step(low, high)
+
+
+_PREMISES: dict = {}
+
+
+def _premises(measure, gains, term):
+    """``(depths checked or the mismatch error, plain factor or None)`` for one measure and gains, computed once."""
+    key = (str(measure), str(gains))
+    if key not in _PREMISES:
+        try:
+            checked = check_term(measure, gains, term)
+        except BadParameterError as exc:
+            _PREMISES[key] = (exc, None)
+            return _PREMISES[key]
+        _PREMISES[key] = (checked, _plain_factor(measure, gains, term))
+    return _PREMISES[key]
+
+
+def _plain_factor(measure, gains, term):
+    """``lambda`` when ``M_N(r) = lambda * sum_(i<=N) (tau(i, r_i) - tau(i, 0))`` at depths ``1..PLAIN_DEPTHS``
+    with one positive ``lambda`` at every depth (the all-zero run scoring 0), else None."""
+
+    lam = None
+    try:
+        for n in range(1, PLAIN_DEPTHS + 1):
+            form = additive_form(measure, n, gains)
+            if form is None or sign(_sympy_value(form.const)) != 0:
+                return None
+            for i in range(n):
+                for r in range(1, gains.grades + 1):
+                    traced = _sympy_value(form.table[i][r])
+                    declared = term.at(_step(term, 0, r), i + 1)
+                    if lam is None and sign(declared) != 0:
+                        lam = sympy.nsimplify(traced / declared) if traced.has(sympy.Float) else traced / declared
+                        if sign(lam) <= 0:
+                            return None
+                    if sign(traced - declared * (lam if lam is not None else 0)) != 0:
+                        return None
+    except UndecidedComparisonError:
+        return None
+    return lam
+
+
+def _head_obligation(name: str, words: str, expr, positions, relation: str):
+    """Finitely many positions, each decided exactly (an obligation without SMT-LIB)."""
+
+    positions = list(positions)
+    where = f"i = {positions[0]}" if len(positions) == 1 else f"i = {positions[0]}..{positions[-1]}"
+    stmt = f"{words} {relation} 0 at {where} (decided exactly)"
+    ok = {">": lambda s: s > 0, ">=": lambda s: s >= 0, "=": lambda s: s == 0}[relation]
+    for i in positions:
+        try:
+            s = sign(expr.subs(POSITION, i))
+        except UndecidedComparisonError as exc:
+            return Obligation(name, stmt, None, (), "unknown", f"undecided at i = {i}: {exc}")
+        if not ok(s):
+            return Obligation(name, stmt, None, (), "unknown",
+                              f"false at i = {i}: {sympy.sstr(sympy.nsimplify(expr.subs(POSITION, i)))}")
+    return Obligation(name, stmt, None, (), "proved", "exact sign")
+
+
+def _sequence(name: str, words: str, expr, term, first: int, last: int | None, relation: str) -> list:
+    """Obligations that ``expr(i) REL 0`` for ``first <= i <= last`` (``last`` None: every ``i >= first``).
+
+    Finitely many positions (and those before the term's last breakpoint) are decided exactly; the tail
+    from the breakpoint on is abstracted into real arithmetic and discharged by z3.
+    """
+
+    if last is not None:
+        return [_head_obligation(name, words, expr, range(first, last + 1), relation)] if last >= first else []
+    start = max(first, _breakpoint(term))
+    out = [_head_obligation(f"{name}-head", words, expr, range(first, start), relation)] if start > first else []
+    try:
+        tail = sympy.simplify(_resolve(expr, start))
+    except _NoTail as exc:
+        return out + [Obligation(name, f"{words} {relation} 0 for every i >= {start}", None, (), "unknown", str(exc))]
+    stmt = f"{words} = {sympy.sstr(tail)} {relation} 0 for every i >= {start}"
+    return out + [abstract_obligation(name, tail, POSITION, start, relation, stmt)]
+
+
+def term_argument(prop: str, grid) -> TermArgument | None:
+    """The argument for ``prop`` at every depth from the measure's position term, or None when it has none.
+
+    Each argument is derived from the property's reading (:mod:`workbench.property.moffat`) and the measure's
+    form ``M_N(r) = M_N(0^N) + lambda_N sum_(i<=N) (tau(i, r_i) - tau(i, 0))``, ``lambda_N > 0``
+    (:mod:`workbench.measures.position_terms`), with ``a_d(i) = tau(i, d+1) - tau(i, d)``,
+    ``e_r(i) = tau(i, r) - tau(i, 0)`` and ``b_uv(i) = (tau(i, v) - tau(i, u)) - (tau(i+1, v) - tau(i+1, u))``:
+
+    * ``convergence`` (``weak``): raising position ``i`` from ``d`` to ``d+1`` changes the value by
+      ``lambda_N a_d(i)``, so the property holds at every depth iff ``a_d(i) > 0`` (``>= 0``) for every
+      position ``i`` inside the top k and every ``d``;
+    * ``top-weightedness`` (``weak``): exchanging ``u < v`` at ``i < j`` changes it by ``lambda_N`` times
+      ``sum_(i<=k<j) b_uv(k)``, and adjacent exchanges are among the moves, so iff ``b_uv(i) > 0`` (``>= 0``);
+    * ``monotonicity`` (``non-relevant``): needs one factor ``lambda`` at every depth and ``M_N(0^N) = 0``
+      (checked at depths ``1..6`` against the traced definition; the term is the definition beyond):
+      appending grade ``r`` at position ``k+1`` then adds ``lambda e_r(k+1)``, so iff ``e_r(i) >= 0`` for
+      every ``i >= 2`` (a non-relevant document adds ``e_0 = 0``);
+    * ``boundedness``: with the same premise and every ``a_d(i) >= 0``, the best run of depth ``N`` is
+      all top grades, scoring ``lambda sum_(i<=N) e_c(i)``, non-decreasing in ``N``, and the worst is all
+      zeros, scoring 0; so the supremum is ``lambda sum_(i>=1) e_c(i)`` (sympy: a closed form, an
+      identity kept, or divergent: unbounded).
+
+    None when the measure has no term (prose arguments stand), for runs with unjudged positions, and for
+    boundedness on runs restricted by topics.
+
+    Examples
+    --------
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.property.scored import ScoredGrid
+    >>> from workbench.space.runs import Gains
+    >>> a = term_argument("top-weightedness", ScoredGrid(parse_measure("P"), Gains.default(1), [1, 2], []))
+    >>> a.verdict, a.obligations[0].status
+    ('unknown', 'unknown')
+    >>> term_argument("boundedness", ScoredGrid(parse_measure("RBP(p=4/5)"), Gains.default(1), [1], [])).detail
+    {'sup': '1', 'sup_attained': False, 'inf': '0', 'inf_attained': True}
+
+    References
+    ----------
+    Moffat, AIRS 2013, properties 1-4; Ferrante, Ferro and Pontarollo, IEEE TKDE 2019; Moffat and Zobel,
+    TOIS 2008.
+    """
+
+    m, gains = grid.measure, grid.gains
+    if getattr(grid, "unjudged", 0) or (prop == "boundedness" and getattr(grid, "restricted", False)):
+        return None
+    try:
+        term = term_of(m, gains)
+    except BadParameterError:
+        return None
+    if term is None:
+        return None
+    key = (str(m), str(gains), prop)
+    if key in _TERM_CACHE:
+        return _TERM_CACHE[key]
+
+    checked, lam = _premises(m, gains, term)
+    if isinstance(checked, BadParameterError):
+        exc = checked
+        arg = TermArgument(prop, str(exc), (Obligation("term-matches", f"the term matches {m}", None, (), "unknown",
+                                                       str(exc)),), "unknown")
+        _TERM_CACHE[key] = arg
+        return arg
+    c, cut = gains.grades, term.cutoff
+    origin = "declared in the measure file" if term.declared else "the family's definition"
+    base = f"{term} ({origin}; matches the traced definition at depths {checked[0]}..{checked[-1]})"
+    strict = not prop.endswith("(weak)")
+    rel = ">" if strict else ">="
+    def step(low, high):
+        return _step(term, low, high)
+
+    obs: list = []
+    detail: dict = {}
+    verdict = "holds"
+    if prop.startswith("convergence"):
+        premise = f"{base}: a raise at position i from grade d changes the value by lambda_N a_d(i), lambda_N > 0"
+        for d in range(c):
+            obs += _sequence(f"raise-{d}", f"a_{d}(i) = tau(i, {d + 1}) - tau(i, {d})", step(d, d + 1), term, 1,
+                             cut, rel)
+    elif prop.startswith("top-weightedness"):
+        premise = (f"{base}: exchanging grades u < v at positions i < j changes the value by lambda_N > 0 times "
+                   "the sum of b_uv(k), i <= k < j (adjacent exchanges among them)")
+        for u in range(c):
+            for v in range(u + 1, c + 1):
+                b = step(u, v) - step(u, v).subs(POSITION, POSITION + 1)
+                obs += _sequence(f"swap-{u}-{v}", f"b_{u}{v}(i) = (tau(i, {v}) - tau(i, {u})) - (tau(i+1, {v}) - "
+                                 f"tau(i+1, {u}))", b, term, 1, None if cut is None else cut - 1, rel)
+    else:
+        if lam is None:
+            arg = TermArgument(prop, f"{base}; the factor lambda_N is not one constant at depths 1..{PLAIN_DEPTHS}, "
+                               "or the all-zero run does not score 0, so values of different depths are not "
+                               "compared term-wise", (), "unknown")
+            _TERM_CACHE[key] = arg
+            return None if prop.startswith("monotonicity") or prop == "boundedness" else arg
+        fixed = (f"{base}: the value is {_times(lam)}sum_(i<=N) (tau(i, r_i) - tau(i, 0)), one factor at "
+                 f"depths 1..{PLAIN_DEPTHS} and the all-zero run scoring 0")
+        if prop == "monotonicity (non-relevant)":
+            premise = f"{fixed}; appending a non-relevant document at position k+1 adds {_times(lam)}e_0(k+1)"
+            obs.append(Obligation("append-0", "e_0(i) = tau(i, 0) - tau(i, 0) = 0 for every i (an identity)",
+                                  None, (), "proved", "sympy (identity)",
+                                  (("e_0(i) = 0", sympy.srepr(step(0, 0)), sympy.srepr(sympy.Integer(0))),)))
+        elif prop == "monotonicity":
+            premise = f"{fixed}; appending grade r at position k+1 adds {_times(lam)}e_r(k+1), k >= 1"
+            for r in range(1, c + 1):
+                obs += _sequence(f"append-{r}", f"e_{r}(i) = tau(i, {r}) - tau(i, 0)", step(0, r), term, 2, cut,
+                                 ">=")
+        else:
+            premise = (f"{fixed}; with every a_d(i) >= 0 the best run of depth N is all top grades, scoring "
+                       f"{_times(lam)}sum_(i<=N) e_{c}(i) (non-decreasing in N), the worst all zeros, scoring 0")
+            for d in range(c):
+                obs += _sequence(f"grade-order-{d}", f"a_{d}(i) = tau(i, {d + 1}) - tau(i, {d})", step(d, d + 1),
+                                 term, 1, cut, ">=")
+            verdict, more, detail = _supremum(term, c, lam, cut)
+            obs += more
+    if not obs or any(o.status != "proved" for o in obs if o.name not in _SECONDARY):
+        verdict = "unknown"
+    arg = TermArgument(prop, premise, tuple(obs), verdict, detail)
+    _TERM_CACHE[key] = arg
+    return arg
+
+
+def _supremum(term, c: int, lam, cut):
+    """``(verdict, obligations, detail)``: the sum of ``e_c(i)`` over every position, in closed form or divergent."""
+
+    e = _step(term, 0, c)
+    k = sympy.Symbol("k", positive=True, integer=True)
+    if cut is not None:
+        total = sympy.nsimplify(sum((e.subs(POSITION, i) for i in range(1, cut + 1)), sympy.Integer(0)))
+        sup = sympy.simplify(lam * total)
+        ob = Obligation("supremum", f"sum_(i=1..{cut}) e_{c}(i) = {sympy.sstr(total)} (positions past the cut-off "
+                        "add 0)", None, (), "proved", "sympy (finite sum)",
+                        ((f"sum_(i=1..{cut}) e_{c}(i)", sympy.srepr(sympy.Sum(e.subs(POSITION, k), (k, 1, cut))),
+                          sympy.srepr(total)),))
+        return "holds", [ob], {"sup": sympy.sstr(sup), "sup_attained": True, "inf": "0", "inf_attained": True}
+    start = _breakpoint(term)
+    try:
+        tail = sympy.simplify(_resolve(e, start))
+    except _NoTail as exc:
+        return "unknown", [Obligation("supremum", "sum_(i>=1) e(i)", None, (), "unknown", str(exc))], {}
+    head = sum((e.subs(POSITION, i) for i in range(1, start)), sympy.Integer(0))
+    series = sympy.Sum(tail.subs(POSITION, k), (k, start, sympy.oo))
+    total = series.doit()
+    if total.has(sympy.oo) or total.has(sympy.zoo) or (total.has(sympy.Sum) and _diverges(series)):
+        ob = Obligation("supremum-diverges", f"sum_(i>={start}) e_{c}(i) = {sympy.sstr(series)} diverges, so the "
+                        "best runs' scores grow without bound", None, (), "proved", "sympy (convergence test)")
+        return "fails", [ob], {"sup": "infinity", "inf": "0", "inf_attained": True}
+    if total.has(sympy.Sum):
+        return "unknown", [Obligation("supremum", f"{sympy.sstr(series)} in closed form", None, (), "unknown",
+                                      "sympy found no closed form and no divergence")], {}
+    total = sympy.simplify(head + total)
+    sup = sympy.simplify(lam * total)
+    ob = Obligation("supremum", f"sum_(i>=1) e_{c}(i) = {sympy.sstr(total)}", None, (), "proved",
+                    "sympy (identity)", ((f"sum_(i>=1) e_{c}(i) = {sympy.sstr(total)}",
+                                          sympy.srepr(sympy.Sum(e.subs(POSITION, k), (k, 1, sympy.oo))),
+                                          sympy.srepr(total)),))
+
+    # the supremum is attained at no depth when every top-grade term is positive
+    pos = abstract_obligation("top-grade-positive", tail, POSITION, start, ">",
+                              f"e_{c}(i) = {sympy.sstr(tail)} > 0 for every i >= {start} (the supremum is not "
+                              "attained)")
+    detail = {"sup": sympy.sstr(sup), "sup_attained": False if pos.status == "proved" else None, "inf": "0",
+              "inf_attained": True}
+    return "holds", [ob, pos], detail
+
+
+def _diverges(series) -> bool:
+    try:
+        return series.is_convergent() is False
+    except Exception:  # noqa: BLE001 - sympy's convergence tests give up in many ways
+        return False

@@ -238,23 +238,35 @@ def boundedness(grid: ScoredGrid) -> PropertyVerdict:
     witness = {"max": _point(*top), "min": _point(*bottom), "max_by_depth": sup_w, "min_by_depth": inf_w}
     # the arguments for every depth are about fully judged runs
     proved = None if grid.unjudged else every_depth.boundedness(grid, detail)
+    term = None if grid.unjudged else every_depth.term_argument("boundedness", grid)
+    kept = _obligations(term, detail)
     if proved is not None:
         verdict, why, extra = proved
         detail.update(extra)
         return PropertyVerdict("boundedness", SOURCE, verdict, _scope(grid, note=f"every depth: {why}"),
-                               witness=witness, why=why, every_depth=True, detail=detail)
+                               witness=witness, why=why, every_depth=True, detail=detail, obligations=kept)
     # a bound seen on finitely many depths says nothing of the others: every finite space is bounded
     ds = detail["depths"]
     searched = f"depths {ds[0]}..{ds[-1]}" if ds == list(range(ds[0], ds[-1] + 1)) else "depths " + ",".join(map(str, ds))
     why = (f"searched {searched}: maximum {', '.join(detail['sup_by_depth'])}, minimum "
            f"{', '.join(detail['inf_by_depth'])} by depth; every finite space is bounded, and no argument "
            f"covers every depth" + ("; the maximum grows with depth" if grows else "")
-           + ("; the minimum falls with depth" if falls else ""))
-    return PropertyVerdict("boundedness", SOURCE, "unknown", _scope(grid), witness=witness, why=why, detail=detail)
+           + ("; the minimum falls with depth" if falls else "")
+           + (f"; {term.unproved_text()}" if term is not None and not term.proved else ""))
+    return PropertyVerdict("boundedness", SOURCE, "unknown", _scope(grid), witness=witness, why=why, detail=detail,
+                           obligations=kept)
+
+
+def _obligations(term, detail: dict) -> tuple:
+    """Record an argument's obligations in ``detail`` (JSON) and return them (for certificates)."""
+    if term is None or not term.obligations:
+        return ()
+    detail["obligations"] = term.to_json()
+    return term.obligations
 
 
 def _pair_verdict(name: str, grid: ScoredGrid, strict: bool, checked: int, failures: list, spaces, note: str,
-                  argument: str | None, settings=None) -> PropertyVerdict:
+                  argument: str | None, settings=None, term=None) -> PropertyVerdict:
     """A verdict from exact comparisons of (lower, upper) pairs: ``failures`` holds (sign, lower, upper) of the bad ones."""
     ok = _defined(spaces)
     if not ok:
@@ -277,13 +289,15 @@ def _pair_verdict(name: str, grid: ScoredGrid, strict: bool, checked: int, failu
     if checked == 0:
         return PropertyVerdict(name, SOURCE, "undefined", _scope(grid, settings, note),
                                why=f"no pair to compare ({note}) in the spaces checked", detail=detail)
+    kept = _obligations(term, detail)
     if argument:
         return PropertyVerdict(name, SOURCE, "holds", _scope(grid, settings, f"{note}; every depth: {argument}"),
-                               why=argument, every_depth=True, detail=detail)
+                               why=argument, every_depth=True, detail=detail, obligations=kept)
     effect = "raises the score strictly" if strict else "does not lower the score"
+    left = term.unproved_text() if term is not None and not term.proved else "no argument carries it to other depths"
     return PropertyVerdict(name, SOURCE, "holds", _scope(grid, settings, note),
-                           why=f"exhaustive on the scope: each of the {checked} pairs ({note}) {effect}; "
-                               "no argument carries it to other depths", detail=detail)
+                           why=f"exhaustive on the scope: each of the {checked} pairs ({note}) {effect}; {left}",
+                           detail=detail, obligations=kept)
 
 
 def _reading_note(name: str, grid: ScoredGrid, depth: int, topic) -> str | None:
@@ -349,7 +363,8 @@ def monotonicity(grid: ScoredGrid, non_relevant: bool = False) -> PropertyVerdic
                                why="needs two consecutive depths (k and k+1) among the depths")
     note = "appending a non-relevant document" if non_relevant else "appending one document"
     arg = every_depth.monotonicity(grid, non_relevant) if not failures and not grid.unjudged else None
-    return _pair_verdict(name, grid, False, checked, failures, spaces, note, arg)
+    term = every_depth.term_argument(name, grid) if not failures and not grid.unjudged else None
+    return _pair_verdict(name, grid, False, checked, failures, spaces, note, arg, term=term)
 
 
 def _raise_pairs(space: ScoredSpace, top: int, c: int) -> tuple[np.ndarray, np.ndarray]:
@@ -390,9 +405,10 @@ def _within_space(name: str, grid: ScoredGrid, strict: bool, pairs, note: str, p
             checked += len(lo)
             failures += [(int(signs[b]), (sp, int(lo[b])), (sp, int(up[b]))) for b in _bad(signs, strict)]
     arg = every_depth.pairwise(prop, grid, strict) if not failures and not grid.unjudged else None
+    term = every_depth.term_argument(name, grid) if not failures and not grid.unjudged else None
     if not grid.measure.needs_topic and not grid.topics_asked:
         note += " (no topic: a topic only removes runs, and the values do not depend on it)"
-    return _pair_verdict(name, grid, strict, checked, failures, spaces, note, arg, settings)
+    return _pair_verdict(name, grid, strict, checked, failures, spaces, note, arg, settings, term=term)
 
 
 def convergence(grid: ScoredGrid, strict: bool = True) -> PropertyVerdict:

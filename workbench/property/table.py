@@ -12,7 +12,7 @@ docs/theory/scales.md ("Named properties") and docs/reference/cli.md (JSON contr
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sympy
 
@@ -21,6 +21,7 @@ from workbench.property.verdict import PropertyVerdict
 from workbench.core.frames import frame
 from workbench.core.readable import show_value
 from workbench.core.table import Table
+from workbench.scale.certificates import write_certificates
 
 
 def witness_text(v: PropertyVerdict) -> str:
@@ -212,6 +213,34 @@ class PropertyTable:
                  "every_depth": bool(v.every_depth), "scope": v.scope, "witness": witness_text(v) or None}
                 for v in self.verdicts]
         return frame(rows, ["measure", "property", "source", "verdict", "every_depth", "scope", "witness"])
+
+    @property
+    def obligations(self) -> tuple:
+        """Every obligation of the verdicts' arguments for every depth, named ``<property>-<obligation>``."""
+        out = []
+        for v in self.verdicts:
+            slug = v.name.replace(" (", "-").replace(")", "").replace(" ", "-")
+            out += [replace(o, name=f"{slug}-{o.name}") for o in v.obligations]
+        return tuple(out)
+
+    def write_certificates(self, folder) -> list:
+        """Write the obligations as SMT-LIB2 files (one per abstracted obligation, ``unsat`` confirms it) and
+        ``identities.json`` (the sympy steps) into ``folder``; the paths written.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from workbench.measures.names import parse_measure
+        >>> from workbench.property.check import properties
+        >>> t = properties(parse_measure("RBP(p=4/5)"), depths=[1, 2], which=["convergence"])
+        >>> [p.name for p in t.write_certificates(tempfile.mkdtemp())]
+        ['01-convergence-raise-0.smt2']
+
+        References
+        ----------
+        Barrett, Fontaine and Tinelli, The SMT-LIB Standard 2.6; :mod:`workbench.scale.certificates`.
+        """
+        return write_certificates(self.obligations, folder)
 
     def to_json(self) -> dict:
         """The one JSON object of ``workbench properties --json``."""

@@ -59,7 +59,12 @@ class PropertyVerdict:
         Whether the verdict is proved for every depth, not only the enumerated ones.
     detail : dict
         Further exact figures of the property (JSON-ready), e.g. the supremum
-        and infimum for boundedness, thresholds for the Amigó constraints.
+        and infimum for boundedness, thresholds for the Amigó constraints;
+        ``obligations`` (name, statement, status, by, facts) when an
+        argument from the measure's position term was tried.
+    obligations : tuple of Obligation, optional
+        Those obligations themselves (with their SMT-LIB2 scripts), for
+        :meth:`~workbench.property.table.PropertyTable.write_certificates`.
 
     Examples
     --------
@@ -92,6 +97,9 @@ class PropertyVerdict:
     why: str | None = None
     every_depth: bool = False
     detail: dict = field(default_factory=dict)
+    #: The obligations an argument for every depth rests on (:class:`workbench.scale.certificates.Obligation`),
+    #: their SMT-LIB2 kept for a re-check; summarised in ``detail["obligations"]``.
+    obligations: tuple = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
