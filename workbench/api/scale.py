@@ -30,7 +30,7 @@ from workbench.api.convert import (as_connect_timeout, as_depth, as_depths, as_m
 from workbench.api.progress import reporter
 from workbench.errors import BadDepthError, BadParameterError, WorkbenchError
 
-__all__ = ["classify", "every_depth", "thresholds", "counterexample", "axioms", "DifferenceStructure"]
+__all__ = ["classify", "every_depth", "thresholds", "every_depth_thresholds", "counterexample", "axioms", "DifferenceStructure"]
 
 #: The attained values a classification lists by default (its interval transformation).
 RANKED_VALUES = 256
@@ -210,12 +210,16 @@ def _count(value, name: str, hint: str) -> int:
 
 
 def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains=None, topic=None, progress=None,
-               unjudged=0):
+               unjudged=0, certificate=None):
     """Exact regions of a parameter by verdict (``workbench thresholds``): a table, or a series for a range of depths.
 
     Parameters and result as :func:`workbench.thresholds`; ``unjudged`` the
     most unjudged positions (``?``) a run holds (at depth ``d``, up to
-    ``min(unjudged, d)``).
+    ``min(unjudged, d)``).  ``depth="all"`` (or ``"A.."``, the same answer)
+    gives the regions valid at every depth:
+    :func:`workbench.scale.every_depth_thresholds.every_depth_thresholds`,
+    an :class:`~workbench.scale.every_depth_thresholds.EveryDepthThresholds`
+    (``certificate`` a folder its obligations are written into).
 
     Examples
     --------
@@ -224,6 +228,12 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
     """
     from workbench.scale.thresholds import ThresholdSeries, default_param, free_name, thresholds_over_depths
 
+    if _every_depth_start(depth) is not None:
+        return every_depth_thresholds(measure, param, order=order, grades=grades, gains=gains, topic=topic,
+                                      unjudged=unjudged, certificate=certificate, progress=progress)
+    if certificate is not None:
+        raise BadParameterError(f"{option('certificate', certificate)}: certificates are written for "
+                                f"{option('depth', 'all')} only")
     m, o = as_measure(measure), as_order(order)
     depths, ranged = as_depths(depth)
     u = as_unjudged(unjudged, max(depths))
@@ -239,6 +249,56 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
     rows = thresholds_over_depths(m, p, o, depths, c, g, t, progress=lambda d: bar.advance(1, f"depth {d} done"),
                                   unjudged=u)
     return ThresholdSeries(tuple(rows)) if ranged else rows[0]
+
+
+def every_depth_thresholds(measure, param=None, *, order="rank", grades=None, gains=None, topic=None, unjudged=0,
+                           certificate=None, progress=None):
+    """The regions of a parameter, each with its verdict at every depth (``workbench thresholds --depth all``).
+
+    Returns
+    -------
+    EveryDepthThresholds
+        ``regions`` (each with ``ranges_text()``, ``first_violated_depth()``,
+        ``proof``); ``to_json()`` is what ``--json`` prints.
+
+    Raises
+    ------
+    NoEveryDepthError
+        No position term (not a sum of per-position terms in closed form), or no lemma for the order.
+
+    Examples
+    --------
+    >>> [r.label() for r in every_depth_thresholds("RBP", order="dominance").regions]
+    ['(0, 1)']
+
+    References
+    ----------
+    Ferrante, Ferro and Pontarollo, IEEE TKDE 2019; Moffat and Zobel, TOIS 2008.
+    """
+    from workbench.scale.certificates import write_certificates
+    from workbench.scale.every_depth import ORDERS, NoEveryDepthError
+    from workbench.scale.every_depth_thresholds import every_depth_thresholds as run
+    from workbench.scale.thresholds import default_param
+
+    m, o = as_measure(measure), as_order(order)
+    c, g, t = as_setting(grades, gains, topic)
+    if t is not None:
+        raise NoEveryDepthError(f"{option('topic', t)}: every-depth thresholds are for every run of every depth; "
+                                "a topic restricts the runs (use a depth or a range A..B)")
+    if unjudged:
+        raise NoEveryDepthError(f"{option('unjudged', unjudged)}: every-depth thresholds are for judged runs")
+    if o.name not in ORDERS:
+        raise NoEveryDepthError(f"{option('order', o.name)}: every-depth answers know the orders "
+                                f"{', '.join(ORDERS)} (their covers and the padding lemma)")
+    if param is not None and not isinstance(param, str):
+        raise BadParameterError(f"param {param!r}: give the parameter's name, e.g. 'p'")
+    p = param if param is not None else default_param(m)
+    bar = reporter(progress)
+    bar.label(f"every-depth thresholds of {m.family} in {p} on {o.name}")
+    result = run(m, p, o.name, g, c, progress=bar.phase)
+    if certificate is not None:
+        write_certificates(result.obligations, certificate)
+    return result
 
 
 def counterexample(measure, *, order="rank", depth=None, max_depth=None, grades=None, gains=None, topic=None,

@@ -1,7 +1,8 @@
 """``workbench thresholds``: exact thresholds of a measure in one parameter, region by region.
 
 One call of :func:`workbench.api.scale.thresholds` plus
-a table (one row per region, or one per depth for a range ``A..B``).
+a table (one row per region, or one per depth for a range ``A..B``); with
+``--depth all`` the regions valid at every depth and their proofs.
 
 References
 ----------
@@ -9,6 +10,7 @@ docs/reference/cli.md (``thresholds``).
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -27,12 +29,14 @@ def thresholds(
     measure: str = typer.Argument(..., help="Measure with a continuous parameter, e.g. RBP or gRBP."),
     param: Optional[str] = typer.Option(None, "--param", help="Parameter to vary (default: the measure's only rational one)."),
     order: str = typer.Option("rank", "--order", help="rank, set, dominance, ipso, replacement, swap, raise, lexiprecision, lexirecall or rpp."),
-    depth: str = typer.Option("4", "--depth", help="Run depth N, or a range A..B (one row per depth)."),
+    depth: str = typer.Option("4", "--depth", help="Run depth N, a range A..B (one row per depth), or 'all' (or "
+                              "'A..'): the regions valid at every depth, with their proofs."),
     grades: Optional[int] = GradesOpt,
     gains: Optional[str] = GainsOpt,
     topic: Optional[str] = TopicOpt,
     unjudged: int = UnjudgedOpt,
     as_json: bool = JsonOpt,
+    certificate: Optional[Path] = typer.Option(None, "--certificate", help="With --depth all: write each obligation of the proofs into this folder (SMT-LIB2, unsat confirms it; identities.json)."),
 ) -> None:
     """Exact thresholds in a parameter: the verdict of every region of its domain, with witnesses."""
     from rich.markup import escape
@@ -44,9 +48,12 @@ def thresholds(
 
     with progress_bar(label="thresholds", lazy=True) as bar:
         result = run_thresholds(measure, param, order=order, depth=depth, grades=grades, gains=gains, topic=topic,
-                                progress=bar, unjudged=unjudged)
+                                progress=bar, unjudged=unjudged, certificate=certificate)
     if as_json:
         emit_json(result.to_json())
+        return
+    if hasattr(result, "regions") and hasattr(result, "proof"):  # --depth all: regions valid at every depth
+        stdout.print(escape(result.text()), highlight=False)
         return
     ranged = hasattr(result, "rows")  # a ThresholdSeries (a range A..B), else one ThresholdTable
     rows = list(result.rows) if ranged else [result]

@@ -162,15 +162,31 @@ class Abstraction:
     * ``log(var + k)``: a variable, ordered likewise, at least a rational
       below ``log(start + k)``;
     * a constant ``log(n)``, ``n**e``, ``pi``: a variable inside a rational enclosure.
+
+    ``params`` (optional) maps free parameter symbols to their region
+    ``(lo, hi, lo_closed, hi_closed)`` (Fractions, ``None`` unbounded): each is a
+    real variable with the region as facts; then also
+
+    * ``x**(s*var + t)`` of a parameter ``x`` whose region lies in ``(0, 1]``
+      (or ``[1, oo)``): ``x**t * X**s`` with ``0 < X <= x**start`` (``X >= x**start``);
+    * ``(var + k)**e`` with ``e`` an expression in the parameters whose sign
+      sympy knows (``-b`` for a positive ``b``): ordered as for a rational ``e``.
     """
 
-    def __init__(self, var, start: int) -> None:
+    def __init__(self, var, start: int, params: dict | None = None) -> None:
         self.var = var
         self.start = start
         self.atoms: dict = {}        # sympy atom -> replacement expression
         self.names: list[str] = [var.name]
         self.facts: list[tuple[str, str]] = [(f"(>= {var.name} {start})", f"{var.name} >= {start}")]
         self._ordered: dict = {}     # kind key -> list of (shift, symbol)
+        self.params: dict = dict(params or {})
+        for sym, (lo, hi, lc, hc) in self.params.items():
+            self.names.append(sym.name)
+            for end, closed, op in ((lo, lc, ">"), (hi, hc, "<")):
+                if end is not None:
+                    rel = op + ("=" if closed else "")
+                    self._fact(f"({rel} {sym.name} {_rational_text(end)})", f"{sym.name} {rel} {end} (the region)")
 
     def _fresh(self, stem: str):
         name = f"{stem}{len(self.names)}"
@@ -222,7 +238,9 @@ class Abstraction:
                 out = self._ordered_atom(("log",), k, a, decreasing=False, lower=low)
         elif a.is_Pow:
             base, exp = a.base, a.exp
-            if exp.has(v) and not base.has(v):
+            if exp.has(v) and not base.has(v) and base in self.params:
+                out = self._param_power(a, base, exp)
+            elif exp.has(v) and not base.has(v):
                 if not (base.is_Rational and base > 0):
                     raise NotAbstractable(f"{a}: the base of a power in i must be a positive rational")
                 if base == 1:
@@ -250,6 +268,13 @@ class Abstraction:
             elif base.has(v) and not exp.has(v):
                 if exp.is_Integer:
                     return None  # arithmetic
+                if exp.free_symbols and exp.free_symbols <= set(self.params) and (exp.is_positive or exp.is_negative):
+                    k = self._shift(base)
+                    if k is None or self.start + k < 1:
+                        raise NotAbstractable(f"{a} is not (i + k)**e")
+                    out = self._ordered_atom(("pow", exp), k, a, decreasing=bool(exp.is_negative))
+                    self.atoms[a] = out
+                    return out
                 if not exp.is_Rational:
                     raise NotAbstractable(f"{a}: an irrational power of the position")
                 k = self._shift(base)
@@ -257,6 +282,8 @@ class Abstraction:
                     raise NotAbstractable(f"{a} is not (i + k)**e")
                 out = self._ordered_atom(("pow", exp), k, a, decreasing=exp < 0)
             elif not a.has(v) and not (exp.is_Integer):
+                if a.free_symbols & set(self.params):
+                    raise NotAbstractable(f"{a}: a non-integer power in the parameter")
                 out = self._constant(a)
         elif a in (sympy.pi, sympy.E):
             out = self._constant(a)
@@ -266,9 +293,34 @@ class Abstraction:
             self.atoms[a] = out
         return out
 
+    def _param_power(self, a, base, exp):
+        """``base**(s*var + t)`` of a parameter ``base`` whose region lies on one side of 1."""
+        lo, hi = self.params[base][:2]
+        s = sympy.expand(exp).coeff(self.var)
+        t = sympy.expand(exp - s * self.var)
+        if not (s.is_Integer and t.is_Integer):
+            raise NotAbstractable(f"{a}: the exponent must be an integer times i plus an integer")
+        below = lo is not None and lo >= 0 and hi is not None and hi <= 1
+        if not below and not (lo is not None and lo >= 1):
+            raise NotAbstractable(f"{a}: the region of {base} is not on one side of 1")
+        X = self.atoms.get(("X", base))
+        if X is None:
+            X = self._fresh("x")
+            self.atoms[("X", base)] = X
+            bound = smt_text(base ** self.start)
+            if below:
+                self._fact(f"(and (> {X.name} 0) (<= {X.name} {bound}))",
+                           f"{X.name} = {base}**i in (0, {base}**{self.start}] for i >= {self.start}")
+            else:
+                self._fact(f"(>= {X.name} {bound})", f"{X.name} = {base}**i >= {base}**{self.start} for i >= "
+                           f"{self.start}")
+        return base ** t * X ** s
+
     def rewrite(self, e):
         """``e`` with every atom replaced (bottom-up)."""
         if e.is_Atom:
+            if e.is_Symbol and e in self.params:
+                return e
             if e.is_Symbol and e != self.var:
                 raise NotAbstractable(f"a free symbol {e}")
             if e in (sympy.pi, sympy.E):
