@@ -115,6 +115,9 @@ class EveryDepthRegion:
     def label(self) -> str:
         return self.interval.label()
 
+    def __repr__(self) -> str:
+        return f"EveryDepthRegion({self.param} in {self.label()}: {self.summary()})"
+
     def first_violated_depth(self) -> str | None:
         """``n(x)`` as a formula, when the region is violated from a depth that depends on ``x``."""
         if not self.stars:
@@ -287,16 +290,15 @@ def _param_obligation(name: str, expr, start: int, relation: str, statement: str
 
     As :func:`workbench.scale.certificates.abstract_obligation`, with the parameters' regions as facts.
     """
-    e = sympy.simplify(expr)
-    by_sympy = relation == "=" and e == 0
+    by_sympy = relation == "=" and sympy.simplify(expr) == 0
     if by_sympy:
         identities = identities + ((statement, sympy.srepr(expr), sympy.srepr(sympy.Integer(0))),)
     failed = None
-    for form in ((sympy.expand(expr),) if relation == "=" else (expr, e)):  # as built first: simplify may merge powers
+    forms = (lambda: sympy.expand(expr),) if relation == "=" else (lambda: expr, lambda: sympy.simplify(expr))
+    for form in forms:  # as built first: simplify may merge powers the abstraction knows apart
         ab = Abstraction(POSITION, start, params=params)
         try:
-            body = ab.rewrite(form)
-            body = sympy.expand(body) if relation == "=" else sympy.simplify(body)
+            body = sympy.expand(ab.rewrite(form())) if relation == "=" else ab.rewrite(form())
             if by_sympy and body == 0:
                 raise NotAbstractable("the identity holds term by term")
             text = smt_text(body)
@@ -362,8 +364,8 @@ def _separate(expr, x, params_domain: dict):
 
 # ---------------------------------------------------------------- the engine
 def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None = None, grades: int = 1,
-                           search: int = FALLBACK_DEPTHS, progress: Callable[[str], None] | None = None
-                           ) -> EveryDepthThresholds:
+                           search: int = FALLBACK_DEPTHS, progress: Callable[[str], None] | None = None,
+                           cross_check: bool = True) -> EveryDepthThresholds:
     """The regions of ``param`` with the verdict of ``measure`` on ``order`` at every depth in each.
 
     Parameters
@@ -379,6 +381,8 @@ def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None 
         Default ``g(j) = j`` for ``grades`` relevant grades.
     search : int
         Depths decided exactly where a condition does not separate.
+    cross_check : bool
+        Compare each region, at a rational point, with :func:`every_depth` there.
 
     Returns
     -------
@@ -448,7 +452,7 @@ def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None 
         partial, why_not = _rank_sum(seq, x, ps)
     if why_not:
         say(f"deciding depths 1..{search} exactly in {param}")
-        return _fallback(measure, name, param, ps, order, gains, x, seq, search, head, why_not)
+        return _fallback(measure, name, param, ps, order, gains, x, seq, search, head, why_not, cross_check)
     head.append("Separation: " + "; ".join(f"{_cond_name(k)} = {sympy.sstr(e)} = ({sympy.sstr(F)}) * "
                                              f"({sympy.sstr(G)}), the first factor {why}"
                                              for k, (e, F, G, why) in separated.items()))
@@ -473,7 +477,7 @@ def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None 
         signs = dict(zip(separated, piece.verdict))
         say(f"proving the region {interval.label()}")
         regions.append(_region(measure, param, order, gains, x, seq, interval, piece.at, signs, separated, partial,
-                               unsettled))
+                               cross_check))
     return EveryDepthThresholds(name, param, ps.domain(), order, c, str(gains), tuple(regions), tuple(head))
 
 
@@ -590,7 +594,7 @@ def _region_facts(interval: ParamInterval, x) -> dict:
     return {x: (lo, hi, lc, hc)}
 
 
-def _region(measure, param, order, gains, x, seq, interval, at, signs, separated, partial, unsettled):
+def _region(measure, param, order, gains, x, seq, interval, at, signs, separated, partial, cross_check):
     c = gains.grades
     facts = _region_facts(interval, x)
     point = interval.is_point and not isinstance(interval.low, RealRoot)
@@ -630,7 +634,7 @@ def _region(measure, param, order, gains, x, seq, interval, at, signs, separated
         region = _with(region, proof=region.proof + (
             "Certificates not confirmed by z3 (the separation argument above stands on its own): "
             + ", ".join(o.name for o in unproved) + ".",))
-    return _with(region, cross_check=_cross_check(measure, param, order, gains, region, at))
+    return _with(region, cross_check=_cross_check(measure, param, order, gains, region, at) if cross_check else "")
 
 
 _LEVELS = ("violated", "weak", "ordinal", "strict", "interval", "unknown")
@@ -775,7 +779,7 @@ def _cross_check(measure, param, order, gains, region: EveryDepthRegion, at) -> 
 
 
 # ---------------------------------------------------------------- regions of the depths decided
-def _fallback(measure, name, param, ps, order, gains, x, seq, K, head, why):
+def _fallback(measure, name, param, ps, order, gains, x, seq, K, head, why, cross_check):
     """Regions of the depths ``1..K`` decided exactly; violated beyond by the padding lemma, else unknown."""
     c = gains.grades
     funcs: list = []
@@ -826,7 +830,8 @@ def _fallback(measure, name, param, ps, order, gains, x, seq, K, head, why):
             proof += (f"Pieces no root test settled: {inside}; the regions touching them are as decided at their "
                       "point only.",)
         region = EveryDepthRegion(interval, piece.at, tuple(ranges), param, (), proof, ())
-        regions.append(_with(region, cross_check=_cross_check(measure, param, order, gains, region, piece.at)))
+        regions.append(_with(region, cross_check=_cross_check(measure, param, order, gains, region, piece.at)
+                             if cross_check else ""))
     steps = tuple(head) + (f"The every-depth conditions do not separate ({why}); the regions below are those of "
                            f"depths 1..{K}, decided exactly (the roots in {param} of every cover's difference, "
                            f"proven: {', '.join(endpoint_label(_as_sympy(p)) for p in points) or 'none'}).",)
