@@ -186,6 +186,31 @@ def test_witnesses_are_genuine_and_at_the_smallest_violating_depth(small):
                     assert (m, o, c) in listed
 
 
+def test_every_depth_marks_are_proved_ranges_right_beyond_the_enumerated_depths():
+    a = build_atlas(["RBP(p=0.8)", "AP", "P"], ["rank", "dominance", "set"], [1], [2, 3])
+    assert [(m.measure, m.order, m.mark) for m in a.marks] == [
+        ("RBP(p=0.8)", "rank", "proved"), ("AP", "rank", "enumerated"), ("P", "rank", "proved"),
+        ("RBP(p=0.8)", "dominance", "proved"), ("AP", "dominance", "enumerated"), ("P", "dominance", "proved"),
+        ("P", "set", "enumerated")]  # no every-depth lemma for the set orders; AP reads a topic: no position term
+    for m in a.marks:
+        if m.mark == "enumerated":
+            assert m.ranges is None and m.text() == "enumerated to 3" and m.note
+            continue
+        f = ORACLE[m.measure]
+        for n in range(1, 6):  # depths 1, 4 and 5 lie outside the atlas's 2..3: the ranges claim them too
+            got = next(r.verdict for r in m.ranges if r.first <= n and (r.last is None or n <= r.last))
+            assert got == oracle_verdict(m.order, 1, n, lambda r: f(r, 1)), (m, n)
+    # RBP(4/5) binary, by hand: 0 < 1 (one gap); 00 < 01 < 10 < 11 scores 0, 4/25, 1/5, 9/25 (gaps 4/25, 1/25, 4/25);
+    # 011 scores 36/125 > 100's 25/125
+    assert a.mark("RBP(p=0.8)", "rank", 1).compact() == "I1 O2 V3+"
+    text = atlas_markdown(a)
+    assert "| `RBP(p=0.8)` | proved `I1 O2 V3+` |" in text and "| `AP` | enumerated to 3 |" in text
+    marks = json.loads(json_text(a))["every_depth"]
+    assert marks[0]["every_depth"] == [{"from": 1, "to": 1, "verdict": "interval"},
+                                       {"from": 2, "to": 2, "verdict": "ordinal"},
+                                       {"from": 3, "to": None, "verdict": "violated"}]
+
+
 def test_a_known_witness_from_the_readme():
     a = build_atlas(["RBP(p=0.8)"], ["rank"], [1], [4])
     w = a.cell("RBP(p=0.8)", "rank", 1, 4).witness
@@ -407,5 +432,9 @@ def test_infap_has_aps_verdict_and_witness_runs_in_every_cell_of_the_atlas():
 @pytest.mark.slow
 def test_committed_atlas_regenerates_identically():
     a = build_atlas()
+    for m in a.marks:  # a range proved for every depth agrees with every enumerated cell
+        for d in a.depths if m.mark == "proved" else ():
+            got = next(r.verdict for r in m.ranges if r.first <= d and (r.last is None or d <= r.last))
+            assert got == a.cell(m.measure, m.order, m.grades, d).verdict, (m, d)
     assert atlas_markdown(a) == (REPORTS / "atlas.md").read_text()
     assert json_text(a) == (REPORTS / "atlas.json").read_text()

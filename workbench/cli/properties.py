@@ -37,6 +37,8 @@ def properties(
     fmt: str = typer.Option("text", "--format", help="text (the terminal view), md, csv, json (the --json object) or latex."),
     report: Optional[Path] = typer.Option(
         None, "--report", help="Write the report of every built-in measure (or of MEASURE) x grades 1-2 to this Markdown file and its .json."),
+    certificate: Optional[Path] = typer.Option(
+        None, "--certificate", help="Write the obligations of the arguments for every depth to this folder: one SMT-LIB2 file each (unsat confirms it) and identities.json (the sympy steps)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Decide MEASURE's named properties exactly: holds / fails (with a reason or witness) / unknown (with what was searched) / undefined (with why)."""
@@ -56,12 +58,15 @@ def properties(
         raise WorkbenchError("properties: give a MEASURE (e.g. RBP(p=0.8)) or --report FILE")
     table = wb.properties(measure, grades=grades, gains=gains, depths=depths, topics=topics, which=which,
                           unjudged=unjudged)
+    written = None if certificate is None else table.write_certificates(certificate)
     if as_json:
-        emit_json(table.to_json())
+        emit_json(table.to_json() | ({} if written is None else {"certificates": [str(p) for p in written]}))
     elif fmt != "text":
         typer.echo(table.table().render(fmt), nl=False)
     else:
         typer.echo(repr(table))
+    if written is not None and not as_json:
+        typer.echo(f"certificates: {len(written)} file(s) in {certificate}", err=fmt != "text")
 
 
 def write_report(path: Path, measure: Optional[str], as_json: bool) -> None:
