@@ -23,7 +23,7 @@ from workbench.api.convert import as_depth, as_int, as_measure_names, as_orders,
 from workbench.api.progress import reporter
 from workbench.errors import BadTopicError, WorkbenchError
 
-__all__ = ["Tour", "tour", "AtlasRun", "atlas", "disagreement_atlas", "reproduce", "ProofRun", "prove",
+__all__ = ["Tour", "tour", "AtlasRun", "atlas", "disagreement_atlas", "reproduce", "ProofRun", "prove", "recheck",
            "PropertiesReport", "properties_report"]
 
 
@@ -201,12 +201,39 @@ class ProofRun:
 
         return report_markdown(self.settled)
 
+    def write_certificates(self, folder) -> list:
+        """Write each every-depth claim's certificates into ``folder/<claim id>/``; the paths written."""
+        from workbench.scale.proofs import write_claim_certificates
+
+        return write_claim_certificates(self.settled, folder)
+
+    def recheck(self, folder=None):
+        """Write the every-depth claims' certificates (into ``folder``, else a temporary folder) and re-check them.
+
+        Returns a :class:`~workbench.scale.recheck.Rechecks`, empty when no claim has a certificate.
+        """
+        import tempfile
+
+        from workbench.scale.recheck import Rechecks
+        from workbench.scale.recheck import recheck as run
+
+        if folder is not None:
+            return run(Path(folder)) if self.write_certificates(folder) else Rechecks()
+        with tempfile.TemporaryDirectory(prefix="workbench-certificates-") as tmp:
+            return run(Path(tmp)) if self.write_certificates(tmp) else Rechecks()
+
     def to_json(self) -> dict:
-        """``claims`` (id, source, method, status, expected, detail, bound, witness) and ``changed`` (ids)."""
+        """``claims`` (id, source, method, status, expected, detail, bound, witness, confirmed_by) and ``changed``.
+
+        ``confirmed_by``: for an ``every_depth`` claim the checkers that confirmed every
+        certificate of its proof (``"z3, cvc5, sympy"``, ``"no certificate"``); None otherwise.
+        """
         return {
             "claims": [{"id": x.claim.id, "source": x.claim.source, "method": x.claim.method,
                         "status": x.outcome.status, "expected": x.claim.expect, "detail": x.outcome.detail,
-                        "bound": x.outcome.bound, "witness": x.outcome.witness} for x in self.settled],
+                        "bound": x.outcome.bound, "witness": x.outcome.witness,
+                        "confirmed_by": x.outcome.confirmed_by() if x.claim.method == "every_depth" else None}
+                       for x in self.settled],
             "changed": [x.claim.id for x in self.changed],
         }
 
@@ -220,6 +247,25 @@ def prove(folder: Path | str = "proofs", progress=None) -> ProofRun:
     bar.label("claims")
     bar.total(len(claims))
     return ProofRun(settle_claims(claims, progress=lambda claim_id: bar.advance(1, claim_id)))
+
+
+def recheck(folder: Path | str):
+    """Re-check every certificate under ``folder`` with z3, cvc5 and sympy (:func:`workbench.scale.recheck.recheck`).
+
+    Returns a :class:`~workbench.scale.recheck.Rechecks` (a list of
+    :class:`~workbench.scale.recheck.Recheck`, one per certificate); raises
+    :class:`~workbench.scale.recheck.CertificateError` for a folder without certificates.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = open(os.path.join(folder, "01-false.smt2"), "w").write(
+    ...     "(declare-fun x () Real)\\n(assert (not (> x 0)))\\n(check-sat)\\n")  # 'x > 0 for every x': false
+    >>> [(r.status, [a.answer for a in r.answers]) for r in recheck(folder)]
+    [('refuted', ['sat', 'sat'])]
+    """
+    from workbench.scale.recheck import recheck as run
+
+    return run(Path(folder))
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,15 @@ Methods
 ``smt``          a z3 counterexample search (:mod:`workbench.scale.counterexample`).
 ``bounds``       a property of Ferro, Silvello, Keskustalo, Pirkola and Järvelin (2016), Prop. 1-3 on every run of every topic space
                  of the scope (:mod:`workbench.scale.twist_props`): exhaustive, bounded.
+``every_depth``  the verdict of ``measure`` on ``order`` at every depth, as ranges
+                 (``ranges = ["1..1 interval", "2..2 ordinal", "3.. violated"]``), by the
+                 generic path :func:`workbench.scale.every_depth.every_depth`: ``proved`` when
+                 its ranges are these and nothing is ``unknown``, ``refuted`` with the first
+                 depth where a proved verdict differs.  Its obligations are written as
+                 certificates (:func:`write_claim_certificates`) and re-checked by z3, cvc5
+                 and sympy (:mod:`workbench.scale.recheck`); a certificate a checker refutes
+                 makes the outcome ``unknown``.  A measure file in a claim is named relative
+                 to the claim file's folder.
 
 References
 ----------
@@ -44,8 +53,11 @@ Ferrante et al. (2019), sec. 4-6 and Ferrante et al. (2020), sec. 4.3.1 (the fin
 """
 from __future__ import annotations
 
+import os
+import re
+import tempfile
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 import itertools
@@ -66,12 +78,15 @@ from workbench.core.table import Cell, Table
 from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.scale.classify import classify
+from workbench.scale.certificates import write_certificates
 from workbench.scale.counterexample import find_counterexample
+from workbench.scale.every_depth import ORDERS as EVERY_DEPTH_ORDERS, every_depth
+from workbench.scale.recheck import Rechecks, recheck
 from workbench.scale.smt import Watchdog
 from workbench.scale.thresholds import thresholds
 from workbench.scale.twist_props import PARTS, PROPERTIES, check, topics
 
-METHODS = ("enumeration", "pair", "symbolic", "thresholds", "smt", "bounds")
+METHODS = ("enumeration", "pair", "symbolic", "thresholds", "smt", "bounds", "every_depth")
 STATUSES = ("proved", "refuted", "unknown")
 
 
@@ -101,6 +116,15 @@ class Outcome:
     detail: str
     witness: dict | None = None
     bound: str | None = None  # e.g. "depths 1..10" for an enumeration
+    #: every_depth: the proof's obligations (written by --certificate) and their re-check
+    obligations: tuple = field(default=(), compare=False)
+    rechecked: tuple = field(default=(), compare=False)
+
+    def confirmed_by(self) -> str:
+        """Which checkers confirmed every certificate: ``"cvc5, sympy, z3"``; ``"no certificate"``; ``"none"``."""
+        if not self.rechecked:
+            return "no certificate" if not any(o.smtlib or o.identities for o in self.obligations) else "none"
+        return ", ".join(Rechecks(self.rechecked).confirmed_by()) or "none"
 
 
 @dataclass(frozen=True)
@@ -194,7 +218,7 @@ def load_claim(path: Path) -> Claim:
         raise ClaimFileError(f"{path}: expect {_show(data['expect'])} is not one of {', '.join(STATUSES)}")
     if not isinstance(data["scope"], dict):
         raise ClaimFileError(f"{path}: scope = {_show(data['scope'])}: need a table ([scope] with one key per line)")
-    scope = dict(data["scope"])
+    scope = _files_relative_to(dict(data["scope"]), Path(path).parent)
     check_scope(data["method"], scope, str(path))
     return Claim(data["id"], data["statement"], data["source"], data["expect"], data["method"],
                  scope, data.get("note", ""), str(path))
@@ -265,6 +289,8 @@ SCOPE_KEYS: dict[str, tuple[Callable[[object], bool], str]] = {
     "min_recall_base": (lambda x: _is_int(x) and x >= 1, "need an integer >= 1"),
     "max_recall_base": (lambda x: _is_int(x) and x >= 1, "need an integer >= 1"),
     "min_depth_factor": (lambda x: _is_number_text(x) or isinstance(x, float), "need a number >= 2"),
+    "ranges": (lambda x: isinstance(x, list) and bool(x) and all(isinstance(v, str) for v in x),
+               'need a list of ranges such as ["1..1 interval", "2..2 ordinal", "3.. violated"]'),
 }
 
 #: Per method: (required keys, optional keys) of the scope.
@@ -276,6 +302,7 @@ SCOPE_OF: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "smt": (("measure", "order", "depth", "claim"), ("grades", "gains", "topic", "timeout")),
     "bounds": (("property", "grades", "max_recall_base", "depths"),
                ("part", "crossing", "min_recall_base", "min_depth_factor")),
+    "every_depth": (("measure", "order", "ranges"), ("grades", "gains")),
 }
 
 
@@ -308,6 +335,14 @@ def check_scope(method: str, scope: dict, path: str = "<scope>") -> None:
             raise ClaimFileError(f"{path}: scope.{key} = {_show(value)}: {what}")
     if method == "bounds" and scope["property"] != "fs-recovery-below-half" and "part" not in scope:
         raise ClaimFileError(f"{path}: scope is missing key 'part' (property {scope['property']} needs it)")
+    if method == "every_depth":
+        if scope["order"] not in EVERY_DEPTH_ORDERS:
+            raise ClaimFileError(f"{path}: scope.order = {_show(scope['order'])}: every-depth proofs know the "
+                                 f"orders {', '.join(EVERY_DEPTH_ORDERS)}")
+        try:
+            parse_ranges(scope["ranges"])
+        except ClaimFileError as exc:
+            raise ClaimFileError(f"{path}: scope.ranges: {exc}") from None
     key = None
     try:
         for key in ("order",):
@@ -335,6 +370,53 @@ def check_scope(method: str, scope: dict, path: str = "<scope>") -> None:
                 raise ClaimFileError(f"{path}: scope.regions: low {region['low']} > high {region['high']}")
     except WorkbenchError as exc:
         raise _in_file(path, exc, key) from None
+
+
+_MEASURE_FILE = re.compile(r"^(.*\.py)(:[A-Za-z_].*)$", re.DOTALL)
+
+
+def _files_relative_to(scope: dict, folder: Path) -> dict:
+    """``scope`` with each measure file (``../examples/f.py:fn``) named relative to ``folder`` made absolute."""
+    def fix(name):
+        m = _MEASURE_FILE.match(name) if isinstance(name, str) else None
+        if m is None or os.path.isabs(m.group(1)):
+            return name
+        return os.path.normpath(os.path.join(os.path.abspath(folder), m.group(1))) + m.group(2)
+
+    out = dict(scope)
+    if "measure" in out:
+        out["measure"] = fix(out["measure"])
+    if isinstance(out.get("measures"), list):
+        out["measures"] = [fix(x) for x in out["measures"]]
+    return out
+
+
+def parse_ranges(items: list) -> list[tuple[int, int | None, str]]:
+    """``["1..1 interval", "2.. ordinal"]`` -> ``[(1, 1, "interval"), (2, None, "ordinal")]``, checked.
+
+    The ranges start at depth 1, follow each other without a gap and the last is open (``K..``).
+
+    >>> parse_ranges(["1..1 interval", "2..2 ordinal", "3.. violated"])
+    [(1, 1, 'interval'), (2, 2, 'ordinal'), (3, None, 'violated')]
+    >>> parse_ranges(["1..2 interval", "4.. violated"])
+    Traceback (most recent call last):
+    ...
+    workbench.scale.proofs.ClaimFileError: '4.. violated' starts at depth 4, not 3
+    """
+    out: list[tuple[int, int | None, str]] = []
+    for k, item in enumerate(items):
+        m = re.fullmatch(r"\s*(\d+)\s*\.\.\s*(\d*)\s+([a-z]+)\s*", str(item))
+        if m is None or m.group(3) not in VERDICTS:
+            raise ClaimFileError(f"{_show(item)}: need 'A..B verdict' or 'A.. verdict' with a verdict from "
+                                 f"{', '.join(VERDICTS)}")
+        first, last = int(m.group(1)), int(m.group(2)) if m.group(2) else None
+        want = out[-1][1] + 1 if out else 1  # type: ignore[operator]
+        if first != want:
+            raise ClaimFileError(f"{_show(item)} starts at depth {first}, not {want}")
+        if (last is None) != (k == len(items) - 1) or last is not None and last < first:
+            raise ClaimFileError(f"{_show(item)}: only the last range is open (A..), and A <= B")
+        out.append((first, last, m.group(3)))
+    return out
 
 
 def load_claims(folder: Path) -> list[Claim]:
@@ -765,6 +847,90 @@ def settle_bounds(scope: dict) -> Outcome:
                    bound=f"{where}: {checked} {what} checked (enumeration only)")
 
 
+def settle_every_depth(scope: dict) -> Outcome:
+    """The measure's verdict at every depth by the generic path, against the ranges the claim expects.
+
+    ``proved``: :func:`~workbench.scale.every_depth.every_depth` gives exactly the
+    expected ranges and every depth is decided; ``refuted``: at some depth a
+    decided verdict differs (the witness names the depth, both verdicts and
+    the nearest witness pair, carried upward by the padding lemma);
+    ``unknown``: they differ only where the answer is ``unknown``, or a
+    re-checker refutes one of the proof's certificates.
+
+    >>> out = settle_every_depth({"measure": "RBP(p=4/5)", "order": "rank", "ranges": ["1..2 interval", "3.. violated"]})
+    >>> out.status, out.detail
+    ('refuted', 'at depth 2 the verdict is ordinal, not interval: every depth is 1..1 interval, 2..2 ordinal, 3.. violated')
+
+    References
+    ----------
+    Ferrante, Ferro and Pontarollo, IEEE TKDE 2019 (the claims); Moffat and Zobel, TOIS 2008 (RBP).
+    """
+    measure = parse_measure(scope["measure"])
+    gains = _gains(scope)
+    want = parse_ranges(scope["ranges"])
+    answer = every_depth(measure, scope["order"], gains=gains)
+    with tempfile.TemporaryDirectory(prefix="workbench-certificates-") as tmp:
+        written = write_certificates(answer.obligations, tmp)
+        checks = recheck(tmp) if written else Rechecks()
+    common = dict(obligations=answer.obligations, rechecked=tuple(checks))
+    found = [(r.first, r.last, r.verdict) for r in answer.ranges]
+    shown = ", ".join(_range_text(r) for r in found)
+    certs = (f"; {len(checks)} certificate(s) re-checked" if checks else "; no certificate (no obligation "
+             "in real arithmetic)")
+    if found == want and answer.proved:
+        if checks.refuted:
+            bad = checks.refuted[0]
+            return Outcome("unknown", f"{shown}, but certificate {bad.certificate} is refuted: "
+                           + "; ".join(a.text() for a in bad.answers if a.refutes), bound="every depth", **common)
+        proved = sum(o.status == "proved" for o in answer.obligations)
+        how = f"{proved} obligation(s) proved{certs}" if answer.obligations else (
+            "the last verdict carried to every larger depth by the padding lemma")
+        pairs = {str(d): {"lower": format_run(lo), "upper": format_run(up), "why": why}
+                 for d, (lo, up, why) in sorted(answer.witnesses.items())}
+        return Outcome("proved", f"every depth: {shown} ({answer.decided} depths decided exactly; {how})",
+                       witness=pairs or None, bound="every depth", **common)
+    expected = {"ranges": [_range_text(r) for r in want]}
+    for depth in sorted({d for f, t, _ in want + found for d in (f, t, (t or f) + 1) if d}):
+        e = next(v for f, t, v in want if f <= depth and (t is None or depth <= t))
+        got = answer.verdict_at(depth)
+        if got != "unknown" and got != e:
+            near = [d for d in sorted(answer.witnesses) if d <= depth]
+            witness = {"depth": depth, "expected": e, "found": got, **expected, "found_ranges": shown.split(", ")}
+            if near:
+                lower, upper, why = answer.witnesses[near[-1]]
+                witness["pair"] = {"depth": near[-1], "lower": format_run(lower), "upper": format_run(upper),
+                                   "why": why}
+            return Outcome("refuted", f"at depth {depth} the verdict is {got}, not {e}: every depth is {shown}",
+                           witness=witness, bound="every depth", **common)
+    return Outcome("unknown", f"every depth: {shown}; not decided where the claim expects "
+                   f"{', '.join(expected['ranges'])}", bound="every depth", **common)
+
+
+def _range_text(r: tuple) -> str:
+    first, last, verdict = r
+    return f"{first}..{'' if last is None else last} {verdict}"
+
+
+def write_claim_certificates(settled: list, folder) -> list[Path]:
+    """Write each every-depth claim's certificates into ``folder/<claim id>/``; the paths written.
+
+    One ``NN-name.smt2`` per obligation abstracted into real arithmetic and
+    ``identities.json`` for the sympy steps (:func:`~workbench.scale.certificates.write_certificates`).
+
+    >>> import tempfile
+    >>> claim = Claim("rbp-third", "s", "s", "proved", "every_depth",
+    ...               {"measure": "RBP(p=1/3)", "order": "rank", "ranges": ["1..1 interval", "2.. ordinal"]})
+    >>> [p.name for p in write_claim_certificates([Settled(claim, settle(claim))], tempfile.mkdtemp())]
+    ['01-e-nonnegative.smt2', '02-cover-above-tail-0.smt2', 'identities.json']
+    """
+    out: list[Path] = []
+    for s in settled:
+        if s.claim.method == "every_depth" and s.outcome.obligations:
+            if any(o.smtlib or o.identities for o in s.outcome.obligations):
+                out += write_certificates(s.outcome.obligations, Path(folder) / s.claim.id)
+    return out
+
+
 SETTLERS: dict[str, Callable[[dict], Outcome]] = {
     "enumeration": settle_enumeration,
     "pair": settle_pair,
@@ -772,6 +938,7 @@ SETTLERS: dict[str, Callable[[dict], Outcome]] = {
     "thresholds": settle_thresholds,
     "smt": settle_smt,
     "bounds": settle_bounds,
+    "every_depth": settle_every_depth,
 }
 
 
@@ -812,11 +979,17 @@ def run_claims(folder: Path, progress: Callable[[str], None] | None = None) -> l
 
 
 def summary_table(settled: list[Settled]):
-    """One row per claim: id, source, method, outcome, scope (a :class:`~workbench.core.table.Table`)."""
-    return Table(["claim", "source", "method", "outcome", "scope of the proof"],
+    """One row per claim: id, source, method, outcome, scope, which checkers confirmed its certificates.
+
+    The last column: for an ``every_depth`` claim the checkers (``cvc5, sympy, z3``) that
+    confirmed every certificate of its proof (``no certificate`` when the proof needs none:
+    a witness carried upward); ``-`` for the other methods (not re-checked).
+    """
+    return Table(["claim", "source", "method", "outcome", "scope of the proof", "certificates confirmed by"],
                  [[Cell(s.claim.id, f"`{s.claim.id}`"), s.claim.source, s.claim.method,
                    Cell(s.outcome.status, f"**{s.outcome.status}**"),
-                   s.outcome.bound or ("every depth" if s.claim.method == "symbolic" else "")] for s in settled])
+                   s.outcome.bound or ("every depth" if s.claim.method == "symbolic" else ""),
+                   s.outcome.confirmed_by() if s.claim.method == "every_depth" else "-"] for s in settled])
 
 
 def report_markdown(settled: list[Settled]) -> str:
@@ -825,8 +998,10 @@ def report_markdown(settled: list[Settled]) -> str:
         "# Claims of the papers, settled by the workbench",
         "",
         "Generated by `workbench prove` from `proofs/*.toml`; do not edit by hand.",
-        "`proved` for every depth only where the method is `symbolic`; an `enumeration` proves the",
-        "claim for the depths it lists and no further. `refuted` comes with a witness.",
+        "`proved` for every depth only where the method is `symbolic` or `every_depth`; an `enumeration`",
+        "proves the claim for the depths it lists and no further. `refuted` comes with a witness.",
+        "The last column names the checkers that re-checked every certificate of an `every_depth` proof",
+        "(`z3` and `cvc5` on its SMT-LIB2 obligations, `sympy` on its identities); `-`: not re-checked.",
         "",
     ]
     lines += summary_table(settled).markdown_lines()
@@ -841,11 +1016,18 @@ def report_markdown(settled: list[Settled]) -> str:
             lines += ["", "Witness: a pair found by z3 and re-checked by exact evaluation (`workbench prove --json`)."]
         elif s.outcome.witness:
             lines += ["", "Witness:", "", "```", _witness_text(s.outcome.witness), "```"]
+        if s.claim.method == "every_depth" and s.outcome.rechecked:
+            lines += ["", "Certificates re-checked:", ""] + summary_certificates(s.outcome.rechecked)
         if s.claim.note:
             lines += ["", s.claim.note.strip()]
         if not s.as_expected:
             lines += ["", f"**Changed**: the repository expected `{s.claim.expect}`."]
     return "\n".join(lines) + "\n"
+
+
+def summary_certificates(checks) -> list[str]:
+    """A Markdown list: each certificate, its status and which checkers confirmed it."""
+    return [f"- `{r.certificate}`: {r.status} ({', '.join(r.confirmed_by) or 'by none'})" for r in checks]
 
 
 def _witness_text(w) -> str:
