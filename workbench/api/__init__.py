@@ -153,7 +153,9 @@ def thresholds(measure, param=None, *, order="rank", depth=4, grades=None, gains
     order : str
     depth : int, str or range
         One depth (``5`` or ``"5"``) gives one table; a range (``range(2, 9)``,
-        ``"2..8"``, a list of depths) gives a table per depth.
+        ``"2..8"``, a list of depths) gives a table per depth; ``"all"`` (or
+        ``"A.."``) gives the regions valid at every depth, an
+        :class:`~workbench.scale.every_depth_thresholds.EveryDepthThresholds`.
     grades, gains, topic, unjudged
         As for :func:`classify` (at depth ``d``, up to ``min(unjudged, d)`` unjudged positions).
 

@@ -634,7 +634,14 @@ def _region(measure, param, order, gains, x, seq, interval, at, signs, separated
         region = _with(region, proof=region.proof + (
             "Certificates not confirmed by z3 (the separation argument above stands on its own): "
             + ", ".join(o.name for o in unproved) + ".",))
-    return _with(region, cross_check=_cross_check(measure, param, order, gains, region, at) if cross_check else "")
+    return _checked(region, _cross_check(measure, param, order, gains, region, at) if cross_check else "")
+
+
+def _checked(region: EveryDepthRegion, note: str) -> EveryDepthRegion:
+    """``region`` with its cross-check note; every depth ``unknown`` when the cross-check failed (never a guess)."""
+    if "FAILED" in note or "DISAGREE" in note:
+        return _with(region, head=(DepthRange(1, None, "unknown"),), stars=(), cross_check=note)
+    return _with(region, cross_check=note)
 
 
 _LEVELS = ("violated", "weak", "ordinal", "strict", "interval", "unknown")
@@ -774,8 +781,8 @@ def _cross_check(measure, param, order, gains, region: EveryDepthRegion, at) -> 
                     for r in mine for d in range(r.first, (r.last or other.decided) + 1))
         return (f"cross-checked at {param} = {q}: every_depth gives {other.summary()}"
                 + ("; they agree where both decide" if agree else "; THEY DISAGREE"))
-    raise BadParameterError(f"internal disagreement at {param} = {q}: regions give "
-                            f"{'; '.join(map(str, mine))}, every_depth {other.summary()}")
+    return (f"cross-check FAILED at {param} = {q}: the region gives {'; '.join(map(str, mine))}, every_depth "
+            f"{other.summary()}; the region is reported unknown")
 
 
 # ---------------------------------------------------------------- regions of the depths decided
@@ -830,8 +837,8 @@ def _fallback(measure, name, param, ps, order, gains, x, seq, K, head, why, cros
             proof += (f"Pieces no root test settled: {inside}; the regions touching them are as decided at their "
                       "point only.",)
         region = EveryDepthRegion(interval, piece.at, tuple(ranges), param, (), proof, ())
-        regions.append(_with(region, cross_check=_cross_check(measure, param, order, gains, region, piece.at)
-                             if cross_check else ""))
+        regions.append(_checked(region, _cross_check(measure, param, order, gains, region, piece.at)
+                                if cross_check else ""))
     steps = tuple(head) + (f"The every-depth conditions do not separate ({why}); the regions below are those of "
                            f"depths 1..{K}, decided exactly (the roots in {param} of every cover's difference, "
                            f"proven: {', '.join(endpoint_label(_as_sympy(p)) for p in points) or 'none'}).",)
