@@ -257,6 +257,7 @@ class EveryDepthThresholds:
         for r in self.regions:
             lines.append(f"  {self.param} in {r.label()}:")
             lines += [f"    - {s}" for s in r.proof]
+            lines += [f"    - Obligation {o.name}: {o.statement} -- {o.status} ({o.by})." for o in r.obligations]
             if r.cross_check:
                 lines.append(f"    - {r.cross_check}")
         return "\n".join(lines)
@@ -732,7 +733,7 @@ def _rank_region(param, c, x, signs, separated, partial, at, proof, oblige, sub,
             unique.append(s)
     n = sympy.sstr(unique[0] if len(unique) == 1 else sympy.Min(*unique))
     proof.append(f"{words}. Some h_d < 0: D_N(1, d) = h_d(1) + R(N) falls below zero once R(N) < -h_d(1), i.e. for N > "
-                 f"N*({param}) = {n} (R(N) decreasing in N, solved by sympy and checked by substitution); later "
+                 f"N*({param}) = {n} (R(N) = c * base**N decreasing in N, so N* = log(-h_d(1)/c)/log(base), checked by substitution); later "
                  f"positions are never earlier (N*_j - j does not decrease in j). So ordinal at depths 2..n({param}) - 1 "
                  f"(weak at N*({param}) when it is an integer: that cover ties), violated from n({param}) = "
                  f"floor(N*({param})) + 1 on (the padding lemma carries the violation to every larger depth).")
