@@ -9,7 +9,6 @@ import sympy
 from workbench.cli.main import main
 from workbench.scale.certificates import abstract_obligation, write_certificates
 
-pytest.importorskip("cvc5")
 
 CLAIM = """id = "rbp-third"
 statement = "RBP(p=1/3) is ordinal from depth 2 on."
