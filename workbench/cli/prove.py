@@ -102,3 +102,20 @@ def _print_checks(checks) -> None:
     confirmed = sum(r.status == "confirmed" for r in checks)
     sys.stdout.write(f"re-checked {len(checks)} certificate(s): {confirmed} confirmed, {refuted} refuted, "
                      f"{len(checks) - confirmed - refuted} unknown\n")
+
+
+def json_tables(obj: dict) -> list:
+    """``--format``: a table of the claims (when settled) and one of the certificates re-checked (with --recheck)."""
+    from workbench.core.table import Table
+
+    tables = []
+    if "claims" in obj:
+        tables.append(Table(["claim", "method", "outcome", "expected", "scope", "certificates confirmed by"],
+                            [[c["id"], c["method"], c["status"], c["expected"], c["bound"] or "",
+                              c.get("confirmed_by") or "-"] for c in obj["claims"]]))
+    if obj.get("recheck"):
+        rows = obj["recheck"]["certificates"]
+        tables.append(Table(["claim", "certificate", "status", "z3", "cvc5", "sympy"],
+                            [[r["claim"], r["certificate"], r["status"],
+                              *(r["answers"].get(k, "") for k in ("z3", "cvc5", "sympy"))] for r in rows]))
+    return tables or [Table(["claim"], [])]
