@@ -60,7 +60,7 @@ def test_import_workbench_is_cheap():
 
 def test_the_api_is_listed_and_loaded_on_first_use():
     assert set(wb.__all__) == {"classify", "thresholds", "counterexample", "hasse", "census", "compare", "measure",
-                               "score_matrix", "parameter", "properties", "ir_measure", "register_ir_measures",
+                               "score_matrix", "parameter", "position_term", "padding", "properties", "ir_measure", "register_ir_measures",
                                "conformance", "correlation", "significance", "WorkbenchError", "Measure", "Order",
                                "Space", "Gains", "Topic", "Classification", "ThresholdTable", "ThresholdSeries",
                                "Region", "Counterexample", "PropertyTable", "PropertyVerdict", "ScoreMatrix",

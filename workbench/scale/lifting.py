@@ -43,6 +43,8 @@ from typing import Callable
 from workbench.core.certified import sign as certified_sign
 from workbench.core.heavy import sympy
 from workbench.errors import TooLargeError, UndecidedComparisonError
+from workbench.order.orders import get_order
+from workbench.scale.classify import check_classify, classify
 from workbench.scale.every_depth import ORDERS, PADDING_LEMMA, DepthRange, EveryDepth, NoEveryDepthError
 from workbench.space.runs import Gains
 
@@ -107,8 +109,6 @@ def padding_check(measure, gains: Gains, topic=None, order=None, depths: int = P
     ----------
     Ferrante, Ferro and Pontarollo, IEEE TKDE 2019.
     """
-    from workbench.order.orders import get_order
-
     fam = measure.family_obj
     kind = getattr(fam, "padding", None)
     user = str(getattr(fam, "reference", "")).startswith("user-defined")
@@ -195,8 +195,6 @@ class LiftedEveryDepth(EveryDepth):
 
 def enumerable_depth(measure, order, gains: Gains, topic=None, cap: int = LIFT_DEPTH, runs: int = LIFT_RUNS) -> int:
     """The deepest ``K <= cap`` whose space holds at most ``runs`` runs and fits the size model (at least 1)."""
-    from workbench.scale.classify import check_classify
-
     K = 1
     for n in range(2, cap + 1):
         space = order.space(n, gains.grades, topic)
@@ -246,8 +244,6 @@ def every_depth_lifted(measure, order, gains: Gains | None = None, grades: int =
     ----------
     Ferrante, Ferro and Pontarollo, IEEE TKDE 2019; Ferrante, Ferro and Fuhr, IEEE Access 2021.
     """
-    from workbench.scale.classify import classify
-
     if order.name not in ORDERS:
         raise NoEveryDepthError(f"order {order.name!r}: every-depth answers know the orders {', '.join(ORDERS)} "
                                 "(their covers and the padding lemma)")
