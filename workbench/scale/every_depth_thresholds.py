@@ -52,13 +52,13 @@ statements in IR evaluation", IEEE Access 2021; Moffat and Zobel,
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from html import escape
-from typing import Callable
+from typing import Callable, cast
 
 from workbench.core.algebraic import endpoint_label
-from workbench.core.certified import RealRoot, domain_roots, sign, sign_at
+from workbench.core.certified import RealRoot, domain_roots, in_unsettled, sign, sign_at
 from workbench.core.frames import frame
 from workbench.core.heavy import sympy
 from workbench.errors import BadParameterError, UndecidedComparisonError
@@ -67,6 +67,7 @@ from workbench.scale.certificates import RELATIONS, Abstraction, NotAbstractable
 from workbench.scale.every_depth import (ORDERS, PADDING_LEMMA, DepthRange, NoEveryDepthError, _LEMMA,
                                          _partial_keys, every_depth)
 from workbench.scale.param_regions import ParamInterval, partition_domain
+from workbench.scale.thresholds import continuous_param_spec, free_name
 from workbench.space.runs import Gains
 
 #: Depths decided exactly where a condition does not separate (the regions of those depths).
@@ -131,10 +132,14 @@ class EveryDepthRegion:
         rows = [r.to_json() for r in self.head]
         if self.stars:
             n = f"n({self.param})"
-            first = self.head[-1].last + 1 if self.head else 1
+            first = self._after_head()
             rows.append({"from": first, "to": f"{n} - 1", "verdict": "ordinal"})
             rows.append({"from": n, "to": None, "verdict": "violated"})
         return rows
+
+    def _after_head(self) -> int:
+        last = self.head[-1].last if self.head else 0
+        return (last or 0) + 1
 
     def ranges_at(self, value) -> tuple:
         """The ranges at one exact point of the region (a rational), formulas evaluated exactly."""
@@ -151,7 +156,9 @@ class EveryDepthRegion:
             if exact:
                 weak.add(fl)
         levels = []
-        first = self.head[-1].last + 1 if self.head else 1
+        first = self._after_head()
+        if n is None:  # pragma: no cover - stars is not empty here
+            return self.head
         for d in range(first, n):
             levels.append((d, "weak" if d in weak else "ordinal"))
         out = list(self.head)
@@ -411,8 +418,6 @@ def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None 
     Ferrante, Ferro and Pontarollo, IEEE TKDE 2019; Ferrante, Ferro and Fuhr, IEEE Access 2021;
     Moffat and Zobel, TOIS 2008.
     """
-    from workbench.scale.thresholds import continuous_param_spec, free_name
-
     if order not in ORDERS:
         raise NoEveryDepthError(f"order {order!r}: every-depth proofs know the orders {', '.join(ORDERS)}")
     gains = gains or Gains.default(grades)
@@ -475,8 +480,11 @@ def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None 
     regions = []
     for piece in pieces:
         interval = ParamInterval(**piece.bounds())
-        signs = dict(zip(separated, piece.verdict))
+        signs = dict(zip(separated, cast(tuple, piece.verdict)))
         say(f"proving the region {interval.label()}")
+        if in_unsettled(piece.at, unsettled):
+            regions.append(_unsettled_region(interval, piece.at, param))
+            continue
         regions.append(_region(measure, param, order, gains, x, seq, interval, piece.at, signs, separated, partial,
                                cross_check))
     return EveryDepthThresholds(name, param, ps.domain(), order, c, str(gains), tuple(regions), tuple(head))
@@ -659,9 +667,14 @@ def _merge(ranges: list[DepthRange]) -> list[DepthRange]:
     return out
 
 
-def _with(region: EveryDepthRegion, **kw) -> EveryDepthRegion:
-    from dataclasses import replace
+def _unsettled_region(interval: ParamInterval, at, param: str) -> EveryDepthRegion:
+    """A region inside a piece no root test settled: a sign may change inside it, so every depth is unknown."""
+    return EveryDepthRegion(interval, at, (DepthRange(1, None, "unknown"),), param, (), (
+        f"The region lies in a piece of {param} where no root test settled whether a factor changes sign "
+        "(its roots may be too close to separate): every depth unknown.",))
 
+
+def _with(region: EveryDepthRegion, **kw) -> EveryDepthRegion:
     return replace(region, **kw)
 
 
@@ -727,7 +740,7 @@ def _rank_region(param, c, x, signs, separated, partial, at, proof, oblige, sub,
                          "unknown.")
             return [DepthRange(1, 1, first), DepthRange(2, None, "unknown")], ()
         stars.append(star)
-    unique = []
+    unique: list = []
     for s in stars:
         if not any(sympy.simplify(s - u) == 0 for u in unique):
             unique.append(s)
@@ -817,7 +830,10 @@ def _fallback(measure, name, param, ps, order, gains, x, seq, K, head, why, cros
     regions = []
     for piece in pieces:
         interval = ParamInterval(**piece.bounds())
-        levels = list(piece.verdict)
+        if in_unsettled(piece.at, unsettled):
+            regions.append(_unsettled_region(interval, piece.at, param))
+            continue
+        levels = list(cast(tuple, piece.verdict))
         ranges: list[DepthRange] = []
         for N, lv in enumerate(levels, 1):
             if ranges and ranges[-1].verdict == lv:
@@ -831,12 +847,8 @@ def _fallback(measure, name, param, ps, order, gains, x, seq, K, head, why, cros
         else:
             ranges.append(DepthRange(K + 1, None, "unknown"))
             tail = f"beyond depth {K} unknown"
-        inside = [u for u in unsettled if u]
-        proof = (f"Depths 1..{K} decided from the signs of every cover's difference at {param} = "
+        proof: tuple[str, ...] = (f"Depths 1..{K} decided from the signs of every cover's difference at {param} = "
                  f"{endpoint_label(_as_sympy(piece.at))} (constant on the region: no root inside); {tail}.",)
-        if inside:
-            proof += (f"Pieces no root test settled: {inside}; the regions touching them are as decided at their "
-                      "point only.",)
         region = EveryDepthRegion(interval, piece.at, tuple(ranges), param, (), proof, ())
         regions.append(_checked(region, _cross_check(measure, param, order, gains, region, piece.at)
                                 if cross_check else ""))
