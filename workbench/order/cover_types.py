@@ -51,6 +51,9 @@ TYPED_ORDERS = ("rank", "dominance", "swap", "raise", "ipso")
 #: Most (non-empty) kinds :func:`cover_types` lists (swaps number about ``N^2 c^2 / 4`` when ``c >= 2``: 100
 #: grades at depth 30 would be 2 million; binary dominance has only ``N`` at any depth).
 KIND_LIMIT = 50_000
+#: Most moves (``(position, from, to)`` entries of ``changes``) the listed kinds may hold in all: a rank kind
+#: carries ``N - i`` of them, so the rank order's kinds hold ``c N (N + 1) / 2`` (binary depth 1413 fits).
+MOVE_LIMIT = 1_000_000
 
 
 def kind_count(order: str, depth: int, grades: int) -> int:
@@ -79,6 +82,19 @@ def kind_count(order: str, depth: int, grades: int) -> int:
             "ipso": (N - 1) * c * c + c}[order]
 
 
+def kind_moves(order: str, depth: int, grades: int) -> int:
+    """How many moves the kinds :func:`cover_types` lists hold in all (the sum of ``len(changes)``), in closed form.
+
+    >>> kind_moves("rank", 1000, 1), kind_moves("dominance", 1000, 1)
+    (500500, 1999)
+    """
+    N, c = depth, grades
+    rule1 = c if c == 1 else N * c
+    swaps = 2 * (kind_count("swap", N, c) if N > 1 else 0)
+    return {"rank": c * N * (N + 1) // 2, "raise": N * c, "swap": swaps, "dominance": rule1 + swaps,
+            "ipso": 2 * (N - 1) * c * c + c}[order]
+
+
 @dataclass(frozen=True)
 class CoverType:
     """One kind of cover: the grades it changes, how many covers it has, the first one and its index step.
@@ -86,9 +102,12 @@ class CoverType:
     Attributes
     ----------
     changes : tuple of (position, grade in the lower run, grade in the upper run)
+    segments : tuple of (grades, repeat)
+        Runs of consecutive positions allowing the same grades, position 1
+        first: ``O(1)`` memory per kind at any depth.
     allowed : tuple of tuples
-        Per position, the grades a lower end of this kind holds there: the
-        lower ends are exactly the runs of this product.
+        Per position, the grades a lower end of this kind holds there (the
+        segments expanded): the lower ends are exactly the runs of this product.
     count : int
         Covers of this kind in the space.
     first : int
@@ -101,8 +120,16 @@ class CoverType:
     count: int
     first: int
     step: int
-    #: For each position, the grades a lower end of this kind may hold there (one grade where it changes).
-    allowed: tuple = ()
+    #: ``(grades, repeat)`` runs of positions: a lower end holds one of ``grades`` at each of ``repeat`` positions.
+    segments: tuple = ()
+
+    @property
+    def allowed(self) -> tuple:
+        """For each position, the grades a lower end of this kind may hold there (one grade where it changes)."""
+        out: list = []
+        for grades, repeat in self.segments:
+            out += [grades] * repeat
+        return tuple(out)
 
 
 def full_rank_space(space) -> bool:
@@ -147,8 +174,8 @@ def cover_types(order: str, depth: int, grades: int, gains: Gains | None = None)
     gains = gains or Gains.default(grades)
     if order == "ipso" and not _uniform(gains):
         return None
-    if kind_count(order, depth, grades) > KIND_LIMIT:
-        return None  # too many kinds to list: the caller enumerates runs instead (with its own estimate)
+    if kind_count(order, depth, grades) > KIND_LIMIT or kind_moves(order, depth, grades) > MOVE_LIMIT:
+        return None  # too many kinds (or moves) to list: the caller enumerates runs instead (with its own estimate)
     maker = {"rank": _rank, "dominance": _dominance, "swap": _swap, "raise": _raise, "ipso": _ipso}[order]
     return list(maker(depth, grades))
 
@@ -173,18 +200,16 @@ def _kind(changes: tuple, segments: list, base: int, step: int | None = None) ->
             first += g[0] * base ** later * ((base ** r - 1) // (base - 1))
     if step is None:
         step = sum((b - a) * base ** (depth - 1 - i) for i, a, b in changes)
-    allowed: list = []
-    for g, r in segments:
-        allowed += [g] * r
-    return CoverType(tuple(changes), count, first if count else 0, step, tuple(allowed))
+    return CoverType(tuple(changes), count, first if count else 0, step, tuple(segments))
 
 
 def _rank(N: int, c: int) -> Iterator[CoverType]:
     every = tuple(range(c + 1))
+    wraps = tuple((j, c, 0) for j in range(N))
     for i in range(N):
         for d in range(c):
             # the successor in canonical order: later positions all c (they wrap to 0), earlier ones free
-            changes = ((i, d, d + 1),) + tuple((j, c, 0) for j in range(i + 1, N))
+            changes = ((i, d, d + 1),) + wraps[i + 1:]
             yield _kind(changes, [(every, i), ((d,), 1), ((c,), N - 1 - i)], c + 1, step=1)
 
 

@@ -34,19 +34,114 @@ values).
 """
 from __future__ import annotations
 
+import math
+import time
+from fractions import Fraction
 from typing import Callable
 
-
+from workbench.core.budget import Estimate, refuse_unless_fits
 from workbench.core.exact import ValueBlock
-from workbench.measures.additive import AdditiveForm, minus, additive_form, prefix_values, sign_of
-from workbench.order.cover_types import cover_types, full_rank_space
+from workbench.measures.additive import AdditiveForm, minus, additive_form, plus, prefix_values, sign_of
+from workbench.order.cover_types import cover_types, full_rank_space, kind_count
 from workbench.scale.stream import BlockSummary, Distinct, Pair
 
+#: Deepest space whose additive trace runs without a probe first (nDCG, the slowest built-in, takes ~3 s here).
+TRACE_PROBE_FROM = 256
+_TRACE_PROBES: dict = {}
+
+# Cost model of the exact differences of the kinds (benchmarks/no_depth_wall.py): seconds per kind, per kind and
+# bit of the largest rational term, per kind and element of the basis of the terms (logarithms), and, for the
+# rank order, whose suffix sums accumulate every position's terms, per (depth x basis)^1.5.
+_SEC_PER_KIND = 3e-5
+_SEC_PER_KIND_BIT = 5e-8
+_SEC_PER_KIND_BASIS = 1e-6
+_SEC_RANK_SUFFIX = 3e-8
+
+
+def trace_estimate(measure, depth: int, gains, topic) -> Estimate:
+    """The work of tracing ``measure`` as a sum of per-position terms at ``depth``, before tracing it.
+
+    Up to :data:`TRACE_PROBE_FROM` positions the trace is cheap for every
+    measure and is not estimated.  Deeper, the trace is run (once per
+    process and measure) at half that depth and at that depth, timed in CPU
+    seconds, and extrapolated as ``t(N) = t(P) (N / P)^k`` with the exponent
+    ``k`` of the two probes, between 2 (``N`` terms whose numbers grow with
+    ``N``, as RBP's ``p^i``) and 3.  A measure that is not
+    additive costs nothing here: its trace stops at the first run-dependent
+    step.
+    """
+    what = f"tracing {measure} as a sum of {depth:,} per-position terms"
+    if depth <= TRACE_PROBE_FROM:
+        return Estimate(what)
+    key = (str(measure), gains, topic)
+    if key not in _TRACE_PROBES:
+        additive_form(measure, 8, gains, topic)  # imports and caches: not part of the timed probes
+        times: list[float] = []
+        for d in (TRACE_PROBE_FROM // 2, TRACE_PROBE_FROM):
+            began = time.process_time()
+            if additive_form(measure, d, gains, topic) is None:
+                break
+            times.append(time.process_time() - began)
+        _TRACE_PROBES[key] = tuple(times) if len(times) == 2 else None
+    probe = _TRACE_PROBES[key]
+    if probe is None:
+        return Estimate(what)
+    t1, t2 = (max(t, 1e-4) for t in probe)
+    k = min(3.0, max(2.0, math.log2(t2 / t1)))  # at least quadratic: N terms whose numbers grow with N
+    return Estimate(what, 0.0, t2 * (depth / TRACE_PROBE_FROM) ** k)
+
+
+def kinds_estimate(form: AdditiveForm, order: str, kinds: int) -> Estimate:
+    """The work of the exact differences along ``kinds`` kinds of covers of ``order`` (a size model of the terms).
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains
+    >>> kinds_estimate(additive_form(parse_measure("DCG"), 1000, Gains.default(1)), "rank", 1000).seconds > 10
+    True
+    """
+    bits, basis = 1, set()
+    for row in form.table:
+        for x in row:
+            if isinstance(x, Fraction):
+                bits = max(bits, x.numerator.bit_length() + x.denominator.bit_length())
+            elif isinstance(x, ValueBlock):
+                basis.update(str(b) for b in x.basis)
+                bits = max(bits, int(x.den).bit_length())
+    seconds = kinds * (_SEC_PER_KIND + _SEC_PER_KIND_BIT * bits + _SEC_PER_KIND_BASIS * len(basis))
+    if order == "rank" and basis:
+        seconds += _SEC_RANK_SUFFIX * (form.depth * len(basis)) ** 1.5
+    return Estimate(f"{kinds:,} kinds of covers at depth {form.depth:,}", 0.0, seconds)
+
+
+def _deep_form(measure, order, space, gains, refuse: bool) -> AdditiveForm | None:
+    """The additive form on ``space`` when tracing it and deciding its kinds fits the budgets.
+
+    Otherwise None, or (``refuse``) :class:`~workbench.errors.TooLargeError` naming the estimate.
+    """
+    request = f"classify {measure} on {order.name} order at depth {space.depth:,} by kinds of covers"
+    hint = "allow the time with --timeout SECONDS"
+    est = trace_estimate(measure, space.depth, gains, space.topic)
+    if not est.fits():
+        if refuse:
+            refuse_unless_fits(request, est, hint)
+        return None
+    form = additive_form(measure, space.depth, gains, space.topic)
+    if form is None:
+        return None
+    est = kinds_estimate(form, order.name, kind_count(order.name, space.depth, space.grades))
+    if not est.fits():
+        if refuse:
+            refuse_unless_fits(request, est, hint)
+        return None
+    return form
+
+
 def decided_by_cover_type(measure, order, space, gains) -> bool:
-    """Whether :func:`summary_by_cover_type` applies: a full rank space, an order described by kind, an additive measure."""
+    """Whether :func:`summary_by_cover_type` applies: a full rank space, an order described by kind, an additive
+    measure, and the trace and the kinds' differences fit the budgets (:func:`trace_estimate`, :func:`kinds_estimate`)."""
     return (full_rank_space(space)
             and cover_types(order.name, space.depth, space.grades, gains) is not None
-            and additive_form(measure, space.depth, gains, space.topic) is not None)
+            and _deep_form(measure, order, space, gains, refuse=False) is not None)
 
 
 def summary_by_cover_type(measure, order, space, gains, form: AdditiveForm | None = None) -> BlockSummary | None:
@@ -81,13 +176,13 @@ def summary_by_cover_type(measure, order, space, gains, form: AdditiveForm | Non
     types = cover_types(order.name, space.depth, space.grades, gains)
     if types is None:
         return None
-    form = form or additive_form(measure, space.depth, gains, space.topic)
+    form = form or _deep_form(measure, order, space, gains, refuse=True)
     if form is None:
         return None
     out = BlockSummary(0, space.size, sum(t.count for t in types))
     if not types:
         return out
-    diffs = [form.change(t.changes) for t in types]
+    diffs = kind_differences(form, order.name, types)
     signs = [sign_of(d) for d in diffs]
 
     def first(kinds) -> Pair | None:
@@ -102,6 +197,35 @@ def summary_by_cover_type(measure, order, space, gains, form: AdditiveForm | Non
         head = diffs[k]
         out.first_increment = ("by cover type", k)
         out.unequal = first(t for t, d in zip(types, diffs) if sign_of(minus(d, head)) != 0)
+    return out
+
+
+def kind_differences(form: AdditiveForm, order: str, types) -> list:
+    """The exact value difference along each kind of cover: ``form.change(kind.changes)``, kind by kind.
+
+    A kind of the rank order raises position ``i`` and resets every later
+    position from ``c`` to 0; its difference is the raise plus the suffix sum
+    ``sum_(j>i) (table[j][0] - table[j][c])``, so the suffix sums are built
+    once (``O(N)`` exact additions for the ``N c`` kinds, not ``O(N^2)``).
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.order.cover_types import cover_types
+    >>> from workbench.space.runs import Gains
+    >>> form = additive_form(parse_measure("RBP(p=1/2)"), 3, Gains.default(1))
+    >>> kind_differences(form, "rank", cover_types("rank", 3, 1))
+    [Fraction(1, 8), Fraction(1, 8), Fraction(1, 8)]
+    """
+    if order != "rank" or not types:
+        return [form.change(t.changes) for t in types]
+    ring, table = form.ring, form.table
+    depth, c = len(table), len(table[0]) - 1
+    suffix = [ring.zero()] * (depth + 1)
+    for j in range(depth - 1, -1, -1):
+        suffix[j] = plus(suffix[j + 1], form.change(((j, c, 0),)))
+    out = []
+    for t in types:
+        i, a, b = t.changes[0]
+        out.append(plus(form.change(((i, a, b),)), suffix[i + 1]))
     return out
 
 
