@@ -58,7 +58,7 @@ def test_ap_violation_is_lifted_and_holds_beyond_the_depths_enumerated(rb):
     for n in range(4, 7):  # the theorem, checked where nothing was enumerated
         assert result.verdict_at(n) == "violated" == oracle(ap, n, rb), n
     assert result.padding.holds and result.padding.factors == ("1",) * 4
-    assert any("by the padding lemma and the check" in step for step in result.proof)
+    assert any("By the padding lemma and the check" in step for step in result.proof)
 
 
 def test_a_tie_carries_at_most_weak_and_the_rest_stays_unknown():

@@ -170,7 +170,7 @@ def every_depth(measure, *, order="rank", grades=None, gains=None, topic=None, s
     if term is not None:
         result = additive(m, o.name, g, c, progress=bar.phase)
     else:
-        why = (f"the topic {t} restricts the runs (the additive proof is for every run)" if t is not None
+        why = (f"The topic {t} restricts the runs (the additive proof is for every run)" if t is not None
                and term_of(m, g) is not None else f"{m} has no position term (it is not a sum of per-position "
                "terms in closed form)")
         result = every_depth_lifted(m, o, g, c, t, progress=bar.phase, why_not_additive=why)

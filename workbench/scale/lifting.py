@@ -138,7 +138,7 @@ def padding_check(measure, gains: Gains, topic=None, order=None, depths: int = P
             return PaddingCheck(kind, source, False, tuple(factors),
                                 f"declared invariant, but {measure} at depth {n} changes by the factor "
                                 f"{sympy.sstr(lam)} when a non-relevant document is appended")
-        if _sign(lam) <= 0:
+        if _sign(lam, undecided=0) <= 0:
             return PaddingCheck(kind, source, False, tuple(factors),
                                 f"declared {kind}, but the factor at depth {n} is {sympy.sstr(lam)}, not positive")
         for row, v0, v1 in pairs:
@@ -155,14 +155,19 @@ def padding_check(measure, gains: Gains, topic=None, order=None, depths: int = P
                         + f", lambda_1..{depths} = {', '.join(factors)} (positive, free of the run)")
 
 
-def _sign(e) -> int:
+def _sign(e, undecided: int = 1) -> int:
+    """The certified sign of ``e``; ``undecided`` when neither balls nor an exact proof settle it.
+
+    The default (1, non-zero) makes an undecided difference fail the check; a factor whose sign is undecided is
+    given ``undecided=0`` (not positive), so that it fails too: an undecided comparison never grants a lifting.
+    """
     e = sympy.sympify(e)
     if e.is_Rational:
         return int(bool(e > 0)) - int(bool(e < 0))
     try:
         return certified_sign(e)
     except UndecidedComparisonError:
-        return 1  # never decided zero: treated as non-zero, the check then fails (no lifting) rather than holds
+        return undecided
 
 
 @dataclass(frozen=True, repr=False)
@@ -288,14 +293,15 @@ def every_depth_lifted(measure, order, gains: Gains | None = None, grades: int =
             raise NoEveryDepthError(f"{measure}: violated at depth {n} but not at a larger depth enumerated; the "
                                     "padding declaration is wrong")
         ranges[-1] = DepthRange(ranges[-1].first, None, "violated")
-        proof.append(f"At depth {n} {witnesses[n][2] if n in witnesses else 'a related pair is scored the wrong way'}"
-                     f": by the padding lemma and the check, {measure} is violated at every depth >= {n}.")
+        proof.append(f"At depth {n}: {witnesses[n][2] if n in witnesses else 'a related pair is scored the wrong way'}"
+                     f". By the padding lemma and the check, {measure} is violated at every depth >= {n}.")
     else:
         ranges.append(DepthRange(len(levels) + 1, None, "unknown"))
         if check.holds and "weak" in first_bad:
             n = first_bad["weak"]
+            tie = f". Tie at depth {n}: {witnesses[n][2]}" if n in witnesses else ""
             tail = (f"by the padding lemma {measure} is at most weak (weak or violated, never ordinal) at every "
-                    f"depth >= {n}, but which of the two beyond depth {len(levels)} is not decided")
+                    f"depth >= {n}, but which of the two beyond depth {len(levels)} is not decided{tie}")
         elif check.holds:
             tail = (f"no violation or tie up to depth {len(levels)}, and nothing carries a positive verdict upward "
                     "(the padding lemma only carries violations and ties)")
