@@ -19,7 +19,7 @@ import itertools
 
 import pytest
 
-from workbench.order.cover_types import KIND_LIMIT, TYPED_ORDERS, cover_types, kind_count
+from workbench.order.cover_types import KIND_LIMIT, MOVE_LIMIT, TYPED_ORDERS, cover_types, kind_count, kind_moves
 
 SMALL = [(d, c) for c in (1, 2) for d in range(1, 6)] + [(3, 3), (2, 4)]
 
@@ -109,3 +109,11 @@ def test_the_limit_applies_to_non_empty_kinds():
     assert kind_count("swap", 250, 2) == 249 * 3 + 249 * 248 // 2 * 2 > KIND_LIMIT
     assert cover_types("swap", 250, 2) is None
     assert cover_types("swap", 5000, 1) is not None and kind_count("swap", 5000, 1) == 4999
+
+
+def test_moves_in_closed_form_are_the_listed_changes():
+    for order in TYPED_ORDERS:
+        for N, c in SMALL + [(40, 2), (300, 1)]:
+            kinds = cover_types(order, N, c)
+            assert kind_moves(order, N, c) == sum(len(t.changes) for t in kinds), (order, N, c)
+    assert kind_moves("rank", 1414, 1) > MOVE_LIMIT and cover_types("rank", 1414, 1) is None

@@ -22,11 +22,18 @@ import json
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
+from workbench.core.budget import time_budget
 from workbench.core.exact import json_safe
+from workbench.errors import TooLargeError
+from workbench.measures.additive import additive_form, minus, sign_of
 from workbench.measures.names import parse_measure
+from workbench.order.cover_types import cover_types
 from workbench.order.orders import get_order
+from workbench.scale.by_cover_type import kind_differences, kinds_estimate
 from workbench.scale.classify import classify
+from workbench.space.runs import Gains
 from workbench.space.spaces import rank_space
 
 
@@ -83,3 +90,19 @@ def test_count_fields_are_strings_at_depth_1_and_at_depth_100():
         assert j["runs_digits"] == len(str(2 ** N)) and j["covers_digits"] == len(str(2 ** N - 1))
         assert j["depth"] == N and j["grades"] == 1  # not counts: JSON numbers
         assert c.verdict == "interval" and c.runs == 2 ** N  # the Python API keeps exact ints
+
+
+def test_rank_differences_by_suffix_sums_are_the_changes_themselves():
+    for name, grades in [("RBP(p=4/5)", 1), ("DCG", 2), ("gRBP(p=1/3)", 2), ("RBTO", 1)]:
+        for N in (1, 2, 5):
+            form = additive_form(parse_measure(name), N, Gains.default(grades), None)
+            kinds = cover_types("rank", N, grades)
+            for t, d in zip(kinds, kind_differences(form, "rank", kinds)):
+                assert sign_of(minus(d, form.change(t.changes))) == 0, (name, N, t.changes)
+
+
+def test_a_deep_classification_beyond_the_time_budget_is_refused_before_its_differences():
+    form = additive_form(parse_measure("DCG"), 1000, Gains.default(1), None)
+    assert kinds_estimate(form, "rank", 1000).seconds > time_budget()[0]  # ~18 s of suffix sums over 900 logarithms
+    with pytest.raises(TooLargeError, match="DCG on rank order at depth 1,000 by kinds of covers.*--timeout"):
+        classify(parse_measure("DCG"), get_order("rank"), rank_space(1000))
