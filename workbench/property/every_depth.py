@@ -113,8 +113,10 @@ def monotonicity(grid, non_relevant: bool) -> str | None:
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.property.scored import ScoredGrid
     >>> from workbench.space.runs import Gains
-    >>> monotonicity(ScoredGrid(parse_measure("RBP"), Gains.default(), [1, 2], []), False)[:40]
+    >>> monotonicity(ScoredGrid(parse_measure("RR"), Gains.default(), [1, 2], []), False)[:40]
     'the value at depth k+1 is the value at d'
+    >>> monotonicity(ScoredGrid(parse_measure("RBP"), Gains.default(), [1, 2], []), False)[:40]
+    'by obligations on the position term tau('
 
     References
     ----------
@@ -140,8 +142,10 @@ def pairwise(prop: str, grid, strict: bool) -> str | None:
     >>> from workbench.measures.names import parse_measure
     >>> from workbench.property.scored import ScoredGrid
     >>> from workbench.space.runs import Gains
+    >>> pairwise("convergence", ScoredGrid(parse_measure("SBTO"), Gains.default(2), [1], []), True)[:33]
+    'SBTO is the rank function of the '
     >>> pairwise("top-weightedness", ScoredGrid(parse_measure("gRBP"), Gains.default(2), [1], []), True)[:33]
-    'term-wise: a sum of w_i h(r_i) wi'
+    'by obligations on the position te'
 
     References
     ----------
@@ -502,10 +506,18 @@ def _sequence(name: str, words: str, expr, term, first: int, last: int | None, r
     start = max(first, _breakpoint(term))
     out = [_head_obligation(f"{name}-head", words, expr, range(first, start), relation)] if start > first else []
     try:
-        tail = sympy.simplify(_resolve(expr, start))
+        tail = _resolve(expr, start)
     except _NoTail as exc:
         return out + [Obligation(name, f"{words} {relation} 0 for every i >= {start}", None, (), "unknown", str(exc))]
-    stmt = f"{words} = {sympy.sstr(tail)} {relation} 0 for every i >= {start}"
+    # a positive rational factor (a gain) is set aside: the sign is the rest's, which sympy keeps simple
+    # (log(4)/log(i) is 2 log(2)/log(i); simplified whole, sympy folds such logarithms into forms no abstraction reads)
+    q, rest = sympy.factor_terms(sympy.expand_log(tail, force=True)).as_coeff_Mul()
+    if q.is_Rational and q > 0 and rest.has(POSITION):
+        tail, factor = sympy.simplify(rest), f"{sympy.sstr(q)} * "
+    else:
+        tail, factor = sympy.simplify(tail), ""
+    stmt = (f"{words} = {factor}({sympy.sstr(tail)}); {sympy.sstr(tail)} {relation} 0 for every i >= {start}"
+            if factor else f"{words} = {sympy.sstr(tail)} {relation} 0 for every i >= {start}")
     return out + [abstract_obligation(name, tail, POSITION, start, relation, stmt)]
 
 
