@@ -23,6 +23,7 @@ import sympy
 import workbench as wb
 from workbench import errors
 from workbench.core.budget import allow_time
+from workbench.core.exact import json_safe
 from workbench.measures.names import parse_measure
 from workbench.order.orders import get_order
 from workbench.scale import disagreement as dis
@@ -317,7 +318,7 @@ def test_the_command_line(cli):
     status, out, err = cli("disagree", "nDCG", "AP", "--depth", "4..5", "--topic", "3", "--json")
     assert status == 0 and not err
     obj = json.loads(out)
-    assert obj == wb.disagree("nDCG", "AP", depth="4..5", topic=3).to_json()
+    assert obj == json_safe(wb.disagree("nDCG", "AP", depth="4..5", topic=3).to_json())  # as printed: counts are strings
     for key in ("depth", "runs", "pairs", "discordant", "tied_in_one", "agreement", "tau_b", "tau_ap", "witnesses"):
         assert key in obj["rows"][0]
     assert obj["first_witness"]["lower"] == [0, 0, 1, 1, 1] and obj["first_witness"]["depth"] == 5
