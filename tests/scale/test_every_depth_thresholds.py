@@ -140,6 +140,15 @@ def test_grbp_two_grades_rank():
             assert verdict_at(ranges, depth) == oracle(f"gRBP(p={p})", "rank", depth, 2), (p, depth)
 
 
+def test_grbp_three_grades_threshold_is_a_quarter():
+    # as above with g/3: (1-p)/3 - p >= 0 iff p <= 1/4; every h_d and the gap share the factor 1 - 4p, so the
+    # root must come out once, exactly 1/4 (not two proven roots that cannot be told apart)
+    t = every_depth_thresholds(parse_measure("gRBP"), "p", "rank", grades=3, cross_check=False)
+    assert [r.label() for r in t.regions] == ["(0, 1/4)", "[1/4]", "(1/4, 1)"]
+    for p in (Fraction(1, 4), Fraction(1, 2)):
+        assert verdict_at(t.region_of(p).ranges_at(p), 2) == oracle(f"gRBP(p={p})", "rank", 2, 3)
+
+
 def test_dp_dominance_is_strict_for_every_b():
     t = every_depth_thresholds(parse_measure(DP), "b", "dominance", cross_check=False)
     assert [(r.label(), r.summary()) for r in t.regions] == [("(0, oo)", "strict from depth 1 on")]

@@ -462,19 +462,23 @@ def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None 
     head.append("Separation: " + "; ".join(f"{_cond_name(k)} = {sympy.sstr(e)} = ({sympy.sstr(F)}) * "
                                              f"({sympy.sstr(G)}), the first factor {why}"
                                              for k, (e, F, G, why) in separated.items()))
-    functions = [G for (_, _, G, _) in separated.values()]
-    if partial is not None:
-        functions += list(partial["critical"])
+    functions = [sympy.expand(G) for (_, _, G, _) in separated.values()]  # expanded: a product's rational
+    if partial is not None:                                                 # root is then found exactly
+        functions += [sympy.expand(f) for f in partial["critical"]]
         head.append(partial["words"])
     say("isolating the critical points")
-    points, unsettled = domain_roots(functions, x, ps)
+    points, unsettled = domain_roots(_distinct_factors(functions, x), x, ps)
+    points = _exact_points(points)
     head.append("Critical points (the roots of the factors in " + param + ", proven): "
                 + (", ".join(endpoint_label(_as_sympy(p)) for p in points) or "none")
                 + (f"; unsettled pieces {unsettled}" if unsettled else ""))
 
     def judge(at):
-        return tuple(_sign_of(G, x, at) for (_, _, G, _) in separated.values()) + (
-            tuple(_sign_of(f, x, at) for f in partial["critical"]) if partial else ()), None, at
+        try:
+            return tuple(_sign_of(G, x, at) for (_, _, G, _) in separated.values()) + (
+                tuple(_sign_of(f, x, at) for f in partial["critical"]) if partial else ()), None, at
+        except UndecidedComparisonError as exc:
+            return ("undecided", str(exc)), None, at
 
     pieces = partition_domain(ps, points, judge)
     regions = []
@@ -482,18 +486,77 @@ def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None 
         interval = ParamInterval(**piece.bounds())
         signs = dict(zip(separated, cast(tuple, piece.verdict)))
         say(f"proving the region {interval.label()}")
-        if in_unsettled(piece.at, unsettled):
+        if in_unsettled(piece.at, unsettled) or piece.verdict[0] == "undecided":
             regions.append(_unsettled_region(interval, piece.at, param))
             continue
-        regions.append(_region(measure, param, order, gains, x, seq, interval, piece.at, signs, separated, partial,
-                               cross_check))
+        region = _region(measure, param, order, gains, x, seq, interval, piece.at, signs, separated, partial,
+                         cross_check)
+        if region is None:
+            say(f"deciding depths 1..{search} exactly in {param}")
+            return _fallback(measure, name, param, ps, order, gains, x, seq, search, head[:3],
+                             f"on {interval.label()} a raise or a position does not increase the value, which the "
+                             "rank order's tail argument does not cover", cross_check)
+        regions.append(region)
     return EveryDepthThresholds(name, param, ps.domain(), order, c, str(gains), tuple(regions), tuple(head))
+
+
+def _distinct_factors(functions, x) -> list:
+    """The functions' distinct irreducible factors (polynomials in ``x``), else each expanded, once each.
+
+    Two functions sharing a root would give it twice; their common factor gives it once.
+    """
+    out: dict = {}
+    for f in functions:
+        f = sympy.expand(f)
+        if not f.has(x):
+            continue
+        try:
+            poly = sympy.Poly(f, x)
+            ok = all(c.is_Rational for c in poly.coeffs())
+        except sympy.PolynomialError:
+            ok = False
+        if ok:
+            for g, _ in sympy.factor_list(poly)[1]:
+                g = g.monic()
+                if g.degree() > 0:
+                    out.setdefault(g.as_expr(), None)
+        else:
+            out.setdefault(f, None)
+    return list(out)
+
+
+def _exact_points(points: list) -> list:
+    """Each proven root that is a rational at an end of its interval (or the simplest inside) as that Fraction.
+
+    A root is unique in its interval, so a rational there at which its function vanishes exactly is the root.
+    """
+    out = []
+    for r in points:
+        if isinstance(r, RealRoot):
+            near = ((r.lo + r.hi) / 2).limit_denominator(10**6)
+            for q in (r.lo, r.hi, near):
+                if r.lo <= q <= r.hi and q.denominator < 10**12 and sign_at(r.expr, r.var, q) == 0:
+                    r = q
+                    break
+        out.append(r)
+    return out
 
 
 def _sign_of(G, x, at) -> int:
     if not G.has(x):
         return sign(G)
-    return sign_at(G, x, at)
+    try:
+        return sign_at(G, x, at)
+    except UndecidedComparisonError:
+        # at a proven root of an irreducible polynomial that divides G (exactly), G is zero there
+        if isinstance(at, RealRoot) and at.var == x:
+            try:
+                num = sympy.Poly(sympy.numer(sympy.together(G)), x)
+                if sympy.rem(num, sympy.Poly(at.expr, x)).is_zero:
+                    return 0
+            except sympy.PolynomialError:
+                pass
+        raise
 
 
 def _cond_name(key) -> str:
@@ -625,7 +688,7 @@ def _region(measure, param, order, gains, x, seq, interval, at, signs, separated
             level_at[1 + offset] = min(level_at.get(1 + offset, "strict"), lv, key=_LEVELS.index)
             oblige(_cond_name(key).replace("(i)", "").replace(" ", ""), separated[key][0], s,
                    f"{words.capitalize()} {'raises' if s > 0 else 'keeps' if s == 0 else 'lowers'} the value")
-        ranges: list[DepthRange] = []
+        ranges: list[DepthRange] = [DepthRange(1, None, "strict")]  # no related pair yet: strict
         level = "strict"
         for depth in sorted(level_at):
             level = min(level, level_at[depth], key=_LEVELS.index)
@@ -636,7 +699,10 @@ def _region(measure, param, order, gains, x, seq, interval, at, signs, separated
                                                                     for k, s in signs.items()))
         stars: tuple = ()
     else:
-        head, stars = _rank_region(param, c, x, signs, separated, partial, at, proof, oblige, sub, facts, interval)
+        got = _rank_region(param, c, x, signs, separated, partial, at, proof, oblige, sub, facts, interval)
+        if got is None:
+            return None
+        head, stars = got
     region = EveryDepthRegion(interval, at, tuple(head), param, stars, tuple(proof), tuple(obligations))
     unproved = [o for o in obligations if o.status != "proved"]
     if unproved:
@@ -657,8 +723,12 @@ _LEVELS = ("violated", "weak", "ordinal", "strict", "interval", "unknown")
 
 
 def _merge(ranges: list[DepthRange]) -> list[DepthRange]:
+    """Open ranges ``(first, None, verdict)`` in increasing ``first`` -> consecutive ranges; a later one at the
+    same first depth replaces the earlier."""
     out: list[DepthRange] = []
     for r in ranges:
+        while out and out[-1].first >= r.first:
+            out.pop()
         if out and out[-1].verdict == r.verdict:
             continue
         if out:
@@ -693,9 +763,7 @@ def _rank_region(param, c, x, signs, separated, partial, at, proof, oblige, sub,
                  + ", ".join(f"h_{d}(i) {_rel(s)} 0" for d, s in enumerate(s_h))
                  + f", the coefficient of R(N) {_rel(extra['coef'])} 0.")
     if s_e <= 0 or min(s_a) <= 0 or extra["coef"] <= 0:
-        proof.append("A position or a raise that does not increase the value, or a tail that does not decrease: "
-                     "outside what the rank-order argument covers; every depth unknown.")
-        return [DepthRange(1, None, "unknown")], ()
+        return None  # outside what the rank-order argument covers: the caller decides depths instead
     oblige("e-positive", separated[("e",)][0], 1, "A position from the lowest to the top grade raises the value")
     for d in range(c):
         oblige(f"a{d}-positive", separated[("a", d)][0], 1, f"Raising a position from grade {d} raises the value")
@@ -821,16 +889,20 @@ def _fallback(measure, name, param, ps, order, gains, x, seq, K, head, why, cros
             for i in range(1, K - offset + 1):
                 funcs.append(("K", i + offset, i, key, seq.expr(key).subs(POSITION, i)))
     exprs = [sympy.simplify(f[-1]) for f in funcs]
-    points, unsettled = domain_roots([f for f in exprs if f.has(x)], x, ps)
+    points, unsettled = domain_roots(_distinct_factors([f for f in exprs if f.has(x)], x), x, ps)
+    points = _exact_points(points)
 
     def judge(at):  # pieces merge when their verdicts at depths 1..K agree
-        return tuple(_levels_of(order, c, K, funcs, [_sign_of(f, x, at) for f in exprs])), None, at
+        try:
+            return tuple(_levels_of(order, c, K, funcs, [_sign_of(f, x, at) for f in exprs])), None, at
+        except UndecidedComparisonError as exc:
+            return ("undecided", str(exc)), None, at
 
     pieces = partition_domain(ps, points, judge)
     regions = []
     for piece in pieces:
         interval = ParamInterval(**piece.bounds())
-        if in_unsettled(piece.at, unsettled):
+        if in_unsettled(piece.at, unsettled) or piece.verdict[0] == "undecided":
             regions.append(_unsettled_region(interval, piece.at, param))
             continue
         levels = list(cast(tuple, piece.verdict))
