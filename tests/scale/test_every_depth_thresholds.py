@@ -58,9 +58,9 @@ def _dominance_pairs(depth: int, c: int) -> tuple:
 
 
 @lru_cache(maxsize=None)
-def oracle(measure: str, order: str, depth: int, c: int = 1) -> str:
+def oracle(measure: str, order: str, depth: int, c: int = 1, gains_text: str | None = None) -> str:
     m = parse_measure(measure)
-    gains = Gains.default(c)
+    gains = Gains.parse(gains_text) if gains_text else Gains.default(c)
     runs = list(itertools.product(range(c + 1), repeat=depth))
     value = {r: sympy.sympify(m.value(r, gains)) for r in runs}
     if order == "rank":
@@ -140,13 +140,18 @@ def test_grbp_two_grades_rank():
             assert verdict_at(ranges, depth) == oracle(f"gRBP(p={p})", "rank", depth, 2), (p, depth)
 
 
-def test_grbp_three_grades_threshold_is_a_quarter():
-    # as above with g/3: (1-p)/3 - p >= 0 iff p <= 1/4; every h_d and the gap share the factor 1 - 4p, so the
-    # root must come out once, exactly 1/4 (not two proven roots that cannot be told apart)
-    t = every_depth_thresholds(parse_measure("gRBP"), "p", "rank", grades=3, cross_check=False)
-    assert [r.label() for r in t.regions] == ["(0, 1/4)", "[1/4]", "(1/4, 1)"]
-    for p in (Fraction(1, 4), Fraction(1, 2)):
-        assert verdict_at(t.region_of(p).ranges_at(p), 2) == oracle(f"gRBP(p={p})", "rank", 2, 3)
+def test_grbp_gains_0_1_3_ties_where_the_formula_is_an_integer():
+    # gains 0, 1, 3 (top 3): a_0 = (1-p) p^(i-1)/3, a_1 = 2 (1-p) p^(i-1)/3, e = (1-p) p^(i-1), tail p^j, so
+    # h_0 = p^(j-1) (1 - 4p)/3 and h_1 = p^(j-1) (2 - 5p)/3: critical points 1/4 and 2/5.  At p = 1/3 the cover at
+    # position 1 from grade 0 changes the value by (1 - 4p)/3 + p^N = -1/9 + 3^-N: a tie at depth 2 (02 and 10
+    # both score 2/9), violated from depth 3
+    t = every_depth_thresholds(parse_measure("gRBP"), "p", "rank", Gains.parse("0,1,3"), cross_check=False)
+    assert [r.label() for r in t.regions] == ["(0, 1/4)", "[1/4]", "(1/4, 2/5)", "[2/5]", "(2/5, 1)"]
+    third = Fraction(1, 3)
+    ranges = t.region_of(third).ranges_at(third)
+    assert [(r.first, r.last, r.verdict) for r in ranges] == [(1, 1, "ordinal"), (2, 2, "weak"), (3, None, "violated")]
+    for depth in (1, 2, 3):
+        assert verdict_at(ranges, depth) == oracle("gRBP(p=1/3)", "rank", depth, 2, "0,1,3"), depth
 
 
 def test_dp_dominance_is_strict_for_every_b():

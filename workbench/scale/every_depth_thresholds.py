@@ -133,6 +133,8 @@ class EveryDepthRegion:
         if self.stars:
             n = f"n({self.param})"
             first = self._after_head()
+            if rows and rows[-1]["verdict"] == "ordinal":  # one ordinal range up to n(x) - 1
+                first = rows.pop()["from"]
             rows.append({"from": first, "to": f"{n} - 1", "verdict": "ordinal"})
             rows.append({"from": n, "to": None, "verdict": "violated"})
         return rows
