@@ -18,14 +18,18 @@ follows from the lemma of the order:
 
 ``rank``
     With the partial sum ``sum_(i=1..N) e(i) = G_inf - R(N)`` in closed form
-    (``R(N) -> 0``, a sum of powers of a base in ``(0, 1)``), a cover changes
-    the value by ``D_N(j, d) = h_d(j) + R(N)`` with ``h_d(j) = a_d(j) -
-    sum_(i > j) e(i)``.  Where every ``h_d >= 0`` the measure is ordinal at
-    every depth (interval where moreover all gaps are equal); where some
-    ``h_d < 0`` it is violated from the first depth ``n(x)`` at which ``R(N) <
-    -h_d(1)``: ``n(x) = floor(N*(x)) + 1`` with ``N*(x)`` the solution of
-    ``R(N) = -h_d(1)`` (sympy's), ordinal before it and weak at ``N*(x)``
-    when that is an integer.  For RBP: ``n(p) = floor(log(2p - 1)/log(p)) + 1``.
+    (``R(N) = c * base**N``, ``base`` in ``(0, 1)``, checked against
+    ``S(N) - S(N-1) = e(N)``), a cover changes the value by ``D_N(j, d) =
+    h_d(j) + R(N)`` with ``h_d(j) = a_d(j) - sum_(i > j) e(i)``.  Where every
+    ``h_d >= 0`` the measure is ordinal at every depth (interval where
+    moreover all gaps are equal); where some ``h_d < 0`` it is violated from
+    the first depth ``n(x)`` at which ``R(N) < -h_d(1)``: ``n(x) =
+    floor(N*(x)) + 1`` with ``N*(x) = log(-h_d(1)/c) / log(base)`` (checked by
+    substitution; later positions are never violated earlier, checked:
+    ``|h_d(j)|`` does not grow with ``j``), ordinal before it and weak at
+    ``N*(x)`` when that is an integer.  For RBP: ``n(p) = floor(log(2p -
+    1)/log(p)) + 1``.  Where the tail is not such a power the regions are
+    those of the depths decided (below).
 ``dominance``, ``swap``, ``raise``, ``ipso``
     The verdict at depth ``N`` is the lowest sign of the sequences entering
     by depth ``N``; with separated sequences each has one sign on a region.
