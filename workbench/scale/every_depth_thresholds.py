@@ -821,7 +821,7 @@ def _rank_region(param, c, x, signs, separated, partial, at, proof, oblige, sub,
     n = sympy.sstr(unique[0] if len(unique) == 1 else sympy.Min(*unique))
     proof.append(f"{words}. Some h_d < 0: D_N(1, d) = h_d(1) + R(N) falls below zero once R(N) < -h_d(1), i.e. for N > "
                  f"N*({param}) = {n} (R(N) = c * base**N decreasing in N, so N* = log(-h_d(1)/c)/log(base), checked by substitution); later "
-                 f"positions are never earlier (N*_j - j does not decrease in j). So ordinal at depths 2..n({param}) - 1 "
+                 f"positions are never earlier (N*_j does not decrease in j, checked). So ordinal at depths 2..n({param}) - 1 "
                  f"(weak at N*({param}) when it is an integer: that cover ties), violated from n({param}) = "
                  f"floor(N*({param})) + 1 on (the padding lemma carries the violation to every larger depth).")
     return [DepthRange(1, 1, first)], tuple(unique)
@@ -832,11 +832,11 @@ def _rel(s: int) -> str:
 
 
 def _solve_star(R, coef, base, h, F):
-    """``N*(x)`` solving ``R(N) = -h(1)`` (``R = coef * base**N``), when ``N*_j - j`` does not decrease; else None.
+    """``N*(x)`` solving ``R(N) = -h(1)`` (``R = coef * base**N``) when position 1 is violated first; else None.
 
-    ``N* = log(-h(1) / coef) / log(base)``, checked by substitution; ``N*_j - N*_1 = log(F(j) / F(1)) / log(base)``
-    with ``h(j) = F(j) * G``, so the first position violates first when ``log(F(j+1) / F(j)) / log(base) >= 1``
-    ... is a number ``>= 0``.
+    ``N* = log(-h(1) / coef) / log(base)``, checked by substitution.  Position ``j`` is violated once
+    ``N > N*_j`` with ``N*_j - N*_1 = log(F(j) / F(1)) / log(base)`` (``h(j) = F(j) * G``), so position 1
+    comes first when ``N*_(j+1) - N*_j = log(F(j+1) / F(j)) / log(base)`` is a number ``>= 0``.
     """
     v = -h.subs(POSITION, 1)
     star = sympy.log(sympy.simplify(v / coef)) / sympy.log(base)
