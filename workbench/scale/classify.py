@@ -54,7 +54,7 @@ from workbench.core.exact import about
 from workbench.core.budget import (
     Estimate, human_bytes, human_seconds, largest_fitting, memory_budget, refuse_unless_fits,
 )
-from workbench.core.display import Markup, bold, cell, code, html_fields
+from workbench.core.display import Markup, bold, cell, code, html_fields, short_int
 from workbench.core.executors import (
     DEFAULT_CONNECT_TIMEOUT, check_connect_timeout, check_scheduler, check_workers, open_executor, probe_scheduler,
 )
@@ -694,7 +694,8 @@ class Classification(SettingFields):
         ----------
         docs/theory/scales.md.
         """
-        lines = [f"Classification of {self.measure}: {self._setting()} ({self.runs} runs, {self.covers} covers)",
+        lines = [f"Classification of {self.measure}: {self._setting()} ({short_int(self.runs)} runs, "
+                 f"{short_int(self.covers)} covers)",
                  f"  verdict: {self.verdict}    intrinsic (Giner): {self.intrinsic_text}"]
         if self.reason:
             lines.append(f"  {self.reason}")
@@ -734,7 +735,7 @@ class Classification(SettingFields):
         IPython's rich display protocol; docs/theory/scales.md.
         """
         fields = [("measure", code(self.measure)), ("setting", self._setting()),
-                  ("size", f"{self.runs} runs, {self.covers} covers"), ("verdict", bold(self.verdict)),
+                  ("size", f"{short_int(self.runs)} runs, {short_int(self.covers)} covers"), ("verdict", bold(self.verdict)),
                   ("intrinsic (Giner)", self.intrinsic_text if self.intrinsic is None
                    else f"{self.intrinsic.category} ({self.intrinsic.distinct} distinct values)")]
         if self.affine:
