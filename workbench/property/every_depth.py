@@ -615,7 +615,8 @@ def term_argument(prop: str, grid) -> TermArgument | None:
             _TERM_CACHE[key] = arg
             return None if prop.startswith("monotonicity") or prop == "boundedness" else arg
         fixed = (f"{base}: the value is {_times(lam)}sum_(i<=N) (tau(i, r_i) - tau(i, 0)), one factor at "
-                 f"depths 1..{PLAIN_DEPTHS} and the all-zero run scoring 0")
+                 f"depths 1..{PLAIN_DEPTHS} and the all-zero run scoring 0 (checked there; beyond, this form is "
+                 "taken as the definition, as the term is)")
         if prop == "monotonicity (non-relevant)":
             premise = f"{fixed}; appending a non-relevant document at position k+1 adds {_times(lam)}e_0(k+1)"
             obs.append(Obligation("append-0", "e_0(i) = tau(i, 0) - tau(i, 0) = 0 for every i (an identity)",
