@@ -39,7 +39,7 @@ import time
 from fractions import Fraction
 from typing import Callable
 
-from workbench.core.budget import Estimate, refuse_unless_fits
+from workbench.core.budget import Estimate, refuse_unless_fits, time_budget
 from workbench.core.exact import ValueBlock
 from workbench.measures.additive import AdditiveForm, minus, additive_form, plus, prefix_values, sign_of
 from workbench.order.cover_types import cover_types, full_rank_space, kind_count
@@ -61,14 +61,19 @@ _SEC_RANK_SUFFIX = 3e-8
 def trace_estimate(measure, depth: int, gains, topic) -> Estimate:
     """The work of tracing ``measure`` as a sum of per-position terms at ``depth``, before tracing it.
 
-    Up to :data:`TRACE_PROBE_FROM` positions the trace is cheap for every
-    measure and is not estimated.  Deeper, the trace is run (once per
-    process and measure) at half that depth and at that depth, timed in CPU
-    seconds, and extrapolated as ``t(N) = t(P) (N / P)^k`` with the exponent
-    ``k`` of the two probes, between 2 (``N`` terms whose numbers grow with
-    ``N``, as RBP's ``p^i``) and 3.  A measure that is not
-    additive costs nothing here: its trace stops at the first run-dependent
-    step.
+    Up to :data:`TRACE_PROBE_FROM` positions (``P``) the trace is cheap for
+    every built-in measure and is not estimated.  Deeper, the trace is run
+    (once per process and measure) at ``P/4`` and ``P/2`` positions, timed in
+    CPU seconds, and, unless that already extrapolates beyond the time budget
+    at ``P``, at ``P`` too; the last two probes give ``t(N) = t(D) (N / D)^k``
+    with their exponent ``k`` kept between 2 (``N`` terms whose numbers grow
+    with ``N``, as RBP's ``p^i``) and 3.  A measure that is not additive costs
+    nothing here: its trace stops at the first run-dependent step.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> from workbench.space.runs import Gains
+    >>> trace_estimate(parse_measure("RBP(p=1/2)"), 100, Gains.default(1), None).seconds
+    0.0
     """
     what = f"tracing {measure} as a sum of {depth:,} per-position terms"
     if depth <= TRACE_PROBE_FROM:
@@ -76,19 +81,28 @@ def trace_estimate(measure, depth: int, gains, topic) -> Estimate:
     key = (str(measure), gains, topic)
     if key not in _TRACE_PROBES:
         additive_form(measure, 8, gains, topic)  # imports and caches: not part of the timed probes
-        times: list[float] = []
-        for d in (TRACE_PROBE_FROM // 2, TRACE_PROBE_FROM):
+        probes: list[tuple[int, float]] = []
+        for d in (TRACE_PROBE_FROM // 4, TRACE_PROBE_FROM // 2, TRACE_PROBE_FROM):
+            if len(probes) == 2 and _extrapolate(probes, d) > time_budget()[0]:
+                break  # the deepest probe alone would take too long: extrapolate from the two done
             began = time.process_time()
             if additive_form(measure, d, gains, topic) is None:
+                probes = []
                 break
-            times.append(time.process_time() - began)
-        _TRACE_PROBES[key] = tuple(times) if len(times) == 2 else None
+            probes.append((d, time.process_time() - began))
+        _TRACE_PROBES[key] = tuple(probes[-2:]) if len(probes) >= 2 else None
     probe = _TRACE_PROBES[key]
     if probe is None:
         return Estimate(what)
-    t1, t2 = (max(t, 1e-4) for t in probe)
-    k = min(3.0, max(2.0, math.log2(t2 / t1)))  # at least quadratic: N terms whose numbers grow with N
-    return Estimate(what, 0.0, t2 * (depth / TRACE_PROBE_FROM) ** k)
+    return Estimate(what, 0.0, _extrapolate(list(probe), depth))
+
+
+def _extrapolate(probes: list[tuple[int, float]], depth: int) -> float:
+    """CPU seconds at ``depth`` from the last two ``(depth, seconds)`` probes, growing as ``depth^k``, 2 <= k <= 3."""
+    (d1, t1), (d2, t2) = probes[-2:]
+    t1, t2 = max(t1, 1e-4), max(t2, 1e-4)
+    k = min(3.0, max(2.0, math.log(t2 / t1) / math.log(d2 / d1)))  # at least quadratic: N terms growing with N
+    return t2 * (depth / d2) ** k
 
 
 def kinds_estimate(form: AdditiveForm, order: str, kinds: int) -> Estimate:
