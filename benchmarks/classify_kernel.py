@@ -253,6 +253,7 @@ def main(argv=None) -> None:
             k_runs.append(timed([sys.executable, __file__, *kernel_argv]))
             w_runs.append(timed(workbench_argv))
         kres, wres = json.loads(k_runs[-1]["stdout"]), json.loads(w_runs[-1]["stdout"])
+        wres["runs"], wres["covers"] = int(wres["runs"]), int(wres["covers"])  # counts are JSON strings
         if (kres["covers"], kres["verdict"]) != (wres["covers"], wres["verdict"]):
             raise SystemExit(f"{what}: kernel {kres} and workbench {wres['covers']} {wres['verdict']} disagree")
         rows.append({"what": what, "runs": wres["runs"], "covers": kres["covers"], "verdict": kres["verdict"],
@@ -273,7 +274,7 @@ def main(argv=None) -> None:
             res = json.loads(w_runs[-1]["stdout"])
             rows.append({"what": f"{measure}, {order}, {'binary' if grades == 1 else f'{grades} grades'} depth {depth}"
                                  + (f", topic {extra[1]}" if extra else ""),
-                         "runs": res["runs"], "covers": res["covers"], "verdict": res["verdict"],
+                         "runs": int(res["runs"]), "covers": int(res["covers"]), "verdict": res["verdict"],
                          "intrinsic": res["intrinsic"], "workbench": median_of(w_runs), "load": os.getloadavg()[0]})
             print(json.dumps(rows[-1]), flush=True)
     if "ap" in sections:  # a measure that is not a sum: the block stream, beside a kernel written for AP

@@ -138,7 +138,7 @@ def run_classify(depth: int, grades: int, engine: str) -> dict:
         raise SystemExit(f"classify depth {depth} grades {grades} engine {engine} failed: {err.strip()[-500:]}")
     res = json.loads(out)
     return {"depth": depth, "grades": grades, "engine": engine, "wall": wall, "peak_mib": peak / 2**20,
-            "runs": res["runs"], "covers": res["covers"], "verdict": res["verdict"],
+            "runs": int(res["runs"]), "covers": int(res["covers"]), "verdict": res["verdict"],  # JSON strings
             "witness": res["witness"], "intrinsic": res["intrinsic"] or res.get("intrinsic_omitted"),
             "load": os.getloadavg()[0], "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
 
