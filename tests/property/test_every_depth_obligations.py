@@ -184,3 +184,13 @@ def test_properties_table_collects_the_obligations():
     weak, strict = t.verdict("top-weightedness (weak)"), t.verdict("top-weightedness")
     assert weak.every_depth and strict.verdict == "fails" and not strict.obligations
     assert [o.name for o in t.obligations] == [f"top-weightedness-weak-{o.name}" for o in weak.obligations]
+
+
+def test_certificate_folder_that_is_a_file_is_refused_in_one_line(tmp_path, capsys):
+    taken = tmp_path / "taken"
+    taken.write_text("mine\n")
+    code, out, err = run_cli(capsys, "properties", "RBP(p=4/5)", "--depths", "1..2", "--which", "convergence",
+                             "--certificate", str(taken))
+    assert code == 2 and out == "" and taken.read_text() == "mine\n"
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and str(taken) in lines[0]
