@@ -170,6 +170,14 @@ def properties_markdown(tables: list[PropertyTable]) -> str:
         "(by an argument, a witness or a family the topic exhausts, stated below), otherwise it covers the "
         "depths and topics enumerated only. Regenerate with `workbench properties --report reports/properties.md`.",
         "",
+        "For a measure with a position term (RBP, gRBP, DCG, P, gP, P@3, RBTO, INSQ), the arguments for "
+        "convergence and top-weightedness, and for boundedness and monotonicity where the value is one factor "
+        "times the sum of the terms at every depth (RBP, gRBP, DCG, P@3), are obligations on the term, each proved "
+        "exactly at finitely many positions or by z3 for every position from some point on, with sympy's steps "
+        "kept as identities; the verdict names them and their status (the JSON: `detail.obligations`), an "
+        "obligation not proved leaves the verdict to the depths enumerated, and `workbench properties MEASURE "
+        "--certificate DIR` writes them as SMT-LIB2 for a second solver (`workbench prove --recheck DIR`).",
+        "",
         f"Bpref reads the topic's judged non-relevant count `n0` (its N): its topics are the same with "
         f"`n0={BPREF_NONRELEVANT}`, as many as the zeros of the longest run any check builds, so no run is refused "
         "and N >= R: bpref's `min(R, N)` is R (the regime N < R is not exercised). The measures that read unjudged "
