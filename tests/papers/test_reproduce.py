@@ -1,7 +1,8 @@
 """Reproduction reports: the framework, every committed report regenerated, and Ferrante et al. (2019; 2020) checked."""
 from __future__ import annotations
 
-import functools
+import contextlib
+import io
 import itertools
 import re
 from math import comb
@@ -11,21 +12,51 @@ import pytest
 
 from workbench.cli.main import main
 from workbench.errors import WorkbenchError
-from workbench.papers.reproduce import PAPERS, Finding, PaperReport, get_paper, report_markdown
+from workbench.papers.reproduce import PAPERS, Finding, Paper, PaperReport, get_paper, report_markdown
 
 pytestmark = pytest.mark.slow  # the whole module is among the slowest (measured)
 
 REPORTS = Path(__file__).resolve().parents[2] / "reports"
 
 
-@functools.lru_cache(maxsize=None)
+#: ``{(paper key, figures folder): report}``: each report built once per module (the CLI's build included).
+_BUILT: dict[tuple[str, str], PaperReport] = {}
+
+
 def built(key: str, tmp: str) -> PaperReport:
-    return PAPERS[key].build(Path(tmp))
+    if (key, tmp) not in _BUILT:
+        _BUILT[(key, tmp)] = PAPERS[key].build(Path(tmp))
+    return _BUILT[(key, tmp)]
 
 
 @pytest.fixture(scope="module")
-def figdir(tmp_path_factory):
-    return str(tmp_path_factory.mktemp("figures"))
+def cli_reports(tmp_path_factory):
+    """``workbench reproduce ferrante2019 --reports DIR --json``, run once: ``(DIR, exit status, stdout)``.
+
+    Speed only: the report the command builds (caught on its way out of :meth:`Paper.build`, which
+    runs unchanged) is the one the regeneration and verdict tests below read, so ferrante2019 is
+    built once per module instead of twice (~25 s of CPU).
+    """
+    folder = tmp_path_factory.mktemp("reports")
+    real = Paper.build
+
+    def spy(self, figures):
+        report = real(self, figures)
+        _BUILT[(self.key, str(figures))] = report
+        return report
+
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(out):
+        mp.setattr(Paper, "build", spy)
+        with pytest.raises(SystemExit) as exc:
+            main(["reproduce", "ferrante2019", "--reports", str(folder), "--json"])
+    return folder, exc.value.code, out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def figdir(cli_reports):
+    """The figures folder of the CLI's run (its ferrante2019 report is in :func:`built`'s cache)."""
+    return str(cli_reports[0] / "figures")
 
 
 # --- the framework ---------------------------------------------------------------
@@ -73,11 +104,9 @@ def test_cli_rejects_unknown_paper_with_one_line(capsys):
     assert len(err) == 1 and "'nosuchpaper'" in err[0]
 
 
-def test_cli_writes_report_atomically_into_the_folder(tmp_path, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["reproduce", "ferrante2019", "--reports", str(tmp_path), "--json"])
-    assert exc.value.code == 0
-    out = capsys.readouterr().out
+def test_cli_writes_report_atomically_into_the_folder(cli_reports):
+    tmp_path, code, out = cli_reports
+    assert code == 0
     assert '"paper": "ferrante2019"' in out
     assert (tmp_path / "ferrante2019.md").read_text() == (REPORTS / "ferrante2019.md").read_text()
     assert (tmp_path / "figures" / "ferrante2019-rbp-limit.png").stat().st_size > 1000
