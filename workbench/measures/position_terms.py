@@ -40,6 +40,7 @@ retrieval effectiveness", TOIS 2008.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 
 from workbench.core.certified import sign as certified_sign
@@ -89,11 +90,8 @@ class PositionTerm:
     cutoff: int | None = None
 
     def step(self, low: int, high: int):
-        """``tau(i, high) - tau(i, low)`` as an expression in ``i`` (a cut-off applies)."""
-        e = sympy.simplify(self.grades[high] - self.grades[low])
-        if self.cutoff is not None:
-            e = sympy.Piecewise((e, POSITION <= self.cutoff), (0, True))
-        return e
+        """``tau(i, high) - tau(i, low)`` as an expression in ``i`` (a cut-off applies); cached."""
+        return _step(self, low, high)
 
     def at(self, expr, i: int):
         """An expression of :meth:`step` at the concrete position ``i`` (exact)."""
@@ -104,8 +102,21 @@ class PositionTerm:
         return f"tau(i, r) = {self.text}{cut}"
 
 
-def _term_text(measure) -> tuple[str | None, bool]:
-    """The term text of ``measure`` (built-in table or declaration) and whether it was declared; None if none."""
+@lru_cache(maxsize=1024)
+def _step(term: PositionTerm, low: int, high: int):
+    e = sympy.simplify(term.grades[high] - term.grades[low])
+    if term.cutoff is not None:
+        e = sympy.Piecewise((e, POSITION <= term.cutoff), (0, True))
+    return e
+
+
+def term_text(measure) -> tuple[str | None, bool]:
+    """The term text of ``measure`` (built-in table or declaration) and whether it was declared; None if none.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> term_text(parse_measure("RBP")), term_text(parse_measure("AP"))
+    (('(1 - p) * p**(i - 1) * rel', False), (None, False))
+    """
     fam = measure.family_obj
     P = measure.param_dict
     if P.get("end", "value") != "value" or P.get("judged_only") is True:
@@ -123,7 +134,13 @@ def _term_text(measure) -> tuple[str | None, bool]:
     return _BUILTIN.get(name), False
 
 
-def _symbols(measure, gains: Gains, grade: int) -> dict:
+def term_symbols(measure, gains: Gains, grade: int) -> dict:
+    """The names a term's text may use, for one grade: ``i``, ``r``, ``g``, ``gmax``, ``rel``, ``c``, the parameters.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> sorted(term_symbols(parse_measure("RBP(p=1/2)"), Gains.default(1), 1).items())[:3]
+    [('Piecewise', Piecewise), ('c', 1), ('g', 1)]
+    """
     names = {"i": POSITION}
     for key, value in measure.param_dict.items():
         if isinstance(value, Fraction):
@@ -155,11 +172,11 @@ def term_of(measure, gains: Gains) -> PositionTerm | None:
     """
     if measure.family_obj.needs_topic:
         return None
-    text, declared = _term_text(measure)
+    text, declared = term_text(measure)
     if text is None:
         return None
     try:
-        grades = tuple(sympy.sympify(text, locals=_symbols(measure, gains, r)) for r in range(gains.grades + 1))
+        grades = tuple(sympy.sympify(text, locals=term_symbols(measure, gains, r)) for r in range(gains.grades + 1))
     except (sympy.SympifyError, TypeError, SyntaxError, ValueError) as exc:
         raise BadParameterError(f"{measure}: position term {text!r} is not a sympy expression ({exc})") from None
     for e in grades:
@@ -188,6 +205,11 @@ def check_term(measure, gains: Gains, term: PositionTerm, depths: int = CHECK_DE
     >>> check_term(m, Gains.default(1), term_of(m, Gains.default(1)), 3)
     [1, 2, 3]
     """
+    return list(_checked(measure, gains, term, depths))
+
+
+@lru_cache(maxsize=256)
+def _checked(measure, gains: Gains, term: PositionTerm, depths: int) -> tuple:
     steps = [term.step(0, r) for r in range(gains.grades + 1)]
     for n in range(1, depths + 1):
         form = additive_form(measure, n, gains)
@@ -212,7 +234,7 @@ def check_term(measure, gains: Gains, term: PositionTerm, depths: int = CHECK_DE
                         f"{measure}: the declared term {term.text!r} differs from the traced definition at depth {n}, "
                         f"position {i + 1}, grade {r}: traced {sympy.sstr(traced)}, declared "
                         f"{sympy.sstr(declared)}{scale}")
-    return list(range(1, depths + 1))
+    return tuple(range(1, depths + 1))
 
 
 def _sympy_of(x):

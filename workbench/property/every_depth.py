@@ -70,7 +70,7 @@ from workbench.measures.additive import additive_form
 from workbench.measures.families import FAMILIES
 from workbench.measures.position_terms import POSITION, check_term, term_of
 from workbench.scale.certificates import Obligation, abstract_obligation
-from workbench.scale.every_depth import _NoTail, _breakpoint, _resolve
+from workbench.scale.every_depth import NoTail, tail_start, resolve_tail
 
 
 #: Why a measure that needs no topic is localized and complete at every depth.
@@ -503,11 +503,11 @@ def _sequence(name: str, words: str, expr, term, first: int, last: int | None, r
 
     if last is not None:
         return [_head_obligation(name, words, expr, range(first, last + 1), relation)] if last >= first else []
-    start = max(first, _breakpoint(term))
+    start = max(first, tail_start(term))
     out = [_head_obligation(f"{name}-head", words, expr, range(first, start), relation)] if start > first else []
     try:
-        tail = _resolve(expr, start)
-    except _NoTail as exc:
+        tail = resolve_tail(expr, start)
+    except NoTail as exc:
         return out + [Obligation(name, f"{words} {relation} 0 for every i >= {start}", None, (), "unknown", str(exc))]
     # a positive rational factor (a gain) is set aside: the sign is the rest's, which sympy keeps simple
     # (log(4)/log(i) is 2 log(2)/log(i); simplified whole, sympy folds such logarithms into forms no abstraction reads)
@@ -655,10 +655,10 @@ def _supremum(term, c: int, lam, cut):
                         ((f"sum_(i=1..{cut}) e_{c}(i)", sympy.srepr(sympy.Sum(e.subs(POSITION, k), (k, 1, cut))),
                           sympy.srepr(total)),))
         return "holds", [ob], {"sup": sympy.sstr(sup), "sup_attained": True, "inf": "0", "inf_attained": True}
-    start = _breakpoint(term)
+    start = tail_start(term)
     try:
-        tail = sympy.simplify(_resolve(e, start))
-    except _NoTail as exc:
+        tail = sympy.simplify(resolve_tail(e, start))
+    except NoTail as exc:
         return "unknown", [Obligation("supremum", "sum_(i>=1) e(i)", None, (), "unknown", str(exc))], {}
     head = sum((e.subs(POSITION, i) for i in range(1, start)), sympy.Integer(0))
     series = sympy.Sum(tail.subs(POSITION, k), (k, start, sympy.oo))

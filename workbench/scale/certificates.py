@@ -359,24 +359,35 @@ def abstract_obligation(name: str, expr, var, start: int, relation: str, stateme
     by_sympy = relation == "=" and e == 0
     if by_sympy:  # the identity is re-evaluated on a re-check; z3 checks it too on the unsimplified form
         identities = identities + ((statement, sympy.srepr(expr), sympy.srepr(sympy.Integer(0))),)
-    ab = Abstraction(var, start)
-    try:
-        body = ab.rewrite(sympy.expand(expr) if relation == "=" else e)
-        body = sympy.expand(body) if relation == "=" else sympy.simplify(body)
-        if by_sympy and body == 0:
-            raise NotAbstractable("the identity holds term by term")
-        text = smt_text(body)
-    except NotAbstractable as exc:
-        if by_sympy:
-            return Obligation(name, statement, None, (), "proved", "sympy (identity)", identities)
-        return Obligation(name, statement, None, (), "unknown", f"no abstraction into real arithmetic: {exc}",
-                          identities)
-    negated = f"(not ({RELATIONS[relation]} {text} 0))"
-    script = ab.script(negated, statement)
-    ob = discharge(Obligation(name, statement, script, tuple(w for _, w in ab.facts), "unknown", "", identities))
+    if relation == "=":
+        forms = [sympy.expand(expr)]
+    else:  # as built first: simplification can hide a logarithm of the position inside nested logarithms
+        forms = list(dict.fromkeys([expr, sympy.expand_log(expr, force=True), e]))
+    ob = None
+    for form in forms:
+        ab = Abstraction(var, start)
+        try:
+            body = ab.rewrite(form)
+            body = sympy.expand(body) if relation == "=" else sympy.simplify(body)
+            if by_sympy and body == 0:
+                raise NotAbstractable("the identity holds term by term")
+            text = smt_text(body)
+        except NotAbstractable as exc:
+            if ob is None:
+                ob = Obligation(name, statement, None, (), "unknown", f"no abstraction into real arithmetic: {exc}",
+                                identities)
+            continue
+        negated = f"(not ({RELATIONS[relation]} {text} 0))"
+        script = ab.script(negated, statement)
+        ob = discharge(Obligation(name, statement, script, tuple(w for _, w in ab.facts), "unknown", "", identities))
+        if ob.status == "proved":
+            break
+    assert ob is not None
     if by_sympy:
+        if ob.smtlib is None:
+            return Obligation(name, statement, None, (), "proved", "sympy (identity)", identities)
         by = "sympy (identity), z3" if ob.status == "proved" else f"sympy (identity); {ob.by}"
-        return Obligation(name, statement, script, ob.facts, "proved", by, identities)
+        return Obligation(name, statement, ob.smtlib, ob.facts, "proved", by, identities)
     return ob
 
 

@@ -269,11 +269,17 @@ class _Sequences:
             e = self.step_expr(0, key[1], key[2]) - self.step_expr(1, key[1], key[2])
         else:
             e = self.step_expr(0, key[1], key[1] + 1) - self.step_expr(1, key[2], key[2] + 1)
-        return sympy.simplify(_resolve(e, start))
+        return sympy.simplify(resolve_tail(e, start))
 
 
-def _resolve(e, start: int):
-    """``e`` with each Piecewise replaced by the branch that holds for every position ``>= start``."""
+def resolve_tail(e, start: int):
+    """``e`` with each Piecewise replaced by the branch that holds for every position ``>= start``.
+
+    Raises :class:`NoTail` when a condition changes its truth after ``start``.
+
+    >>> resolve_tail(sympy.Piecewise((1, POSITION <= 3), (0, True)), 5)
+    0
+    """
     if not e.has(sympy.Piecewise):
         return e
 
@@ -287,8 +293,8 @@ def _resolve(e, start: int):
             if holds_low and holds_far and _monotone_condition(cond):
                 return value
             if holds_low != holds_far:
-                raise _NoTail(f"the term changes form after position {start}: {cond}")
-        raise _NoTail("no branch of the term holds beyond the depths decided")
+                raise NoTail(f"the term changes form after position {start}: {cond}")
+        raise NoTail("no branch of the term holds beyond the depths decided")
 
     return e.replace(lambda x: isinstance(x, sympy.Piecewise), pick)
 
@@ -298,12 +304,20 @@ def _monotone_condition(cond) -> bool:
     return isinstance(cond, (sympy.core.relational.Relational,)) or cond in (sympy.true, sympy.false)
 
 
-class _NoTail(Exception):
-    pass
+class NoTail(Exception):
+    """The term has no single form beyond the position asked (a Piecewise changes branch later)."""
 
 
-def _breakpoint(term: PositionTerm) -> int:
-    """The first position from which every Piecewise of the term has one fixed branch (1 when there is none)."""
+def tail_start(term: PositionTerm) -> int:
+    """The first position from which every Piecewise of the term has one fixed branch (1 when there is none).
+
+    Two past the largest constant in a condition or the cut-off, so that the
+    exact search covers the change of form with a position to spare.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> tail_start(term_of(parse_measure("P@5"), Gains.default(1))), tail_start(term_of(parse_measure("RBP"), Gains.default(1)))
+    (7, 1)
+    """
     points = [term.cutoff or 0]
     for e in term.grades:
         for rel in e.atoms(sympy.core.relational.Relational):
@@ -354,8 +368,15 @@ def _levels_rank(seq: _Sequences, c: int, depths: int, want: Callable[[int, str]
     return levels, witnesses
 
 
-def _partial_keys(order: str, c: int) -> list[tuple[tuple, int, str]]:
-    """``(sequence key, offset, words)``: the sequence enters the verdict at depth ``N`` for ``i <= N - offset``."""
+def partial_keys(order: str, c: int) -> list[tuple[tuple, int, str]]:
+    """``(sequence key, offset, words)`` of ``order``: the sequence enters the verdict at depth ``N`` for ``i <= N - offset``.
+
+    Keys: ``("a", d)`` a raise from grade ``d``; ``("b", u, v)`` an adjacent
+    swap of ``u < v``; ``("m", a, b)`` an IPSO move (``a_a(i) - a_b(i+1)``).
+
+    >>> [k for k, _, _ in partial_keys("dominance", 1)]
+    [('a', 0), ('b', 0, 1)]
+    """
     raises = [(("a", d), 0, f"raising position i from grade {d}") for d in range(c)]
     swaps = [(("b", u, v), 1, f"swapping grades {u} < {v} at positions i, i+1")
              for u in range(c) for v in range(u + 1, c + 1)]
@@ -385,7 +406,7 @@ def _witness_partial(key: tuple, i: int, N: int) -> tuple:
 
 
 def _levels_partial(seq: _Sequences, order: str, c: int, depths: int, want) -> tuple[list, dict]:
-    keys = _partial_keys(order, c)
+    keys = partial_keys(order, c)
     level = "ordinal"
     levels: list[str] = []
     witnesses: dict = {}
@@ -411,7 +432,7 @@ def _levels_partial(seq: _Sequences, order: str, c: int, depths: int, want) -> t
 def _ob(seq: _Sequences, name: str, key: tuple, start: int, relation: str, words: str) -> Obligation:
     try:
         e = seq.tail_expr(key, start)
-    except _NoTail as exc:
+    except NoTail as exc:
         return Obligation(name, words, None, (), "unknown", str(exc))
     stmt = f"{words}: {sympy.sstr(e)} {relation} 0 for every i >= {start}"
     return abstract_obligation(name, e, POSITION, start, relation, stmt)
@@ -421,14 +442,14 @@ def _tail_partial(seq, order, c, level, start) -> list[Obligation]:
     rel = ">" if level == "ordinal" else ">="
     return [_ob(seq, f"{key[0]}-{'-'.join(map(str, key[1:]))}", key, start, rel, words.replace("position i", "i")
                 .capitalize())
-            for key, offset, words in _partial_keys(order, c)]
+            for key, offset, words in partial_keys(order, c)]
 
 
 def _tail_sum(seq: _Sequences, start: int):
     """``(T(j), identity)`` with ``T(j) = sum_{i > j} e(i)`` in closed form for ``j >= start - 1``, or ``(None, why)``."""
     try:
         e = seq.tail_expr(("e",), start)
-    except _NoTail as exc:
+    except NoTail as exc:
         return None, str(exc)
     j = sympy.Symbol("j", positive=True, integer=True)
     k = sympy.Symbol("k", positive=True, integer=True)
@@ -469,7 +490,7 @@ def _tail_rank(seq: _Sequences, c: int, level: str, start: int, decided: int) ->
     for d in range(c):
         try:
             a = seq.tail_expr(("a", d), start)
-        except _NoTail as exc:
+        except NoTail as exc:
             return [], str(exc)
         ob = abstract_obligation(f"cover-above-tail-{d}", a - T, POSITION, start, rel,
                                  f"Every cover from grade {d} outweighs the whole tail below it: a_{d}(i) - "
@@ -494,8 +515,8 @@ def _tail_rank(seq: _Sequences, c: int, level: str, start: int, decided: int) ->
 
 def _named(seq, name, build, start, relation, words) -> Obligation:
     try:
-        e = _resolve(build(seq), start)
-    except _NoTail as exc:
+        e = resolve_tail(build(seq), start)
+    except NoTail as exc:
         return Obligation(name, words, None, (), "unknown", str(exc))
     return abstract_obligation(name, e, POSITION, start, relation,
                                f"{words}: {sympy.sstr(e)} {relation} 0 for every i >= {start}")
@@ -513,7 +534,7 @@ def _ranges(levels: list[str], top: str) -> list[DepthRange]:
     return out
 
 
-_LEMMA = {
+LEMMAS = {
     "rank": ("The covers of the rank order at depth N go from a run to its successor in canonical order: position j "
              "rises from d to d+1 and every later position falls from the top grade to 0. M changes by D_N(j, d) = "
              "a_d(j) - sum_(i=j+1..N) e(i), with a_d(i) = tau(i, d+1) - tau(i, d) and e(i) = tau(i, c) - tau(i, 0). "
@@ -595,12 +616,12 @@ def every_depth(measure, order: str, gains: Gains | None = None, grades: int = 1
     say("checking the term against the traced definition")
     checked = check_term(measure, gains, term)
     seq = _Sequences(term, c)
-    start = _breakpoint(term)
+    start = tail_start(term)
     K = max(search, start + 2)
     total = order == "rank"
     say(f"deciding depths 1..{K} exactly")
     levels, wit = _levels(seq, order, c, K)
-    proof = [_term_step(measure, term, checked), _LEMMA[order], PADDING_LEMMA]
+    proof = [_term_step(measure, term, checked), LEMMAS[order], PADDING_LEMMA]
     obligations: list[Obligation] = []
     last = levels[-1]
     tail: str

@@ -66,10 +66,10 @@ from workbench.core.certified import RealRoot, domain_roots, in_unsettled, sign,
 from workbench.core.frames import frame
 from workbench.core.heavy import sympy
 from workbench.errors import BadParameterError, UndecidedComparisonError
-from workbench.measures.position_terms import POSITION, _symbols, _term_text, check_term, term_of
+from workbench.measures.position_terms import POSITION, term_symbols, term_text, check_term, term_of
 from workbench.scale.certificates import RELATIONS, Abstraction, NotAbstractable, Obligation, discharge, smt_text
-from workbench.scale.every_depth import (ORDERS, PADDING_LEMMA, DepthRange, NoEveryDepthError, _LEMMA,
-                                         _partial_keys, every_depth)
+from workbench.scale.every_depth import (ORDERS, PADDING_LEMMA, DepthRange, NoEveryDepthError, LEMMAS,
+                                         partial_keys, every_depth)
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.scale.thresholds import continuous_param_spec, free_name
 from workbench.space.runs import Gains
@@ -335,10 +335,10 @@ def _param_obligation(name: str, expr, start: int, relation: str, statement: str
 # ---------------------------------------------------------------- the symbolic term
 def _free_term(measure, param: str, gains: Gains, x):
     """``tau(i, r)`` for ``r = 0..c`` with the parameter ``param`` left as the symbol ``x``."""
-    text, _ = _term_text(measure)
+    text, _ = term_text(measure)
     grades = []
     for r in range(gains.grades + 1):
-        names = _symbols(measure, gains, r)
+        names = term_symbols(measure, gains, r)
         names[param] = x
         grades.append(sympy.sympify(text, locals=names))
     return tuple(grades)
@@ -447,7 +447,7 @@ def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None 
     name = free_name(measure, param)
     head = [f"{name} is additive with position term tau(i, r) = {term.text}, {param} free in {ps.domain()}; the term "
             f"matches the traced definition at depths {checked[0]}..{checked[-1]} (at {param} = "
-            f"{measure.param_dict[param]}) and is taken as the definition in {param}.", _LEMMA[order], PADDING_LEMMA]
+            f"{measure.param_dict[param]}) and is taken as the definition in {param}.", LEMMAS[order], PADDING_LEMMA]
     seq = _Seq(tau, c)
     conds = _conditions(seq, order, c)
     say("separating the every-depth conditions")
@@ -600,7 +600,7 @@ class _Seq:
 def _conditions(seq: _Seq, order: str, c: int) -> dict:
     """The sequences whose signs decide every depth (before the rank order's tail sum)."""
     if order != "rank":
-        return {key: seq.expr(key) for key, _, _ in _partial_keys(order, c)}
+        return {key: seq.expr(key) for key, _, _ in partial_keys(order, c)}
     keys = [("e",)] + [("a", d) for d in range(c)] + [("U", d) for d in range(1, c)] + [("Q",)]
     return {k: seq.expr(k) for k in keys}
 
@@ -688,7 +688,7 @@ def _region(measure, param, order, gains, x, seq, interval, at, signs, separated
 
     if order != "rank":
         level_at: dict = {}
-        for key, offset, words in _partial_keys(order, c):
+        for key, offset, words in partial_keys(order, c):
             s = signs[key]
             lv = "strict" if s > 0 else "weak" if s == 0 else "violated"
             level_at[1 + offset] = min(level_at.get(1 + offset, "strict"), lv, key=_LEVELS.index)
@@ -891,7 +891,7 @@ def _fallback(measure, name, param, ps, order, gains, x, seq, K, head, why, cros
             if j < K:
                 funcs.append(("Q", j + 1, j, 0, seq.expr(("Q",)).subs(POSITION, j)))
     else:
-        for key, offset, _ in _partial_keys(order, c):
+        for key, offset, _ in partial_keys(order, c):
             for i in range(1, K - offset + 1):
                 funcs.append(("K", i + offset, i, key, seq.expr(key).subs(POSITION, i)))
     exprs = [sympy.simplify(f[-1]) for f in funcs]
