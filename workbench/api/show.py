@@ -52,6 +52,13 @@ def increments_text(witnesses) -> str:
     return text(witnesses)
 
 
+def short_int(n: int) -> str:
+    """An exact count for a summary line: all its digits, or the first and last ones and how many."""
+    from workbench.core.display import short_int as short
+
+    return short(n)
+
+
 def json_safe(obj):
     """``obj`` ready for :func:`json.dumps`: integers beyond 2^53 as strings with their ``K_digits`` beside."""
     from workbench.core.exact import json_safe as safe

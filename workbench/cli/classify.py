@@ -60,7 +60,7 @@ def classify(
 
 
 def print_classification(result) -> None:
-    from workbench.api.show import affine_text, increments_text
+    from workbench.api.show import affine_text, increments_text, short_int
     from workbench.core.readable import joined
 
     from rich.markup import escape
@@ -73,7 +73,7 @@ def print_classification(result) -> None:
         f"{result.grades} relevant grade(s), gains {result.gains}"
         + (f", topic {result.topic}" if result.topic else "")
         + (f", at most {result.unjudged} unjudged" if result.unjudged else "")
-        + f", order [bold]{escape(result.order)}[/bold] ({result.runs} runs, {result.covers} covers)"
+        + f", order [bold]{escape(result.order)}[/bold] ({short_int(result.runs)} runs, {short_int(result.covers)} covers)"
     )
     stdout.print(f"verdict: [bold]{result.verdict}[/bold]    intrinsic (Giner): {result.intrinsic_text}")
     if result.reason:
