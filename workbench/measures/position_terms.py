@@ -218,7 +218,7 @@ def _checked(measure, gains: Gains, term: PositionTerm, depths: int) -> tuple:
         factor = None
         for i in range(n):
             for r in range(1, gains.grades + 1):
-                traced = _sympy_of(form.table[i][r])
+                traced = traced_sympy(form.table[i][r])
                 declared = term.at(steps[r], i + 1)
                 if factor is None and _sign(declared, measure) != 0:
                     factor = traced / declared
@@ -237,7 +237,12 @@ def _checked(measure, gains: Gains, term: PositionTerm, depths: int) -> tuple:
     return tuple(range(1, depths + 1))
 
 
-def _sympy_of(x):
+def traced_sympy(x):
+    """A traced coefficient (Fraction, one-row ValueBlock, number) as an exact sympy number.
+
+    >>> traced_sympy(Fraction(1, 3))
+    1/3
+    """
     if isinstance(x, Fraction):
         return sympy.Rational(x.numerator, x.denominator)
     if hasattr(x, "value"):

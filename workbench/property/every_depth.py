@@ -68,7 +68,7 @@ from workbench.core.certified import sign
 from workbench.errors import BadParameterError, UndecidedComparisonError
 from workbench.measures.additive import additive_form
 from workbench.measures.families import FAMILIES
-from workbench.measures.position_terms import POSITION, check_term, term_of
+from workbench.measures.position_terms import POSITION, check_term, term_of, traced_sympy
 from workbench.scale.certificates import Obligation, abstract_obligation
 from workbench.scale.every_depth import NoTail, tail_start, resolve_tail
 
@@ -420,15 +420,6 @@ _TERM_CACHE: dict = {}
 _SECONDARY = frozenset({"top-grade-positive"})
 
 
-def _sympy_value(x):
-    """A traced coefficient (Fraction, ValueBlock with one row, number) as a sympy number."""
-    if isinstance(x, Fraction):
-        return sympy.Rational(x.numerator, x.denominator)
-    if hasattr(x, "value"):
-        return sympy.sympify(x.value(0))
-    return sympy.sympify(x)
-
-
 @lru_cache(maxsize=512)
 def _step(term, low: int, high: int):
     """``tau(i, high) - tau(i, low)`` of ``term``, simplified once."""
@@ -459,11 +450,11 @@ def _plain_factor(measure, gains, term):
     try:
         for n in range(1, PLAIN_DEPTHS + 1):
             form = additive_form(measure, n, gains)
-            if form is None or sign(_sympy_value(form.const)) != 0:
+            if form is None or sign(traced_sympy(form.const)) != 0:
                 return None
             for i in range(n):
                 for r in range(1, gains.grades + 1):
-                    traced = _sympy_value(form.table[i][r])
+                    traced = traced_sympy(form.table[i][r])
                     declared = term.at(_step(term, 0, r), i + 1)
                     if lam is None and sign(declared) != 0:
                         lam = sympy.nsimplify(traced / declared) if traced.has(sympy.Float) else traced / declared

@@ -608,11 +608,7 @@ def every_depth(measure, order: str, gains: Gains | None = None, grades: int = 1
                                for g in range(c)):
         raise NoEveryDepthError(f"order 'ipso' needs equally spaced gains; got {gains}")
     say = progress or (lambda s: None)
-    term = term_of(measure, gains)
-    if term is None:
-        raise NoEveryDepthError(f"{measure} has no position term: it is not a sum of per-position terms in closed "
-                                "form (built-in RBP, gRBP, DCG, P, gP, RBTO, INSQ, or a measure file with "
-                                "@workbench.position_term)")
+    term = required_term(measure, gains)
     say("checking the term against the traced definition")
     checked = check_term(measure, gains, term)
     seq = _Sequences(term, c)
@@ -672,6 +668,21 @@ def every_depth(measure, order: str, gains: Gains | None = None, grades: int = 1
     witnesses = {wit[k][0]: (wit[k][1][0], wit[k][1][1], wit[k][2]) for k in ("weak", "violated") if k in wit}
     return EveryDepth(str(measure), order, c, str(gains), tuple(ranges), tuple(proof), tuple(obligations),
                       len(levels), witnesses, str(term))
+
+
+def required_term(measure, gains: Gains) -> PositionTerm:
+    """The position term of ``measure``, or :class:`NoEveryDepthError` saying which measures have one.
+
+    >>> from workbench.measures.names import parse_measure
+    >>> str(required_term(parse_measure("P@3"), Gains.default(1)))
+    'tau(i, r) = rel for i <= 3, 0 beyond'
+    """
+    term = term_of(measure, gains)
+    if term is None:
+        raise NoEveryDepthError(f"{measure} has no position term: it is not a sum of per-position terms in closed "
+                                "form (built-in RBP, gRBP, DCG, P, gP, RBTO, INSQ, or a measure file with "
+                                "@workbench.position_term)")
+    return term
 
 
 def _levels(seq, order, c, depths, stop_at_violation: bool = False):

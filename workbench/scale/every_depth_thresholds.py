@@ -66,9 +66,9 @@ from workbench.core.certified import RealRoot, domain_roots, in_unsettled, sign,
 from workbench.core.frames import frame
 from workbench.core.heavy import sympy
 from workbench.errors import BadParameterError, UndecidedComparisonError
-from workbench.measures.position_terms import POSITION, term_symbols, term_text, check_term, term_of
+from workbench.measures.position_terms import POSITION, check_term, term_symbols, term_text
 from workbench.scale.certificates import RELATIONS, Abstraction, NotAbstractable, Obligation, discharge, smt_text
-from workbench.scale.every_depth import (ORDERS, PADDING_LEMMA, DepthRange, NoEveryDepthError, LEMMAS,
+from workbench.scale.every_depth import (ORDERS, PADDING_LEMMA, DepthRange, NoEveryDepthError, LEMMAS, required_term,
                                          partial_keys, every_depth)
 from workbench.scale.param_regions import ParamInterval, partition_domain
 from workbench.scale.thresholds import continuous_param_spec, free_name
@@ -430,11 +430,7 @@ def every_depth_thresholds(measure, param: str, order: str, gains: Gains | None 
     c = gains.grades
     ps = continuous_param_spec(measure, param)
     say = progress or (lambda s: None)
-    term = term_of(measure, gains)
-    if term is None:
-        raise NoEveryDepthError(f"{measure} has no position term: it is not a sum of per-position terms in closed "
-                                "form (built-in RBP, gRBP, DCG, P, gP, RBTO, INSQ, or a measure file with "
-                                "@workbench.position_term)")
+    term = required_term(measure, gains)
     if term.cutoff is not None:
         raise NoEveryDepthError(f"{measure}: a cut-off term; every-depth thresholds need one form at every position")
     say("checking the term against the traced definition")
