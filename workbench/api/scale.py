@@ -79,6 +79,12 @@ def classify(measure, *, order="rank", depth=4, grades=None, gains=None, topic=N
     if certificate is not None:
         raise BadParameterError(f"{option('certificate', certificate)}: certificates are written for "
                                 f"{option('depth', 'all')} only")
+    if isinstance(depth, str):  # one depth written as text (the command line): an integer, else name it
+        try:
+            depth = int(depth.strip())
+        except ValueError:
+            raise BadDepthError(f"{option('depth', repr(depth))}: write a depth N >= 1, 'all' or 'A..' "
+                                "(every depth from A on)") from None
     ranked = _count(ranked_values, "ranked_values", "(0 lists all)")
     workers = as_workers(workers)
     scheduler = as_scheduler(scheduler)

@@ -27,12 +27,12 @@ de Moura and Bjorner, "Z3: an efficient SMT solver", TACAS 2008.
 from __future__ import annotations
 
 import json
-import os
 from math import gcd
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.core.certified import _exact_of, ball
+from workbench.core.files import atomic_write
 from workbench.core.heavy import sympy
 from workbench.errors import WorkbenchError
 
@@ -415,7 +415,8 @@ def discharge(ob: Obligation) -> Obligation:
 def write_certificates(obligations, folder) -> list[Path]:
     """Write one ``NN-name.smt2`` per abstracted obligation and ``identities.json`` into ``folder``; the paths.
 
-    Only regular files are replaced (a link, FIFO or device of that name is refused).
+    Written with :func:`~workbench.core.files.atomic_write` (never half-written; a link, FIFO or device is
+    written through, never renamed over).
     """
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
@@ -429,18 +430,10 @@ def write_certificates(obligations, folder) -> list[Path]:
             continue
         path = folder / f"{n:02d}-{ob.name}.smt2"
         head = f"; {ob.statement}\n; proved by {ob.by or ob.status}; unsat confirms it\n"
-        _write_regular(path, head + ob.smtlib)
+        atomic_write(path, head + ob.smtlib)
         written.append(path)
     if identities:
         path = folder / "identities.json"
-        _write_regular(path, json.dumps(identities, indent=2) + "\n")
+        atomic_write(path, json.dumps(identities, indent=2) + "\n")
         written.append(path)
     return written
-
-
-def _write_regular(path: Path, text: str) -> None:
-    if path.exists() and (path.is_symlink() or not path.is_file()):
-        raise WorkbenchError(f"{path}: exists and is not a regular file; not replaced")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
