@@ -194,3 +194,11 @@ def test_certificate_folder_that_is_a_file_is_refused_in_one_line(tmp_path, caps
     assert code == 2 and out == "" and taken.read_text() == "mine\n"
     lines = err.strip().splitlines()
     assert len(lines) == 1 and str(taken) in lines[0]
+
+
+def test_a_second_call_gives_the_first_answer():
+    # RBTO's factor (c+1)^N changes with the depth: no term-wise boundedness argument, on every call (the cache
+    # once answered the second call with the unknown argument instead of None, and the prose argument was lost)
+    grid = ScoredGrid(parse_measure("RBTO"), Gains.default(1), [1, 2], [])
+    assert term_argument("boundedness", grid) is None
+    assert term_argument("boundedness", grid) is None

@@ -603,8 +603,9 @@ def term_argument(prop: str, grid) -> TermArgument | None:
             arg = TermArgument(prop, f"{base}; the factor lambda_N is not one constant at depths 1..{PLAIN_DEPTHS}, "
                                "or the all-zero run does not score 0, so values of different depths are not "
                                "compared term-wise", (), "unknown")
-            _TERM_CACHE[key] = arg
-            return None if prop.startswith("monotonicity") or prop == "boundedness" else arg
+            result = None if prop.startswith("monotonicity") or prop == "boundedness" else arg
+            _TERM_CACHE[key] = result  # the same answer on a second call (it was cached as `arg` before)
+            return result
         fixed = (f"{base}: the value is {_times(lam)}sum_(i<=N) (tau(i, r_i) - tau(i, 0)), one factor at "
                  f"depths 1..{PLAIN_DEPTHS} and the all-zero run scoring 0 (checked there; beyond, this form is "
                  "taken as the definition, as the term is)")
