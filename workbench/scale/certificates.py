@@ -33,6 +33,7 @@ from pathlib import Path
 
 from workbench.core.certified import _exact_of, ball
 from workbench.core.files import atomic_write
+from workbench.scale.recheck import z3_check
 from workbench.core.heavy import sympy
 from workbench.errors import WorkbenchError
 
@@ -392,13 +393,8 @@ def abstract_obligation(name: str, expr, var, start: int, relation: str, stateme
 
 
 def z3_answer(script: str, timeout_ms: int = 20_000) -> str:
-    """``unsat``, ``sat`` or ``unknown``: z3 on an SMT-LIB2 script."""
-    import z3  # heavy backend: only proofs for every depth need it
-
-    s = z3.Solver()
-    s.set("timeout", timeout_ms)
-    s.from_string(script)
-    return str(s.check())
+    """``unsat``, ``sat``, ``unknown`` or ``error``: z3 on an SMT-LIB2 script (:func:`workbench.scale.recheck.z3_check`)."""
+    return z3_check(script, timeout_ms).answer
 
 
 def discharge(ob: Obligation) -> Obligation:

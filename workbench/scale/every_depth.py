@@ -484,7 +484,7 @@ def _tail_rank(seq: _Sequences, c: int, level: str, start: int, decided: int) ->
     if found is None:
         return [], why
     T, identity = found
-    rel = ">=" if level in ("ordinal", "weak") else ">="
+    rel = ">="  # strictness of an ordinal tail comes from e(i) > 0, proved below
     obs.append(_ob(seq, "e-nonnegative", ("e",), start, ">" if level == "ordinal" else ">=",
                    "A position from the lowest to the top grade never lowers the value: e(i)"))
     for d in range(c):
@@ -638,7 +638,7 @@ def every_depth(measure, order: str, gains: Gains | None = None, grades: int = 1
                          f"{_word(last, total)}, by the obligations below (each proved).")
         else:
             say(f"searching for a violation up to depth {EXTENDED_SEARCH}")
-            more, wit2 = _levels(seq, order, c, EXTENDED_SEARCH, stop_at_violation=True)
+            more, wit2 = _levels(seq, order, c, EXTENDED_SEARCH)
             if more[-1] == "violated":
                 levels, wit, tail = more, wit2, "violated"
                 n = wit["violated"][0]
@@ -685,8 +685,11 @@ def required_term(measure, gains: Gains) -> PositionTerm:
     return term
 
 
-def _levels(seq, order, c, depths, stop_at_violation: bool = False):
-    want = (lambda N, lv: lv != "violated") if stop_at_violation else (lambda N, lv: lv != "violated")
+def _levels(seq, order, c, depths):
+    """Levels at depths ``1..depths``, stopping at the first violated one (the padding lemma carries it)."""
+    def want(N, lv):
+        return lv != "violated"
+
     if order == "rank":
         return _levels_rank(seq, c, depths, want)
     return _levels_partial(seq, order, c, depths, want)
